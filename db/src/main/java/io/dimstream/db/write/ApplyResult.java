@@ -1,0 +1,59 @@
+package io.dimstream.db.write;
+
+import io.dimstream.db.event.Rejection;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one {@link Scd2Writer#apply} did. Every input event is counted exactly once in one of:
+ * newKeys, changed, deleted, unchanged, late, duplicates, quarantined, rejected.
+ *
+ * <ul>
+ *   <li>newKeys: an upsert for a key that had no earlier event;</li>
+ *   <li>changed: an upsert whose tracked hash differs from the key's previous event (or the
+ *       previous event was a delete: a resurrection);</li>
+ *   <li>deleted: a delete after an upsert (or of a key with no earlier event);</li>
+ *   <li>unchanged: the same state as the previous event (a re-assertion, or a repeated delete);</li>
+ *   <li>late: older than the key's newest event before this batch, placed exactly;</li>
+ *   <li>duplicates: the same key and event time as an event already applied that wins by arrival
+ *       (an exact re-delivery, or an older arrival), so nothing changes;</li>
+ *   <li>quarantined: beyond the lateness horizon, kept in {@code dimstream.quarantine};</li>
+ *   <li>rejected: not a valid event for the entity, with the reason.</li>
+ * </ul>
+ * rowsInserted/Updated/Deleted count what the version table saw.
+ */
+public record ApplyResult(
+        int received,
+        int newKeys,
+        int changed,
+        int deleted,
+        int unchanged,
+        int late,
+        int duplicates,
+        int quarantined,
+        List<Rejection> rejected,
+        int rowsInserted,
+        int rowsUpdated,
+        int rowsDeleted) {
+
+    public ApplyResult {
+        rejected = List.copyOf(rejected);
+    }
+
+    public static ApplyResult empty() {
+        return new ApplyResult(0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0);
+    }
+
+    /** Events that reached the table (everything but duplicates, quarantined and rejected). */
+    public int applied() {
+        return newKeys + changed + deleted + unchanged + late;
+    }
+
+    public ApplyResult plus(ApplyResult o) {
+        List<Rejection> r = new ArrayList<>(rejected);
+        r.addAll(o.rejected);
+        return new ApplyResult(received + o.received, newKeys + o.newKeys, changed + o.changed, deleted + o.deleted,
+                unchanged + o.unchanged, late + o.late, duplicates + o.duplicates, quarantined + o.quarantined, r,
+                rowsInserted + o.rowsInserted, rowsUpdated + o.rowsUpdated, rowsDeleted + o.rowsDeleted);
+    }
+}
