@@ -147,7 +147,7 @@ public final class IntegrityChecker {
                     ? "starts while the previous version (" + sc.validFrom() + " " + t1 + ") is still open (" + sc.validTo() + " NULL)"
                     : "starts before the previous version (" + sc.validFrom() + " " + t1 + ") ends at " + t2;
             case GAP -> "ends at " + sc.validTo() + " " + t1 + " but the next version starts at " + t2;
-            case CURRENT_FLAG_INCONSISTENT -> sc.isCurrent() + " = " + b1 + " but " + sc.validTo() + " = " + t1 + " and "
+            case CURRENT_FLAG_INCONSISTENT -> sc.isCurrent() + " = " + b1 + " but " + sc.validTo() + " = " + (t1 == null ? "NULL" : t1) + " and "
                     + sc.isDeleted() + " = " + b2 + ", so it must be " + (t1 == null && Boolean.FALSE.equals(b2));
             case NO_CURRENT -> "the key's last version is closed at " + sc.validTo() + " " + t1 + " (" + sc.isDeleted() + " = " + b1
                     + "); the last version must be open";
