@@ -52,11 +52,6 @@ public record VersionRow(
         return List.copyOf(key.values());
     }
 
-    /** True when the row is visible as of {@code t} (DESIGN section 3). */
-    public boolean validAt(Instant t) {
-        return !deleted && !validFrom.isAfter(t) && (validTo == null || validTo.isAfter(t));
-    }
-
     /** An unmodifiable copy that keeps insertion order and allows null values. */
     static Map<String, Object> frozen(Map<String, Object> m) {
         return Collections.unmodifiableMap(new LinkedHashMap<>(m));
