@@ -1,24 +1,77 @@
 package io.dimstream.db.write;
 
+import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
+import io.dimstream.db.event.EventValidator;
+import io.dimstream.db.event.Rejection;
+import io.dimstream.db.event.TypedEvent;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
 
-/** Applies batches of events to an entity's SCD2 table, one transaction per batch. */
+/**
+ * Applies batches of events to an entity's SCD2 table, exactly as DESIGN section 3 defines
+ * history, in ONE transaction per batch, set-based (COPY into a staging table, then a fixed
+ * number of statements over the whole batch, never a statement per event).
+ *
+ * <p>How: every accepted event is remembered in {@code <table>_events} (one row per key and
+ * event time, the latest arrival winning). For each key the batch touches, the writer finds the
+ * remembered event just before the batch's earliest event for that key ({@code p}) and the version
+ * holding it, recomputes the runs of equal state from {@code p} on over memory and batch together
+ * (window functions), and makes the version rows of that region equal to the result: deleting rows
+ * no longer produced, updating changed ones under an {@code IS DISTINCT FROM} guard, inserting new
+ * ones. An in-order event's region is just the current version and the event, so the common case
+ * is a close and an insert; a late event's region is the tail of history after it. Re-applying any
+ * batch finds nothing distinct and writes nothing.
+ *
+ * <p>Events older than their key's newest remembered event by more than the lateness horizon,
+ * or at/before the key's prune point, go to {@code dimstream.quarantine} with the reason.
+ */
 public final class Scd2Writer {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Scd2Writer.class);
+
     private final DataSource ds;
+    private final Map<EntitySpec, WriterSql> sqlCache = new ConcurrentHashMap<>();
+    private final String workMem;
 
     public Scd2Writer(DataSource ds) {
+        this(ds, "64MB");
+    }
+
+    /** @param workMem PostgreSQL {@code work_mem} for the apply transaction (joins and sorts of a big batch) */
+    public Scd2Writer(DataSource ds, String workMem) {
         this.ds = ds;
+        if (!workMem.matches("\\d+\\s*(kB|MB|GB)?")) {
+            throw new IllegalArgumentException("work-mem: not a PostgreSQL memory size: " + workMem);
+        }
+        this.workMem = workMem;
     }
 
     /** Applies a batch in its own transaction (committed on success, rolled back on failure). */
     public ApplyResult apply(EntitySpec entity, List<Event> batch) throws SQLException {
-        throw new UnsupportedOperationException("being written");
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                ApplyResult r = apply(c, entity, batch);
+                c.commit();
+                return r;
+            } catch (SQLException | RuntimeException ex) {
+                rollbackQuietly(c, ex);
+                throw ex;
+            }
+        }
     }
 
     /**
@@ -26,6 +79,298 @@ public final class Scd2Writer {
      * the caller commits, so it can write its own state (sink offsets) atomically with the rows.
      */
     public ApplyResult apply(Connection c, EntitySpec entity, List<Event> batch) throws SQLException {
-        throw new UnsupportedOperationException("being written");
+        if (c.getAutoCommit()) {
+            throw new IllegalStateException("apply(Connection, ...) needs a connection with auto-commit off");
+        }
+        Prepared prep = prepare(entity, batch);
+        if (prep.events().isEmpty()) {
+            return new ApplyResult(batch.size(), 0, 0, 0, 0, 0, prep.superseded(), 0, prep.rejected(), 0, 0, 0);
+        }
+        return applyPrepared(c, entity, prep.events(), batch.size(), prep.superseded(), prep.rejected());
+    }
+
+    /**
+     * Applies a batch on up to {@code parallelism} connections at once, each taking the events of
+     * a disjoint set of keys (by key hash) in a transaction of its own, so a big batch uses more
+     * than one PostgreSQL backend (the apply is CPU-bound in the backend). Atomic per part, not
+     * for the whole batch: after a failure, applying the same batch again converges (the writer is
+     * idempotent), which is what {@code load} does. The streaming sink, which must commit offsets
+     * with the rows, uses {@link #apply(Connection, EntitySpec, List)} instead.
+     */
+    public ApplyResult applyParallel(EntitySpec entity, List<Event> batch, int parallelism) throws SQLException {
+        if (parallelism <= 1) {
+            return apply(entity, batch);
+        }
+        Prepared prep = prepare(entity, batch);
+        int nKey = entity.key().size();
+        List<List<TypedEvent>> parts = new ArrayList<>();
+        for (int i = 0; i < parallelism; i++) {
+            parts.add(new ArrayList<>());
+        }
+        for (TypedEvent te : prep.events()) {
+            int h = te.values().subList(0, nKey).hashCode();
+            parts.get(Math.floorMod(h, parallelism)).add(te);
+        }
+        List<java.util.concurrent.CompletableFuture<ApplyResult>> futures = new ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(parallelism);
+        try {
+            for (List<TypedEvent> part : parts) {
+                futures.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try (Connection c = ds.getConnection()) {
+                        c.setAutoCommit(false);
+                        try {
+                            ApplyResult r = part.isEmpty() ? ApplyResult.empty() : applyPrepared(c, entity, part, part.size(), 0, List.of());
+                            c.commit();
+                            return r;
+                        } catch (SQLException | RuntimeException ex) {
+                            rollbackQuietly(c, ex);
+                            throw ex;
+                        }
+                    } catch (SQLException ex) {
+                        throw new java.util.concurrent.CompletionException(ex);
+                    }
+                }, pool));
+            }
+            ApplyResult total = new ApplyResult(batch.size() - prep.events().size(), 0, 0, 0, 0, 0, prep.superseded(), 0,
+                    prep.rejected(), 0, 0, 0);
+            for (var f : futures) {
+                total = total.plus(f.join());
+            }
+            return total;
+        } catch (java.util.concurrent.CompletionException ex) {
+            if (ex.getCause() instanceof SQLException se) {
+                throw se;
+            }
+            throw ex;
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /** Validated events, one per key and event time (the latest arrival), with what was set aside. */
+    private record Prepared(List<TypedEvent> events, int superseded, List<Rejection> rejected) {
+    }
+
+    private static Prepared prepare(EntitySpec entity, List<Event> batch) {
+        EventValidator validator = new EventValidator(entity);
+        List<Rejection> rejected = new ArrayList<>();
+        // one event per key and event time: the latest arrival (highest seq) wins
+        Map<List<Object>, TypedEvent> winners = new LinkedHashMap<>();
+        int superseded = 0;
+        int nKey = entity.key().size();
+        for (Event ev : batch) {
+            EventValidator.Result vr = validator.validate(ev);
+            if (!vr.ok()) {
+                rejected.add(vr.rejection());
+                continue;
+            }
+            TypedEvent te = vr.event();
+            List<Object> id = new ArrayList<>(te.values().subList(0, nKey));
+            id.add(te.eventTime());
+            TypedEvent prev = winners.get(id);
+            if (prev == null) {
+                winners.put(id, te);
+            } else {
+                superseded++;
+                if (te.seq() > prev.seq()) {
+                    winners.put(id, te);
+                }
+            }
+        }
+        return new Prepared(new ArrayList<>(winners.values()), superseded, rejected);
+    }
+
+    private ApplyResult applyPrepared(Connection c, EntitySpec entity, List<TypedEvent> events, int received,
+                                      int superseded, List<Rejection> rejected) throws SQLException {
+        WriterSql sql = sqlCache.computeIfAbsent(entity, WriterSql::new);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET LOCAL TimeZone = 'UTC'");
+            s.execute("SET LOCAL work_mem = '" + workMem + "'");
+            s.execute(sql.createTemp);
+            s.execute("TRUNCATE " + String.join(", ", sql.stg, sql.kinfo, sql.w, sql.ak, sql.r, sql.n));
+        }
+        timed("copy", () -> {
+            copy(c, entity, sql, events);
+            return 0;
+        });
+        int quarantined;
+        try (Statement s = c.createStatement()) {
+            timed("analyze stg", () -> s.execute(sql.analyzeStg));
+            boolean pruned = everPruned(c, entity);
+            timed("kinfo", () -> s.executeUpdate(pruned ? sql.fillKinfoPruned : sql.fillKinfo));
+        }
+        try (PreparedStatement p = c.prepareStatement(sql.quarantine)) {
+            String horizon = entity.latenessHorizon().map(Object::toString).orElse(null);
+            p.setString(1, horizon);
+            p.setString(2, horizon);
+            p.setString(3, entity.name());
+            p.setString(4, horizon);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                quarantined = rs.getInt(1);
+            }
+        }
+        int winning;
+        try (Statement s = c.createStatement()) {
+            winning = timed("winners", () -> s.executeUpdate(sql.fillW));
+        }
+        int duplicates = superseded + (events.size() - quarantined - winning);
+        if (winning == 0) {
+            return new ApplyResult(received, 0, 0, 0, 0, 0, duplicates, quarantined, rejected, 0, 0, 0);
+        }
+        int[] counts = new int[5]; // late, new, changed, deleted, unchanged
+        int rowsDeleted = 0;
+        int rowsUpdated = 0;
+        int rowsInserted;
+        try (Statement s = c.createStatement()) {
+            // keys with late or several events: their region is recomputed (ak must see the memory before this batch)
+            int slowKeys = timed("affected keys", () -> s.executeUpdate(sql.fillAk));
+            timed("memory", () -> s.executeUpdate(sql.upsertMemory));
+            try (ResultSet rs = timed("fast counts", () -> s.executeQuery(sql.fastCounts))) {
+                rs.next();
+                for (int i = 0; i < 4; i++) {
+                    counts[i + 1] += rs.getInt(i + 1);
+                }
+            }
+            try (ResultSet rs = timed("fast close", () -> s.executeQuery(sql.fastClose))) {
+                rs.next();
+                rowsUpdated += rs.getInt(1);
+            }
+            timed("fast new", () -> s.executeUpdate(sql.fastNew));
+            if (sql.fastType1 != null) {
+                rowsUpdated += timed("fast type-1", () -> s.executeUpdate(sql.fastType1));
+            }
+            if (slowKeys > 0) {
+                timed("analyze ak", () -> s.execute("ANALYZE " + sql.ak));
+                timed("region", () -> s.executeUpdate(sql.fillR));
+                try (ResultSet rs = timed("counts", () -> s.executeQuery(sql.counts))) {
+                    rs.next();
+                    for (int i = 0; i < 5; i++) {
+                        counts[i] += rs.getInt(i + 1);
+                    }
+                }
+                timed("versions", () -> s.executeUpdate(sql.fillN));
+                timed("analyze n", () -> s.execute("ANALYZE " + sql.n));
+                rowsDeleted = timed("delete", () -> s.executeUpdate(sql.deleteRows));
+                rowsUpdated += timed("update", () -> s.executeUpdate(sql.updateRows));
+            }
+        }
+        try (PreparedStatement p = c.prepareStatement(sql.insertRows)) {
+            p.setString(1, entity.name());
+            rowsInserted = timed("insert", p::executeUpdate);
+        }
+        int late = counts[0];
+        int newKeys = counts[1];
+        int changed = counts[2];
+        int deleted = counts[3];
+        int unchanged = counts[4];
+        if (late + newKeys + changed + deleted + unchanged != winning) {
+            throw new IllegalStateException("classification of " + winning + " events does not add up: late " + late + ", new "
+                    + newKeys + ", changed " + changed + ", deleted " + deleted + ", unchanged " + unchanged);
+        }
+        return new ApplyResult(received, newKeys, changed, deleted, unchanged, late, duplicates, quarantined, rejected,
+                rowsInserted, rowsUpdated, rowsDeleted);
+    }
+
+    /**
+     * Drops remembered events beyond the entity's lateness horizon, per key keeping the latest
+     * event before the cut as an anchor that records the prune point (an event at or before it is
+     * quarantined from then on, since history before it can no longer be recomputed exactly).
+     * Version rows are never touched. No-op for an unlimited horizon.
+     *
+     * @return the number of remembered events removed
+     */
+    public long prune(EntitySpec entity) throws SQLException {
+        if (entity.latenessHorizon().isEmpty()) {
+            return 0;
+        }
+        WriterSql sql = sqlCache.computeIfAbsent(entity, WriterSql::new);
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                long removed;
+                try (PreparedStatement p = c.prepareStatement(sql.prune)) {
+                    p.setString(1, entity.latenessHorizon().get().toString());
+                    try (ResultSet rs = p.executeQuery()) {
+                        rs.next();
+                        removed = rs.getLong(1);
+                    }
+                }
+                try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.entities SET last_pruned_at = now() WHERE name = ?")) {
+                    p.setString(1, entity.name());
+                    p.executeUpdate();
+                }
+                c.commit();
+                return removed;
+            } catch (SQLException | RuntimeException ex) {
+                rollbackQuietly(c, ex);
+                throw ex;
+            }
+        }
+    }
+
+    private static boolean everPruned(Connection c, EntitySpec entity) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT last_pruned_at IS NOT NULL FROM dimstream.entities WHERE name = ?")) {
+            p.setString(1, entity.name());
+            try (ResultSet rs = p.executeQuery()) {
+                // an entity not registered (tables made by hand) is treated as possibly pruned
+                return !rs.next() || rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** A SQL step whose duration is logged at DEBUG (logger io.dimstream.db.write.Scd2Writer). */
+    @FunctionalInterface
+    private interface Step<T> {
+        T run() throws SQLException;
+    }
+
+    private static <T> T timed(String name, Step<T> step) throws SQLException {
+        if (!LOG.isDebugEnabled()) {
+            return step.run();
+        }
+        long t = System.nanoTime();
+        T r = step.run();
+        LOG.debug("apply step {}: {} ms", name, (System.nanoTime() - t) / 1_000_000);
+        return r;
+    }
+
+    private static void copy(Connection c, EntitySpec e, WriterSql sql, Iterable<TypedEvent> events) throws SQLException {
+        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.copyStg);
+        try {
+            CopyWriter cw = new CopyWriter(in);
+            List<String> cols = e.dataColumns();
+            int nKey = e.key().size();
+            List<ColumnType> types = cols.stream().map(e::type).toList();
+            for (TypedEvent te : events) {
+                for (int i = 0; i < nKey; i++) {
+                    cw.value(types.get(i), te.values().get(i));
+                }
+                cw.raw(ColumnType.CANONICAL_TIMESTAMP.format(te.eventTime()))
+                        .raw(Long.toString(te.seq()))
+                        .raw(te.delete() ? "t" : "f")
+                        .bytes(te.hash());
+                for (int i = nKey; i < cols.size(); i++) {
+                    cw.value(types.get(i), te.values().get(i));
+                }
+                cw.text(te.source() == null ? null : te.source().topic());
+                cw.raw(te.source() == null || te.source().partition() == null ? null : te.source().partition().toString());
+                cw.raw(te.source() == null || te.source().offset() == null ? null : te.source().offset().toString());
+                cw.endRow();
+            }
+            cw.finish();
+        } finally {
+            if (in.isActive()) {
+                in.cancelCopy();
+            }
+        }
+    }
+
+    private static void rollbackQuietly(Connection c, Exception cause) {
+        try {
+            c.rollback();
+        } catch (SQLException r) {
+            cause.addSuppressed(r);
+        }
     }
 }
