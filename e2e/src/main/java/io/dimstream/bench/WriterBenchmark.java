@@ -48,7 +48,7 @@ public final class WriterBenchmark {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = parseArgs(args);
-        String jdbc = a.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres&password=postgres");
+        String jdbc = a.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/dimstream_bench?user=postgres&password=postgres");
         int rows = Integer.parseInt(a.getOrDefault("rows", "1000000"));
         int runs = Integer.parseInt(a.getOrDefault("runs", "3"));
         int parallel = Integer.parseInt(a.getOrDefault("parallel", "2"));
@@ -61,6 +61,11 @@ public final class WriterBenchmark {
             EntitySpec spec = spec();
             dropTables(ds, spec);
             EntityTables.ensure(ds, spec);
+            if ("false".equals(a.get("surrogate-index"))) {
+                try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                    st.execute("DROP INDEX bench_customer_surrogate_key");
+                }
+            }
             Scd2Writer writer = new Scd2Writer(ds, a.getOrDefault("work-mem", "64MB"));
             Random rnd = new Random(42);
 
