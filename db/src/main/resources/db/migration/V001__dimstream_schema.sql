@@ -30,7 +30,8 @@ CREATE TABLE entities (
     key_columns   text[] NOT NULL,
     tracked       text[] NOT NULL,
     type1         text[] NOT NULL,
-    registered_at timestamptz NOT NULL DEFAULT now()
+    registered_at timestamptz NOT NULL DEFAULT now(),
+    last_pruned_at timestamptz
 );
 
 -- Events older than their key's lateness horizon: kept here with the reason, never applied

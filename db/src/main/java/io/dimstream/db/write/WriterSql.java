@@ -37,6 +37,12 @@ final class WriterSql {
     final String copyStg;
     final String analyzeStg;
     final String fillKinfo;
+    final String fillKinfoPruned;
+    final String fastCounts;
+    final String fastClose;
+    final String fastNew;
+    final String fastType1;
+    final String prune;
     final String quarantine;
     final String fillW;
     final String fillAk;
@@ -80,8 +86,9 @@ final class WriterSql {
         String eventDefs = keyDefs + ", event_time timestamptz, seq bigint, is_deleted boolean, record_hash bytea, " + attrDefs
                 + "source_topic text, source_partition integer, source_offset bigint";
         createTemp = "CREATE TEMP TABLE IF NOT EXISTS " + stg + " (" + eventDefs + ") ON COMMIT DELETE ROWS;\n"
-                + "CREATE TEMP TABLE IF NOT EXISTS " + kinfo + " (" + keyDefs + ", newest timestamptz, pruned_to timestamptz) ON COMMIT DELETE ROWS;\n"
-                + "CREATE TEMP TABLE IF NOT EXISTS " + w + " (" + eventDefs + ") ON COMMIT DELETE ROWS;\n"
+                + "CREATE TEMP TABLE IF NOT EXISTS " + kinfo + " (" + keyDefs
+                + ", newest timestamptz, newest_deleted boolean, newest_hash bytea, pruned_to timestamptz) ON COMMIT DELETE ROWS;\n"
+                + "CREATE TEMP TABLE IF NOT EXISTS " + w + " (" + eventDefs + ", fast boolean) ON COMMIT DELETE ROWS;\n"
                 + "CREATE TEMP TABLE IF NOT EXISTS " + ak + " (" + keyDefs
                 + ", t0 timestamptz, newest timestamptz, p_time timestamptz, rstart timestamptz) ON COMMIT DELETE ROWS;\n"
                 + "CREATE TEMP TABLE IF NOT EXISTS " + r + " (" + eventDefs
@@ -92,24 +99,27 @@ final class WriterSql {
         analyzeStg = "ANALYZE " + stg;
 
         // ---- per key: newest remembered event and prune point (two index probes) ----------
-        fillKinfo = "INSERT INTO " + kinfo + " (" + keyList + ", newest, pruned_to) "
-                + "SELECT " + Sql.list("s", key) + ", "
-                + "(SELECT x.event_time FROM " + m + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time DESC LIMIT 1), "
-                + "(SELECT x.pruned_to FROM " + m + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time LIMIT 1) "
-                + "FROM (SELECT DISTINCT " + keyList + " FROM " + stg + ") s";
+        String kinfoHead = "INSERT INTO " + kinfo + " (" + keyList + ", newest, newest_deleted, newest_hash, pruned_to) "
+                + "SELECT " + Sql.list("s", key) + ", nw.event_time, nw.is_deleted, nw.record_hash, ";
+        String kinfoTail = "FROM (SELECT DISTINCT " + keyList + " FROM " + stg + ") s "
+                + "LEFT JOIN LATERAL (SELECT x.event_time, x.is_deleted, x.record_hash FROM " + m + " x WHERE " + Sql.eq("x", "s", key)
+                + " ORDER BY x.event_time DESC LIMIT 1) nw ON true";
+        fillKinfo = kinfoHead + "NULL::timestamptz " + kinfoTail;
+        fillKinfoPruned = kinfoHead + "(SELECT x.pruned_to FROM " + m + " x WHERE " + Sql.eq("x", "s", key)
+                + " ORDER BY x.event_time LIMIT 1) " + kinfoTail;
 
         // ---- quarantine: beyond the horizon, or at/before the prune point ------------------
         // params: 1 horizon (interval, null = unlimited), 2 entity name
         String keyJson = "jsonb_build_object(" + Sql.each(key, k -> Sql.literal(k) + ", q." + Sql.ident(k), ", ") + ")";
         String dataJson = "jsonb_build_object(" + Sql.each(e.dataColumns(), c -> Sql.literal(c) + ", q." + Sql.ident(c), ", ") + ")";
         quarantine = "WITH q AS (DELETE FROM " + stg + " s USING " + kinfo + " k WHERE " + Sql.eq("s", "k", key)
-                + " AND ((?::interval IS NOT NULL AND s.event_time < k.newest - ?::interval) OR s.event_time < k.pruned_to)"
+                + " AND ((?::interval IS NOT NULL AND s.event_time < k.newest - ?::interval) OR s.event_time <= k.pruned_to)"
                 + " RETURNING s.*, k.newest, k.pruned_to), "
                 + "ins AS (INSERT INTO dimstream.quarantine (entity, event_key, event_time, event, seq, reason, source_topic, source_partition, source_offset) "
                 + "SELECT ?, " + keyJson + ", q.event_time, "
                 + "jsonb_build_object('op', CASE WHEN q.is_deleted THEN 'delete' ELSE 'upsert' END, 'event_time', q.event_time, 'data', "
                 + "CASE WHEN q.is_deleted THEN " + keyJson + " ELSE " + dataJson + " END), q.seq, "
-                + "CASE WHEN q.event_time < q.pruned_to THEN format('event_time %s is before the prune point %s of its key: history before it is no longer remembered', q.event_time, q.pruned_to) "
+                + "CASE WHEN q.event_time <= q.pruned_to THEN format('event_time %s is at or before the prune point %s of its key: history before it is no longer remembered', q.event_time, q.pruned_to) "
                 + "ELSE format('event_time %s is older than the newest event of its key (%s) by more than the lateness horizon %s', q.event_time, q.newest, ?::interval) END, "
                 + "q.source_topic, q.source_partition, q.source_offset FROM q "
                 + "ON CONFLICT (entity, event_key, event_time, seq) DO NOTHING) "
@@ -118,7 +128,10 @@ final class WriterSql {
         // ---- winners: new (key, time), or a later arrival with different content ----------
         String contentS = "(" + "s.is_deleted, s.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("s", type1)) + ")";
         String contentM = "(" + "x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1)) + ")";
-        fillW = "INSERT INTO " + w + " SELECT s.* FROM " + stg + " s LEFT JOIN " + m + " x ON " + Sql.eq("x", "s", key)
+        // fast: the key's only winner in this batch, newer than everything remembered for it
+        fillW = "INSERT INTO " + w + " SELECT s.*, (count(*) OVER (PARTITION BY " + Sql.list("s", key) + ") = 1 "
+                + "AND (k.newest IS NULL OR s.event_time > k.newest)) FROM " + stg + " s JOIN " + kinfo + " k ON " + Sql.eq("k", "s", key)
+                + " LEFT JOIN " + m + " x ON " + Sql.eq("x", "s", key)
                 + " AND x.event_time = s.event_time WHERE x.event_time IS NULL OR (s.seq > x.seq AND " + contentS
                 + " IS DISTINCT FROM " + contentM + ")";
 
@@ -127,7 +140,7 @@ final class WriterSql {
                 + "SELECT " + Sql.list("g", key) + ", g.t0, k.newest, p.event_time, "
                 + "(SELECT v." + vf + " FROM " + t + " v WHERE " + Sql.eq("v", "g", key) + " AND v." + vf + " <= p.event_time ORDER BY v." + vf
                 + " DESC LIMIT 1) "
-                + "FROM (SELECT " + keyList + ", min(event_time) t0 FROM " + w + " GROUP BY " + keyList + ") g "
+                + "FROM (SELECT " + keyList + ", min(event_time) t0 FROM " + w + " WHERE NOT fast GROUP BY " + keyList + ") g "
                 + "JOIN " + kinfo + " k ON " + Sql.eq("k", "g", key) + " "
                 + "LEFT JOIN LATERAL (SELECT x.event_time FROM " + m + " x WHERE " + Sql.eq("x", "g", key)
                 + " AND x.event_time < g.t0 ORDER BY x.event_time DESC LIMIT 1) p ON true";
@@ -202,6 +215,46 @@ final class WriterSql {
                 + Sql.ident(sc.sourceTopic()) + " = x.source_topic, " + Sql.ident(sc.sourcePartition()) + " = x.source_partition, "
                 + Sql.ident(sc.sourceOffset()) + " = x.source_offset, " + Sql.ident(sc.loadedAt()) + " = now() "
                 + "FROM " + n + " x WHERE " + Sql.eq("v", "x", key) + " AND v." + vf + " = x.valid_from AND " + vCmp + " IS DISTINCT FROM " + nCmp;
+
+        // ---- fast path: in-order single events, against the key's newest remembered state ----
+        fastCounts = "SELECT "
+                + "count(*) FILTER (WHERE NOT f.is_deleted AND k.newest IS NULL), "
+                + "count(*) FILTER (WHERE NOT f.is_deleted AND k.newest IS NOT NULL AND (k.newest_deleted OR k.newest_hash IS DISTINCT FROM f.record_hash)), "
+                + "count(*) FILTER (WHERE f.is_deleted AND (k.newest IS NULL OR NOT k.newest_deleted)), "
+                + "count(*) FILTER (WHERE k.newest IS NOT NULL AND k.newest_deleted = f.is_deleted AND (f.is_deleted OR k.newest_hash = f.record_hash)) "
+                + "FROM " + w + " f JOIN " + kinfo + " k ON " + Sql.eq("k", "f", key) + " WHERE f.fast";
+        // close the open row when the state changes; a delete also gets its is_deleted row (into n)
+        fastClose = "WITH closed AS (UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now() "
+                + "FROM " + w + " f WHERE f.fast AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL "
+                + "AND (f.is_deleted <> v." + del + " OR (NOT f.is_deleted AND v." + hash + " IS DISTINCT FROM f.record_hash)) "
+                + "RETURNING " + Sql.list("v", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("v", attrs) + ", ") + "v." + hash
+                + " AS old_hash, f.event_time, f.is_deleted, f.source_topic, f.source_partition, f.source_offset) "
+                + ", ins AS (INSERT INTO " + n + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
+                + "source_topic, source_partition, source_offset) SELECT " + keyList + ", event_time, NULL, true, old_hash, "
+                + (attrs.isEmpty() ? "" : attrList + ", ") + "source_topic, source_partition, source_offset FROM closed WHERE is_deleted RETURNING 1) "
+                + "SELECT count(*) FROM closed";
+        fastNew = "INSERT INTO " + n + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
+                + "source_topic, source_partition, source_offset) SELECT " + Sql.list("f", key) + ", f.event_time, NULL, false, f.record_hash, "
+                + (attrs.isEmpty() ? "" : Sql.list("f", attrs) + ", ") + "f.source_topic, f.source_partition, f.source_offset FROM " + w + " f JOIN "
+                + kinfo + " k ON " + Sql.eq("k", "f", key) + " WHERE f.fast AND NOT f.is_deleted "
+                + "AND (k.newest IS NULL OR k.newest_deleted OR k.newest_hash IS DISTINCT FROM f.record_hash)";
+        // a re-assertion overwrites the type-1 columns of the open version in place
+        fastType1 = type1.isEmpty() ? null : "UPDATE " + t + " v SET " + Sql.each(type1, a -> Sql.ident(a) + " = f." + Sql.ident(a), ", ")
+                + ", " + Sql.ident(sc.loadedAt()) + " = now() FROM " + w + " f WHERE f.fast AND NOT f.is_deleted AND " + Sql.eq("v", "f", key)
+                + " AND v." + vt + " IS NULL AND NOT v." + del + " AND v." + hash + " = f.record_hash AND ("
+                + Sql.list("v", type1) + ") IS DISTINCT FROM (" + Sql.list("f", type1) + ")";
+
+        // ---- pruning: per key, drop remembered events older than the latest one before
+        // (newest - horizon); that one stays as the anchor and records the prune point.
+        // param: horizon interval
+        prune = "WITH cut AS (SELECT " + keyList + ", max(event_time) - ?::interval AS cut FROM " + m + " GROUP BY " + keyList + "), "
+                + "anchor AS (SELECT DISTINCT ON (" + Sql.list("x", key) + ") " + Sql.list("x", key) + ", x.event_time FROM " + m + " x JOIN cut c ON "
+                + Sql.eq("x", "c", key) + " WHERE x.event_time < c.cut ORDER BY " + Sql.list("x", key) + ", x.event_time DESC), "
+                + "gone AS (DELETE FROM " + m + " x USING anchor a WHERE " + Sql.eq("x", "a", key) + " AND x.event_time < a.event_time RETURNING 1), "
+                + "marked AS (UPDATE " + m + " x SET pruned_to = a.event_time FROM anchor a WHERE " + Sql.eq("x", "a", key)
+                + " AND x.event_time = a.event_time AND x.pruned_to IS DISTINCT FROM a.event_time RETURNING 1) "
+                + "SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM marked)";
+
         String keyBytes = Sql.each(key, k -> "dimstream.key_part(x." + Sql.ident(k) + "::text)", " || ");
         insertRows = "INSERT INTO " + t + " (" + keyList + ", " + (attrs.isEmpty() ? "" : attrList + ", ") + Sql.ident(sc.surrogateKey()) + ", " + vf + ", "
                 + vt + ", " + del + ", " + hash + ", " + Sql.ident(sc.sourceTopic()) + ", " + Sql.ident(sc.sourcePartition()) + ", "
