@@ -3,6 +3,8 @@ package io.dimstream.app.cli;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.read.IntegrityChecker;
+import io.dimstream.db.read.IntegrityReport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -16,11 +18,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code dimstream check}: prints the integrity report of an entity's history table; exit 0 when
  * it is sound, 1 when it is broken, 2 when the check could not run (config, database).
- *
- * <p>Not yet among {@link DimstreamCli}'s verbs: the checker
- * ({@code io.dimstream.db.read.IntegrityChecker}) is not on main yet. To wire it, register
- * {@code new CheckCommand((ds, e) -> { IntegrityReport r = new IntegrityChecker(ds).check(e);
- * return new Outcome(r.ok(), r.render()); })} as a subcommand.
+ * The checking itself is {@link IntegrityChecker}'s; tests may give another {@link Checker}.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Checks an entity's history table against the SCD2 invariants and prints the report.",
@@ -47,6 +45,14 @@ final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--entity", required = true, paramLabel = "NAME", description = "the entity of the config to check")
     String entity;
+
+    /** The verb as the command line registers it: the real {@link IntegrityChecker}. */
+    CheckCommand() {
+        this((ds, e) -> {
+            IntegrityReport report = new IntegrityChecker(ds).check(e);
+            return new Outcome(report.ok(), report.render());
+        });
+    }
 
     CheckCommand(Checker checker) {
         this.checker = checker;

@@ -8,17 +8,16 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/**
- * The check verb's contract (report printed, exit 0/1/2) with the checker given in the test;
- * the real checker is wired once io.dimstream.db.read.IntegrityChecker is on main.
- */
+/** The check verb: the report printed, exit 0 when sound, 1 when broken, 2 when it cannot run. */
 class CheckCommandTest {
 
     @TempDir
@@ -45,11 +44,42 @@ class CheckCommandTest {
     private CliRun run(CheckCommand.Checker checker, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(new DimstreamCli()).addSubcommand(new CheckCommand(checker));
+        CommandLine.IFactory withChecker = new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> cls) throws Exception {
+                return cls == CheckCommand.class ? cls.cast(new CheckCommand(checker)) : CommandLine.defaultFactory().create(cls);
+            }
+        };
+        CommandLine cli = new CommandLine(new DimstreamCli(), withChecker);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         int code = cli.execute(args);
         return new CliRun(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void realCheckerReportsALoadedTableSoundAndAHandBrokenOneBroken() throws Exception {
+        Path config = config();
+        Path input = dir.resolve("events.jsonl");
+        Files.write(input, List.of(
+                "{\"op\": \"upsert\", \"event_time\": \"2025-08-01T09:00:00Z\", \"data\": {\"customer_id\": \"C1\", \"email\": \"a@x.io\"}}",
+                "{\"op\": \"upsert\", \"event_time\": \"2025-08-02T09:00:00Z\", \"data\": {\"customer_id\": \"C1\", \"email\": \"b@x.io\"}}",
+                "{\"op\": \"upsert\", \"event_time\": \"2025-08-03T09:00:00Z\", \"data\": {\"customer_id\": \"C1\", \"email\": \"c@x.io\"}}"));
+        assertThat(CliRun.of("load", "--config", config.toString(), "--entity", "customer", "--input", input.toString()).exitCode())
+                .isZero();
+
+        CliRun sound = CliRun.of("check", "--config", config.toString(), "--entity", "customer");
+
+        assertThat(sound).isEqualTo(new CliRun(0, "OK: customer: 3 rows, no findings\n", ""));
+
+        try (Connection c = TestPostgres.dataSource().getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("DELETE FROM cli_check_customer WHERE valid_from = '2025-08-02T09:00:00Z'");
+        }
+        CliRun broken = CliRun.of("check", "--config", config.toString(), "--entity", "customer");
+
+        assertThat(broken.exitCode()).isEqualTo(1);
+        assertThat(broken.out()).startsWith("FAILED: customer: 2 rows, 1 finding (GAP 1)\n");
+        assertThat(broken.err()).isEmpty();
     }
 
     private CheckCommand.Checker answering(boolean ok, String report) {

@@ -11,7 +11,7 @@ class DimstreamCliTest {
         CliRun run = CliRun.of("--help");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).startsWith("Usage: dimstream [-hV] [COMMAND]").contains("  load ").contains("  demo ");
+        assertThat(run.out()).startsWith("Usage: dimstream [-hV] [COMMAND]").contains("  load ").contains("  check ").contains("  demo ");
     }
 
     @Test
