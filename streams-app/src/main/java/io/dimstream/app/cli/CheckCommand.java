@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
  * The checking itself is {@link IntegrityChecker}'s; tests may give another {@link Checker}.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
-        description = {"Checks an entity's history table against the SCD2 invariants and prints the report.",
+        description = {"Checks an entity's history table and prints the integrity report.",
+                "The table is checked against the SCD2 invariants (one current row, no overlaps, no gaps, ...).",
                 "Exit 0 when sound, 1 when broken, 2 when the check could not run."})
 final class CheckCommand implements Callable<Integer> {
 

@@ -25,9 +25,9 @@ import picocli.CommandLine.Spec;
  * (The embedded broker and the UI join the demo when they exist.)
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Starts an embedded PostgreSQL, applies the bundled sample events of a customer entity",
-                "(creates, changes, deletes, a resurrection, duplicates, ties, late events, one malformed line)",
-                "and prints the load counts and the resulting history table."})
+        description = {"Loads sample customers into an embedded PostgreSQL and prints their history.",
+                "The bundled events hold creates, changes, deletes, a resurrection, duplicates, a same-time tie,",
+                "late events and one malformed line; the demo prints the load counts and the history table."})
 final class DemoCommand implements Callable<Integer> {
 
     static final String CONFIG = "demo/demo.yml";

@@ -14,10 +14,11 @@ import picocli.CommandLine.Spec;
 
 /** {@code dimstream load}: applies a file of native JSON events through the SCD2 writer. */
 @Command(name = "load", mixinStandardHelpOptions = true,
-        description = {"Applies a file of native JSON events (one per line) to an entity's history table,",
-                "through the same writer as the Kafka pipeline. Prints what happened to the events,",
-                "then each refused line with its reason. Exit 0 when it ran (even with refused lines),",
-                "2 for a bad config, a missing input file or an unreachable database, 1 when it failed part-way."})
+        description = {"Applies a file of native JSON events to an entity's history table.",
+                "One event per line, through the same writer as the Kafka pipeline.",
+                "Prints what happened to the events, then each refused line with its reason.",
+                "Exit 0 when it ran (even with refused lines); 2 for a bad config, a missing input file",
+                "or an unreachable database; 1 when it failed part-way (committed batches stay)."})
 final class LoadCommand implements Callable<Integer> {
 
     @Spec
