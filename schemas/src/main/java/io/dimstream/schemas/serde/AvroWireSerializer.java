@@ -1,5 +1,6 @@
 package io.dimstream.schemas.serde;
 
+import io.dimstream.schemas.AvroConversions;
 import io.dimstream.schemas.registry.SchemaRegistryClient;
 import io.dimstream.schemas.registry.SchemaRegistryException;
 import java.io.ByteArrayOutputStream;
@@ -7,9 +8,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
-import org.apache.avro.Conversions;
 import org.apache.avro.Schema;
-import org.apache.avro.data.TimeConversions;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
@@ -31,7 +30,7 @@ import org.apache.kafka.common.serialization.Serializer;
 public class AvroWireSerializer implements Serializer<GenericRecord> {
 
     /** Avro's generic data plus its logical type conversions; configured once here, never changed afterwards. */
-    private static final GenericData WRITE_DATA = withConversions(new GenericData());
+    private static final GenericData WRITE_DATA = AvroConversions.withAll(new GenericData());
 
     private SchemaRegistryClient registry;
     private boolean autoRegister = true;
@@ -99,18 +98,5 @@ public class AvroWireSerializer implements Serializer<GenericRecord> {
             throw new SerializationException("cannot get a schema id for " + schema.getFullName() + " under subject "
                     + subject + ": " + e.getMessage(), e);
         }
-    }
-
-    static GenericData withConversions(GenericData data) {
-        data.addLogicalTypeConversion(new Conversions.DecimalConversion());
-        data.addLogicalTypeConversion(new Conversions.UUIDConversion());
-        data.addLogicalTypeConversion(new TimeConversions.DateConversion());
-        data.addLogicalTypeConversion(new TimeConversions.TimeMillisConversion());
-        data.addLogicalTypeConversion(new TimeConversions.TimeMicrosConversion());
-        data.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
-        data.addLogicalTypeConversion(new TimeConversions.TimestampMicrosConversion());
-        data.addLogicalTypeConversion(new TimeConversions.LocalTimestampMillisConversion());
-        data.addLogicalTypeConversion(new TimeConversions.LocalTimestampMicrosConversion());
-        return data;
     }
 }
