@@ -18,10 +18,10 @@ import java.util.Map;
  * A tiny Confluent-compatible schema registry on 127.0.0.1 (an ephemeral port), for tests: the
  * endpoints {@link HttpSchemaRegistryClient} uses, ids from 100, and a log of every request it saw.
  */
-final class FakeRegistryServer implements AutoCloseable {
+public final class FakeRegistryServer implements AutoCloseable {
 
     /** One request as the server saw it. */
-    record Seen(String method, String path, String contentType, String authorization, String body) {
+    public record Seen(String method, String path, String contentType, String authorization, String body) {
     }
 
     private final ObjectMapper json = new ObjectMapper();
@@ -33,18 +33,18 @@ final class FakeRegistryServer implements AutoCloseable {
     private int nextId = 100;
 
     /** @param requiredAuthorization the Authorization header every request must carry, or null for none */
-    FakeRegistryServer(String requiredAuthorization) throws IOException {
+    public FakeRegistryServer(String requiredAuthorization) throws IOException {
         this.requiredAuthorization = requiredAuthorization;
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", this::handle);
         server.start();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    synchronized List<Seen> seen() {
+    public synchronized List<Seen> seen() {
         return List.copyOf(seen);
     }
 
