@@ -90,8 +90,12 @@ final class TopologyFixtures {
     }
 
     static List<DeadLetter> deadLetters(TestOutputTopic<byte[], byte[]> topic) {
+        return deadLetters(topic.readRecordsToList());
+    }
+
+    static List<DeadLetter> deadLetters(List<TestRecord<byte[], byte[]>> records) {
         List<DeadLetter> out = new ArrayList<>();
-        for (TestRecord<byte[], byte[]> r : topic.readRecordsToList()) {
+        for (TestRecord<byte[], byte[]> r : records) {
             List<String> headers = new ArrayList<>();
             for (Header h : r.headers()) {
                 headers.add(h.key() + "=" + text(h.value()));
