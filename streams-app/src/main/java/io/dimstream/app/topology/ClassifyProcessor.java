@@ -4,6 +4,7 @@ import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -54,7 +55,7 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
         KeyState next;
         if (state == null) {
             cls = pending.delete() ? ChangeClass.DELETED : ChangeClass.NEW;
-            next = new KeyState(fp.eventMicros(), pending.trackedHash(), java.util.List.of(fp));
+            next = new KeyState(fp.eventMicros(), pending.trackedHash(), List.of(fp));
         } else if (fp.eventMicros() < state.newestMicros()) {
             cls = ChangeClass.LATE;
             next = state.remember(fp);

@@ -1,5 +1,6 @@
 package io.dimstream.app.topology;
 
+import io.dimstream.db.event.RecordHash;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -110,7 +111,7 @@ record KeyState(long newestMicros, byte[] newestHash, List<Fingerprint> recent) 
     @Override
     public String toString() {
         return "KeyState[newestMicros=" + newestMicros + ", newest="
-                + (newestDeleted() ? "DELETED" : "UPSERT(" + io.dimstream.db.event.RecordHash.hex(newestHash) + ")")
+                + (newestDeleted() ? "DELETED" : "UPSERT(" + RecordHash.hex(newestHash) + ")")
                 + ", recent=" + recent + "]";
     }
 }
