@@ -1,0 +1,211 @@
+package io.dimstream.app.pipeline;
+
+import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.sink.ChangeSink;
+import io.dimstream.app.topology.DimstreamTopology;
+import io.dimstream.app.topology.EntityPipeline;
+import io.dimstream.app.topology.StreamsConfigFactory;
+import io.dimstream.app.topology.TopicPlanner;
+import io.dimstream.config.DimstreamConfig;
+import io.dimstream.config.EntityConfig;
+import io.dimstream.config.PostgresConfig;
+import io.dimstream.db.connect.Databases;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.schema.Migrations;
+import io.dimstream.db.write.Scd2Writer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.nio.file.Files;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running dimstream instance: (an embedded broker,) (an embedded PostgreSQL,) the Kafka
+ * Streams topology of every entity, the PostgreSQL sink and the periodic memory pruning.
+ * {@link #close()} stops them in reverse order. This is the thin launcher DESIGN section 1 asks
+ * for: it wires the parts, it holds no logic of its own.
+ */
+public final class Pipeline implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+
+    private final EmbeddedKafka embeddedKafka;
+    private final Databases.Handle db;
+    private final KafkaStreams streams;
+    private final KafkaStreamsMetrics streamsMetrics;
+    private final ChangeSink sink;
+    private final ScheduledExecutorService pruner;
+    private final String bootstrapServers;
+    private final List<EntityPipeline> pipelines;
+
+    private Pipeline(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
+                     ChangeSink sink, ScheduledExecutorService pruner, String bootstrapServers, List<EntityPipeline> pipelines) {
+        this.embeddedKafka = embeddedKafka;
+        this.db = db;
+        this.streams = streams;
+        this.streamsMetrics = streamsMetrics;
+        this.sink = sink;
+        this.pruner = pruner;
+        this.bootstrapServers = bootstrapServers;
+        this.pipelines = pipelines;
+    }
+
+    public static Pipeline start(DimstreamConfig config, PipelineOptions options, MeterRegistry registry) {
+        List<AutoCloseable> started = new ArrayList<>();
+        try {
+            Files.createDirectories(options.dataDir());
+            EmbeddedKafka kafka = null;
+            String bootstrap = config.kafka().bootstrapServers();
+            if (config.kafka().embedded()) {
+                kafka = EmbeddedKafka.start(options.dataDir().resolve("kafka"));
+                started.add(kafka);
+                bootstrap = kafka.bootstrapServers();
+            }
+            PostgresConfig pg = config.postgres();
+            Databases.Handle db = PostgresConfig.EMBEDDED.equals(pg.url())
+                    ? Databases.embedded(options.dataDir().resolve("postgres"))
+                    : Databases.open(pg.url(), pg.user(), pg.password(), pg.poolSize());
+            started.add(db);
+            Migrations.migrate(db.dataSource());
+            for (EntityConfig e : config.entities()) {
+                EntityTables.ensure(db.dataSource(), e.toEntitySpec());
+            }
+
+            List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config);
+            short replication = (short) (kafka != null ? 1 : -1);
+            createTopics(bootstrap, pipelines, options.partitions(), replication, kafka != null);
+
+            Map<String, Object> overrides = new HashMap<>();
+            if (kafka != null) {
+                overrides.put("replication.factor", 1);
+            }
+            Properties props = StreamsConfigFactory.create(options.applicationId(), bootstrap,
+                    options.dataDir().resolve("streams-state"), overrides);
+            KafkaStreams streams = new KafkaStreams(DimstreamTopology.build(pipelines, registry), props);
+            streams.setUncaughtExceptionHandler(ex -> {
+                LOG.error("Kafka Streams thread failed; replacing it", ex);
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            });
+            KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
+            streamsMetrics.bindTo(registry);
+            streams.start();
+            started.add(() -> streams.close(Duration.ofSeconds(30)));
+
+            ChangeSink sink = ChangeSink.create(config, bootstrap, db.dataSource(), registry).start();
+            started.add(sink);
+
+            ScheduledExecutorService pruner = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "dimstream-pruner");
+                t.setDaemon(true);
+                return t;
+            });
+            List<EntitySpec> specs = config.entities().stream().map(EntityConfig::toEntitySpec).toList();
+            Scd2Writer writer = new Scd2Writer(db.dataSource());
+            long every = options.pruneInterval().toMillis();
+            pruner.scheduleWithFixedDelay(() -> prune(writer, specs), every, every, TimeUnit.MILLISECONDS);
+
+            LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
+                    pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.entity().table()).collect(Collectors.joining(", ")));
+            return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, bootstrap, pipelines);
+        } catch (Exception e) {
+            for (int i = started.size() - 1; i >= 0; i--) {
+                try {
+                    started.get(i).close();
+                } catch (Exception closing) {
+                    e.addSuppressed(closing);
+                }
+            }
+            if (e instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException("dimstream could not start: " + e.getMessage(), e);
+        }
+    }
+
+    private static void prune(Scd2Writer writer, List<EntitySpec> specs) {
+        for (EntitySpec spec : specs) {
+            try {
+                long removed = writer.prune(spec);
+                if (removed > 0) {
+                    LOG.info("pruned {} remembered events of {} beyond its lateness horizon", removed, spec.name());
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("pruning the event memory of {} failed (will retry): {}", spec.name(), e.getMessage());
+            }
+        }
+    }
+
+    /** Creates the topics dimstream owns (and, on an embedded broker, the source topics); existing ones are kept. */
+    static void createTopics(String bootstrap, List<EntityPipeline> pipelines, int partitions, short replication, boolean sources)
+            throws InterruptedException, ExecutionException {
+        List<NewTopic> wanted = new ArrayList<>(TopicPlanner.plan(pipelines, partitions, replication));
+        if (sources) {
+            for (EntityPipeline p : pipelines) {
+                wanted.add(new NewTopic(p.sourceTopic(), partitions, replication));
+            }
+        }
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            Set<String> existing = admin.listTopics().names().get();
+            List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
+            if (!missing.isEmpty()) {
+                admin.createTopics(missing).all().get();
+                LOG.info("created topics {}", missing.stream().map(NewTopic::name).toList());
+            }
+        }
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public Databases.Handle database() {
+        return db;
+    }
+
+    public List<EntityPipeline> pipelines() {
+        return pipelines;
+    }
+
+    public KafkaStreams.State streamsState() {
+        return streams.state();
+    }
+
+    @Override
+    public void close() {
+        pruner.shutdownNow();
+        closeQuietly("sink", sink);
+        closeQuietly("kafka streams", () -> streams.close(Duration.ofSeconds(30)));
+        closeQuietly("kafka streams metrics", streamsMetrics);
+        closeQuietly("database", db);
+        if (embeddedKafka != null) {
+            closeQuietly("embedded kafka", embeddedKafka);
+        }
+    }
+
+    private static void closeQuietly(String what, AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.warn("closing {} failed: {}", what, e.getMessage(), e);
+        }
+    }
+}
