@@ -1,0 +1,218 @@
+package io.dimstream.db.write;
+
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.sql.Sql;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Every SQL statement the writer runs for one entity, generated once from its spec.
+ * Identifiers go through {@link Sql}; values are bind parameters or COPY data.
+ *
+ * <p>Temporary work tables live per connection ({@code ON COMMIT DELETE ROWS}), so a pooled
+ * connection creates them once and every batch starts with them empty:
+ * <ul>
+ *   <li>{@code stg}: the batch as COPY delivered it (one row per key and event time);</li>
+ *   <li>{@code kinfo}: per batch key, its newest remembered event time and prune point;</li>
+ *   <li>{@code w}: the events that change the key's memory (not duplicates, not quarantined);</li>
+ *   <li>{@code ak}: per affected key, the earliest new event time {@code t0}, the remembered
+ *       event just before it ({@code p_time}) and the start of the version holding it
+ *       ({@code rstart}): the region from {@code p_time} on is recomputed;</li>
+ *   <li>{@code r}: the region's events with their predecessor's state;</li>
+ *   <li>{@code n}: the versions the region must have; the table is made equal to it.</li>
+ * </ul>
+ */
+final class WriterSql {
+
+    final String stg;
+    final String kinfo;
+    final String w;
+    final String ak;
+    final String r;
+    final String n;
+
+    final String createTemp;
+    final String copyStg;
+    final String analyzeStg;
+    final String fillKinfo;
+    final String quarantine;
+    final String fillW;
+    final String fillAk;
+    final String upsertMemory;
+    final String fillR;
+    final String counts;
+    final String fillN;
+    final String deleteRows;
+    final String updateRows;
+    final String insertRows;
+
+    WriterSql(EntitySpec e) {
+        String id = Integer.toHexString((e.name() + "\0" + e.table() + "\0" + e.columns()).hashCode());
+        stg = Sql.ident("ds_stg_" + id);
+        kinfo = Sql.ident("ds_kinfo_" + id);
+        w = Sql.ident("ds_w_" + id);
+        ak = Sql.ident("ds_ak_" + id);
+        r = Sql.ident("ds_r_" + id);
+        n = Sql.ident("ds_n_" + id);
+
+        SystemColumns sc = e.system();
+        List<String> key = e.key();
+        List<String> attrs = e.attributes();
+        List<String> type1 = e.type1();
+        String t = Sql.table(e.table());
+        String m = Sql.table(e.memoryTable());
+        String keyDefs = Sql.each(key, k -> Sql.ident(k) + " " + e.type(k).sqlName(), ", ");
+        String attrDefs = attrs.isEmpty() ? "" : Sql.each(attrs, a -> Sql.ident(a) + " " + e.type(a).sqlName(), ", ") + ", ";
+        String keyList = Sql.list(key);
+        String attrList = Sql.list(attrs);
+        String vf = Sql.ident(sc.validFrom());
+        String vt = Sql.ident(sc.validTo());
+        String del = Sql.ident(sc.isDeleted());
+        String hash = Sql.ident(sc.recordHash());
+
+        // ---- work tables -------------------------------------------------------------------
+        List<String> stgCols = new ArrayList<>(key);
+        stgCols.addAll(List.of("event_time", "seq", "is_deleted", "record_hash"));
+        stgCols.addAll(attrs);
+        stgCols.addAll(List.of("source_topic", "source_partition", "source_offset"));
+        String eventDefs = keyDefs + ", event_time timestamptz, seq bigint, is_deleted boolean, record_hash bytea, " + attrDefs
+                + "source_topic text, source_partition integer, source_offset bigint";
+        createTemp = "CREATE TEMP TABLE IF NOT EXISTS " + stg + " (" + eventDefs + ") ON COMMIT DELETE ROWS;\n"
+                + "CREATE TEMP TABLE IF NOT EXISTS " + kinfo + " (" + keyDefs + ", newest timestamptz, pruned_to timestamptz) ON COMMIT DELETE ROWS;\n"
+                + "CREATE TEMP TABLE IF NOT EXISTS " + w + " (" + eventDefs + ") ON COMMIT DELETE ROWS;\n"
+                + "CREATE TEMP TABLE IF NOT EXISTS " + ak + " (" + keyDefs
+                + ", t0 timestamptz, newest timestamptz, p_time timestamptz, rstart timestamptz) ON COMMIT DELETE ROWS;\n"
+                + "CREATE TEMP TABLE IF NOT EXISTS " + r + " (" + eventDefs
+                + ", prev_exists boolean, prev_deleted boolean, prev_hash bytea, rstart timestamptz) ON COMMIT DELETE ROWS;\n"
+                + "CREATE TEMP TABLE IF NOT EXISTS " + n + " (" + keyDefs + ", valid_from timestamptz, valid_to timestamptz, is_deleted boolean, "
+                + "record_hash bytea, " + attrDefs + "source_topic text, source_partition integer, source_offset bigint) ON COMMIT DELETE ROWS";
+        copyStg = "COPY " + stg + " (" + Sql.list(stgCols) + ") FROM STDIN";
+        analyzeStg = "ANALYZE " + stg;
+
+        // ---- per key: newest remembered event and prune point (two index probes) ----------
+        fillKinfo = "INSERT INTO " + kinfo + " (" + keyList + ", newest, pruned_to) "
+                + "SELECT " + Sql.list("s", key) + ", "
+                + "(SELECT x.event_time FROM " + m + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time DESC LIMIT 1), "
+                + "(SELECT x.pruned_to FROM " + m + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time LIMIT 1) "
+                + "FROM (SELECT DISTINCT " + keyList + " FROM " + stg + ") s";
+
+        // ---- quarantine: beyond the horizon, or at/before the prune point ------------------
+        // params: 1 horizon (interval, null = unlimited), 2 entity name
+        String keyJson = "jsonb_build_object(" + Sql.each(key, k -> Sql.literal(k) + ", q." + Sql.ident(k), ", ") + ")";
+        String dataJson = "jsonb_build_object(" + Sql.each(e.dataColumns(), c -> Sql.literal(c) + ", q." + Sql.ident(c), ", ") + ")";
+        quarantine = "WITH q AS (DELETE FROM " + stg + " s USING " + kinfo + " k WHERE " + Sql.eq("s", "k", key)
+                + " AND ((?::interval IS NOT NULL AND s.event_time < k.newest - ?::interval) OR s.event_time < k.pruned_to)"
+                + " RETURNING s.*, k.newest, k.pruned_to), "
+                + "ins AS (INSERT INTO dimstream.quarantine (entity, event_key, event_time, event, seq, reason, source_topic, source_partition, source_offset) "
+                + "SELECT ?, " + keyJson + ", q.event_time, "
+                + "jsonb_build_object('op', CASE WHEN q.is_deleted THEN 'delete' ELSE 'upsert' END, 'event_time', q.event_time, 'data', "
+                + "CASE WHEN q.is_deleted THEN " + keyJson + " ELSE " + dataJson + " END), q.seq, "
+                + "CASE WHEN q.event_time < q.pruned_to THEN format('event_time %s is before the prune point %s of its key: history before it is no longer remembered', q.event_time, q.pruned_to) "
+                + "ELSE format('event_time %s is older than the newest event of its key (%s) by more than the lateness horizon %s', q.event_time, q.newest, ?::interval) END, "
+                + "q.source_topic, q.source_partition, q.source_offset FROM q "
+                + "ON CONFLICT (entity, event_key, event_time, seq) DO NOTHING) "
+                + "SELECT count(*) FROM q";
+
+        // ---- winners: new (key, time), or a later arrival with different content ----------
+        String contentS = "(" + "s.is_deleted, s.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("s", type1)) + ")";
+        String contentM = "(" + "x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1)) + ")";
+        fillW = "INSERT INTO " + w + " SELECT s.* FROM " + stg + " s LEFT JOIN " + m + " x ON " + Sql.eq("x", "s", key)
+                + " AND x.event_time = s.event_time WHERE x.event_time IS NULL OR (s.seq > x.seq AND " + contentS
+                + " IS DISTINCT FROM " + contentM + ")";
+
+        // ---- affected keys and their recompute region --------------------------------------
+        fillAk = "INSERT INTO " + ak + " (" + keyList + ", t0, newest, p_time, rstart) "
+                + "SELECT " + Sql.list("g", key) + ", g.t0, k.newest, p.event_time, "
+                + "(SELECT v." + vf + " FROM " + t + " v WHERE " + Sql.eq("v", "g", key) + " AND v." + vf + " <= p.event_time ORDER BY v." + vf
+                + " DESC LIMIT 1) "
+                + "FROM (SELECT " + keyList + ", min(event_time) t0 FROM " + w + " GROUP BY " + keyList + ") g "
+                + "JOIN " + kinfo + " k ON " + Sql.eq("k", "g", key) + " "
+                + "LEFT JOIN LATERAL (SELECT x.event_time FROM " + m + " x WHERE " + Sql.eq("x", "g", key)
+                + " AND x.event_time < g.t0 ORDER BY x.event_time DESC LIMIT 1) p ON true";
+
+        // ---- remember the winners -----------------------------------------------------------
+        List<String> memCols = new ArrayList<>(stgCols);
+        upsertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + w
+                + " ON CONFLICT (" + keyList + ", event_time) DO UPDATE SET "
+                + Sql.each(memCols.subList(key.size() + 1, memCols.size()), c -> Sql.ident(c) + " = excluded." + Sql.ident(c), ", ");
+
+        // ---- the region: remembered events from p_time on, with the predecessor's state ---
+        fillR = "INSERT INTO " + r + " SELECT " + Sql.list("x", stgCols) + ", "
+                + "lag(x.event_time) OVER win IS NOT NULL, lag(x.is_deleted) OVER win, lag(x.record_hash) OVER win, a.rstart "
+                + "FROM " + m + " x JOIN " + ak + " a ON " + Sql.eq("x", "a", key)
+                + " WHERE x.event_time >= coalesce(a.p_time, '-infinity'::timestamptz) "
+                + "WINDOW win AS (PARTITION BY " + Sql.list("x", key) + " ORDER BY x.event_time)";
+
+        // ---- classification of the winners (counts only) ------------------------------------
+        counts = "SELECT "
+                + "count(*) FILTER (WHERE late), "
+                + "count(*) FILTER (WHERE NOT late AND NOT r.is_deleted AND NOT r.prev_exists), "
+                + "count(*) FILTER (WHERE NOT late AND NOT r.is_deleted AND r.prev_exists AND (r.prev_deleted OR r.prev_hash IS DISTINCT FROM r.record_hash)), "
+                + "count(*) FILTER (WHERE NOT late AND r.is_deleted AND (NOT r.prev_exists OR NOT r.prev_deleted)), "
+                + "count(*) FILTER (WHERE NOT late AND r.prev_exists AND r.prev_deleted = r.is_deleted AND (r.is_deleted OR r.prev_hash = r.record_hash)) "
+                + "FROM (SELECT r.*, (a.newest IS NOT NULL AND r.event_time < a.newest) AS late FROM " + w + " s JOIN " + r + " r ON "
+                + Sql.eq("r", "s", key) + " AND r.event_time = s.event_time JOIN " + ak + " a ON " + Sql.eq("a", "s", key) + ") r";
+
+        // ---- the versions the region must have ---------------------------------------------
+        // run_start: first event of the region, or a state change (delete flag, or hash of an upsert).
+        // Run 1 continues the version that starts at rstart (if any); it keeps that row's start
+        // and lineage. A delete run carries the previous version's attributes and hash; a delete
+        // run with no earlier version produces no row.
+        String attrsO = attrs.isEmpty() ? "" : Sql.each(attrs, a -> "o." + Sql.ident(a), ", ") + ", ";
+        fillN = "INSERT INTO " + n + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
+                + "source_topic, source_partition, source_offset) "
+                + "WITH flagged AS (SELECT r.*, (NOT r.prev_exists OR r.prev_deleted <> r.is_deleted "
+                + "OR (NOT r.is_deleted AND r.prev_hash IS DISTINCT FROM r.record_hash)) AS run_start FROM " + r + " r), "
+                + "numbered AS (SELECT f.*, sum(f.run_start::int) OVER (PARTITION BY " + Sql.list("f", key) + " ORDER BY f.event_time) AS run_no FROM flagged f), "
+                + "lasts AS (SELECT DISTINCT ON (" + keyList + ", run_no) " + keyList + ", run_no"
+                + (type1.isEmpty() ? "" : ", " + Sql.list(type1)) + " FROM numbered ORDER BY " + keyList + ", run_no, event_time DESC), "
+                + "runs AS (SELECT " + Sql.list("f", key) + ", f.run_no, f.is_deleted, "
+                + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN f.rstart ELSE f.event_time END AS valid_from, "
+                + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + hash + " ELSE f.record_hash END AS record_hash, "
+                + Sql.each(e.tracked(), a -> "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL AND f.is_deleted THEN o." + Sql.ident(a) + " ELSE f." + Sql.ident(a) + " END AS " + Sql.ident(a), ", ") + ", "
+                + (type1.isEmpty() ? "" : Sql.each(type1, a -> "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL AND f.is_deleted THEN o." + Sql.ident(a) + " ELSE l." + Sql.ident(a) + " END AS " + Sql.ident(a), ", ") + ", ")
+                + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + Sql.ident(sc.sourceTopic()) + " ELSE f.source_topic END AS source_topic, "
+                + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + Sql.ident(sc.sourcePartition()) + " ELSE f.source_partition END AS source_partition, "
+                + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + Sql.ident(sc.sourceOffset()) + " ELSE f.source_offset END AS source_offset, "
+                + "(f.run_no = 1 AND f.rstart IS NULL AND f.is_deleted) AS no_row "
+                + "FROM numbered f JOIN lasts l ON " + Sql.eq("l", "f", key) + " AND l.run_no = f.run_no "
+                + "LEFT JOIN " + t + " o ON f.run_no = 1 AND f.rstart IS NOT NULL AND " + Sql.eq("o", "f", key) + " AND o." + vf + " = f.rstart "
+                + "WHERE f.run_start), "
+                // a delete run (not run 1) takes the attributes and hash of the upsert run before it
+                + "carried AS (SELECT x." + Sql.each(key, Sql::ident, ", x.") + ", x.run_no, x.valid_from, x.is_deleted, x.no_row, "
+                + "CASE WHEN x.is_deleted AND x.run_no > 1 THEN lag(x.record_hash) OVER k ELSE x.record_hash END AS record_hash, "
+                + (attrs.isEmpty() ? "" : Sql.each(attrs, a -> "CASE WHEN x.is_deleted AND x.run_no > 1 THEN lag(x." + Sql.ident(a) + ") OVER k ELSE x."
+                        + Sql.ident(a) + " END AS " + Sql.ident(a), ", ") + ", ")
+                + "x.source_topic, x.source_partition, x.source_offset FROM runs x WINDOW k AS (PARTITION BY " + Sql.list("x", key) + " ORDER BY x.run_no)) "
+                + "SELECT " + Sql.list("c", key) + ", c.valid_from, lead(c.valid_from) OVER (PARTITION BY " + Sql.list("c", key)
+                + " ORDER BY c.valid_from), c.is_deleted, c.record_hash, " + (attrs.isEmpty() ? "" : Sql.list("c", attrs) + ", ")
+                + "c.source_topic, c.source_partition, c.source_offset FROM carried c WHERE NOT c.no_row";
+
+        // ---- make the table equal to n over each region: delete, then update, then insert ----
+        // Closes precede inserts so the one-open-row index never sees two open rows.
+        deleteRows = "DELETE FROM " + t + " v USING " + ak + " a WHERE " + Sql.eq("v", "a", key)
+                + " AND v." + vf + " >= coalesce(a.rstart, '-infinity'::timestamptz) AND NOT EXISTS (SELECT 1 FROM " + n + " x WHERE "
+                + Sql.eq("x", "v", key) + " AND x.valid_from = v." + vf + ")";
+        String nCmp = "(x.valid_to, x.is_deleted, x.record_hash" + (attrs.isEmpty() ? "" : ", " + Sql.list("x", attrs)) + ")";
+        String vCmp = "(v." + vt + ", v." + del + ", v." + hash + (attrs.isEmpty() ? "" : ", " + Sql.list("v", attrs)) + ")";
+        updateRows = "UPDATE " + t + " v SET " + vt + " = x.valid_to, " + del + " = x.is_deleted, " + hash + " = x.record_hash, "
+                + (attrs.isEmpty() ? "" : Sql.each(attrs, a -> Sql.ident(a) + " = x." + Sql.ident(a), ", ") + ", ")
+                + Sql.ident(sc.sourceTopic()) + " = x.source_topic, " + Sql.ident(sc.sourcePartition()) + " = x.source_partition, "
+                + Sql.ident(sc.sourceOffset()) + " = x.source_offset, " + Sql.ident(sc.loadedAt()) + " = now() "
+                + "FROM " + n + " x WHERE " + Sql.eq("v", "x", key) + " AND v." + vf + " = x.valid_from AND " + vCmp + " IS DISTINCT FROM " + nCmp;
+        String keyBytes = Sql.each(key, k -> "dimstream.key_part(x." + Sql.ident(k) + "::text)", " || ");
+        insertRows = "INSERT INTO " + t + " (" + keyList + ", " + (attrs.isEmpty() ? "" : attrList + ", ") + Sql.ident(sc.surrogateKey()) + ", " + vf + ", "
+                + vt + ", " + del + ", " + hash + ", " + Sql.ident(sc.sourceTopic()) + ", " + Sql.ident(sc.sourcePartition()) + ", "
+                + Sql.ident(sc.sourceOffset()) + ") "
+                + "SELECT " + Sql.list("x", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("x", attrs) + ", ")
+                + "dimstream.surrogate_key(?, " + keyBytes + ", x.valid_from), x.valid_from, x.valid_to, x.is_deleted, x.record_hash, "
+                + "x.source_topic, x.source_partition, x.source_offset FROM " + n + " x WHERE NOT EXISTS (SELECT 1 FROM " + t + " v WHERE "
+                + Sql.eq("v", "x", key) + " AND v." + vf + " = x.valid_from)";
+    }
+
+    static String columnsOf(List<String> cols) {
+        return cols.stream().map(Sql::ident).collect(Collectors.joining(", "));
+    }
+}
