@@ -1,28 +1,6 @@
 -- dimstream's own tables. Entity tables are created from config (EntityTables), not here.
 -- Released migrations are never edited; add V002__... instead.
 
--- Deterministic surrogate key: the first 63 bits of SHA-256 over the entity name, the
--- length-prefixed key parts (built by the writer) and valid_from in epoch microseconds.
--- A replay reproduces it. Frozen in a versioned migration on purpose: changing it would
--- change the keys of existing rows.
-CREATE FUNCTION surrogate_key(entity text, key_bytes bytea, valid_from timestamptz)
-RETURNS bigint
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
-  SELECT (('x' || encode(substring(sha256(
-            convert_to(entity, 'UTF8') || '\x00'::bytea || key_bytes
-            || int8send((extract(epoch FROM valid_from) * 1000000)::bigint)) FROM 1 FOR 8), 'hex'))::bit(64)::bigint)
-         & 9223372036854775807
-$$;
-
--- Length-prefixed encoding of one key part, as in record_hash: 0x01, 4-byte length, UTF-8 bytes.
-CREATE FUNCTION key_part(part text)
-RETURNS bytea
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
-  SELECT '\x01'::bytea || int4send(octet_length(convert_to(part, 'UTF8'))) || convert_to(part, 'UTF8')
-$$;
-
 -- Entities whose tables dimstream manages, with the layout they were created with.
 CREATE TABLE entities (
     name          text PRIMARY KEY,
@@ -30,7 +8,8 @@ CREATE TABLE entities (
     key_columns   text[] NOT NULL,
     tracked       text[] NOT NULL,
     type1         text[] NOT NULL,
-    registered_at timestamptz NOT NULL DEFAULT now()
+    registered_at timestamptz NOT NULL DEFAULT now(),
+    last_pruned_at timestamptz
 );
 
 -- Events older than their key's lateness horizon: kept here with the reason, never applied

@@ -37,7 +37,7 @@ public final class EntityTables {
 
     /** Columns of the memory table besides the entity's own. */
     public static final List<String> MEMORY_COLUMNS = List.of("event_time", "seq", "is_deleted", "record_hash",
-            "source_topic", "source_partition", "source_offset", "pruned_to");
+            "source_topic", "source_partition", "source_offset", "surrogate_key", "pruned_to");
 
     private EntityTables() {
     }
@@ -110,6 +110,7 @@ public final class EntityTables {
         m.put("source_topic", "text");
         m.put("source_partition", "integer");
         m.put("source_offset", "bigint");
+        m.put("surrogate_key", "bigint");
         m.put("pruned_to", "timestamp with time zone");
         return m;
     }
@@ -163,6 +164,7 @@ public final class EntityTables {
         cols.add("source_topic text");
         cols.add("source_partition integer");
         cols.add("source_offset bigint");
+        cols.add("surrogate_key bigint NOT NULL");
         cols.add("pruned_to timestamptz");
         cols.add("CONSTRAINT " + Sql.ident(bare + "_pkey") + " PRIMARY KEY (" + Sql.list(e.key()) + ", event_time)");
         return "CREATE TABLE " + m + " (\n  " + String.join(",\n  ", cols) + "\n);\n"

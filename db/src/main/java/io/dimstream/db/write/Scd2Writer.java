@@ -5,6 +5,8 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.Rejection;
+import io.dimstream.db.event.Source;
+import io.dimstream.db.event.SurrogateKey;
 import io.dimstream.db.event.TypedEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,6 +14,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +43,8 @@ import org.postgresql.copy.CopyIn;
  * or at/before the key's prune point, go to {@code dimstream.quarantine} with the reason.
  */
 public final class Scd2Writer {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Scd2Writer.class);
 
     private final DataSource ds;
     private final Map<EntitySpec, WriterSql> sqlCache = new ConcurrentHashMap<>();
@@ -80,6 +86,76 @@ public final class Scd2Writer {
         if (c.getAutoCommit()) {
             throw new IllegalStateException("apply(Connection, ...) needs a connection with auto-commit off");
         }
+        Prepared prep = prepare(entity, batch);
+        if (prep.events().isEmpty()) {
+            return new ApplyResult(batch.size(), 0, 0, 0, 0, 0, prep.superseded(), 0, prep.rejected(), 0, 0, 0);
+        }
+        return applyPrepared(c, entity, prep.events(), batch.size(), prep.superseded(), prep.rejected());
+    }
+
+    /**
+     * Applies a batch on up to {@code parallelism} connections at once, each taking the events of
+     * a disjoint set of keys (by key hash) in a transaction of its own, so a big batch uses more
+     * than one PostgreSQL backend (the apply is CPU-bound in the backend). Atomic per part, not
+     * for the whole batch: after a failure, applying the same batch again converges (the writer is
+     * idempotent), which is what {@code load} does. The streaming sink, which must commit offsets
+     * with the rows, uses {@link #apply(Connection, EntitySpec, List)} instead.
+     */
+    public ApplyResult applyParallel(EntitySpec entity, List<Event> batch, int parallelism) throws SQLException {
+        if (parallelism <= 1) {
+            return apply(entity, batch);
+        }
+        Prepared prep = prepare(entity, batch);
+        int nKey = entity.key().size();
+        List<List<TypedEvent>> parts = new ArrayList<>();
+        for (int i = 0; i < parallelism; i++) {
+            parts.add(new ArrayList<>());
+        }
+        for (TypedEvent te : prep.events()) {
+            int h = te.values().subList(0, nKey).hashCode();
+            parts.get(Math.floorMod(h, parallelism)).add(te);
+        }
+        List<java.util.concurrent.CompletableFuture<ApplyResult>> futures = new ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(parallelism);
+        try {
+            for (List<TypedEvent> part : parts) {
+                futures.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try (Connection c = ds.getConnection()) {
+                        c.setAutoCommit(false);
+                        try {
+                            ApplyResult r = part.isEmpty() ? ApplyResult.empty() : applyPrepared(c, entity, part, part.size(), 0, List.of());
+                            c.commit();
+                            return r;
+                        } catch (SQLException | RuntimeException ex) {
+                            rollbackQuietly(c, ex);
+                            throw ex;
+                        }
+                    } catch (SQLException ex) {
+                        throw new java.util.concurrent.CompletionException(ex);
+                    }
+                }, pool));
+            }
+            ApplyResult total = new ApplyResult(batch.size() - prep.events().size(), 0, 0, 0, 0, 0, prep.superseded(), 0,
+                    prep.rejected(), 0, 0, 0);
+            for (var f : futures) {
+                total = total.plus(f.join());
+            }
+            return total;
+        } catch (java.util.concurrent.CompletionException ex) {
+            if (ex.getCause() instanceof SQLException se) {
+                throw se;
+            }
+            throw ex;
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /** Validated events, one per key and event time (the latest arrival), with what was set aside. */
+    private record Prepared(List<TypedEvent> events, int superseded, List<Rejection> rejected) {
+    }
+
+    private static Prepared prepare(EntitySpec entity, List<Event> batch) {
         EventValidator validator = new EventValidator(entity);
         List<Rejection> rejected = new ArrayList<>();
         // one event per key and event time: the latest arrival (highest seq) wins
@@ -105,91 +181,173 @@ public final class Scd2Writer {
                 }
             }
         }
-        if (winners.isEmpty()) {
-            return new ApplyResult(batch.size(), 0, 0, 0, 0, 0, superseded, 0, rejected, 0, 0, 0);
-        }
+        return new Prepared(new ArrayList<>(winners.values()), superseded, rejected);
+    }
+
+    private ApplyResult applyPrepared(Connection c, EntitySpec entity, List<TypedEvent> events, int received,
+                                      int superseded, List<Rejection> rejected) throws SQLException {
         WriterSql sql = sqlCache.computeIfAbsent(entity, WriterSql::new);
         try (Statement s = c.createStatement()) {
             s.execute("SET LOCAL TimeZone = 'UTC'");
             s.execute("SET LOCAL work_mem = '" + workMem + "'");
+            // JIT compiling these big one-shot statements cost ~0.6 s per 100k-event batch, more than it saved
+            s.execute("SET LOCAL jit = off");
             s.execute(sql.createTemp);
-            s.execute("TRUNCATE " + String.join(", ", sql.stg, sql.kinfo, sql.w, sql.ak, sql.r, sql.n));
+            s.execute("TRUNCATE " + String.join(", ", sql.stg, sql.w, sql.ak, sql.r, sql.n));
         }
-        copy(c, entity, sql, winners.values());
+        timed("copy", () -> {
+            copy(c, entity, sql, events);
+            return 0;
+        });
         int quarantined;
-        int changedKeys;
-        try (Statement s = c.createStatement()) {
-            s.execute(sql.analyzeStg);
-            s.executeUpdate(sql.fillKinfo);
-        }
-        try (PreparedStatement p = c.prepareStatement(sql.quarantine)) {
-            String horizon = entity.latenessHorizon().map(Object::toString).orElse(null);
+        int[] counts = new int[5]; // late, new, changed, deleted, unchanged
+        int winning;
+        int slow;
+        String horizon = entity.latenessHorizon().map(Object::toString).orElse(null);
+        try (PreparedStatement p = c.prepareStatement(everPruned(c, entity) ? sql.classifyPruned : sql.classify)) {
             p.setString(1, horizon);
-            p.setString(2, horizon);
-            p.setString(3, entity.name());
-            p.setString(4, horizon);
-            try (ResultSet rs = p.executeQuery()) {
+            p.setString(2, entity.name());
+            p.setString(3, horizon);
+            try (ResultSet rs = timed("classify", p::executeQuery)) {
                 rs.next();
                 quarantined = rs.getInt(1);
+                winning = rs.getInt(2);
+                slow = rs.getInt(3);
+                for (int i = 0; i < 4; i++) {
+                    counts[i + 1] = rs.getInt(i + 4);
+                }
             }
         }
-        int winning;
-        try (Statement s = c.createStatement()) {
-            winning = s.executeUpdate(sql.fillW);
-        }
-        int duplicates = superseded + (winners.size() - quarantined - winning);
+        int duplicates = superseded + (events.size() - quarantined - winning);
         if (winning == 0) {
-            return new ApplyResult(batch.size(), 0, 0, 0, 0, 0, duplicates, quarantined, rejected, 0, 0, 0);
+            return new ApplyResult(received, 0, 0, 0, 0, 0, duplicates, quarantined, rejected, 0, 0, 0);
         }
-        int late;
-        int newKeys;
-        int changed;
-        int deleted;
-        int unchanged;
-        int rowsDeleted;
-        int rowsUpdated;
+        int rowsDeleted = 0;
+        int rowsUpdated = 0;
         int rowsInserted;
         try (Statement s = c.createStatement()) {
-            changedKeys = s.executeUpdate(sql.fillAk);
-            s.execute("ANALYZE " + sql.ak);
-            s.executeUpdate(sql.upsertMemory);
-            s.executeUpdate(sql.fillR);
-            try (ResultSet rs = s.executeQuery(sql.counts)) {
+            // keys with late or several events: their region is recomputed (ak must see the memory before this batch)
+            int slowKeys = slow == 0 ? 0 : timed("affected keys", () -> s.executeUpdate(sql.fillAk));
+            timed("memory", () -> s.executeUpdate(sql.upsertMemory));
+            try (ResultSet rs = timed("fast close", () -> s.executeQuery(sql.fastClose))) {
                 rs.next();
-                late = rs.getInt(1);
-                newKeys = rs.getInt(2);
-                changed = rs.getInt(3);
-                deleted = rs.getInt(4);
-                unchanged = rs.getInt(5);
+                rowsUpdated += rs.getInt(1);
             }
-            s.executeUpdate(sql.fillN);
-            s.execute("ANALYZE " + sql.n);
-            rowsDeleted = s.executeUpdate(sql.deleteRows);
-            rowsUpdated = s.executeUpdate(sql.updateRows);
+            timed("fast new", () -> s.executeUpdate(sql.fastNew));
+            if (sql.fastType1 != null) {
+                rowsUpdated += timed("fast type-1", () -> s.executeUpdate(sql.fastType1));
+            }
+            if (slowKeys > 0) {
+                timed("analyze ak", () -> s.execute("ANALYZE " + sql.ak));
+                timed("region", () -> s.executeUpdate(sql.fillR));
+                try (ResultSet rs = timed("counts", () -> s.executeQuery(sql.counts))) {
+                    rs.next();
+                    for (int i = 0; i < 5; i++) {
+                        counts[i] += rs.getInt(i + 1);
+                    }
+                }
+                timed("versions", () -> s.executeUpdate(sql.fillN));
+                timed("analyze n", () -> s.execute("ANALYZE " + sql.n));
+                rowsDeleted = timed("delete", () -> s.executeUpdate(sql.deleteRows));
+                rowsUpdated += timed("update", () -> s.executeUpdate(sql.updateRows));
+            }
         }
-        try (PreparedStatement p = c.prepareStatement(sql.insertRows)) {
-            p.setString(1, entity.name());
-            rowsInserted = p.executeUpdate();
+        try (Statement s = c.createStatement()) {
+            rowsInserted = timed("insert", () -> s.executeUpdate(sql.insertRows));
         }
+        int late = counts[0];
+        int newKeys = counts[1];
+        int changed = counts[2];
+        int deleted = counts[3];
+        int unchanged = counts[4];
         if (late + newKeys + changed + deleted + unchanged != winning) {
-            throw new IllegalStateException("classification of " + winning + " events in " + changedKeys
-                    + " keys does not add up: late " + late + ", new " + newKeys + ", changed " + changed
-                    + ", deleted " + deleted + ", unchanged " + unchanged);
+            throw new IllegalStateException("classification of " + winning + " events does not add up: late " + late + ", new "
+                    + newKeys + ", changed " + changed + ", deleted " + deleted + ", unchanged " + unchanged);
         }
-        return new ApplyResult(batch.size(), newKeys, changed, deleted, unchanged, late, duplicates, quarantined, rejected,
+        return new ApplyResult(received, newKeys, changed, deleted, unchanged, late, duplicates, quarantined, rejected,
                 rowsInserted, rowsUpdated, rowsDeleted);
     }
 
-    private static void copy(Connection c, EntitySpec e, WriterSql sql, Iterable<TypedEvent> events) throws SQLException {
+    /**
+     * Drops remembered events beyond the entity's lateness horizon, per key keeping the latest
+     * event before the cut as an anchor that records the prune point (an event at or before it is
+     * quarantined from then on, since history before it can no longer be recomputed exactly).
+     * Version rows are never touched. No-op for an unlimited horizon.
+     *
+     * @return the number of remembered events removed
+     */
+    public long prune(EntitySpec entity) throws SQLException {
+        if (entity.latenessHorizon().isEmpty()) {
+            return 0;
+        }
+        WriterSql sql = sqlCache.computeIfAbsent(entity, WriterSql::new);
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                long removed;
+                try (PreparedStatement p = c.prepareStatement(sql.prune)) {
+                    p.setString(1, entity.latenessHorizon().get().toString());
+                    try (ResultSet rs = p.executeQuery()) {
+                        rs.next();
+                        removed = rs.getLong(1);
+                    }
+                }
+                try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.entities SET last_pruned_at = now() WHERE name = ?")) {
+                    p.setString(1, entity.name());
+                    p.executeUpdate();
+                }
+                c.commit();
+                return removed;
+            } catch (SQLException | RuntimeException ex) {
+                rollbackQuietly(c, ex);
+                throw ex;
+            }
+        }
+    }
+
+    private static boolean everPruned(Connection c, EntitySpec entity) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT last_pruned_at IS NOT NULL FROM dimstream.entities WHERE name = ?")) {
+            p.setString(1, entity.name());
+            try (ResultSet rs = p.executeQuery()) {
+                // an entity not registered (tables made by hand) is treated as possibly pruned
+                return !rs.next() || rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** A SQL step whose duration is logged at DEBUG (logger io.dimstream.db.write.Scd2Writer). */
+    @FunctionalInterface
+    private interface Step<T> {
+        T run() throws SQLException;
+    }
+
+    private static <T> T timed(String name, Step<T> step) throws SQLException {
+        if (!LOG.isDebugEnabled()) {
+            return step.run();
+        }
+        long t = System.nanoTime();
+        T r = step.run();
+        LOG.debug("apply step {}: {} ms", name, (System.nanoTime() - t) / 1_000_000);
+        return r;
+    }
+
+    private static void copy(Connection c, EntitySpec e, WriterSql sql, List<TypedEvent> events) throws SQLException {
+        int nKey = e.key().size();
+        List<String> cols = e.dataColumns();
+        List<ColumnType> types = cols.stream().map(e::type).toList();
+        // "single": the key's only event in this batch (a candidate for the fast path)
+        Map<List<Object>, Integer> perKey = new HashMap<>();
+        for (TypedEvent te : events) {
+            perKey.merge(te.values().subList(0, nKey), 1, Integer::sum);
+        }
         CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.copyStg);
         try {
             CopyWriter cw = new CopyWriter(in);
-            List<String> cols = e.dataColumns();
-            int nKey = e.key().size();
-            List<ColumnType> types = cols.stream().map(e::type).toList();
+            String[] keyText = new String[nKey];
             for (TypedEvent te : events) {
                 for (int i = 0; i < nKey; i++) {
-                    cw.value(types.get(i), te.values().get(i));
+                    keyText[i] = types.get(i).canonical(te.values().get(i));
+                    cw.text(keyText[i]);
                 }
                 cw.raw(ColumnType.CANONICAL_TIMESTAMP.format(te.eventTime()))
                         .raw(Long.toString(te.seq()))
@@ -198,9 +356,12 @@ public final class Scd2Writer {
                 for (int i = nKey; i < cols.size(); i++) {
                     cw.value(types.get(i), te.values().get(i));
                 }
-                cw.text(te.source() == null ? null : te.source().topic());
-                cw.raw(te.source() == null || te.source().partition() == null ? null : te.source().partition().toString());
-                cw.raw(te.source() == null || te.source().offset() == null ? null : te.source().offset().toString());
+                Source src = te.source();
+                cw.text(src == null ? null : src.topic());
+                cw.raw(src == null || src.partition() == null ? null : src.partition().toString());
+                cw.raw(src == null || src.offset() == null ? null : src.offset().toString());
+                cw.raw(Long.toString(SurrogateKey.of(e.name(), Arrays.asList(keyText), te.eventTime())));
+                cw.raw(perKey.get(te.values().subList(0, nKey)) == 1 ? "t" : "f");
                 cw.endRow();
             }
             cw.finish();

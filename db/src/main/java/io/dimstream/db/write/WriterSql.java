@@ -5,7 +5,6 @@ import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.sql.Sql;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * Every SQL statement the writer runs for one entity, generated once from its spec.
@@ -15,8 +14,8 @@ import java.util.stream.Collectors;
  * connection creates them once and every batch starts with them empty:
  * <ul>
  *   <li>{@code stg}: the batch as COPY delivered it (one row per key and event time);</li>
- *   <li>{@code kinfo}: per batch key, its newest remembered event time and prune point;</li>
- *   <li>{@code w}: the events that change the key's memory (not duplicates, not quarantined);</li>
+ *   <li>{@code w}: the events that change the key's memory (not duplicates, not quarantined),
+ *       with the key's newest remembered event before the batch;</li>
  *   <li>{@code ak}: per affected key, the earliest new event time {@code t0}, the remembered
  *       event just before it ({@code p_time}) and the start of the version holding it
  *       ({@code rstart}): the region from {@code p_time} on is recomputed;</li>
@@ -27,7 +26,6 @@ import java.util.stream.Collectors;
 final class WriterSql {
 
     final String stg;
-    final String kinfo;
     final String w;
     final String ak;
     final String r;
@@ -35,10 +33,12 @@ final class WriterSql {
 
     final String createTemp;
     final String copyStg;
-    final String analyzeStg;
-    final String fillKinfo;
-    final String quarantine;
-    final String fillW;
+    final String classify;
+    final String classifyPruned;
+    final String fastClose;
+    final String fastNew;
+    final String fastType1;
+    final String prune;
     final String fillAk;
     final String upsertMemory;
     final String fillR;
@@ -51,7 +51,6 @@ final class WriterSql {
     WriterSql(EntitySpec e) {
         String id = Integer.toHexString((e.name() + "\0" + e.table() + "\0" + e.columns()).hashCode());
         stg = Sql.ident("ds_stg_" + id);
-        kinfo = Sql.ident("ds_kinfo_" + id);
         w = Sql.ident("ds_w_" + id);
         ak = Sql.ident("ds_ak_" + id);
         r = Sql.ident("ds_r_" + id);
@@ -76,59 +75,76 @@ final class WriterSql {
         List<String> stgCols = new ArrayList<>(key);
         stgCols.addAll(List.of("event_time", "seq", "is_deleted", "record_hash"));
         stgCols.addAll(attrs);
-        stgCols.addAll(List.of("source_topic", "source_partition", "source_offset"));
+        stgCols.addAll(List.of("source_topic", "source_partition", "source_offset", "surrogate_key"));
+        String eventCols = Sql.list(stgCols);
         String eventDefs = keyDefs + ", event_time timestamptz, seq bigint, is_deleted boolean, record_hash bytea, " + attrDefs
-                + "source_topic text, source_partition integer, source_offset bigint";
-        createTemp = "CREATE TEMP TABLE IF NOT EXISTS " + stg + " (" + eventDefs + ") ON COMMIT DELETE ROWS;\n"
-                + "CREATE TEMP TABLE IF NOT EXISTS " + kinfo + " (" + keyDefs + ", newest timestamptz, pruned_to timestamptz) ON COMMIT DELETE ROWS;\n"
-                + "CREATE TEMP TABLE IF NOT EXISTS " + w + " (" + eventDefs + ") ON COMMIT DELETE ROWS;\n"
+                + "source_topic text, source_partition integer, source_offset bigint, surrogate_key bigint";
+        createTemp = "CREATE TEMP TABLE IF NOT EXISTS " + stg + " (" + eventDefs + ", single boolean) ON COMMIT DELETE ROWS;\n"
+                + "CREATE TEMP TABLE IF NOT EXISTS " + w + " (" + eventDefs
+                + ", newest timestamptz, newest_deleted boolean, newest_hash bytea, fast boolean) ON COMMIT DELETE ROWS;\n"
                 + "CREATE TEMP TABLE IF NOT EXISTS " + ak + " (" + keyDefs
                 + ", t0 timestamptz, newest timestamptz, p_time timestamptz, rstart timestamptz) ON COMMIT DELETE ROWS;\n"
                 + "CREATE TEMP TABLE IF NOT EXISTS " + r + " (" + eventDefs
                 + ", prev_exists boolean, prev_deleted boolean, prev_hash bytea, rstart timestamptz) ON COMMIT DELETE ROWS;\n"
                 + "CREATE TEMP TABLE IF NOT EXISTS " + n + " (" + keyDefs + ", valid_from timestamptz, valid_to timestamptz, is_deleted boolean, "
-                + "record_hash bytea, " + attrDefs + "source_topic text, source_partition integer, source_offset bigint) ON COMMIT DELETE ROWS";
-        copyStg = "COPY " + stg + " (" + Sql.list(stgCols) + ") FROM STDIN";
-        analyzeStg = "ANALYZE " + stg;
+                + "record_hash bytea, " + attrDefs + "source_topic text, source_partition integer, source_offset bigint, surrogate_key bigint) "
+                + "ON COMMIT DELETE ROWS";
+        copyStg = "COPY " + stg + " (" + eventCols + ", single) FROM STDIN";
 
-        // ---- per key: newest remembered event and prune point (two index probes) ----------
-        fillKinfo = "INSERT INTO " + kinfo + " (" + keyList + ", newest, pruned_to) "
-                + "SELECT " + Sql.list("s", key) + ", "
-                + "(SELECT x.event_time FROM " + m + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time DESC LIMIT 1), "
-                + "(SELECT x.pruned_to FROM " + m + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time LIMIT 1) "
-                + "FROM (SELECT DISTINCT " + keyList + " FROM " + stg + ") s";
-
-        // ---- quarantine: beyond the horizon, or at/before the prune point ------------------
-        // params: 1 horizon (interval, null = unlimited), 2 entity name
+        // ---- classify the batch against the memory, in one statement ----------------------
+        // cand: each event with its key's newest remembered event (one backward index probe)
+        //       and, when the entity was ever pruned, the key's prune point;
+        // q:    beyond the lateness horizon or at/before the prune point -> quarantine;
+        // win:  the events that change the memory: a (key, time) not remembered, or a later
+        //       arrival with different content. A remembered event at the same time can only
+        //       exist when the event is not newer than the newest, so that probe is skipped
+        //       (one-time filter) for in-order events;
+        // fast: the key's only event in the batch and newer than all it remembers.
+        // params: 1 horizon (interval or null), 2 horizon, 3 entity name.
+        // Returns: quarantined, winners, slow winners, fast new, changed, deleted, unchanged.
         String keyJson = "jsonb_build_object(" + Sql.each(key, k -> Sql.literal(k) + ", q." + Sql.ident(k), ", ") + ")";
         String dataJson = "jsonb_build_object(" + Sql.each(e.dataColumns(), c -> Sql.literal(c) + ", q." + Sql.ident(c), ", ") + ")";
-        quarantine = "WITH q AS (DELETE FROM " + stg + " s USING " + kinfo + " k WHERE " + Sql.eq("s", "k", key)
-                + " AND ((?::interval IS NOT NULL AND s.event_time < k.newest - ?::interval) OR s.event_time < k.pruned_to)"
-                + " RETURNING s.*, k.newest, k.pruned_to), "
-                + "ins AS (INSERT INTO dimstream.quarantine (entity, event_key, event_time, event, seq, reason, source_topic, source_partition, source_offset) "
+        String contentS = "(c.is_deleted, c.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("c", type1)) + ")";
+        String contentM = "(x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1)) + ")";
+        String classifyHead = "WITH cand AS (SELECT s.*, nw.event_time AS newest, nw.is_deleted AS newest_deleted, nw.record_hash AS newest_hash, ";
+        String classifyTail = " AS pruned_to FROM " + stg + " s LEFT JOIN LATERAL (SELECT x.event_time, x.is_deleted, x.record_hash FROM " + m
+                + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time DESC LIMIT 1) nw ON true), "
+                // same (key, time) remembered: the event is a duplicate unless it is a later arrival with other content
+                + "judged AS (SELECT c.*, (x.seq IS NOT NULL AND NOT (c.seq > x.seq AND " + contentS + " IS DISTINCT FROM " + contentM + ")) AS dup "
+                + "FROM cand c LEFT JOIN LATERAL (SELECT x.seq, x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1))
+                + " FROM " + m + " x WHERE " + Sql.eq("x", "c", key) + " AND x.event_time = c.event_time AND c.event_time <= c.newest) x ON true), "
+                + "beyond AS (SELECT j.*, (NOT j.dup AND (coalesce(j.event_time < j.newest - ?::interval, false) OR coalesce(j.event_time <= j.pruned_to, false))) "
+                + "AS beyond FROM judged j), "
+                + "q AS (SELECT * FROM beyond WHERE beyond), "
+                + "qi AS (INSERT INTO dimstream.quarantine (entity, event_key, event_time, event, seq, reason, source_topic, source_partition, source_offset) "
                 + "SELECT ?, " + keyJson + ", q.event_time, "
                 + "jsonb_build_object('op', CASE WHEN q.is_deleted THEN 'delete' ELSE 'upsert' END, 'event_time', q.event_time, 'data', "
                 + "CASE WHEN q.is_deleted THEN " + keyJson + " ELSE " + dataJson + " END), q.seq, "
-                + "CASE WHEN q.event_time < q.pruned_to THEN format('event_time %s is before the prune point %s of its key: history before it is no longer remembered', q.event_time, q.pruned_to) "
-                + "ELSE format('event_time %s is older than the newest event of its key (%s) by more than the lateness horizon %s', q.event_time, q.newest, ?::interval) END, "
-                + "q.source_topic, q.source_partition, q.source_offset FROM q "
-                + "ON CONFLICT (entity, event_key, event_time, seq) DO NOTHING) "
-                + "SELECT count(*) FROM q";
-
-        // ---- winners: new (key, time), or a later arrival with different content ----------
-        String contentS = "(" + "s.is_deleted, s.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("s", type1)) + ")";
-        String contentM = "(" + "x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1)) + ")";
-        fillW = "INSERT INTO " + w + " SELECT s.* FROM " + stg + " s LEFT JOIN " + m + " x ON " + Sql.eq("x", "s", key)
-                + " AND x.event_time = s.event_time WHERE x.event_time IS NULL OR (s.seq > x.seq AND " + contentS
-                + " IS DISTINCT FROM " + contentM + ")";
+                + "CASE WHEN q.event_time <= q.pruned_to THEN format('event_time %s is at or before the prune point %s of its key: "
+                + "history before it is no longer remembered', q.event_time, q.pruned_to) "
+                + "ELSE format('event_time %s is older than the newest event of its key (%s) by more than the lateness horizon %s', "
+                + "q.event_time, q.newest, ?::interval) END, "
+                + "q.source_topic, q.source_partition, q.source_offset FROM q ON CONFLICT (entity, event_key, event_time, seq) DO NOTHING), "
+                + "win AS (SELECT b.*, (b.single AND (b.newest IS NULL OR b.event_time > b.newest)) AS fast FROM beyond b "
+                + "WHERE NOT b.beyond AND NOT b.dup), "
+                + "ins AS (INSERT INTO " + w + " (" + eventCols + ", newest, newest_deleted, newest_hash, fast) SELECT " + eventCols
+                + ", newest, newest_deleted, newest_hash, fast FROM win) "
+                + "SELECT (SELECT count(*) FROM q), count(*), count(*) FILTER (WHERE NOT fast), "
+                + "count(*) FILTER (WHERE fast AND NOT is_deleted AND newest IS NULL), "
+                + "count(*) FILTER (WHERE fast AND NOT is_deleted AND newest IS NOT NULL AND (newest_deleted OR newest_hash IS DISTINCT FROM record_hash)), "
+                + "count(*) FILTER (WHERE fast AND is_deleted AND (newest IS NULL OR NOT newest_deleted)), "
+                + "count(*) FILTER (WHERE fast AND newest IS NOT NULL AND newest_deleted = is_deleted AND (is_deleted OR newest_hash = record_hash)) "
+                + "FROM win";
+        classify = classifyHead + "NULL::timestamptz" + classifyTail;
+        classifyPruned = classifyHead + "(SELECT x.pruned_to FROM " + m + " x WHERE " + Sql.eq("x", "s", key)
+                + " ORDER BY x.event_time LIMIT 1)" + classifyTail;
 
         // ---- affected keys and their recompute region --------------------------------------
         fillAk = "INSERT INTO " + ak + " (" + keyList + ", t0, newest, p_time, rstart) "
-                + "SELECT " + Sql.list("g", key) + ", g.t0, k.newest, p.event_time, "
+                + "SELECT " + Sql.list("g", key) + ", g.t0, g.newest, p.event_time, "
                 + "(SELECT v." + vf + " FROM " + t + " v WHERE " + Sql.eq("v", "g", key) + " AND v." + vf + " <= p.event_time ORDER BY v." + vf
                 + " DESC LIMIT 1) "
-                + "FROM (SELECT " + keyList + ", min(event_time) t0 FROM " + w + " GROUP BY " + keyList + ") g "
-                + "JOIN " + kinfo + " k ON " + Sql.eq("k", "g", key) + " "
+                + "FROM (SELECT " + keyList + ", min(event_time) t0, min(newest) newest FROM " + w + " WHERE NOT fast GROUP BY " + keyList + ") g "
                 + "LEFT JOIN LATERAL (SELECT x.event_time FROM " + m + " x WHERE " + Sql.eq("x", "g", key)
                 + " AND x.event_time < g.t0 ORDER BY x.event_time DESC LIMIT 1) p ON true";
 
@@ -160,9 +176,8 @@ final class WriterSql {
         // Run 1 continues the version that starts at rstart (if any); it keeps that row's start
         // and lineage. A delete run carries the previous version's attributes and hash; a delete
         // run with no earlier version produces no row.
-        String attrsO = attrs.isEmpty() ? "" : Sql.each(attrs, a -> "o." + Sql.ident(a), ", ") + ", ";
         fillN = "INSERT INTO " + n + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
-                + "source_topic, source_partition, source_offset) "
+                + "source_topic, source_partition, source_offset, surrogate_key) "
                 + "WITH flagged AS (SELECT r.*, (NOT r.prev_exists OR r.prev_deleted <> r.is_deleted "
                 + "OR (NOT r.is_deleted AND r.prev_hash IS DISTINCT FROM r.record_hash)) AS run_start FROM " + r + " r), "
                 + "numbered AS (SELECT f.*, sum(f.run_start::int) OVER (PARTITION BY " + Sql.list("f", key) + " ORDER BY f.event_time) AS run_no FROM flagged f), "
@@ -176,6 +191,7 @@ final class WriterSql {
                 + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + Sql.ident(sc.sourceTopic()) + " ELSE f.source_topic END AS source_topic, "
                 + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + Sql.ident(sc.sourcePartition()) + " ELSE f.source_partition END AS source_partition, "
                 + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + Sql.ident(sc.sourceOffset()) + " ELSE f.source_offset END AS source_offset, "
+                + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + Sql.ident(sc.surrogateKey()) + " ELSE f.surrogate_key END AS surrogate_key, "
                 + "(f.run_no = 1 AND f.rstart IS NULL AND f.is_deleted) AS no_row "
                 + "FROM numbered f JOIN lasts l ON " + Sql.eq("l", "f", key) + " AND l.run_no = f.run_no "
                 + "LEFT JOIN " + t + " o ON f.run_no = 1 AND f.rstart IS NOT NULL AND " + Sql.eq("o", "f", key) + " AND o." + vf + " = f.rstart "
@@ -185,10 +201,10 @@ final class WriterSql {
                 + "CASE WHEN x.is_deleted AND x.run_no > 1 THEN lag(x.record_hash) OVER k ELSE x.record_hash END AS record_hash, "
                 + (attrs.isEmpty() ? "" : Sql.each(attrs, a -> "CASE WHEN x.is_deleted AND x.run_no > 1 THEN lag(x." + Sql.ident(a) + ") OVER k ELSE x."
                         + Sql.ident(a) + " END AS " + Sql.ident(a), ", ") + ", ")
-                + "x.source_topic, x.source_partition, x.source_offset FROM runs x WINDOW k AS (PARTITION BY " + Sql.list("x", key) + " ORDER BY x.run_no)) "
+                + "x.source_topic, x.source_partition, x.source_offset, x.surrogate_key FROM runs x WINDOW k AS (PARTITION BY " + Sql.list("x", key) + " ORDER BY x.run_no)) "
                 + "SELECT " + Sql.list("c", key) + ", c.valid_from, lead(c.valid_from) OVER (PARTITION BY " + Sql.list("c", key)
                 + " ORDER BY c.valid_from), c.is_deleted, c.record_hash, " + (attrs.isEmpty() ? "" : Sql.list("c", attrs) + ", ")
-                + "c.source_topic, c.source_partition, c.source_offset FROM carried c WHERE NOT c.no_row";
+                + "c.source_topic, c.source_partition, c.source_offset, c.surrogate_key FROM carried c WHERE NOT c.no_row";
 
         // ---- make the table equal to n over each region: delete, then update, then insert ----
         // Closes precede inserts so the one-open-row index never sees two open rows.
@@ -202,17 +218,46 @@ final class WriterSql {
                 + Sql.ident(sc.sourceTopic()) + " = x.source_topic, " + Sql.ident(sc.sourcePartition()) + " = x.source_partition, "
                 + Sql.ident(sc.sourceOffset()) + " = x.source_offset, " + Sql.ident(sc.loadedAt()) + " = now() "
                 + "FROM " + n + " x WHERE " + Sql.eq("v", "x", key) + " AND v." + vf + " = x.valid_from AND " + vCmp + " IS DISTINCT FROM " + nCmp;
-        String keyBytes = Sql.each(key, k -> "dimstream.key_part(x." + Sql.ident(k) + "::text)", " || ");
+
+        // ---- fast path: in-order single events, against the key's newest remembered state ----
+        // close the open row when the state changes; a delete also gets its is_deleted row (into n)
+        fastClose = "WITH closed AS (UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now() "
+                + "FROM " + w + " f WHERE f.fast AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL "
+                + "AND (f.is_deleted <> v." + del + " OR (NOT f.is_deleted AND v." + hash + " IS DISTINCT FROM f.record_hash)) "
+                + "RETURNING " + Sql.list("v", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("v", attrs) + ", ") + "v." + hash
+                + " AS old_hash, f.event_time, f.is_deleted, f.source_topic, f.source_partition, f.source_offset, f.surrogate_key AS new_sk) "
+                + ", ins AS (INSERT INTO " + n + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
+                + "source_topic, source_partition, source_offset, surrogate_key) SELECT " + keyList + ", event_time, NULL, true, old_hash, "
+                + (attrs.isEmpty() ? "" : attrList + ", ") + "source_topic, source_partition, source_offset, new_sk FROM closed WHERE is_deleted RETURNING 1) "
+                + "SELECT count(*) FROM closed";
+        fastNew = "INSERT INTO " + n + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
+                + "source_topic, source_partition, source_offset, surrogate_key) SELECT " + Sql.list("f", key) + ", f.event_time, NULL, false, f.record_hash, "
+                + (attrs.isEmpty() ? "" : Sql.list("f", attrs) + ", ") + "f.source_topic, f.source_partition, f.source_offset, f.surrogate_key FROM " + w + " f "
+                + "WHERE f.fast AND NOT f.is_deleted AND (f.newest IS NULL OR f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash)";
+        // a re-assertion overwrites the type-1 columns of the open version in place
+        fastType1 = type1.isEmpty() ? null : "UPDATE " + t + " v SET " + Sql.each(type1, a -> Sql.ident(a) + " = f." + Sql.ident(a), ", ")
+                + ", " + Sql.ident(sc.loadedAt()) + " = now() FROM " + w + " f WHERE f.fast AND NOT f.is_deleted AND " + Sql.eq("v", "f", key)
+                + " AND v." + vt + " IS NULL AND NOT v." + del + " AND v." + hash + " = f.record_hash AND ("
+                + Sql.list("v", type1) + ") IS DISTINCT FROM (" + Sql.list("f", type1) + ")";
+
+        // ---- pruning: per key, drop remembered events older than the latest one before
+        // (newest - horizon); that one stays as the anchor and records the prune point.
+        // param: horizon interval
+        prune = "WITH cut AS (SELECT " + keyList + ", max(event_time) - ?::interval AS cut FROM " + m + " GROUP BY " + keyList + "), "
+                + "anchor AS (SELECT DISTINCT ON (" + Sql.list("x", key) + ") " + Sql.list("x", key) + ", x.event_time FROM " + m + " x JOIN cut c ON "
+                + Sql.eq("x", "c", key) + " WHERE x.event_time < c.cut ORDER BY " + Sql.list("x", key) + ", x.event_time DESC), "
+                + "gone AS (DELETE FROM " + m + " x USING anchor a WHERE " + Sql.eq("x", "a", key) + " AND x.event_time < a.event_time RETURNING 1), "
+                + "marked AS (UPDATE " + m + " x SET pruned_to = a.event_time FROM anchor a WHERE " + Sql.eq("x", "a", key)
+                + " AND x.event_time = a.event_time AND x.pruned_to IS DISTINCT FROM a.event_time RETURNING 1) "
+                + "SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM marked)";
+
         insertRows = "INSERT INTO " + t + " (" + keyList + ", " + (attrs.isEmpty() ? "" : attrList + ", ") + Sql.ident(sc.surrogateKey()) + ", " + vf + ", "
                 + vt + ", " + del + ", " + hash + ", " + Sql.ident(sc.sourceTopic()) + ", " + Sql.ident(sc.sourcePartition()) + ", "
                 + Sql.ident(sc.sourceOffset()) + ") "
                 + "SELECT " + Sql.list("x", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("x", attrs) + ", ")
-                + "dimstream.surrogate_key(?, " + keyBytes + ", x.valid_from), x.valid_from, x.valid_to, x.is_deleted, x.record_hash, "
+                + "x.surrogate_key, x.valid_from, x.valid_to, x.is_deleted, x.record_hash, "
                 + "x.source_topic, x.source_partition, x.source_offset FROM " + n + " x WHERE NOT EXISTS (SELECT 1 FROM " + t + " v WHERE "
                 + Sql.eq("v", "x", key) + " AND v." + vf + " = x.valid_from)";
     }
 
-    static String columnsOf(List<String> cols) {
-        return cols.stream().map(Sql::ident).collect(Collectors.joining(", "));
-    }
 }

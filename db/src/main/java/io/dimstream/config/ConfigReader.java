@@ -1,0 +1,404 @@
+package io.dimstream.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.SystemColumns;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Turns config text into a {@link DimstreamConfig}: YAML to a tree, {@code ${VAR}} substitution,
+ * binding to loosely typed {@code Raw*} records (unknown keys refused), then validation of every
+ * field into the typed records, collecting all problems before failing.
+ */
+final class ConfigReader {
+
+    static final int DEFAULT_BATCH_SIZE = 10_000;
+    static final String UNLIMITED = "unlimited";
+
+    private static final YAMLMapper MAPPER = YAMLMapper.builder()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .build();
+
+    /** The config file's keys; each renames one {@link SystemColumns} field. */
+    private static final Map<String, Function<SystemColumns, String>> SYSTEM_COLUMN_KEYS = systemColumnKeys();
+
+    private final String source;
+    private final List<String> problems = new ArrayList<>();
+
+    private ConfigReader(String source) {
+        this.source = source;
+    }
+
+    static DimstreamConfig read(String yaml, String source, Map<String, String> env) {
+        return new ConfigReader(source).read(yaml, env);
+    }
+
+    private DimstreamConfig read(String yaml, Map<String, String> env) {
+        JsonNode tree;
+        try {
+            tree = MAPPER.readTree(yaml);
+        } catch (JsonProcessingException e) {
+            throw fail(syntaxProblem(e));
+        }
+        if (tree == null || tree.isMissingNode() || tree.isNull()) {
+            throw fail("the file is empty (expected kafka:, postgres: and entities:)");
+        }
+        if (!tree.isObject()) {
+            throw fail("expected a mapping of keys (kafka:, postgres:, entities:) at the top level");
+        }
+        problems.addAll(EnvSubstitution.apply(tree, env));
+        RawConfig raw;
+        try {
+            raw = MAPPER.treeToValue(tree, RawConfig.class);
+        } catch (JsonProcessingException e) {
+            problems.add(bindingProblem(e, tree));
+            throw fail();
+        }
+        DimstreamConfig config = validate(raw);
+        if (!problems.isEmpty()) {
+            throw fail();
+        }
+        return config;
+    }
+
+    private DimstreamConfig validate(RawConfig raw) {
+        Optional<KafkaConfig> kafka = Optional.empty();
+        if (raw.kafka() != null) {
+            String servers = required("kafka.bootstrap-servers", raw.kafka().bootstrapServers());
+            kafka = Optional.of(new KafkaConfig(servers));
+        }
+        PostgresConfig postgres = postgres(raw.postgres());
+        int batchSize = positive("batch-size", raw.batchSize(), DEFAULT_BATCH_SIZE);
+        List<EntityConfig> entities = new ArrayList<>();
+        if (raw.entities() == null || raw.entities().isEmpty()) {
+            problems.add("entities: at least one entity is required");
+        } else {
+            Map<String, Integer> names = new HashMap<>();
+            Map<String, Integer> tables = new HashMap<>();
+            for (int i = 0; i < raw.entities().size(); i++) {
+                EntityConfig e = entity("entities[" + i + "]", raw.entities().get(i));
+                if (e != null) {
+                    unique("entities[" + i + "].name", e.name(), names, i);
+                    unique("entities[" + i + "].table", e.table(), tables, i);
+                    entities.add(e);
+                }
+            }
+        }
+        return new DimstreamConfig(kafka, postgres, entities, batchSize);
+    }
+
+    private PostgresConfig postgres(RawPostgres raw) {
+        if (raw == null) {
+            problems.add("postgres: required (url, user, password)");
+            return null;
+        }
+        String url = required("postgres.url", raw.url());
+        if (url != null && !url.equals(PostgresConfig.EMBEDDED) && !url.startsWith("jdbc:postgresql:")) {
+            problems.add("postgres.url: \"" + Secrets.maskUrl(url) + "\" is neither a jdbc:postgresql: URL nor \"embedded\"");
+        }
+        int poolSize = positive("postgres.pool-size", raw.poolSize(), PostgresConfig.DEFAULT_POOL_SIZE);
+        return new PostgresConfig(url, raw.user(), raw.password(), poolSize);
+    }
+
+    /** Null when the entity has problems (all of them recorded). */
+    private EntityConfig entity(String at, RawEntity raw) {
+        if (raw == null) {
+            problems.add(at + ": expected an entity (name:, topic:, table:, key:, ...), got nothing");
+            return null;
+        }
+        int before = problems.size();
+        String name = required(at + ".name", raw.name());
+        String topic = required(at + ".topic", raw.topic());
+        String table = required(at + ".table", raw.table());
+        EventFormat format = EventFormat.JSON;
+        if (raw.format() != null) {
+            format = EventFormat.fromConfig(raw.format()).orElse(null);
+            if (format == null) {
+                problems.add(at + ".format: unknown format \"" + raw.format() + "\" (supported: "
+                        + EventFormat.supportedNames() + ")");
+            }
+        }
+        List<String> key = columnList(at + ".key", raw.key(), true);
+        List<String> tracked = columnList(at + ".tracked", raw.tracked(), true);
+        List<String> type1 = columnList(at + ".type1", raw.type1(), false);
+        Optional<Duration> horizon = horizon(at + ".lateness-horizon", raw.latenessHorizon());
+        Map<String, ColumnType> columns = columns(at + ".columns", raw.columns());
+        SystemColumns system = systemColumns(at + ".system-columns", raw.systemColumns());
+        if (problems.size() > before) {
+            return null;
+        }
+        EntityConfig e = new EntityConfig(name, topic, format, table, key, tracked, type1, horizon, columns, system);
+        try {
+            e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
+        } catch (IllegalArgumentException ex) {
+            problems.add(at + "." + ex.getMessage());
+            return null;
+        }
+        return e;
+    }
+
+    private List<String> columnList(String at, List<String> raw, boolean required) {
+        if (raw == null || raw.isEmpty()) {
+            if (required) {
+                problems.add(at + ": required (a list of column names)");
+            }
+            return List.of();
+        }
+        for (int i = 0; i < raw.size(); i++) {
+            if (raw.get(i) == null || raw.get(i).isBlank()) {
+                problems.add(at + "[" + i + "]: must be a column name, got nothing");
+            }
+        }
+        return raw;
+    }
+
+    private Optional<Duration> horizon(String at, String raw) {
+        if (raw == null) {
+            return Optional.of(EntitySpec.DEFAULT_LATENESS_HORIZON);
+        }
+        if (raw.equals(UNLIMITED)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Duration.parse(raw));
+        } catch (DateTimeParseException e) {
+            problems.add(at + ": \"" + raw + "\" is not an ISO-8601 duration or \"" + UNLIMITED + "\"");
+            return Optional.empty();
+        }
+    }
+
+    private Map<String, ColumnType> columns(String at, Map<String, String> raw) {
+        Map<String, ColumnType> columns = new LinkedHashMap<>();
+        if (raw == null || raw.isEmpty()) {
+            problems.add(at + ": required (a map of column name to type)");
+            return columns;
+        }
+        raw.forEach((column, typeName) -> {
+            Optional<ColumnType> type = ColumnType.fromConfig(typeName);
+            if (type.isEmpty()) {
+                problems.add(at + "." + column + ": " + (typeName == null ? "no type given" : "unknown type \"" + typeName + "\"")
+                        + " (supported: " + ColumnType.supportedNames() + ")");
+            } else {
+                columns.put(column, type.get());
+            }
+        });
+        return columns;
+    }
+
+    private SystemColumns systemColumns(String at, Map<String, String> raw) {
+        if (raw == null || raw.isEmpty()) {
+            return SystemColumns.DEFAULTS;
+        }
+        Map<String, String> names = new LinkedHashMap<>();
+        SYSTEM_COLUMN_KEYS.forEach((k, getter) -> names.put(k, getter.apply(SystemColumns.DEFAULTS)));
+        raw.forEach((k, v) -> {
+            if (!SYSTEM_COLUMN_KEYS.containsKey(k)) {
+                problems.add(at + "." + k + ": unknown system column (known: " + String.join(", ", SYSTEM_COLUMN_KEYS.keySet()) + ")");
+            } else if (v == null || v.isBlank()) {
+                problems.add(at + "." + k + ": must be a column name, got nothing");
+            } else {
+                names.put(k, v);
+            }
+        });
+        Map<String, String> byName = new HashMap<>();
+        names.forEach((k, v) -> {
+            String other = byName.putIfAbsent(v, k);
+            if (other != null) {
+                problems.add(at + ": \"" + v + "\" is used for both " + other + " and " + k);
+            }
+        });
+        List<String> n = new ArrayList<>(names.values());
+        return new SystemColumns(n.get(0), n.get(1), n.get(2), n.get(3), n.get(4), n.get(5), n.get(6), n.get(7), n.get(8), n.get(9));
+    }
+
+    private String required(String at, String value) {
+        if (value == null || value.isBlank()) {
+            problems.add(at + ": required");
+            return null;
+        }
+        return value;
+    }
+
+    private int positive(String at, Integer value, int dflt) {
+        if (value == null) {
+            return dflt;
+        }
+        if (value < 1) {
+            problems.add(at + ": must be at least 1, got " + value);
+        }
+        return value;
+    }
+
+    private void unique(String at, String value, Map<String, Integer> seen, int index) {
+        Integer first = seen.putIfAbsent(value, index);
+        if (first != null) {
+            String field = at.substring(at.lastIndexOf('.') + 1);
+            problems.add(at + ": \"" + value + "\" is already the " + field + " of entities[" + first + "]");
+        }
+    }
+
+    private static String syntaxProblem(JsonProcessingException e) {
+        JsonLocation loc = e.getLocation();
+        String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
+        String msg = e.getOriginalMessage();
+        if (msg.startsWith("Duplicate field '")) {
+            return "duplicate key " + msg.substring("Duplicate field ".length()) + where;
+        }
+        return "not valid YAML" + where + ": " + msg.lines().findFirst().orElse(msg);
+    }
+
+    private static String bindingProblem(JsonProcessingException e, JsonNode tree) {
+        List<JsonMappingException.Reference> refs = e instanceof JsonMappingException m ? m.getPath() : List.of();
+        if (e instanceof UnrecognizedPropertyException u) {
+            String known = u.getKnownPropertyIds().stream().map(String::valueOf).sorted().collect(Collectors.joining(", "));
+            return path(refs) + ": unknown key (known here: " + known + ")";
+        }
+        if (e instanceof InvalidFormatException f) {
+            return path(refs) + ": \"" + f.getValue() + "\" is not " + expected(f.getTargetType());
+        }
+        if (e instanceof MismatchedInputException m) {
+            // Walk the tree to the value that did not fit. A list index where the tree has no list
+            // comes from ACCEPT_SINGLE_VALUE_AS_ARRAY wrapping a single value: the list itself is wrong.
+            JsonNode node = tree;
+            List<JsonMappingException.Reference> at = new ArrayList<>();
+            String expected = expected(m.getTargetType());
+            for (JsonMappingException.Reference r : refs) {
+                if (r.getFieldName() == null && r.getIndex() >= 0 && !node.isArray()) {
+                    expected = "a list";
+                    break;
+                }
+                node = r.getFieldName() != null ? node.path(r.getFieldName()) : node.path(r.getIndex());
+                at.add(r);
+            }
+            return path(at) + ": expected " + expected + ", got " + kind(node);
+        }
+        return (refs.isEmpty() ? "" : path(refs) + ": ") + e.getOriginalMessage();
+    }
+
+    private static String kind(JsonNode node) {
+        if (node.isObject()) {
+            return "a mapping";
+        }
+        if (node.isArray()) {
+            return "a list";
+        }
+        if (node.isNull() || node.isMissingNode()) {
+            return "nothing";
+        }
+        return "\"" + node.asText() + "\"";
+    }
+
+    private static String expected(Class<?> type) {
+        if (type == null) {
+            return "a different kind of value";
+        }
+        if (Collection.class.isAssignableFrom(type)) {
+            return "a list";
+        }
+        if (Map.class.isAssignableFrom(type) || type.isRecord()) {
+            return "a mapping of keys";
+        }
+        if (type == Integer.class || type == int.class) {
+            return "an integer";
+        }
+        return "a single value";
+    }
+
+    private static String path(List<JsonMappingException.Reference> refs) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonMappingException.Reference r : refs) {
+            if (r.getFieldName() != null) {
+                if (sb.length() > 0) {
+                    sb.append('.');
+                }
+                sb.append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                sb.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return sb.toString();
+    }
+
+    private ConfigException fail(String problem) {
+        problems.add(problem);
+        return fail();
+    }
+
+    private ConfigException fail() {
+        return new ConfigException(source, problems);
+    }
+
+    private static Map<String, Function<SystemColumns, String>> systemColumnKeys() {
+        Map<String, Function<SystemColumns, String>> m = new LinkedHashMap<>();
+        m.put("surrogate_key", SystemColumns::surrogateKey);
+        m.put("valid_from", SystemColumns::validFrom);
+        m.put("valid_to", SystemColumns::validTo);
+        m.put("is_current", SystemColumns::isCurrent);
+        m.put("is_deleted", SystemColumns::isDeleted);
+        m.put("record_hash", SystemColumns::recordHash);
+        m.put("source_topic", SystemColumns::sourceTopic);
+        m.put("source_partition", SystemColumns::sourcePartition);
+        m.put("source_offset", SystemColumns::sourceOffset);
+        m.put("loaded_at", SystemColumns::loadedAt);
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** The keys under {@code system-columns:}, in {@link SystemColumns} order. */
+    static Map<String, Function<SystemColumns, String>> systemColumnKeysInOrder() {
+        return SYSTEM_COLUMN_KEYS;
+    }
+
+    record RawConfig(
+            @JsonProperty("kafka") RawKafka kafka,
+            @JsonProperty("postgres") RawPostgres postgres,
+            @JsonProperty("entities") List<RawEntity> entities,
+            @JsonProperty("batch-size") Integer batchSize) {
+    }
+
+    record RawKafka(@JsonProperty("bootstrap-servers") String bootstrapServers) {
+    }
+
+    record RawPostgres(
+            @JsonProperty("url") String url,
+            @JsonProperty("user") String user,
+            @JsonProperty("password") String password,
+            @JsonProperty("pool-size") Integer poolSize) {
+    }
+
+    record RawEntity(
+            @JsonProperty("name") String name,
+            @JsonProperty("topic") String topic,
+            @JsonProperty("format") String format,
+            @JsonProperty("table") String table,
+            @JsonProperty("key") List<String> key,
+            @JsonProperty("tracked") List<String> tracked,
+            @JsonProperty("type1") List<String> type1,
+            @JsonProperty("lateness-horizon") String latenessHorizon,
+            @JsonProperty("columns") LinkedHashMap<String, String> columns,
+            @JsonProperty("system-columns") LinkedHashMap<String, String> systemColumns) {
+    }
+}

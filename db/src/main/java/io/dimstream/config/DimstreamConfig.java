@@ -1,0 +1,140 @@
+package io.dimstream.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The dimstream config file (DESIGN section 4), parsed and validated.
+ *
+ * <pre>
+ * kafka:                       # optional here; the Kafka verbs need it
+ *   bootstrap-servers: embedded          # or host:port,...
+ * postgres:
+ *   url: jdbc:postgresql://127.0.0.1:5432/dimstream   # or "embedded"
+ *   user: postgres                       # optional when the URL carries it
+ *   password: ${DIMSTREAM_PG_PASSWORD}   # ${VAR} reads the environment, $${ is a literal ${
+ *   pool-size: 10                        # default 10
+ * batch-size: 10000                      # events per writer transaction in "load", default 10000
+ * entities:
+ *   - name: customer
+ *     topic: crm.customers
+ *     format: json                       # json (default) | avro | debezium-json | debezium-avro
+ *     table: dim_customer
+ *     key: [customer_id]
+ *     tracked: [email, full_name, country, city, loyalty_tier]
+ *     type1: [last_login]                # optional
+ *     lateness-horizon: P30D             # ISO-8601 duration or "unlimited"; default P30D
+ *     columns: {customer_id: text, email: text, ...}
+ *     system-columns: {valid_from: start_ts}   # optional renames, keys as in the default names
+ * </pre>
+ *
+ * A wrong config is refused with one {@link ConfigException} naming every problem by field path.
+ */
+public record DimstreamConfig(
+        Optional<KafkaConfig> kafka,
+        PostgresConfig postgres,
+        List<EntityConfig> entities,
+        int batchSize) {
+
+    public DimstreamConfig {
+        entities = List.copyOf(entities);
+    }
+
+    /** Reads and validates a config file; {@code env} resolves {@code ${VAR}}. */
+    public static DimstreamConfig load(Path yaml, Map<String, String> env) {
+        String text;
+        try {
+            text = Files.readString(yaml, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException("config " + yaml, List.of("file not found"));
+        } catch (IOException e) {
+            throw new ConfigException("config " + yaml, List.of("cannot read the file: " + e));
+        }
+        return parse(text, "config " + yaml, env);
+    }
+
+    /**
+     * Parses config text.
+     *
+     * @param source names the text in error messages, e.g. {@code config demo/demo.yml}
+     */
+    public static DimstreamConfig parse(String yaml, String source, Map<String, String> env) {
+        return ConfigReader.read(yaml, source, env);
+    }
+
+    /** The entity called {@code name}. */
+    public EntityConfig entity(String name) {
+        return entities.stream().filter(e -> e.name().equals(name)).findFirst()
+                .orElseThrow(() -> new ConfigException("no entity named \"" + name + "\" in the config (configured: "
+                        + entities.stream().map(EntityConfig::name).collect(Collectors.joining(", ")) + ")"));
+    }
+
+    /** The effective config (defaults filled in) as YAML, with the password masked: safe to log. */
+    public String describeMasked() {
+        Map<String, Object> root = new LinkedHashMap<>();
+        kafka.ifPresent(k -> root.put("kafka", Map.of("bootstrap-servers", k.bootstrapServers())));
+        Map<String, Object> pg = new LinkedHashMap<>();
+        pg.put("url", Secrets.maskUrl(postgres.url()));
+        if (postgres.user() != null) {
+            pg.put("user", postgres.user());
+        }
+        if (postgres.password() != null) {
+            pg.put("password", Secrets.MASK);
+        }
+        pg.put("pool-size", postgres.poolSize());
+        root.put("postgres", pg);
+        root.put("batch-size", batchSize);
+        root.put("entities", entities.stream().map(DimstreamConfig::describe).toList());
+        try {
+            return YAML_OUT.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("cannot render the config as YAML", e);
+        }
+    }
+
+    private static final YAMLMapper YAML_OUT = YAMLMapper.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+            .build();
+
+    private static Map<String, Object> describe(EntityConfig e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", e.name());
+        m.put("topic", e.topic());
+        m.put("format", e.format().configName());
+        m.put("table", e.table());
+        m.put("key", e.key());
+        m.put("tracked", e.tracked());
+        m.put("type1", e.type1());
+        m.put("lateness-horizon", e.latenessHorizon().map(DimstreamConfig::isoDuration).orElse(ConfigReader.UNLIMITED));
+        Map<String, String> columns = new LinkedHashMap<>();
+        e.columns().forEach((c, t) -> columns.put(c, t.sqlName()));
+        m.put("columns", columns);
+        Map<String, String> system = new LinkedHashMap<>();
+        ConfigReader.systemColumnKeysInOrder().forEach((k, getter) -> system.put(k, getter.apply(e.systemColumns())));
+        m.put("system-columns", system);
+        return m;
+    }
+
+    /** {@code P30D} rather than {@link Duration#toString()}'s {@code PT720H} when whole days. */
+    static String isoDuration(Duration d) {
+        if (!d.isZero() && d.toSecondsPart() == 0 && d.toMinutesPart() == 0 && d.toHoursPart() == 0 && d.toNanosPart() == 0) {
+            return "P" + d.toDays() + "D";
+        }
+        return d.toString();
+    }
+}

@@ -1,0 +1,43 @@
+package io.dimstream.config;
+
+import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.SystemColumns;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One item of {@code entities:}. Built only by {@link DimstreamConfig}, which has already checked
+ * that {@link #toEntitySpec()} succeeds.
+ *
+ * @param latenessHorizon empty means {@code unlimited}
+ * @param columns         column name to type, in config order
+ */
+public record EntityConfig(
+        String name,
+        String topic,
+        EventFormat format,
+        String table,
+        List<String> key,
+        List<String> tracked,
+        List<String> type1,
+        Optional<Duration> latenessHorizon,
+        Map<String, ColumnType> columns,
+        SystemColumns systemColumns) {
+
+    public EntityConfig {
+        key = List.copyOf(key);
+        tracked = List.copyOf(tracked);
+        type1 = List.copyOf(type1);
+        columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+    }
+
+    /** The entity as the database side sees it. */
+    public EntitySpec toEntitySpec() {
+        return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, systemColumns);
+    }
+}

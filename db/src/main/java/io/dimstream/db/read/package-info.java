@@ -1,0 +1,54 @@
+/**
+ * The read side of an entity's SCD2 table: what the admin UI, the JSON API, CSV download and
+ * {@code dimstream check} ask of PostgreSQL. Nothing here knows HTTP or Kafka.
+ *
+ * <h2>Queries</h2>
+ * {@link io.dimstream.db.read.HistoryQueries} (one connection per call, values always bound,
+ * identifiers through {@link io.dimstream.db.sql.Sql}, system column names from the entity's
+ * {@link io.dimstream.db.entity.SystemColumns}, so renamed columns work):
+ * <ul>
+ *   <li><b>history(key)</b>: {@code WHERE k1 = ? AND k2 = ? ORDER BY valid_from}. An index scan of the
+ *       primary key {@code (key, valid_from)}: the equality on every key column and the order are
+ *       both served by it; no sort.</li>
+ *   <li><b>asOf(t, prefix, descending, offset, limit)</b>:
+ *       {@code valid_from <= t AND (valid_to IS NULL OR valid_to > t) AND NOT is_deleted ORDER BY key
+ *       LIMIT limit+1} (DESIGN section 3; the extra row says whether a next page exists). The primary
+ *       key is walked in key order (forward, or backward for descending) with {@code valid_from <= t}
+ *       as an index condition and the rest as a filter, stopping after the page: a first page costs
+ *       a few dozen index entries whatever the table's size. OFFSET still reads the rows it skips,
+ *       so {@link io.dimstream.db.read.HistoryQueries#asOfAfter asOfAfter} offers keyset paging:
+ *       {@code AND (k1, k2) > (?, ?)} (or {@code <} descending), a row comparison the primary key
+ *       turns into its start position, so every page costs the same.</li>
+ *   <li><b>key prefix</b> (asOf and findKeys): {@code starts_with(k1::text, ?)} on the first key
+ *       column. No LIKE, so {@code %} and {@code _} are ordinary characters and nothing needs
+ *       escaping. It is a filter on the key-ordered walk, not an index range (a bound parameter in a
+ *       non-"C" collation gives PostgreSQL no usable range): a common prefix fills a page at once,
+ *       a rare one reads the table until the page is full or the table ends.</li>
+ *   <li><b>findKeys(prefix, limit)</b>: {@code SELECT DISTINCT key ... ORDER BY key LIMIT ?}, deleted
+ *       keys included. PostgreSQL uses the primary key (index-only scan + Unique) when the prefix is
+ *       common, else a hash aggregate over a scan.</li>
+ *   <li><b>streamAsOf(t, sink)</b>: the as-of predicate in key order through a server-side cursor
+ *       (autocommit off, fetch size {@value io.dimstream.db.read.HistoryQueries#STREAM_FETCH_SIZE}),
+ *       so a snapshot of any size goes to CSV in constant memory. A full snapshot reads most of the
+ *       table; expect a sequential scan and a sort, or the primary key in order.</li>
+ *   <li><b>diff(from, to)</b>: one statement, the as-of sets at both instants (two CTEs) FULL JOINed
+ *       on the key, keeping pairs whose {@code valid_from} differs: one side missing is added or
+ *       removed, both present is changed; the changed columns (tracked and type-1) are compared in
+ *       Java on the two rows already fetched. Two scans and a hash full join; cost grows with the
+ *       table, not with the number of changes.</li>
+ * </ul>
+ *
+ * <h2>Integrity</h2>
+ * {@link io.dimstream.db.read.IntegrityChecker} runs one statement: a single window pass
+ * ({@code row_number}, {@code LAG}, {@code LEAD}, {@code count(*) FILTER} over
+ * {@code PARTITION BY key ORDER BY valid_from}), whose order the primary key provides, keeps the
+ * rows breaking any rule, and only those are unpivoted into findings, capped per kind with true
+ * totals kept. No self-joins: one read of the table plus a count. The checker vouches for tables
+ * made by hand too, so it does not rely on the constraints dimstream creates.
+ *
+ * <h2>Objects in the database</h2>
+ * {@link io.dimstream.db.schema.EntityTables} also creates {@code <table>_current} (a view of the
+ * current rows) and {@code <table>_as_of(timestamptz)} (the same predicate as asOf) for BI tools,
+ * dbt models and temporal joins of fact tables by event time or by {@code surrogate_key}.
+ */
+package io.dimstream.db.read;

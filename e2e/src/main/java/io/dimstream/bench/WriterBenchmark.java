@@ -1,0 +1,266 @@
+package io.dimstream.bench;
+
+import io.dimstream.db.connect.Databases;
+import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.event.RecordHash;
+import io.dimstream.db.event.Source;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.schema.Migrations;
+import io.dimstream.db.write.ApplyResult;
+import io.dimstream.db.write.Scd2Writer;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+
+/**
+ * The {@code load} benchmark of the writer (not a test): a table of N existing current rows, then
+ * batches of changes (close + insert) applied by the writer, on one connection and on parallel
+ * connections, next to two peers measured in the same run on the same table:
+ * <ul>
+ *   <li>ceiling: COPY of 2 x batch rows (the rows a batch of changes writes) into the same
+ *       indexed table, removed again afterwards;</li>
+ *   <li>naive: a statement pair per change (UPDATE close + INSERT), one commit per batch.</li>
+ * </ul>
+ * Usage: {@code ./mvnw -q -pl e2e -am install -DskipTests && ./mvnw -q -pl e2e exec:java
+ * -Dexec.args="--jdbc URL --rows 1000000 --batches 10000,100000 --runs 3 --parallel 2"}
+ */
+public final class WriterBenchmark {
+
+    private static final String[] COUNTRIES = {"DE", "FR", "US", "JP", "BR", "IN", "NG", "SE"};
+    private static final String[] TIERS = {"bronze", "silver", "gold", "platinum"};
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = parseArgs(args);
+        String jdbc = a.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/dimstream_bench?user=postgres&password=postgres");
+        int rows = Integer.parseInt(a.getOrDefault("rows", "1000000"));
+        int runs = Integer.parseInt(a.getOrDefault("runs", "3"));
+        int parallel = Integer.parseInt(a.getOrDefault("parallel", "2"));
+        List<Integer> batches = Arrays.stream(a.getOrDefault("batches", "10000,100000").split(",")).map(Integer::parseInt).toList();
+        boolean naive = !"false".equals(a.get("naive"));
+
+        try (Databases.Handle h = Databases.open(jdbc, null, null, parallel + 2)) {
+            DataSource ds = h.dataSource();
+            Migrations.migrate(ds);
+            EntitySpec spec = spec();
+            dropTables(ds, spec);
+            EntityTables.ensure(ds, spec);
+            if ("false".equals(a.get("surrogate-index"))) {
+                try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                    st.execute("DROP INDEX bench_customer_surrogate_key");
+                }
+            }
+            Scd2Writer writer = new Scd2Writer(ds, a.getOrDefault("work-mem", "64MB"));
+            Random rnd = new Random(42);
+
+            long t0 = System.nanoTime();
+            Instant base = Instant.parse("2025-01-01T00:00:00Z");
+            for (int from = 0; from < rows; from += 100_000) {
+                List<Event> batch = new ArrayList<>();
+                for (int i = from; i < Math.min(rows, from + 100_000); i++) {
+                    batch.add(event(i, base, 0, rnd, i));
+                }
+                writer.applyParallel(spec, batch, parallel);
+            }
+            vacuum(ds, spec);
+            double setupS = (System.nanoTime() - t0) / 1e9;
+            System.out.printf(Locale.ROOT, "setup: %,d current rows written by the writer in %.1f s (%,.0f rows/s, %d connections)%n",
+                    rows, setupS, rows / setupS, parallel);
+
+            System.out.printf(Locale.ROOT, "%-10s %-34s %12s %14s%n", "batch", "method", "median s", "changes/s");
+            int round = 1;
+            long seq = rows;
+            for (int b : batches) {
+                List<double[]> res = new ArrayList<>();
+                double[] ceil = new double[runs];
+                double[] one = new double[runs];
+                double[] par = new double[runs];
+                double[] nai = new double[runs];
+                for (int run = 0; run < runs; run++) {
+                    ceil[run] = copyCeiling(ds, spec, b, round);
+                    one[run] = timeApply(writer, spec, keys(rnd, rows, b), base, round++, rnd, seq, 1);
+                    seq += b;
+                    par[run] = timeApply(writer, spec, keys(rnd, rows, b), base, round++, rnd, seq, parallel);
+                    seq += b;
+                    if (naive) {
+                        nai[run] = naive(ds, spec, keys(rnd, rows, b), base, round++, rnd);
+                    }
+                    vacuum(ds, spec);
+                }
+                report(b, "COPY of 2 x batch rows (ceiling)", ceil);
+                report(b, "writer, 1 connection", one);
+                report(b, "writer, " + parallel + " connections", par);
+                if (naive) {
+                    report(b, "row-at-a-time UPDATE+INSERT", nai);
+                }
+            }
+        }
+    }
+
+    static EntitySpec spec() {
+        Map<String, ColumnType> cols = new LinkedHashMap<>();
+        cols.put("customer_id", ColumnType.TEXT);
+        for (String c : List.of("email", "full_name", "country", "city", "loyalty_tier")) {
+            cols.put(c, ColumnType.TEXT);
+        }
+        cols.put("last_login", ColumnType.BIGINT);
+        return new EntitySpec("bench_customer", "bench_customer", List.of("customer_id"),
+                List.of("email", "full_name", "country", "city", "loyalty_tier"), List.of("last_login"), cols,
+                Optional.empty(), SystemColumns.DEFAULTS);
+    }
+
+    static Event event(int key, Instant base, int round, Random rnd, long seq) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("customer_id", String.format(Locale.ROOT, "C%08d", key));
+        d.put("email", "user" + key + "." + round + "@example.com");
+        d.put("full_name", "Customer " + key);
+        d.put("country", COUNTRIES[rnd.nextInt(COUNTRIES.length)]);
+        d.put("city", "City " + rnd.nextInt(1000));
+        d.put("loyalty_tier", TIERS[rnd.nextInt(TIERS.length)]);
+        d.put("last_login", 1_700_000_000L + rnd.nextInt(10_000_000));
+        return Event.upsert(base.plusSeconds(3600L * round), d, seq, Source.kafka("bench", 0, seq));
+    }
+
+    static int[] keys(Random rnd, int rows, int n) {
+        // n distinct existing keys
+        int start = rnd.nextInt(rows);
+        int step = 7919;
+        int[] k = new int[n];
+        for (int i = 0; i < n; i++) {
+            k[i] = (int) ((start + (long) i * step) % rows);
+        }
+        return k;
+    }
+
+    static double timeApply(Scd2Writer w, EntitySpec spec, int[] keys, Instant base, int round, Random rnd, long seq, int parallel)
+            throws SQLException {
+        List<Event> batch = new ArrayList<>(keys.length);
+        for (int i = 0; i < keys.length; i++) {
+            batch.add(event(keys[i], base, round, rnd, seq + i));
+        }
+        long t = System.nanoTime();
+        ApplyResult r = w.applyParallel(spec, batch, parallel);
+        double s = (System.nanoTime() - t) / 1e9;
+        if (r.changed() != keys.length || r.rowsInserted() != keys.length || r.rowsUpdated() != keys.length) {
+            throw new IllegalStateException("benchmark batch did not do " + keys.length + " changes: " + r);
+        }
+        return s;
+    }
+
+    /** COPY 2n new rows (fresh keys) into the indexed table, timed; then removed, untimed. */
+    static double copyCeiling(DataSource ds, EntitySpec spec, int n, int round) throws SQLException {
+        StringBuilder sb = new StringBuilder();
+        String hash = "\\\\x" + RecordHash.hex(new byte[32]);
+        for (int i = 0; i < 2 * n; i++) {
+            sb.append("ceil-").append(round).append('-').append(i).append('\t')
+                    .append("user").append(i).append("@example.com\tCustomer ").append(i).append("\tDE\tCity 1\tgold\t1700000000\t")
+                    .append(-(long) round * 10_000_000L - i).append("\t2025-01-01T00:00:00Z\t\\N\tf\t").append(hash)
+                    .append("\tbench\t0\t").append(i).append('\n');
+        }
+        byte[] data = sb.toString().getBytes(StandardCharsets.UTF_8);
+        double s;
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            long t = System.nanoTime();
+            c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY bench_customer (customer_id, email, full_name, country, city, "
+                    + "loyalty_tier, last_login, surrogate_key, valid_from, valid_to, is_deleted, record_hash, source_topic, "
+                    + "source_partition, source_offset) FROM STDIN", new ByteArrayInputStream(data));
+            c.commit();
+            s = (System.nanoTime() - t) / 1e9;
+            try (Statement st = c.createStatement()) {
+                st.executeUpdate("DELETE FROM bench_customer WHERE customer_id LIKE 'ceil-%'");
+            }
+            c.commit();
+        } catch (java.io.IOException e) {
+            throw new SQLException(e);
+        }
+        return s; // seconds to write the 2n rows that n changes write
+    }
+
+    /** A statement pair per change on one connection, one commit. */
+    static double naive(DataSource ds, EntitySpec spec, int[] keys, Instant base, int round, Random rnd) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            Instant t = base.plusSeconds(3600L * round);
+            long start = System.nanoTime();
+            try (PreparedStatement close = c.prepareStatement(
+                    "UPDATE bench_customer SET valid_to = ? WHERE customer_id = ? AND valid_to IS NULL AND record_hash IS DISTINCT FROM ?");
+                 PreparedStatement ins = c.prepareStatement("INSERT INTO bench_customer (customer_id, email, full_name, country, city, "
+                         + "loyalty_tier, last_login, surrogate_key, valid_from, valid_to, is_deleted, record_hash) "
+                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, false, ?)")) {
+                java.sql.Timestamp ts = java.sql.Timestamp.from(t);
+                for (int k : keys) {
+                    Event e = event(k, base, round, rnd, 0);
+                    byte[] h = RecordHash.of(List.of((String) e.data().get("email"), (String) e.data().get("full_name"),
+                            (String) e.data().get("country"), (String) e.data().get("city"), (String) e.data().get("loyalty_tier")));
+                    close.setTimestamp(1, ts);
+                    close.setString(2, (String) e.data().get("customer_id"));
+                    close.setBytes(3, h);
+                    close.executeUpdate();
+                    ins.setString(1, (String) e.data().get("customer_id"));
+                    ins.setString(2, (String) e.data().get("email"));
+                    ins.setString(3, (String) e.data().get("full_name"));
+                    ins.setString(4, (String) e.data().get("country"));
+                    ins.setString(5, (String) e.data().get("city"));
+                    ins.setString(6, (String) e.data().get("loyalty_tier"));
+                    ins.setLong(7, (Long) e.data().get("last_login"));
+                    ins.setLong(8, ((long) round << 32) | k);
+                    ins.setTimestamp(9, ts);
+                    ins.setBytes(10, h);
+                    ins.executeUpdate();
+                }
+            }
+            c.commit();
+            return (System.nanoTime() - start) / 1e9;
+        }
+    }
+
+    static void vacuum(DataSource ds, EntitySpec spec) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.execute("VACUUM ANALYZE bench_customer");
+            s.execute("VACUUM ANALYZE bench_customer_events");
+            s.execute("CHECKPOINT");
+        }
+    }
+
+    static void dropTables(DataSource ds, EntitySpec spec) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS bench_customer CASCADE");
+            s.execute("DROP TABLE IF EXISTS bench_customer_events CASCADE");
+        }
+    }
+
+    static void report(int batch, String method, double[] secs) {
+        double[] s = secs.clone();
+        Arrays.sort(s);
+        double med = s[s.length / 2];
+        System.out.printf(Locale.ROOT, "%-10s %-34s %12.3f %14.0f%n", String.format(Locale.ROOT, "%,d", batch), method, med, batch / med);
+    }
+
+    static Map<String, String> parseArgs(String[] args) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("expected --name value, got " + args[i]);
+            }
+            m.put(args[i].substring(2), args[i + 1]);
+        }
+        return m;
+    }
+}
