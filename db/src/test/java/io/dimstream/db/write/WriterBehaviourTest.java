@@ -202,6 +202,23 @@ class WriterBehaviourTest {
     }
 
     @Test
+    void redeliveryOfAnAppliedEventBeyondTheHorizonIsADuplicateNotQuarantined() throws SQLException {
+        EntitySpec spec = freshPeople(Optional.of(Duration.ofHours(1)));
+        Event old = up(1, 1, "P1", "Ann", "Oslo", 1L);
+        writer.apply(spec, List.of(old, up(2, 5, "P1", "Ann", "Rome", 2L)));
+        List<EntityTableReader.StoredRow> before = EntityTableReader.withSurrogateKeys(ds, spec);
+
+        ApplyResult replay = writer.apply(spec, List.of(old));
+
+        assertThat(replay).isEqualTo(new ApplyResult(1, 0, 0, 0, 0, 0, 1, 0, List.of(), 0, 0, 0));
+        assertThat(quarantine(spec)).isEmpty();
+        assertThat(EntityTableReader.withSurrogateKeys(ds, spec)).isEqualTo(before);
+        assertThat(before.stream().map(EntityTableReader.StoredRow::row).toList()).isEqualTo(List.of(
+                version("P1", "Ann", "Oslo", 1L, 1, 5),
+                version("P1", "Ann", "Rome", 2L, 5, null)));
+    }
+
+    @Test
     void applyResultCountsEveryEventOnceAndTheRowsTheTableSaw() throws SQLException {
         EntitySpec spec = freshPeople(Optional.empty());
         Event bad = up(9, 2, null, "Eve", "Nice", null);
