@@ -147,6 +147,30 @@ class WriterBehaviourTest {
         assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(List.of(version("P1", "Ann", "Rome", 2L, 1, null)));
     }
 
+    @Test
+    void sameTimeTieReplacingTheNewestEventCanMergeItIntoThePreviousVersion() throws SQLException {
+        EntitySpec spec = freshPeople(Optional.empty());
+        writer.apply(spec, List.of(up(1, 1, "P1", "Ann", "Oslo", 1L)));
+        writer.apply(spec, List.of(up(2, 2, "P1", "Ann", "Rome", 2L)));
+
+        writer.apply(spec, List.of(up(3, 2, "P1", "Ann", "Oslo", 3L)));
+
+        assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(List.of(version("P1", "Ann", "Oslo", 3L, 1, null)));
+    }
+
+    @Test
+    void sameTimeTieReplacingTheNewestUpsertByADeleteLeavesADeletedRowWithThePreviousAttributes() throws SQLException {
+        EntitySpec spec = freshPeople(Optional.empty());
+        writer.apply(spec, List.of(up(1, 1, "P1", "Ann", "Oslo", 1L)));
+        writer.apply(spec, List.of(up(2, 2, "P1", "Ann", "Rome", 2L)));
+
+        writer.apply(spec, List.of(del(3, 2, "P1")));
+
+        assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(List.of(
+                version("P1", "Ann", "Oslo", 1L, 1, 2),
+                deleted("P1", "Ann", "Oslo", 1L, 2, null)));
+    }
+
     /**
      * The latest arrival wins even when it repeats the content of an earlier one: seq 5 and 7 say
      * Oslo, seq 6 says Rome, all at one time, so the key is at Oslo whatever the delivery order.
