@@ -243,6 +243,48 @@ class WriterBehaviourTest {
     }
 
     @Test
+    void pruningLeavesTheTableAndLatePlacementWithinTheHorizonExact() throws SQLException {
+        EntitySpec spec = freshPeople(Optional.of(Duration.ofHours(2)));
+        writer.apply(spec, List.of(
+                up(1, 1, "P1", "Ann", "Oslo", 1L),
+                up(2, 2, "P1", "Ann", "Rome", 2L),
+                up(3, 3, "P1", "Ann", "Rome", 3L),
+                up(4, 10, "P1", "Ann", "Bern", 4L)));
+        List<EntityTableReader.StoredRow> before = EntityTableReader.withSurrogateKeys(ds, spec);
+
+        writer.prune(spec);
+        assertThat(EntityTableReader.withSurrogateKeys(ds, spec)).isEqualTo(before);
+        writer.apply(spec, List.of(up(5, 9, "P1", "Ann", "Rome", 5L)));
+
+        assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(List.of(
+                version("P1", "Ann", "Oslo", 1L, 1, 2),
+                version("P1", "Ann", "Rome", 5L, 2, 10),
+                version("P1", "Ann", "Bern", 4L, 10, null)));
+    }
+
+    @Test
+    void eventAtOrBeforeThePrunePointIsQuarantinedWhenTheHorizonIsWidened() throws SQLException {
+        EntitySpec narrow = freshPeople(Optional.of(Duration.ofHours(2)));
+        writer.apply(narrow, List.of(
+                up(1, 1, "P1", "Ann", "Oslo", 1L),
+                up(2, 3, "P1", "Ann", "Rome", 2L),
+                up(3, 10, "P1", "Ann", "Bern", 3L)));
+        writer.prune(narrow);
+        List<EntityTableReader.StoredRow> before = EntityTableReader.withSurrogateKeys(ds, narrow);
+        EntitySpec wide = Fixtures.people(narrow.name(), narrow.table(), Optional.of(Duration.ofDays(30)));
+
+        ApplyResult result = writer.apply(wide, List.of(up(4, 2, "P1", "Ann", "Lima", 4L)));
+
+        assertThat(result).isEqualTo(new ApplyResult(1, 0, 0, 0, 0, 0, 0, 1, List.of(), 0, 0, 0));
+        assertThat(EntityTableReader.withSurrogateKeys(ds, wide)).isEqualTo(before);
+        assertThat(quarantine(wide)).isEqualTo(List.of(new QuarantineRow(wide.name(), Map.of("id", "P1"), h(2),
+                Map.of("op", "upsert", "data", Map.of("id", "P1", "name", "Ann", "city", "Lima", "last_login", 4)), 4L,
+                "event_time 2025-01-01 02:00:00+00 is at or before the prune point 2025-01-01 03:00:00+00 of its key:"
+                        + " history before it is no longer remembered",
+                "people", 0, 4L, "pending")));
+    }
+
+    @Test
     void applyResultCountsEveryEventOnceAndTheRowsTheTableSaw() throws SQLException {
         EntitySpec spec = freshPeople(Optional.empty());
         Event bad = up(9, 2, null, "Eve", "Nice", null);
