@@ -43,6 +43,9 @@ final class ConfigReader {
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .build();
 
+    private static final java.util.regex.Pattern JAVA_CLASS_NAME = java.util.regex.Pattern.compile(
+            "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
+
     /** The config file's keys; each renames one {@link SystemColumns} field. */
     private static final Map<String, Function<SystemColumns, String>> SYSTEM_COLUMN_KEYS = systemColumnKeys();
 
@@ -148,10 +151,12 @@ final class ConfigReader {
         Optional<Duration> horizon = horizon(at + ".lateness-horizon", raw.latenessHorizon());
         Map<String, ColumnType> columns = columns(at + ".columns", raw.columns());
         SystemColumns system = systemColumns(at + ".system-columns", raw.systemColumns());
+        SeedJsonOptions seedJson = seedJson(at, raw, format, columns);
+        AvroOptions avro = avro(at, raw, format);
         if (problems.size() > before) {
             return null;
         }
-        EntityConfig e = new EntityConfig(name, topic, format, table, key, tracked, type1, horizon, columns, system);
+        EntityConfig e = new EntityConfig(name, topic, format, table, key, tracked, type1, horizon, columns, system, seedJson, avro);
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
         } catch (IllegalArgumentException ex) {
@@ -159,6 +164,98 @@ final class ConfigReader {
             return null;
         }
         return e;
+    }
+
+    /** {@code op-field}, {@code time-field}, {@code op-values}: only with {@code format: seed-json}. */
+    private SeedJsonOptions seedJson(String at, RawEntity raw, EventFormat format, Map<String, ColumnType> columns) {
+        boolean given = raw.opField() != null || raw.timeField() != null || raw.opValues() != null;
+        if (format != EventFormat.SEED_JSON) {
+            if (given && format != null) {
+                onlyWith(at, raw.opField() != null ? "op-field" : raw.timeField() != null ? "time-field" : "op-values",
+                        EventFormat.SEED_JSON.configName(), format);
+            }
+            return SeedJsonOptions.DEFAULTS;
+        }
+        SeedJsonOptions d = SeedJsonOptions.DEFAULTS;
+        String opField = fieldName(at + ".op-field", raw.opField(), d.opField(), columns);
+        String timeField = fieldName(at + ".time-field", raw.timeField(), d.timeField(), columns);
+        if (opField != null && opField.equals(timeField)) {
+            problems.add(at + ".time-field: \"" + timeField + "\" is also the op-field");
+        }
+        List<String> upsert = d.upsertValues();
+        List<String> delete = d.deleteValues();
+        if (raw.opValues() != null) {
+            upsert = opValues(at + ".op-values.upsert", raw.opValues().upsert());
+            delete = opValues(at + ".op-values.delete", raw.opValues().delete());
+            for (String u : upsert) {
+                for (String del : delete) {
+                    if (u.trim().equalsIgnoreCase(del.trim())) {
+                        problems.add(at + ".op-values: \"" + u + "\" is listed both as upsert and as delete");
+                    }
+                }
+            }
+        }
+        return new SeedJsonOptions(opField, timeField, upsert, delete);
+    }
+
+    private String fieldName(String at, String raw, String dflt, Map<String, ColumnType> columns) {
+        if (raw == null) {
+            return dflt;
+        }
+        if (raw.isBlank()) {
+            problems.add(at + ": must be a field name, got nothing");
+            return null;
+        }
+        if (columns.containsKey(raw)) {
+            problems.add(at + ": \"" + raw + "\" is also a column of the entity (the field is not part of the row image)");
+        }
+        return raw;
+    }
+
+    private List<String> opValues(String at, List<String> raw) {
+        if (raw == null || raw.isEmpty()) {
+            problems.add(at + ": required (a list of operation values)");
+            return List.of();
+        }
+        for (int i = 0; i < raw.size(); i++) {
+            if (raw.get(i) == null || raw.get(i).isBlank()) {
+                problems.add(at + "[" + i + "]: must be an operation value, got nothing");
+            }
+        }
+        return raw;
+    }
+
+    /** {@code value-deserializer}, {@code deserializer-config}: only with an Avro format. */
+    private AvroOptions avro(String at, RawEntity raw, EventFormat format) {
+        if (format == null || !format.avro()) {
+            if (format != null && (raw.valueDeserializer() != null || raw.deserializerConfig() != null)) {
+                onlyWith(at, raw.valueDeserializer() != null ? "value-deserializer" : "deserializer-config",
+                        EventFormat.AVRO.configName() + " or " + EventFormat.DEBEZIUM_AVRO.configName(), format);
+            }
+            return AvroOptions.DEFAULTS;
+        }
+        String cls = AvroOptions.DEFAULT_VALUE_DESERIALIZER;
+        if (raw.valueDeserializer() != null) {
+            cls = raw.valueDeserializer().trim();
+            if (!JAVA_CLASS_NAME.matcher(cls).matches()) {
+                problems.add(at + ".value-deserializer: \"" + raw.valueDeserializer() + "\" is not a Java class name");
+            }
+        }
+        Map<String, String> props = new LinkedHashMap<>();
+        if (raw.deserializerConfig() != null) {
+            raw.deserializerConfig().forEach((k, v) -> {
+                if (v == null) {
+                    problems.add(at + ".deserializer-config." + k + ": no value given");
+                } else {
+                    props.put(k, v);
+                }
+            });
+        }
+        return new AvroOptions(cls, props);
+    }
+
+    private void onlyWith(String at, String key, String formats, EventFormat format) {
+        problems.add(at + "." + key + ": only used with format: " + formats + " (this entity's format is " + format.configName() + ")");
     }
 
     private List<String> columnList(String at, List<String> raw, boolean required) {
@@ -399,6 +496,14 @@ final class ConfigReader {
             @JsonProperty("type1") List<String> type1,
             @JsonProperty("lateness-horizon") String latenessHorizon,
             @JsonProperty("columns") LinkedHashMap<String, String> columns,
-            @JsonProperty("system-columns") LinkedHashMap<String, String> systemColumns) {
+            @JsonProperty("system-columns") LinkedHashMap<String, String> systemColumns,
+            @JsonProperty("op-field") String opField,
+            @JsonProperty("time-field") String timeField,
+            @JsonProperty("op-values") RawOpValues opValues,
+            @JsonProperty("value-deserializer") String valueDeserializer,
+            @JsonProperty("deserializer-config") LinkedHashMap<String, String> deserializerConfig) {
+    }
+
+    record RawOpValues(@JsonProperty("upsert") List<String> upsert, @JsonProperty("delete") List<String> delete) {
     }
 }

@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
  * entities:
  *   - name: customer
  *     topic: crm.customers
- *     format: json                       # json (default) | avro | debezium-json | debezium-avro
+ *     format: json                       # json (default) | avro | debezium-json | debezium-avro | seed-json
  *     table: dim_customer
  *     key: [customer_id]
  *     tracked: [email, full_name, country, city, loyalty_tier]
@@ -39,6 +39,13 @@ import java.util.stream.Collectors;
  *     lateness-horizon: P30D             # ISO-8601 duration or "unlimited"; default P30D
  *     columns: {customer_id: text, email: text, ...}
  *     system-columns: {valid_from: start_ts}   # optional renames, keys as in the default names
+ *     # format: seed-json only (see SeedJsonOptions):
+ *     op-field: operation                # default "operation"
+ *     time-field: change_time            # default "change_time"
+ *     op-values: {upsert: [CREATE, UPDATE], delete: [DELETE]}   # the defaults
+ *     # format: avro | debezium-avro only (see AvroOptions):
+ *     value-deserializer: io.dimstream.schemas.serde.AvroWireDeserializer   # the default
+ *     deserializer-config: {schema.registry.url: "mock://demo"}
  * </pre>
  *
  * A wrong config is refused with one {@link ConfigException} naming every problem by field path.
@@ -127,6 +134,18 @@ public record DimstreamConfig(
         Map<String, String> system = new LinkedHashMap<>();
         ConfigReader.systemColumnKeysInOrder().forEach((k, getter) -> system.put(k, getter.apply(e.systemColumns())));
         m.put("system-columns", system);
+        if (e.format() == EventFormat.SEED_JSON) {
+            m.put("op-field", e.seedJson().opField());
+            m.put("time-field", e.seedJson().timeField());
+            Map<String, Object> opValues = new LinkedHashMap<>();
+            opValues.put("upsert", e.seedJson().upsertValues());
+            opValues.put("delete", e.seedJson().deleteValues());
+            m.put("op-values", opValues);
+        }
+        if (e.format().avro()) {
+            m.put("value-deserializer", e.avro().valueDeserializer());
+            m.put("deserializer-config", e.avro().deserializerConfig());
+        }
         return m;
     }
 

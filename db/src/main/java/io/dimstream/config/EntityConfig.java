@@ -16,6 +16,8 @@ import java.util.Optional;
  *
  * @param latenessHorizon empty means {@code unlimited}
  * @param columns         column name to type, in config order
+ * @param seedJson        field names and operation values of {@code format: seed-json}; defaults otherwise
+ * @param avro            the value deserializer of {@code format: avro | debezium-avro}; defaults otherwise
  */
 public record EntityConfig(
         String name,
@@ -27,7 +29,17 @@ public record EntityConfig(
         List<String> type1,
         Optional<Duration> latenessHorizon,
         Map<String, ColumnType> columns,
-        SystemColumns systemColumns) {
+        SystemColumns systemColumns,
+        SeedJsonOptions seedJson,
+        AvroOptions avro) {
+
+    /** An entity whose format needs no seed-json or Avro options (they take their defaults). */
+    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
+                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
+                        SystemColumns systemColumns) {
+        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns,
+                SeedJsonOptions.DEFAULTS, AvroOptions.DEFAULTS);
+    }
 
     public EntityConfig {
         key = List.copyOf(key);

@@ -227,8 +227,9 @@ class DimstreamConfigTest {
     @Test
     void unknownKeyIsRefusedNamingTheKey() {
         assertThat(refusal(designWith("    table: dim_customer ", "    tabel: dim_customer ")))
-                .isEqualTo("config test.yml: entities[0].tabel: unknown key (known here: columns, format, key,"
-                        + " lateness-horizon, name, system-columns, table, topic, tracked, type1)");
+                .isEqualTo("config test.yml: entities[0].tabel: unknown key (known here: columns, deserializer-config,"
+                        + " format, key, lateness-horizon, name, op-field, op-values, system-columns, table, time-field, topic,"
+                        + " tracked, type1, value-deserializer)");
     }
 
     @Test
@@ -286,7 +287,7 @@ class DimstreamConfigTest {
         assertThat(e.problems()).containsExactly(
                 "postgres.pool-size: must be at least 1, got -1",
                 "entities[0].topic: required",
-                "entities[0].format: unknown format \"protobuf\" (supported: json, avro, debezium-json, debezium-avro)",
+                "entities[0].format: unknown format \"protobuf\" (supported: json, avro, debezium-json, debezium-avro, seed-json)",
                 "entities[0].lateness-horizon: \"30 days\" is not an ISO-8601 duration or \"unlimited\"",
                 "entities[0].columns.email: unknown type \"txt\" (supported: text, smallint, integer, bigint, numeric,"
                         + " double precision, boolean, date, timestamptz, uuid)",

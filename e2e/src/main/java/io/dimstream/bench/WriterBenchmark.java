@@ -39,7 +39,10 @@ import org.postgresql.PGConnection;
  *   <li>naive: a statement pair per change (UPDATE close + INSERT), one commit per batch.</li>
  * </ul>
  * Usage: {@code ./mvnw -q -pl e2e -am install -DskipTests && ./mvnw -q -pl e2e exec:java
- * -Dexec.args="--jdbc URL --rows 1000000 --batches 10000,100000 --runs 3 --parallel 2"}
+ * -Dexec.args="--jdbc URL --rows 1000000 --batches 10000,100000 --runs 3 --parallel 2"}.
+ * {@code --surrogate-index false} drops the unique index on surrogate_key, {@code --exclusion true}
+ * adds a GiST exclusion constraint against overlapping ranges, {@code --naive false} skips the
+ * slow row-at-a-time peer.
  */
 public final class WriterBenchmark {
 
@@ -64,6 +67,14 @@ public final class WriterBenchmark {
             if ("false".equals(a.get("surrogate-index"))) {
                 try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
                     st.execute("DROP INDEX bench_customer_surrogate_key");
+                }
+            }
+            if ("true".equals(a.get("exclusion"))) {
+                // the overlap-preventing constraint the README weighs: measure its cost
+                try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                    st.execute("CREATE EXTENSION IF NOT EXISTS btree_gist");
+                    st.execute("ALTER TABLE bench_customer ADD CONSTRAINT bench_customer_no_overlap EXCLUDE USING gist "
+                            + "(customer_id WITH =, tstzrange(valid_from, valid_to) WITH &&)");
                 }
             }
             Scd2Writer writer = new Scd2Writer(ds, a.getOrDefault("work-mem", "64MB"));

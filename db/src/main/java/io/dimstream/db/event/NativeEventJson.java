@@ -19,7 +19,8 @@ public final class NativeEventJson {
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
+            .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+            .setNodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true));
 
     private NativeEventJson() {
     }

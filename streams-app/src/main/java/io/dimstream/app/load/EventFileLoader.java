@@ -28,6 +28,9 @@ public final class EventFileLoader {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventFileLoader.class);
 
+    /** 2020-01-01T00:00:00Z: load seqs count seconds from here. */
+    static final long SEQ_EPOCH_SECOND = 1_577_836_800L;
+
     /** Line numbers live in the low 32 bits of an event's seq. */
     private static final long MAX_LINE = 0xFFFF_FFFFL;
 
@@ -55,23 +58,23 @@ public final class EventFileLoader {
     /**
      * Reads {@code in} to the end and applies its events.
      *
-     * <p>Arrival order: an event's seq is {@code (loadStart epoch second << 32) | line number}.
+     * <p>Arrival order: an event's seq is {@code (seconds from 2020-01-01 to loadStart << 32) | line number}.
      * Within one file a later line wins a same-time tie on a key; across runs, a load started in
      * a later second wins over an earlier load, so re-loading a corrected file overrides the
      * first one, and re-loading the same file in the same second changes nothing. Such seqs are
      * above any Kafka offset, so a load also wins a tie with an event that came from the topic.
-     * The scheme holds for files of up to 2^32 - 1 lines and load start times before 2038-01-19
-     * (epoch second below 2^31, so the seq stays a positive long).
+     * The scheme holds for files of up to 2^32 - 1 lines and load start times from 2020 to 2088
+     * (fewer than 2^31 seconds after 2020-01-01, so the seq stays a positive long).
      *
      * @param fileName  names the input in each event's lineage ({@code file:NAME}) and in rejections
-     * @param loadStart when this load started; its epoch second is the high half of every seq
+     * @param loadStart when this load started; its seconds since 2020-01-01 are the high half of every seq
      */
     public LoadReport load(BufferedReader in, String fileName, Instant loadStart) throws LoadException {
-        long epochSecond = loadStart.getEpochSecond();
-        if (epochSecond < 0 || epochSecond > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("load start " + loadStart + " is outside the seq scheme (1970 to 2038-01-19)");
+        long seconds = loadStart.getEpochSecond() - SEQ_EPOCH_SECOND;
+        if (seconds < 0 || seconds > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("load start " + loadStart + " is outside the seq scheme (2020-01-01 to 2088-01-19)");
         }
-        long seqBase = epochSecond << 32;
+        long seqBase = seconds << 32;
         ApplyResult total = ApplyResult.empty();
         List<Rejection> parseRejections = new ArrayList<>();
         List<Event> batch = new ArrayList<>(Math.min(batchSize, 10_000));

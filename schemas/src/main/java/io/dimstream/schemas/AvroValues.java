@@ -1,0 +1,247 @@
+package io.dimstream.schemas;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Conversions;
+import org.apache.avro.LogicalType;
+import org.apache.avro.Schema;
+import org.apache.avro.Schema.Field;
+import org.apache.avro.data.TimeConversions;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericEnumSymbol;
+import org.apache.avro.generic.GenericFixed;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Turns Avro generic data into plain Java values for dimstream's writer, walking the value together with
+ * its schema.
+ *
+ * <table>
+ *   <caption>Avro to Java</caption>
+ *   <tr><th>Avro</th><th>Java</th></tr>
+ *   <tr><td>string ({@code Utf8} or any {@code CharSequence})</td><td>{@code String}</td></tr>
+ *   <tr><td>int, long</td><td>{@code Long}</td></tr>
+ *   <tr><td>float, double</td><td>{@code Double} (a float keeps its shortest decimal form: 0.1f gives 0.1)</td></tr>
+ *   <tr><td>boolean</td><td>{@code Boolean}</td></tr>
+ *   <tr><td>bytes, fixed</td><td>{@code byte[]} (a copy)</td></tr>
+ *   <tr><td>enum</td><td>its symbol, a {@code String}</td></tr>
+ *   <tr><td>union</td><td>the value of the branch it holds</td></tr>
+ *   <tr><td>record</td><td>a nested {@code LinkedHashMap<String, Object>}, fields in schema order</td></tr>
+ *   <tr><td>array / map</td><td>{@code List} / {@code LinkedHashMap<String, Object>}</td></tr>
+ *   <tr><td>{@code timestamp-millis}, {@code timestamp-micros}, {@code timestamp-nanos}</td><td>{@code Instant}</td></tr>
+ *   <tr><td>{@code date}</td><td>{@code LocalDate}</td></tr>
+ *   <tr><td>{@code decimal} (bytes or fixed)</td><td>{@code BigDecimal} with the schema's scale</td></tr>
+ *   <tr><td>{@code uuid} (string or fixed 16)</td><td>{@code String}</td></tr>
+ * </table>
+ *
+ * <p>Logical types are recognised by hand from each schema's {@code logicalType} ({@link Schema#getLogicalType()});
+ * the arithmetic is delegated to Avro's own {@link Conversions} and {@link TimeConversions}. Other logical
+ * types ({@code time-*}, {@code local-timestamp-*}, {@code duration}, ...) come out as the value of their
+ * underlying Avro type. Values that are already converted (an {@code Instant} in a timestamp field, as a
+ * deserializer with logical type converters gives them) are accepted as they are.
+ */
+public final class AvroValues {
+
+    private static final Conversions.DecimalConversion DECIMAL = new Conversions.DecimalConversion();
+    private static final Conversions.UUIDConversion UUIDS = new Conversions.UUIDConversion();
+    private static final TimeConversions.TimestampMillisConversion TIMESTAMP_MILLIS =
+            new TimeConversions.TimestampMillisConversion();
+    private static final TimeConversions.TimestampMicrosConversion TIMESTAMP_MICROS =
+            new TimeConversions.TimestampMicrosConversion();
+    private static final TimeConversions.TimestampNanosConversion TIMESTAMP_NANOS =
+            new TimeConversions.TimestampNanosConversion();
+    private static final TimeConversions.DateConversion DATE = new TimeConversions.DateConversion();
+    /** Picks union branches; knows the converted Java types too. Configured once, never changed afterwards. */
+    private static final GenericData UNIONS = AvroConversions.withAll(new GenericData());
+
+    private AvroValues() {
+    }
+
+    /** The record's fields, in schema order, as plain Java values (see the class comment). */
+    public static LinkedHashMap<String, Object> toMap(GenericRecord record) {
+        Objects.requireNonNull(record, "record");
+        return recordToMap(record, record.getSchema().getName());
+    }
+
+    /** One value of {@code schema} as a plain Java value; {@code null} stays {@code null}. */
+    public static Object toJava(Schema schema, Object value) {
+        return toJava(schema, value, schema.getName());
+    }
+
+    private static LinkedHashMap<String, Object> recordToMap(GenericRecord record, String path) {
+        LinkedHashMap<String, Object> map = new LinkedHashMap<>();
+        for (Field field : record.getSchema().getFields()) {
+            map.put(field.name(), toJava(field.schema(), record.get(field.pos()), path + "." + field.name()));
+        }
+        return map;
+    }
+
+    private static Object toJava(Schema schema, Object value, String path) {
+        if (value == null) {
+            return null;
+        }
+        if (schema.getType() == Schema.Type.UNION) {
+            int branch;
+            try {
+                branch = UNIONS.resolveUnion(schema, value);
+            } catch (AvroRuntimeException e) {
+                throw mismatch(schema, value, path);
+            }
+            return toJava(schema.getTypes().get(branch), value, path);
+        }
+        LogicalType logical = schema.getLogicalType();
+        if (logical != null) {
+            Object converted = logical(schema, logical, value, path);
+            if (converted != null) {
+                return converted;
+            }
+        }
+        switch (schema.getType()) {
+            case STRING:
+                if (value instanceof CharSequence text) {
+                    return text.toString();
+                }
+                break;
+            case INT:
+            case LONG:
+                if (value instanceof Integer || value instanceof Long) {
+                    return ((Number) value).longValue();
+                }
+                break;
+            case FLOAT:
+                if (value instanceof Float f) {
+                    return Double.valueOf(Float.toString(f));
+                }
+                break;
+            case DOUBLE:
+                if (value instanceof Double || value instanceof Float) {
+                    return ((Number) value).doubleValue();
+                }
+                break;
+            case BOOLEAN:
+                if (value instanceof Boolean) {
+                    return value;
+                }
+                break;
+            case BYTES:
+                if (value instanceof ByteBuffer buffer) {
+                    return bytes(buffer);
+                }
+                if (value instanceof byte[] array) {
+                    return array.clone();
+                }
+                break;
+            case FIXED:
+                if (value instanceof GenericFixed fixed) {
+                    return fixed.bytes().clone();
+                }
+                break;
+            case ENUM:
+                if (value instanceof GenericEnumSymbol<?> || value instanceof CharSequence || value instanceof Enum<?>) {
+                    return value.toString();
+                }
+                break;
+            case RECORD:
+                if (value instanceof GenericRecord record) {
+                    return recordToMap(record, path);
+                }
+                break;
+            case ARRAY:
+                if (value instanceof Collection<?> items) {
+                    List<Object> list = new ArrayList<>(items.size());
+                    int i = 0;
+                    for (Object item : items) {
+                        list.add(toJava(schema.getElementType(), item, path + "[" + i++ + "]"));
+                    }
+                    return list;
+                }
+                break;
+            case MAP:
+                if (value instanceof Map<?, ?> entries) {
+                    LinkedHashMap<String, Object> map = new LinkedHashMap<>();
+                    for (Map.Entry<?, ?> entry : entries.entrySet()) {
+                        String key = entry.getKey().toString();
+                        map.put(key, toJava(schema.getValueType(), entry.getValue(), path + "[" + key + "]"));
+                    }
+                    return map;
+                }
+                break;
+            case NULL:
+                return null;
+            default:
+                break;
+        }
+        throw mismatch(schema, value, path);
+    }
+
+    /** The Java value of a logical type this class converts, or {@code null} to treat the value by its Avro type. */
+    private static Object logical(Schema schema, LogicalType logical, Object value, String path) {
+        switch (logical.getName()) {
+            case "timestamp-millis":
+                return value instanceof Long l ? TIMESTAMP_MILLIS.fromLong(l, schema, logical) : instant(schema, value, path);
+            case "timestamp-micros":
+                return value instanceof Long l ? TIMESTAMP_MICROS.fromLong(l, schema, logical) : instant(schema, value, path);
+            case "timestamp-nanos":
+                return value instanceof Long l ? TIMESTAMP_NANOS.fromLong(l, schema, logical) : instant(schema, value, path);
+            case "date":
+                if (value instanceof Integer days) {
+                    return DATE.fromInt(days, schema, logical);
+                }
+                if (value instanceof LocalDate) {
+                    return value;
+                }
+                throw mismatch(schema, value, path);
+            case "decimal":
+                if (value instanceof ByteBuffer buffer) {
+                    return DECIMAL.fromBytes(buffer.duplicate(), schema, logical);
+                }
+                if (value instanceof GenericFixed fixed) {
+                    return DECIMAL.fromFixed(fixed, schema, logical);
+                }
+                if (value instanceof BigDecimal) {
+                    return value;
+                }
+                throw mismatch(schema, value, path);
+            case "uuid":
+                if (value instanceof CharSequence || value instanceof UUID) {
+                    return value.toString();
+                }
+                if (value instanceof GenericFixed fixed) {
+                    return UUIDS.fromFixed(fixed, schema, logical).toString();
+                }
+                throw mismatch(schema, value, path);
+            default:
+                return null;
+        }
+    }
+
+    private static Instant instant(Schema schema, Object value, String path) {
+        if (value instanceof Instant instant) {
+            return instant;
+        }
+        throw mismatch(schema, value, path);
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        ByteBuffer view = buffer.duplicate();
+        byte[] bytes = new byte[view.remaining()];
+        view.get(bytes);
+        return bytes;
+    }
+
+    private static IllegalArgumentException mismatch(Schema schema, Object value, String path) {
+        String type = schema.getLogicalType() != null ? schema.getLogicalType().getName() : schema.getType().getName();
+        return new IllegalArgumentException(path + ": a " + value.getClass().getName()
+                + " is not a value of Avro type " + type);
+    }
+}

@@ -1,0 +1,117 @@
+package io.dimstream.schemas.serde;
+
+import io.dimstream.schemas.registry.SchemaRegistryClient;
+import io.dimstream.schemas.registry.SchemaRegistryException;
+import io.dimstream.schemas.registry.UnknownSchemaIdException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DatumReader;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * Reads a Confluent-wire-format record ({@code 0x00}, 4-byte big-endian schema id, Avro binary) into a
+ * {@link GenericRecord}, fetching the writer schema by id from the registry.
+ *
+ * <p>With a reader schema ({@code dimstream.avro.reader.schema} for values,
+ * {@code dimstream.avro.key.reader.schema} for keys) records are decoded with Avro schema resolution:
+ * fields the writer added are dropped, fields the reader added take their defaults. Without one,
+ * records come out in their writer's schema.
+ *
+ * <p>Values are Avro's raw generic representations ({@code Utf8} strings, {@code long} timestamps,
+ * {@code ByteBuffer} decimals), as Confluent's deserializer gives them by default; see
+ * {@code io.dimstream.schemas.AvroValues} for plain Java values. A null value is a tombstone and
+ * deserializes to null. Everything else that cannot be read is a {@link SerializationException}.
+ */
+public class AvroWireDeserializer implements Deserializer<GenericRecord> {
+
+    private SchemaRegistryClient registry;
+    private Schema readerSchema;
+    private final Map<Integer, DatumReader<GenericRecord>> readersByWriterId = new ConcurrentHashMap<>();
+
+    /** For Kafka to create by class name; {@link #configure} must be called before use. */
+    public AvroWireDeserializer() {
+    }
+
+    /** A deserializer over this registry that decodes with each record's writer schema. */
+    public AvroWireDeserializer(SchemaRegistryClient registry) {
+        this(registry, null);
+    }
+
+    /** A deserializer over this registry that decodes into {@code readerSchema} ({@code null}: the writer's). */
+    public AvroWireDeserializer(SchemaRegistryClient registry, Schema readerSchema) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.readerSchema = readerSchema;
+    }
+
+    @Override
+    public void configure(Map<String, ?> configs, boolean isKey) {
+        AvroWireConfig config = new AvroWireConfig(configs);
+        if (registry == null) {
+            registry = config.registry();
+        }
+        config.readerSchema(isKey).ifPresent(schema -> this.readerSchema = schema);
+        readersByWriterId.clear();
+    }
+
+    @Override
+    public GenericRecord deserialize(String topic, byte[] data) {
+        if (data == null) {
+            return null;
+        }
+        if (registry == null) {
+            throw new IllegalStateException("AvroWireDeserializer is not configured: call configure(...) with "
+                    + AvroWireConfig.SCHEMA_REGISTRY_URL);
+        }
+        if (data.length > 0 && data[0] != WireFormat.MAGIC_BYTE) {
+            throw new SerializationException(String.format(
+                    "unknown magic byte 0x%02x (expected 0x00: not Confluent wire format)", data[0] & 0xff));
+        }
+        if (data.length < WireFormat.HEADER_LENGTH) {
+            throw new SerializationException("record too short: " + data.length + " bytes (need at least "
+                    + WireFormat.HEADER_LENGTH + ")");
+        }
+        int id = ByteBuffer.wrap(data, 1, 4).getInt();
+        DatumReader<GenericRecord> reader = readerFor(id);
+        BinaryDecoder decoder = DecoderFactory.get()
+                .binaryDecoder(data, WireFormat.HEADER_LENGTH, data.length - WireFormat.HEADER_LENGTH, null);
+        try {
+            GenericRecord record = reader.read(null, decoder);
+            if (!decoder.isEnd()) {
+                throw new IOException("bytes left over after the record");
+            }
+            return record;
+        } catch (IOException | RuntimeException e) {
+            throw new SerializationException("cannot decode Avro with writer schema id " + id + ": "
+                    + (e.getMessage() != null ? e.getMessage() : e.getClass().getName()), e);
+        }
+    }
+
+    private DatumReader<GenericRecord> readerFor(int id) {
+        DatumReader<GenericRecord> cached = readersByWriterId.get(id);
+        if (cached != null) {
+            return cached;
+        }
+        Schema writer;
+        try {
+            writer = registry.getById(id);
+        } catch (UnknownSchemaIdException e) {
+            throw new SerializationException("unknown schema id " + id, e);
+        } catch (SchemaRegistryException e) {
+            throw new SerializationException("cannot fetch writer schema id " + id + ": " + e.getMessage(), e);
+        }
+        DatumReader<GenericRecord> reader = new GenericDatumReader<>(writer,
+                readerSchema != null ? readerSchema : writer, GenericData.get());
+        DatumReader<GenericRecord> previous = readersByWriterId.putIfAbsent(id, reader);
+        return previous != null ? previous : reader;
+    }
+}

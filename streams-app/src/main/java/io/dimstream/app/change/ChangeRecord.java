@@ -1,0 +1,25 @@
+package io.dimstream.app.change;
+
+import io.dimstream.db.event.Event;
+import io.dimstream.db.event.Op;
+import io.dimstream.db.event.Source;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * One record of the changes topic: a decoded, validated event of one entity, its classification,
+ * and where it came from (the source topic, partition and offset: the lineage the table keeps).
+ * Key of the Kafka record: {@link ChangeCodec#key} of the business key, so all events of a key
+ * share a partition of the changes topic.
+ *
+ * <p>The topology writes these; the sink reads them and turns each into a writer {@link Event}
+ * whose arrival order ({@code seq}) is the record's offset in the changes topic.
+ */
+public record ChangeRecord(String entity, ChangeClass changeClass, Op op, Instant eventTime, Map<String, Object> data,
+                           String sourceTopic, int sourcePartition, long sourceOffset) {
+
+    /** The writer's view of this change; {@code seq} is the changes-topic offset it was read at. */
+    public Event toEvent(long seq) {
+        return new Event(op, eventTime, data, seq, Source.kafka(sourceTopic, sourcePartition, sourceOffset), null);
+    }
+}

@@ -1,0 +1,32 @@
+package io.dimstream.app.decode;
+
+import io.dimstream.db.event.Source;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * {@code format: debezium-avro}: Debezium change events written by Kafka Connect's AvroConverter (an
+ * {@code Envelope} record with {@code before}, {@code after}, {@code source}, {@code op},
+ * {@code ts_ms}). See {@link DebeziumEnvelope} for the mapping; the tombstone after a delete is skipped.
+ */
+public final class DebeziumAvroDecoder implements EventDecoder {
+
+    private final Deserializer<GenericRecord> deserializer;
+
+    public DebeziumAvroDecoder(Deserializer<GenericRecord> deserializer) {
+        this.deserializer = deserializer;
+    }
+
+    @Override
+    public Decoded decode(byte[] key, byte[] value, long recordTimestampMs, String topic, int partition, long offset) {
+        if (value == null) {
+            return Decoded.skip(DebeziumJsonDecoder.TOMBSTONE);
+        }
+        try {
+            GenericRecord envelope = AvroRecords.read(deserializer, topic, value);
+            return DebeziumEnvelope.decode(AvroMaps.toMap(envelope), offset, Source.kafka(topic, partition, offset));
+        } catch (IllegalArgumentException e) {
+            return Decoded.error(e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.dimstream.app.decode;
+
+import io.dimstream.config.ConfigException;
+import io.dimstream.config.EntityConfig;
+import java.lang.reflect.InvocationTargetException;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/** The decoder an entity's {@code format:} names. */
+public final class Decoders {
+
+    private Decoders() {
+    }
+
+    /**
+     * @throws ConfigException when an Avro format's {@code value-deserializer} cannot be loaded,
+     *                         instantiated or configured
+     */
+    public static EventDecoder forEntity(EntityConfig entity) {
+        return switch (entity.format()) {
+            case JSON -> new NativeJsonDecoder(entity.key());
+            case SEED_JSON -> new SeedJsonDecoder(entity.seedJson());
+            case DEBEZIUM_JSON -> new DebeziumJsonDecoder();
+            case AVRO -> new AvroEventDecoder(valueDeserializer(entity), entity.key());
+            case DEBEZIUM_AVRO -> new DebeziumAvroDecoder(valueDeserializer(entity));
+        };
+    }
+
+    /** The entity's {@code value-deserializer}, created by its no-argument constructor and configured with {@code deserializer-config}. */
+    @SuppressWarnings("unchecked")
+    public static Deserializer<GenericRecord> valueDeserializer(EntityConfig entity) {
+        String className = entity.avro().valueDeserializer();
+        String at = "entity \"" + entity.name() + "\": value-deserializer: ";
+        Object instance;
+        try {
+            instance = Class.forName(className).getDeclaredConstructor().newInstance();
+        } catch (ClassNotFoundException e) {
+            throw new ConfigException(at + "class " + className + " is not on the classpath");
+        } catch (NoSuchMethodException | InstantiationException | IllegalAccessException e) {
+            throw new ConfigException(at + "class " + className + " has no public no-argument constructor");
+        } catch (InvocationTargetException e) {
+            throw new ConfigException(at + "constructing " + className + " failed: " + e.getCause());
+        }
+        if (!(instance instanceof Deserializer<?> d)) {
+            throw new ConfigException(at + "class " + className + " is not a " + Deserializer.class.getName());
+        }
+        try {
+            d.configure(entity.avro().deserializerConfig(), false);
+        } catch (RuntimeException e) {
+            throw new ConfigException(at + "configuring " + className + " with deserializer-config "
+                    + entity.avro().deserializerConfig() + " failed: " + e.getMessage());
+        }
+        return (Deserializer<GenericRecord>) d;
+    }
+}

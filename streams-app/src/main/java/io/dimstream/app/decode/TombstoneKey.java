@@ -1,0 +1,43 @@
+package io.dimstream.app.decode;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dimstream.db.event.NativeEventJson;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The key columns of a tombstone (a record with a null value, which deletes its key), read from the
+ * record key: a JSON object {@code {"customer_id":"C1"}}, or, for a single-column key, the plain key
+ * text ({@code C1}) or a JSON string ({@code "C1"}).
+ */
+final class TombstoneKey {
+
+    private TombstoneKey() {
+    }
+
+    /** @throws IllegalArgumentException with a reason fit for the dead-letter topic */
+    static Map<String, Object> columns(byte[] key, List<String> keyColumns) {
+        if (key == null) {
+            throw new IllegalArgumentException("tombstone (null value) without a record key: no key to delete");
+        }
+        String text = new String(key, StandardCharsets.UTF_8);
+        JsonNode node = null;
+        try {
+            node = NativeEventJson.mapper().readTree(text);
+        } catch (IOException e) {
+            // not JSON: a plain key string, accepted below for a single-column key
+        }
+        if (node != null && node.isObject()) {
+            return NativeEventJson.toMap(node);
+        }
+        if (keyColumns.size() != 1) {
+            throw new IllegalArgumentException("tombstone key is not a JSON object of the key columns " + keyColumns + ": " + text);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put(keyColumns.get(0), node != null && node.isTextual() ? node.asText() : text);
+        return m;
+    }
+}

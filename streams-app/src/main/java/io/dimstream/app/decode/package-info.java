@@ -1,0 +1,8 @@
+/**
+ * Decoders: one Kafka record of an entity's source topic to a writer {@link io.dimstream.db.event.Event},
+ * a deliberate skip, or a failure with a reason for the dead-letter topic. One decoder per
+ * {@code format:} of the config ({@link io.dimstream.app.decode.Decoders#forEntity}):
+ * native JSON, seed-style change rows, Debezium JSON, native Avro and Debezium Avro. Decoders never
+ * throw for bad input; the topology validates what they return against the entity.
+ */
+package io.dimstream.app.decode;

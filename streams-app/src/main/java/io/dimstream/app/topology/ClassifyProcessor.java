@@ -1,0 +1,83 @@
+package io.dimstream.app.topology;
+
+import io.dimstream.app.change.ChangeClass;
+import io.dimstream.app.change.ChangeCodec;
+import io.dimstream.app.change.ChangeRecord;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Classifies each event of a key against the key's {@link KeyState} and emits it as a
+ * {@link ChangeRecord} (ChangeCodec bytes, keyed by the business key):
+ * <ul>
+ *   <li>an exact duplicate (same event time and content as a remembered event) is dropped and counted;</li>
+ *   <li>a key never seen: NEW for an upsert, DELETED for a delete;</li>
+ *   <li>older than the key's newest event: LATE (the newest state stays);</li>
+ *   <li>otherwise against the newest state: CHANGED (other hash, or an upsert after a delete),
+ *       DELETED (a delete after an upsert), UNCHANGED (same hash, or a delete after a delete).</li>
+ * </ul>
+ * Of two events with the same time the later arrival becomes the newest (DESIGN section 3).
+ */
+final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[]> {
+
+    private final String storeName;
+    private final EventCounters counters;
+    private ProcessorContext<byte[], byte[]> context;
+    private KeyValueStore<byte[], byte[]> store;
+
+    ClassifyProcessor(String storeName, EventCounters counters) {
+        this.storeName = storeName;
+        this.counters = counters;
+    }
+
+    @Override
+    public void init(ProcessorContext<byte[], byte[]> context) {
+        this.context = context;
+        this.store = context.getStateStore(storeName);
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        PendingChange pending = PendingChange.decode(record.value());
+        byte[] stored = store.get(record.key());
+        KeyState state = stored == null ? null : KeyState.decode(stored);
+        KeyState.Fingerprint fp = new KeyState.Fingerprint(KeyState.micros(pending.change().eventTime()), pending.contentFingerprint());
+        if (state != null && state.remembers(fp)) {
+            counters.count(EventCounters.DUPLICATE);
+            return;
+        }
+        ChangeClass cls;
+        KeyState next;
+        if (state == null) {
+            cls = pending.delete() ? ChangeClass.DELETED : ChangeClass.NEW;
+            next = new KeyState(fp.eventMicros(), pending.trackedHash(), List.of(fp));
+        } else if (fp.eventMicros() < state.newestMicros()) {
+            cls = ChangeClass.LATE;
+            next = state.remember(fp);
+        } else {
+            cls = against(state, pending);
+            next = state.advance(fp, pending.trackedHash());
+        }
+        store.put(record.key(), next.encode());
+        counters.count(cls.name());
+        ChangeRecord c = pending.change();
+        ChangeRecord classified = new ChangeRecord(c.entity(), cls, c.op(), c.eventTime(), c.data(),
+                c.sourceTopic(), c.sourcePartition(), c.sourceOffset());
+        context.forward(record.withValue(ChangeCodec.encode(classified)).withHeaders(new RecordHeaders()));
+    }
+
+    private static ChangeClass against(KeyState newest, PendingChange e) {
+        if (newest.newestDeleted()) {
+            return e.delete() ? ChangeClass.UNCHANGED : ChangeClass.CHANGED;
+        }
+        if (e.delete()) {
+            return ChangeClass.DELETED;
+        }
+        return Arrays.equals(newest.newestHash(), e.trackedHash()) ? ChangeClass.UNCHANGED : ChangeClass.CHANGED;
+    }
+}

@@ -1,0 +1,101 @@
+package io.dimstream.app.topology;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The dimstream topology (DESIGN section 2), per entity:
+ * <pre>
+ * source topic (bytes) --[E-decode: decode + validate]--+-- bad --[E-dlq]--> &lt;source&gt;.dlq (original bytes + dimstream.* headers)
+ *                                                       +-- valid, re-keyed by business key
+ *   --[E-by-key: repartition]--> [E-classify: dedup + classify, store E-key-state] --[E-changes]--> dimstream.E.changes
+ * </pre>
+ * The explicit repartition makes every event of a key meet in one task, whatever the source topic's
+ * key. Processor, store and internal topic names derive from the entity name, so they are stable
+ * across releases: {@code <application.id>-E-by-key-repartition}, {@code <application.id>-E-key-state-changelog}.
+ */
+public final class DimstreamTopology {
+
+    private static final Serde<byte[]> BYTES = Serdes.ByteArray();
+
+    private DimstreamTopology() {
+    }
+
+    /**
+     * @param pipelines one per entity; entity names and source topics must be distinct
+     * @param metrics   receives {@code dimstream.events} counters tagged entity and class
+     */
+    public static Topology build(List<EntityPipeline> pipelines, MeterRegistry metrics) {
+        if (pipelines.isEmpty()) {
+            throw new IllegalArgumentException("no entity to process: at least one pipeline is required");
+        }
+        Set<String> names = new HashSet<>();
+        Set<String> topics = new HashSet<>();
+        StreamsBuilder builder = new StreamsBuilder();
+        for (EntityPipeline p : pipelines) {
+            if (!names.add(p.entity().name())) {
+                throw new IllegalArgumentException("entity \"" + p.entity().name() + "\" has two pipelines");
+            }
+            if (!topics.add(p.sourceTopic())) {
+                throw new IllegalArgumentException("entity \"" + p.entity().name() + "\": topic \"" + p.sourceTopic()
+                        + "\" is already the source of another entity (one entity per source topic)");
+            }
+            add(builder, p, new EventCounters(metrics, p.entity().name()));
+        }
+        return builder.build();
+    }
+
+    /** The name of the store holding each key's {@link KeyState} for an entity. */
+    public static String storeName(String entityName) {
+        return entityName + "-key-state";
+    }
+
+    /** The name of the repartition step; its topic is {@code <application.id>-<this>-repartition}. */
+    public static String repartitionName(String entityName) {
+        return entityName + "-by-key";
+    }
+
+    private static void add(StreamsBuilder builder, EntityPipeline p, EventCounters counters) {
+        String e = p.entity().name();
+        String store = storeName(e);
+        // Caching on: a key's store writes within one commit interval reach the changelog as one
+        // record, and with exactly-once the commit interval is what bounds that cost (PERFORMANCE.md).
+        StoreBuilder<KeyValueStore<byte[], byte[]>> storeBuilder = Stores
+                .keyValueStoreBuilder(Stores.persistentKeyValueStore(store), BYTES, BYTES)
+                .withCachingEnabled();
+        builder.addStateStore(storeBuilder);
+
+        Map<String, KStream<byte[], Routed>> routes = builder
+                .stream(p.sourceTopic(), Consumed.with(BYTES, BYTES).withName(e + "-source"))
+                .process(() -> new DecodeProcessor(p, counters), Named.as(e + "-decode"))
+                .split(Named.as(e + "-route-"))
+                .branch((key, routed) -> routed.valid(), Branched.as("valid"))
+                .defaultBranch(Branched.as("rejected"));
+
+        routes.get(e + "-route-rejected")
+                .mapValues(Routed::bytes, Named.as(e + "-dlq-value"))
+                .to(p.dlqTopic(), Produced.with(BYTES, BYTES).withName(e + "-dlq"));
+
+        routes.get(e + "-route-valid")
+                .mapValues(Routed::bytes, Named.as(e + "-pending"))
+                .repartition(Repartitioned.with(BYTES, BYTES).withName(repartitionName(e)))
+                .process(() -> new ClassifyProcessor(store, counters), Named.as(e + "-classify"), store)
+                .to(p.changesTopic(), Produced.with(BYTES, BYTES).withName(e + "-changes"));
+    }
+}

@@ -1,0 +1,45 @@
+package io.dimstream.app.topology;
+
+import io.dimstream.app.decode.Decoders;
+import io.dimstream.app.decode.EventDecoder;
+import io.dimstream.config.DimstreamConfig;
+import io.dimstream.config.EntityConfig;
+import io.dimstream.db.entity.EntitySpec;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One entity's way through the topology: its source topic, how its records are decoded, and the
+ * topics its classified changes and its bad records go to.
+ */
+public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic) {
+
+    public EntityPipeline {
+        Objects.requireNonNull(entity, "entity");
+        Objects.requireNonNull(sourceTopic, "sourceTopic");
+        Objects.requireNonNull(decoder, "decoder");
+        Objects.requireNonNull(changesTopic, "changesTopic");
+        Objects.requireNonNull(dlqTopic, "dlqTopic");
+    }
+
+    /** {@code dimstream.<entity>.changes}: the classified changes the sink reads. */
+    public static String changesTopicOf(String entityName) {
+        return "dimstream." + entityName + ".changes";
+    }
+
+    /** {@code <source topic>.dlq}: records that could not be decoded or validated, original bytes kept. */
+    public static String dlqTopicOf(String sourceTopic) {
+        return sourceTopic + ".dlq";
+    }
+
+    /** An entity of the config with the default topic names and the decoder its format names. */
+    public static EntityPipeline of(EntityConfig entity) {
+        return new EntityPipeline(entity.toEntitySpec(), entity.topic(), Decoders.forEntity(entity),
+                changesTopicOf(entity.name()), dlqTopicOf(entity.topic()));
+    }
+
+    /** Every entity of the config, in config order. */
+    public static List<EntityPipeline> fromConfig(DimstreamConfig config) {
+        return config.entities().stream().map(EntityPipeline::of).toList();
+    }
+}

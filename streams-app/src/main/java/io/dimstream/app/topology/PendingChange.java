@@ -1,0 +1,91 @@
+package io.dimstream.app.topology;
+
+import io.dimstream.app.change.ChangeClass;
+import io.dimstream.app.change.ChangeCodec;
+import io.dimstream.app.change.ChangeRecord;
+import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Op;
+import io.dimstream.db.event.RecordHash;
+import io.dimstream.db.event.TypedEvent;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A validated event on its way from the decoder to the classifier, through the repartition topic:
+ * the change record to emit (its class still unknown), the tracked hash (null for a delete) and a
+ * content fingerprint over the op and every column (key, tracked and type-1), which tells an exact
+ * duplicate from a re-assertion that only touches type-1 columns.
+ *
+ * <p>Wire format (internal, versioned): {@code [1: version=1][1: 0 delete | 1 upsert][32: tracked
+ * hash, upserts only][8: content fingerprint][ChangeCodec JSON, class NEW as a placeholder]}.
+ */
+record PendingChange(ChangeRecord change, byte[] trackedHash, long contentFingerprint) {
+
+    private static final byte VERSION = 1;
+    private static final int HASH_BYTES = 32;
+
+    /** The business key bytes: {@link ChangeCodec#key} of the key values' canonical texts. */
+    static byte[] businessKey(EntitySpec entity, TypedEvent e) {
+        List<String> parts = new ArrayList<>(entity.key().size());
+        for (int i = 0; i < entity.key().size(); i++) {
+            parts.add(entity.type(entity.key().get(i)).canonical(e.values().get(i)));
+        }
+        return ChangeCodec.key(parts);
+    }
+
+    static PendingChange of(EntitySpec entity, TypedEvent e) {
+        List<String> columns = entity.dataColumns();
+        int n = e.delete() ? entity.key().size() : columns.size();
+        Map<String, Object> data = new LinkedHashMap<>();
+        List<String> fingerprintInput = new ArrayList<>(n + 1);
+        fingerprintInput.add(e.delete() ? "delete" : "upsert");
+        for (int i = 0; i < n; i++) {
+            ColumnType type = entity.type(columns.get(i));
+            Object v = e.values().get(i);
+            data.put(columns.get(i), v instanceof Instant || v instanceof LocalDate || v instanceof UUID ? type.canonical(v) : v);
+            fingerprintInput.add(v == null ? null : type.canonical(v));
+        }
+        ChangeRecord change = new ChangeRecord(entity.name(), ChangeClass.NEW, e.delete() ? Op.DELETE : Op.UPSERT,
+                e.eventTime(), data, e.source().topic(), e.source().partition(), e.source().offset());
+        long fingerprint = ByteBuffer.wrap(RecordHash.of(fingerprintInput)).getLong();
+        return new PendingChange(change, e.hash(), fingerprint);
+    }
+
+    boolean delete() {
+        return trackedHash == null;
+    }
+
+    byte[] encode() {
+        byte[] json = ChangeCodec.encode(change);
+        ByteBuffer b = ByteBuffer.allocate(2 + (delete() ? 0 : HASH_BYTES) + 8 + json.length);
+        b.put(VERSION).put(delete() ? (byte) 0 : (byte) 1);
+        if (!delete()) {
+            b.put(trackedHash);
+        }
+        return b.putLong(contentFingerprint).put(json).array();
+    }
+
+    static PendingChange decode(byte[] bytes) {
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        byte version = b.get();
+        if (version != VERSION) {
+            throw new IllegalStateException("pending change of unknown format version " + version);
+        }
+        byte[] hash = null;
+        if (b.get() == 1) {
+            hash = new byte[HASH_BYTES];
+            b.get(hash);
+        }
+        long fingerprint = b.getLong();
+        byte[] json = Arrays.copyOfRange(bytes, b.position(), bytes.length);
+        return new PendingChange(ChangeCodec.decode(json), hash, fingerprint);
+    }
+}

@@ -1,0 +1,49 @@
+package io.dimstream.app.topology;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+
+/**
+ * The topics dimstream creates itself, per entity: the changes topic and the dead-letter topic, for
+ * {@code Admin.createTopics}. Both stamp records with the append time, so retention counts from when
+ * dimstream wrote a record, never from an old source timestamp (DESIGN section 6).
+ */
+public final class TopicPlanner {
+
+    /** How long the sink has to read a change. */
+    public static final Duration CHANGES_RETENTION = Duration.ofDays(7);
+    /** How long a refused record stays for inspection and replay from the admin UI. */
+    public static final Duration DLQ_RETENTION = Duration.ofDays(30);
+
+    private TopicPlanner() {
+    }
+
+    /**
+     * @param partitions        of each topic; 0 or less takes the broker's default
+     * @param replicationFactor of each topic; 0 or less (e.g. -1) takes the broker's default
+     * @return for each pipeline in order, its changes topic then its DLQ topic
+     */
+    public static List<NewTopic> plan(List<EntityPipeline> pipelines, int partitions, short replicationFactor) {
+        List<NewTopic> topics = new ArrayList<>(pipelines.size() * 2);
+        for (EntityPipeline p : pipelines) {
+            topics.add(topic(p.changesTopic(), partitions, replicationFactor, CHANGES_RETENTION));
+            topics.add(topic(p.dlqTopic(), partitions, replicationFactor, DLQ_RETENTION));
+        }
+        return topics;
+    }
+
+    private static NewTopic topic(String name, int partitions, short replicationFactor, Duration retention) {
+        return new NewTopic(name,
+                partitions > 0 ? Optional.of(partitions) : Optional.empty(),
+                replicationFactor > 0 ? Optional.of(replicationFactor) : Optional.empty())
+                .configs(Map.of(
+                        TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime",
+                        TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
+                        TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.toMillis())));
+    }
+}
