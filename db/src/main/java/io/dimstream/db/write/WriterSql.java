@@ -110,12 +110,16 @@ final class WriterSql {
         String classifyTail = " AS pruned_to FROM " + stg + " s LEFT JOIN LATERAL (SELECT x.event_time, x.is_deleted, x.record_hash FROM " + m
                 + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time DESC LIMIT 1) nw ON true), "
                 // same (key, time) remembered: the event is a duplicate unless it is a later arrival with other content
-                + "judged AS (SELECT c.*, (x.seq IS NOT NULL AND NOT (c.seq > x.seq AND " + contentS + " IS DISTINCT FROM " + contentM + ")) AS dup "
+                + "judged AS (SELECT c.*, x.seq AS mem_seq, (x.seq IS NOT NULL AND NOT (c.seq > x.seq AND " + contentS + " IS DISTINCT FROM " + contentM + ")) AS dup "
                 + "FROM cand c LEFT JOIN LATERAL (SELECT x.seq, x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1))
                 + " FROM " + m + " x WHERE " + Sql.eq("x", "c", key) + " AND x.event_time = c.event_time AND c.event_time <= c.newest) x ON true), "
                 + "beyond AS (SELECT j.*, (NOT j.dup AND (coalesce(j.event_time < j.newest - ?::interval, false) OR coalesce(j.event_time <= j.pruned_to, false))) "
                 + "AS beyond FROM judged j), "
                 + "q AS (SELECT * FROM beyond WHERE beyond), "
+                // a later arrival repeating the remembered content changes no version, but it is
+                // now the arrival a same-time event must beat: remember its seq
+                + "bump AS (UPDATE " + m + " x SET seq = j.seq FROM judged j WHERE j.dup AND j.seq > j.mem_seq AND "
+                + Sql.eq("x", "j", key) + " AND x.event_time = j.event_time), "
                 + "qi AS (INSERT INTO dimstream.quarantine (entity, event_key, event_time, event, seq, reason, source_topic, source_partition, source_offset) "
                 + "SELECT ?, " + keyJson + ", q.event_time, "
                 + "jsonb_build_object('op', CASE WHEN q.is_deleted THEN 'delete' ELSE 'upsert' END, 'event_time', q.event_time, 'data', "
