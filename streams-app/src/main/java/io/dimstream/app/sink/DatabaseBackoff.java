@@ -7,6 +7,8 @@ import org.slf4j.Logger;
 /**
  * Exponential backoff while PostgreSQL fails (initial, doubled per failure, capped), logging
  * once per change of state: the first failure, then the recovery with the number of retries.
+ * A lost or refused connection is "PostgreSQL unavailable" (WARN); any other failure is retried
+ * the same way, since skipping the batch would lose changes, but logged as an ERROR with its trace.
  * Not thread-safe: the sink's thread owns it.
  */
 final class DatabaseBackoff {
@@ -27,8 +29,14 @@ final class DatabaseBackoff {
     Duration failed(String what, Exception e) {
         if (failures == 0) {
             String state = e instanceof SQLException se && se.getSQLState() != null ? " (SQL state " + se.getSQLState() + ")" : "";
-            log.warn("PostgreSQL unavailable: {} failed: {}{}, retrying", what, e.getMessage(), state);
-            log.debug("the first failure in full", e);
+            if (unavailable(e)) {
+                log.warn("PostgreSQL unavailable: {} failed: {}{}, retrying", what, e.getMessage(), state);
+                log.debug("the first failure in full", e);
+            } else {
+                // not a lost connection: retried all the same (skipping would lose changes), loudly
+                log.error("{} failed: {}{}; retrying with backoff: nothing is skipped, the partition waits until this is fixed",
+                        what, e.getMessage(), state, e);
+            }
         }
         failures++;
         long ms = initial.toMillis() << Math.min(failures - 1, 20);
@@ -48,6 +56,23 @@ final class DatabaseBackoff {
 
     boolean failing() {
         return failures > 0;
+    }
+
+    /** A lost or refused connection, or a server shutting down or out of resources. */
+    static boolean unavailable(Exception e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof java.sql.SQLRecoverableException || t instanceof java.net.ConnectException) {
+                return true;
+            }
+            if (t instanceof SQLException se && se.getSQLState() != null) {
+                String s = se.getSQLState();
+                if (s.startsWith("08") || s.startsWith("57P") || s.startsWith("53")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Time left before the next attempt; zero when not failing or when it is due. */

@@ -110,4 +110,43 @@ class SinkFencingIT {
             b.close();
         }
     }
+
+    @Test
+    void aSinkWhoseOffsetAnotherInstanceAdvancedRollsBackAndResumesAtTheStoredOffset() throws Exception {
+        String name = "fenced_customer";
+        EntitySpec e = SinkFixtures.customer(name, DS);
+        String topic = SinkTopics.changesTopic(name);
+        kafka.createTopics(List.of(SinkTopics.newChangesTopic(name, 1, (short) 1)));
+        String group = "fenced";
+        try (ChangeSink sink = new ChangeSink(SinkSettings.defaults().withGroupId(group), kafka.bootstrapServers(), List.of(e), DS,
+                new SinkMetrics(new SimpleMeterRegistry())).start()) {
+            // offsets 0 and 1, the commit marker at 2
+            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
+                    upsert(name, "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1),
+                    upsert(name, "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 2))));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                    assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(java.util.Map.of(0, 3L)));
+
+            // another instance of the group (played here by hand) applied offsets 3 and 4
+            try (var c = DS.getConnection(); var p = c.prepareStatement(
+                    "UPDATE dimstream.sink_offsets SET next_offset = 5 WHERE consumer_group = ? AND topic = ?")) {
+                p.setString(1, group);
+                p.setString(2, topic);
+                assertThat(p.executeUpdate()).isOne();
+            }
+            // offsets 3, 4, 5, marker at 6: this sink's batch from 3 is fenced; it re-reads from 5
+            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
+                    upsert(name, "2025-08-02T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 3),
+                    upsert(name, "2025-08-02T10:00:00Z", "C2", "b@x.io", "Pisa", 2, 4),
+                    upsert(name, "2025-08-03T09:00:00Z", "C1", "a@x.io", "Nice", 3, 5))));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                assertThat(SinkFixtures.rows(DS, e)).containsExactly(
+                        Row.of("C1", "a@x.io", "Paris", 1L, "2025-08-01T09:00:00Z", "2025-08-03T09:00:00Z", false, false, 1L),
+                        Row.of("C1", "a@x.io", "Nice", 3L, "2025-08-03T09:00:00Z", null, true, false, 5L),
+                        Row.of("C2", "b@x.io", "Rome", 1L, "2025-08-01T10:00:00Z", null, true, false, 2L));
+                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(java.util.Map.of(0, 7L));
+            });
+            assertThat(sink.failure()).isEmpty();
+        }
+    }
 }
