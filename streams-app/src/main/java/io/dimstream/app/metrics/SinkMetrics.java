@@ -1,0 +1,121 @@
+package io.dimstream.app.metrics;
+
+import io.dimstream.db.write.ApplyResult;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The streaming sink's meters (DESIGN section 4, "Metrics"), registered on the registry it is
+ * given ({@code PrometheusMeterRegistry} in the service, {@code SimpleMeterRegistry} in tests):
+ *
+ * <ul>
+ *   <li>{@value #BATCH_SIZE} (distribution summary, tag {@code entity}): change records per
+ *       committed batch;</li>
+ *   <li>{@value #APPLY} (timer, tag {@code entity}): one batch's PostgreSQL transaction, apply
+ *       and offset update and commit;</li>
+ *   <li>{@value #LAG} (gauge, tags {@code topic}, {@code partition}): end offset of the partition
+ *       minus the next offset stored in PostgreSQL, for each partition this instance owns;</li>
+ *   <li>{@value #REJECTS} (counter, tag {@code entity}): records written to
+ *       {@code dimstream.sink_rejects};</li>
+ *   <li>{@value #QUARANTINE} (counter, tag {@code entity}): events the writer quarantined;</li>
+ *   <li>{@value #ROWS_CHANGED} (counter, tag {@code entity}): version rows inserted, updated or
+ *       deleted;</li>
+ *   <li>{@value #EVENTS} (counter, tags {@code entity}, {@code class}): events by how the
+ *       writer classified them (new, changed, deleted, unchanged, late, duplicate).</li>
+ * </ul>
+ * Thread-safe: the sink's thread records, a scrape reads.
+ */
+public final class SinkMetrics {
+
+    public static final String BATCH_SIZE = "dimstream.sink.batch.size";
+    public static final String APPLY = "dimstream.sink.apply";
+    public static final String LAG = "dimstream.sink.lag";
+    public static final String REJECTS = "dimstream.sink.rejects";
+    public static final String QUARANTINE = "dimstream.quarantine";
+    public static final String ROWS_CHANGED = "dimstream.rows.changed";
+    public static final String EVENTS = "dimstream.sink.events";
+
+    private final MeterRegistry registry;
+    private final Map<TopicPartition, LagGauge> lags = new ConcurrentHashMap<>();
+
+    private record LagGauge(AtomicLong value, Gauge gauge) {
+    }
+
+    public SinkMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** Records one committed batch of {@code records} change records of {@code entity}. */
+    public void batchCommitted(String entity, int records, Duration took, ApplyResult result, int rejects) {
+        DistributionSummary.builder(BATCH_SIZE).description("change records per committed sink batch")
+                .baseUnit("records").tag("entity", entity).register(registry).record(records);
+        Timer.builder(APPLY).description("one sink batch: apply, offsets, commit").tag("entity", entity)
+                .register(registry).record(took);
+        counter(REJECTS, entity, "records the sink could not apply, kept in dimstream.sink_rejects").increment(rejects);
+        counter(QUARANTINE, entity, "events beyond the lateness horizon, kept in dimstream.quarantine")
+                .increment(result.quarantined());
+        counter(ROWS_CHANGED, entity, "version rows inserted, updated or deleted")
+                .increment(result.rowsInserted() + result.rowsUpdated() + result.rowsDeleted());
+        events(entity, "new", result.newKeys());
+        events(entity, "changed", result.changed());
+        events(entity, "deleted", result.deleted());
+        events(entity, "unchanged", result.unchanged());
+        events(entity, "late", result.late());
+        events(entity, "duplicate", result.duplicates());
+    }
+
+    private Counter counter(String name, String entity, String description) {
+        return Counter.builder(name).description(description).tag("entity", entity).register(registry);
+    }
+
+    private void events(String entity, String changeClass, int n) {
+        Counter.builder(EVENTS).description("events applied by the sink, by class").tag("entity", entity)
+                .tag("class", changeClass).register(registry).increment(n);
+    }
+
+    /** Sets the lag of a partition this instance owns (registering its gauge on first use). */
+    public void lag(TopicPartition tp, long lag) {
+        lags.computeIfAbsent(tp, this::newLagGauge).value().set(lag);
+    }
+
+    /** Drops the gauge of a partition this instance no longer owns. */
+    public void forget(TopicPartition tp) {
+        LagGauge g = lags.remove(tp);
+        if (g != null) {
+            registry.remove(g.gauge());
+        }
+    }
+
+    private LagGauge newLagGauge(TopicPartition tp) {
+        AtomicLong v = new AtomicLong(-1);
+        Gauge g = Gauge.builder(LAG, v, a -> a.get() < 0 ? Double.NaN : a.get())
+                .description("end offset minus the next offset the sink stored in PostgreSQL")
+                .baseUnit("records").tag("topic", tp.topic()).tag("partition", Integer.toString(tp.partition()))
+                .register(registry);
+        return new LagGauge(v, g);
+    }
+
+    /**
+     * Binds the Kafka client's own metrics (fetch rates, records lag, rebalance times, ...) to the
+     * registry via Micrometer's {@link KafkaClientMetrics}; close the result with the consumer.
+     */
+    public AutoCloseable bindKafkaClient(Consumer<?, ?> consumer) {
+        KafkaClientMetrics m = new KafkaClientMetrics(consumer);
+        m.bindTo(registry);
+        return m;
+    }
+}

@@ -1,0 +1,111 @@
+package io.dimstream.app.sink;
+
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * A DataSource that plays PostgreSQL being down: the next N {@code getConnection} calls fail as a
+ * refused connection does (SQL state 08001), and the next M {@code commit}s fail as a connection
+ * lost at commit does (08006, nothing committed). Everything else goes to the real one.
+ */
+final class FlakyDataSource implements DataSource {
+
+    private final DataSource real;
+    private final AtomicInteger failConnects = new AtomicInteger();
+    private final AtomicInteger failCommits = new AtomicInteger();
+    private final AtomicInteger refused = new AtomicInteger();
+
+    FlakyDataSource(DataSource real) {
+        this.real = real;
+    }
+
+    void failNextConnections(int n) {
+        failConnects.set(n);
+    }
+
+    void failNextCommits(int n) {
+        failCommits.set(n);
+    }
+
+    /** Connection attempts and commits still to fail. */
+    int pendingFailures() {
+        return failConnects.get() + failCommits.get();
+    }
+
+    /** How many connection attempts and commits were refused so far. */
+    int refused() {
+        return refused.get();
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        if (failConnects.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            refused.incrementAndGet();
+            throw new SQLNonTransientConnectionException("Connection to 127.0.0.1:5432 refused (test)", "08001");
+        }
+        return wrap(real.getConnection());
+    }
+
+    @Override
+    public Connection getConnection(String user, String password) throws SQLException {
+        throw new SQLFeatureNotSupportedException("not used by the sink");
+    }
+
+    private Connection wrap(Connection c) {
+        return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("commit") && failCommits.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        refused.incrementAndGet();
+                        throw new SQLException("An I/O error occurred while sending to the backend (test)", "08006");
+                    }
+                    try {
+                        return method.invoke(c, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    @Override
+    public PrintWriter getLogWriter() throws SQLException {
+        return real.getLogWriter();
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) throws SQLException {
+        real.setLogWriter(out);
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) throws SQLException {
+        real.setLoginTimeout(seconds);
+    }
+
+    @Override
+    public int getLoginTimeout() throws SQLException {
+        return real.getLoginTimeout();
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        return real.getParentLogger();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        return real.unwrap(iface);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) throws SQLException {
+        return real.isWrapperFor(iface);
+    }
+}

@@ -1,0 +1,134 @@
+package io.dimstream.app.sink;
+
+import static io.dimstream.app.sink.SinkFixtures.delete;
+import static io.dimstream.app.sink.SinkFixtures.raws;
+import static io.dimstream.app.sink.SinkFixtures.upsert;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.metrics.PrometheusEndpoint;
+import io.dimstream.app.metrics.SinkMetrics;
+import io.dimstream.app.sink.SinkFixtures.Row;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.testing.TestPostgres;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class SinkIT {
+
+    private static EmbeddedKafka kafka;
+    private static final DataSource DS = TestPostgres.dataSource();
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = EmbeddedKafka.start();
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        kafka.close();
+    }
+
+    private static ChangeSink sink(String group, EntitySpec e, SinkMetrics metrics) {
+        return new ChangeSink(SinkSettings.defaults().withGroupId(group), kafka.bootstrapServers(), List.of(e), DS, metrics)
+                .start();
+    }
+
+    @Test
+    void appliesNewChangeDeleteAndALateEventExactlyAndResumesWithoutReapplying() throws Exception {
+        String name = "sinkit_customer";
+        EntitySpec e = SinkFixtures.customer(name, DS);
+        String topic = SinkTopics.changesTopic(name);
+        kafka.createTopics(List.of(SinkTopics.newChangesTopic(name, 3, (short) 1)));
+        String group = "sinkit-main";
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+        try (ChangeSink sink = sink(group, e, new SinkMetrics(registry))) {
+            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
+                    upsert(name, "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 10),
+                    upsert(name, "2025-08-03T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 11),
+                    upsert(name, "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 12),
+                    upsert(name, "2025-08-05T08:00:00Z", "C3", "c@x.io", "Oslo", 7, 13),
+                    // C1 and C2 hash to partition 2, C3 to 1, C6 to 0: every partition has records
+                    upsert(name, "2025-08-07T12:00:00Z", "C6", "f@x.io", "Bergen", 1, 20))));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(SinkFixtures.rows(DS, e)).containsExactly(
+                    Row.of("C1", "a@x.io", "Paris", 1L, "2025-08-01T09:00:00Z", "2025-08-03T09:00:00Z", false, false, 10L),
+                    Row.of("C1", "a@x.io", "Lyon", 2L, "2025-08-03T09:00:00Z", null, true, false, 11L),
+                    Row.of("C2", "b@x.io", "Rome", 1L, "2025-08-01T10:00:00Z", null, true, false, 12L),
+                    Row.of("C3", "c@x.io", "Oslo", 7L, "2025-08-05T08:00:00Z", null, true, false, 13L),
+                    Row.of("C6", "f@x.io", "Bergen", 1L, "2025-08-07T12:00:00Z", null, true, false, 20L)));
+
+            // a second transaction: a late event inside C1's first version, C2 deleted, C3 type-1 only
+            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
+                    upsert(name, "2025-08-02T09:00:00Z", "C1", "a@x.io", "Nice", 3, 14),
+                    delete(name, "2025-08-04T00:00:00Z", "C2", 15),
+                    upsert(name, "2025-08-06T08:00:00Z", "C3", "c@x.io", "Oslo", 8, 16))));
+            List<Row> expected = List.of(
+                    Row.of("C1", "a@x.io", "Paris", 1L, "2025-08-01T09:00:00Z", "2025-08-02T09:00:00Z", false, false, 10L),
+                    Row.of("C1", "a@x.io", "Nice", 3L, "2025-08-02T09:00:00Z", "2025-08-03T09:00:00Z", false, false, 14L),
+                    Row.of("C1", "a@x.io", "Lyon", 2L, "2025-08-03T09:00:00Z", null, true, false, 11L),
+                    Row.of("C2", "b@x.io", "Rome", 1L, "2025-08-01T10:00:00Z", "2025-08-04T00:00:00Z", false, false, 12L),
+                    Row.of("C2", "b@x.io", "Rome", 1L, "2025-08-04T00:00:00Z", null, false, true, 15L),
+                    // a type-1 change updates the version in place; its lineage stays the event that started it
+                    Row.of("C3", "c@x.io", "Oslo", 8L, "2025-08-05T08:00:00Z", null, true, false, 13L),
+                    Row.of("C6", "f@x.io", "Bergen", 1L, "2025-08-07T12:00:00Z", null, true, false, 20L));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(SinkFixtures.rows(DS, e))
+                    .containsExactlyElementsOf(expected));
+            // the stored offsets reach the end offsets (past the last transaction marker): lag 0
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), topic));
+                assertThat(lags(registry)).hasSize(3).allSatisfy(l -> assertThat(l).isZero());
+            });
+            assertThat(registry.get(SinkMetrics.ROWS_CHANGED).tag("entity", name).counter().count()).isPositive();
+            assertThat(registry.get(SinkMetrics.REJECTS).tag("entity", name).counter().count()).isZero();
+        }
+
+        List<String> tableBefore = SinkFixtures.fullRows(DS, e);
+        List<String> offsetsBefore = SinkFixtures.offsetRows(DS, group);
+        SimpleMeterRegistry again = new SimpleMeterRegistry();
+        try (ChangeSink restarted = sink(group, e, new SinkMetrics(again))) {
+            // it owns all partitions and has fetched to their ends: lag known and 0
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                assertThat(restarted.ownedPartitions()).hasSize(3);
+                assertThat(lags(again)).hasSize(3).allSatisfy(l -> assertThat(l).isZero());
+            });
+            assertThat(again.find(SinkMetrics.BATCH_SIZE).summaries()).isEmpty();
+        }
+        // nothing re-applied: same rows, surrogate keys and load times; offsets not even rewritten
+        assertThat(SinkFixtures.fullRows(DS, e)).isEqualTo(tableBefore);
+        assertThat(SinkFixtures.offsetRows(DS, group)).isEqualTo(offsetsBefore);
+    }
+
+    @Test
+    void prometheusScrapeShowsTheSinkMeters() throws Exception {
+        String name = "sinkit_prom";
+        EntitySpec e = SinkFixtures.customer(name, DS);
+        String topic = SinkTopics.changesTopic(name);
+        kafka.createTopics(List.of(SinkTopics.newChangesTopic(name, 1, (short) 1)));
+        PrometheusEndpoint prometheus = PrometheusEndpoint.create();
+        try (ChangeSink sink = sink("sinkit-prom", e, new SinkMetrics(prometheus.registry()))) {
+            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
+                    upsert(name, "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1))));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(prometheus.scrape())
+                    .contains("dimstream_sink_lag_records{partition=\"0\",topic=\"" + topic + "\"} 0.0")
+                    .contains("dimstream_rows_changed_total{entity=\"" + name + "\"} 1.0")
+                    .contains("dimstream_sink_batch_size_records_count{entity=\"" + name + "\"}")
+                    .contains("dimstream_sink_apply_seconds_count{entity=\"" + name + "\"}")
+                    .contains("dimstream_sink_events_total{class=\"new\",entity=\"" + name + "\"} 1.0")
+                    .contains("kafka_consumer_fetch_manager_records_consumed_total"));
+        }
+    }
+
+    static List<Double> lags(io.micrometer.core.instrument.MeterRegistry registry) {
+        Collection<Gauge> gauges = registry.find(SinkMetrics.LAG).gauges();
+        return gauges.stream().map(Gauge::value).toList();
+    }
+}
