@@ -8,6 +8,7 @@ import io.dimstream.app.topology.StreamsConfigFactory;
 import io.dimstream.app.topology.TopicPlanner;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
+import io.dimstream.config.KafkaConfig;
 import io.dimstream.config.PostgresConfig;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
@@ -74,8 +75,10 @@ public final class Pipeline implements AutoCloseable {
         try {
             Files.createDirectories(options.dataDir());
             EmbeddedKafka kafka = null;
-            String bootstrap = config.kafka().bootstrapServers();
-            if (config.kafka().embedded()) {
+            KafkaConfig kafkaConfig = config.kafka().orElseThrow(() -> new IllegalArgumentException(
+                    "kafka.bootstrap-servers: required to run the pipeline (\"embedded\" starts a broker inside the process)"));
+            String bootstrap = kafkaConfig.bootstrapServers();
+            if (kafkaConfig.embedded()) {
                 kafka = EmbeddedKafka.start(options.dataDir().resolve("kafka"));
                 started.add(kafka);
                 bootstrap = kafka.bootstrapServers();
