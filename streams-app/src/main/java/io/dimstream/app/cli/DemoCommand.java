@@ -1,6 +1,10 @@
 package io.dimstream.app.cli;
 
+import io.dimstream.app.demo.StreamingDemo;
 import io.dimstream.app.load.LoadReport;
+import io.dimstream.app.pipeline.MetricsHttpServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
@@ -11,6 +15,8 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -20,14 +26,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code dimstream demo}: starts PostgreSQL inside the process, loads the bundled sample
- * customers through the same path as {@code load}, and prints the history it produced.
- * (The embedded broker and the UI join the demo when they exist.)
+ * {@code dimstream demo}: the whole pipeline on embedded parts (a Kafka broker and PostgreSQL
+ * inside the process) fed by a generated customer feed; or, with {@code --file}, the bundled
+ * sample file loaded through the same path as {@code load}, with its history printed.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Loads sample customers into an embedded PostgreSQL and prints their history.",
-                "The bundled events hold creates, changes, deletes, a resurrection, duplicates, a same-time tie,",
-                "late events and one malformed line; the demo prints the load counts and the history table."})
+        description = {"Runs dimstream on an embedded Kafka broker and PostgreSQL, fed by generated customer events",
+                "(creates, changes, deletes, resurrections, duplicates, late and malformed records), prints what it did",
+                "and where to look, then keeps a trickle of events flowing until Ctrl-C.",
+                "With --file: loads the bundled sample file into an embedded PostgreSQL and prints every history."})
 final class DemoCommand implements Callable<Integer> {
 
     static final String CONFIG = "demo/demo.yml";
@@ -36,11 +43,63 @@ final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--keep-running", description = "keep PostgreSQL running (to query it) until Ctrl-C")
+    @Option(names = "--keep-running", description = "with --file: keep PostgreSQL running (to query it) until Ctrl-C")
     boolean keepRunning;
+
+    @Option(names = "--file", description = "load the bundled sample file instead of streaming")
+    boolean file;
+
+    @Option(names = "--events", defaultValue = "3000", description = "events in the first burst; default: ${DEFAULT-VALUE}")
+    int events;
+
+    @Option(names = "--exit", description = "exit after the first burst instead of streaming on until Ctrl-C")
+    boolean exitAfterBurst;
+
+    @Option(names = "--metrics-port", defaultValue = "9464", description = "Prometheus scrape port, -1 for none; default: ${DEFAULT-VALUE}")
+    int metricsPort;
+
+    @Option(names = "--data-dir", description = "where the embedded broker and PostgreSQL keep data; default: a temporary folder")
+    Path dataDir;
 
     @Override
     public Integer call() throws Exception {
+        return file ? fileDemo() : streamingDemo();
+    }
+
+    private Integer streamingDemo() throws Exception {
+        return CommandSupport.run(spec, () -> {
+            PrintWriter out = spec.commandLine().getOut();
+            DimstreamConfig config = DimstreamConfig.parse(resource(CONFIG), "config " + CONFIG + " (bundled)", Map.of());
+            Path dir = dataDir != null ? dataDir : Files.createTempDirectory("dimstream-demo");
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            StreamingDemo demo = new StreamingDemo(config, dir, registry);
+            StreamingDemo.Running running = demo.start(out, events);
+            MetricsHttpServer metrics = metricsPort < 0 ? null : MetricsHttpServer.start("127.0.0.1", metricsPort, registry);
+            try {
+                demo.report(out, running, metrics == null ? -1 : metrics.port());
+                if (exitAfterBurst) {
+                    return 0;
+                }
+                out.println("streaming 2 events a second; press Ctrl-C to stop");
+                out.flush();
+                Thread producer = Thread.currentThread();
+                Runtime.getRuntime().addShutdownHook(new Thread(producer::interrupt, "dimstream-demo-stop"));
+                try {
+                    running.trickle(2);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return 0;
+            } finally {
+                if (metrics != null) {
+                    metrics.close();
+                }
+                running.close();
+            }
+        });
+    }
+
+    private Integer fileDemo() throws Exception {
         return CommandSupport.run(spec, () -> {
             PrintWriter out = spec.commandLine().getOut();
             // the bundled config references no environment variable

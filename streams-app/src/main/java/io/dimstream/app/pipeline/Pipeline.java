@@ -57,9 +57,11 @@ public final class Pipeline implements AutoCloseable {
     private final ScheduledExecutorService pruner;
     private final String bootstrapServers;
     private final List<EntityPipeline> pipelines;
+    private final MeterRegistry registry;
 
     private Pipeline(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
-                     ChangeSink sink, ScheduledExecutorService pruner, String bootstrapServers, List<EntityPipeline> pipelines) {
+                     ChangeSink sink, ScheduledExecutorService pruner, String bootstrapServers, List<EntityPipeline> pipelines,
+                     MeterRegistry registry) {
         this.embeddedKafka = embeddedKafka;
         this.db = db;
         this.streams = streams;
@@ -68,6 +70,7 @@ public final class Pipeline implements AutoCloseable {
         this.pruner = pruner;
         this.bootstrapServers = bootstrapServers;
         this.pipelines = pipelines;
+        this.registry = registry;
     }
 
     public static Pipeline start(DimstreamConfig config, PipelineOptions options, MeterRegistry registry) {
@@ -128,7 +131,7 @@ public final class Pipeline implements AutoCloseable {
 
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.entity().table()).collect(Collectors.joining(", ")));
-            return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, bootstrap, pipelines);
+            return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, bootstrap, pipelines, registry);
         } catch (Exception e) {
             for (int i = started.size() - 1; i >= 0; i--) {
                 try {
@@ -190,6 +193,79 @@ public final class Pipeline implements AutoCloseable {
 
     public KafkaStreams.State streamsState() {
         return streams.state();
+    }
+
+    /**
+     * Waits until the topology has taken {@code sourceRecords} records (every class counted,
+     * DLQ and duplicates included) and the sink has applied everything committed to the changes
+     * topics (its stored offsets reach their read_committed end offsets). For the demo and tests.
+     *
+     * @return false when the timeout passed first
+     */
+    public boolean awaitCaughtUp(long sourceRecords, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (eventsSeen() >= sourceRecords && sinkCaughtUp(eventsForwarded())) {
+                return true;
+            }
+            Thread.sleep(250);
+        }
+        return false;
+    }
+
+    /** Records the topology has classified or set aside, over all entities. */
+    public long eventsSeen() {
+        return (long) registry.find("dimstream.events").counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    /** Records the topology forwarded to the changes topics (not DLQ, duplicates or skipped ones). */
+    private long eventsForwarded() {
+        return (long) registry.find("dimstream.events").counters().stream()
+                .filter(c -> Set.of("new", "changed", "deleted", "unchanged", "late").contains(c.getId().getTag("class")))
+                .mapToDouble(c -> c.count()).sum();
+    }
+
+    /**
+     * True when the changes topics hold at least {@code forwarded} committed records (end offsets
+     * count transaction markers too, so they are never fewer) and the sink's stored offsets reach
+     * every partition's committed end.
+     */
+    private boolean sinkCaughtUp(long forwarded) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+             java.sql.Connection c = db.dataSource().getConnection();
+             java.sql.PreparedStatement p = c.prepareStatement(
+                     "SELECT coalesce(max(next_offset), 0) FROM dimstream.sink_offsets WHERE topic = ? AND partition = ?")) {
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> want = new HashMap<>();
+            for (EntityPipeline ep : pipelines) {
+                var desc = admin.describeTopics(List.of(ep.changesTopic())).allTopicNames().get().get(ep.changesTopic());
+                desc.partitions().forEach(pi -> want.put(new org.apache.kafka.common.TopicPartition(ep.changesTopic(), pi.partition()),
+                        org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            }
+            var ends = admin.listOffsets(want, new org.apache.kafka.clients.admin.ListOffsetsOptions(
+                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED)).all().get();
+            if (ends.values().stream().mapToLong(o -> o.offset()).sum() < forwarded) {
+                return false;
+            }
+            for (var e : ends.entrySet()) {
+                p.setString(1, e.getKey().topic());
+                p.setInt(2, e.getKey().partition());
+                try (java.sql.ResultSet rs = p.executeQuery()) {
+                    rs.next();
+                    long stored = rs.getLong(1);
+                    // the stored offset may sit past a trailing transaction marker, never before the end
+                    if (stored < e.getValue().offset() - 1) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        } catch (ExecutionException | SQLException e) {
+            LOG.debug("cannot measure the sink's lag yet: {}", e.getMessage());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     @Override

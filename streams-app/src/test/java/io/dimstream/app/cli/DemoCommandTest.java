@@ -9,7 +9,7 @@ class DemoCommandTest {
 
     @Test
     void demoLoadsTheSampleAndPrintsCountsAndTheHistoryOfEveryCustomer() {
-        CliRun run = CliRun.of("demo");
+        CliRun run = CliRun.of("demo", "--file");
 
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
