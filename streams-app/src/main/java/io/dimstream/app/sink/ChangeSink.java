@@ -453,11 +453,12 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                     continue;
                 }
                 // still the owner: apply what is buffered once, so the next owner need not read it again
-                while (st.resolved && !st.buffer.isEmpty() && !backoff.failing()) {
-                    if (!flushOne(c, st)) {
-                        LOG.info("{}: revoked while PostgreSQL fails; {} buffered records abandoned (the next owner reads them)",
-                                tp, st.buffer.size());
-                    }
+                while (st.resolved && !st.buffer.isEmpty() && !backoff.failing() && flushOne(c, st)) {
+                    LOG.debug("{}: applied buffered records before giving the partition up", tp);
+                }
+                if (!st.buffer.isEmpty()) {
+                    LOG.info("{}: given up with {} buffered records not applied while PostgreSQL fails (nothing committed; "
+                            + "the next owner reads them)", tp, st.buffer.size());
                 }
                 forget(tp);
             }
