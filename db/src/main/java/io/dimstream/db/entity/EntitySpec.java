@@ -25,6 +25,10 @@ public record EntitySpec(
         Optional<Duration> latenessHorizon,
         SystemColumns system) {
 
+    /** Columns of the event memory table besides the entity's own: no entity column may take these names. */
+    public static final List<String> MEMORY_COLUMNS = List.of("event_time", "seq", "is_deleted", "record_hash",
+            "source_topic", "source_partition", "source_offset", "surrogate_key", "pruned_to");
+
     /** Used when config names no horizon. */
     public static final Duration DEFAULT_LATENESS_HORIZON = Duration.ofDays(30);
 
@@ -61,7 +65,7 @@ public record EntitySpec(
                 if (!columns.containsKey(c)) {
                     throw new IllegalArgumentException(field + ": column '" + c + "' has no type in columns");
                 }
-                if (system.all().contains(c)) {
+                if (system.all().contains(c) || MEMORY_COLUMNS.contains(c)) {
                     throw new IllegalArgumentException(field + ": column '" + c + "' clashes with a system column");
                 }
             }

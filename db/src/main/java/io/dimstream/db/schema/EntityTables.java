@@ -35,10 +35,6 @@ import javax.sql.DataSource;
  */
 public final class EntityTables {
 
-    /** Columns of the memory table besides the entity's own. */
-    public static final List<String> MEMORY_COLUMNS = List.of("event_time", "seq", "is_deleted", "record_hash",
-            "source_topic", "source_partition", "source_offset", "surrogate_key", "pruned_to");
-
     private EntityTables() {
     }
 

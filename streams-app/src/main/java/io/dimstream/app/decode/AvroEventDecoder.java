@@ -1,5 +1,6 @@
 package io.dimstream.app.decode;
 
+import io.dimstream.schemas.AvroValues;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Op;
 import io.dimstream.db.event.Source;
@@ -34,7 +35,7 @@ public final class AvroEventDecoder implements EventDecoder {
             return NativeJsonDecoder.tombstone(key, recordTimestampMs, keyColumns, offset, source);
         }
         try {
-            Map<String, Object> m = AvroMaps.toMap(AvroRecords.read(deserializer, topic, value));
+            Map<String, Object> m = AvroValues.toMap(AvroRecords.read(deserializer, topic, value));
             Op op;
             switch (String.valueOf(m.get("op")).toLowerCase(Locale.ROOT)) {
                 case "upsert" -> op = Op.UPSERT;

@@ -1,5 +1,6 @@
 package io.dimstream.app.decode;
 
+import io.dimstream.schemas.AvroValues;
 import io.dimstream.db.event.Source;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -24,7 +25,7 @@ public final class DebeziumAvroDecoder implements EventDecoder {
         }
         try {
             GenericRecord envelope = AvroRecords.read(deserializer, topic, value);
-            return DebeziumEnvelope.decode(AvroMaps.toMap(envelope), offset, Source.kafka(topic, partition, offset));
+            return DebeziumEnvelope.decode(AvroValues.toMap(envelope), offset, Source.kafka(topic, partition, offset));
         } catch (IllegalArgumentException e) {
             return Decoded.error(e.getMessage());
         }
