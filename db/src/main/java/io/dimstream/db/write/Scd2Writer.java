@@ -51,10 +51,14 @@ public final class Scd2Writer {
      * one index probe per batch row. Left to itself the planner hashes the whole table for every
      * batch (it under-estimates the unanalyzed work tables and over-prices cached index pages),
      * which made each batch cost a scan of the table: measured 0.7 s per statement at 1M rows
-     * for a batch that matched nothing.
+     * for a batch that matched nothing. With stale statistics of a fast-growing table (a backfill)
+     * it looped over a materialized scan of the table's open rows per batch row instead
+     * (2.4M row comparisons for 900 closes); no seq, bitmap or materialized inner side either.
      */
-    private static final String PROBES = "SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off";
-    private static final String JOINS = "SET LOCAL enable_hashjoin = on; SET LOCAL enable_mergejoin = on";
+    private static final String PROBES = "SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; "
+            + "SET LOCAL enable_material = off; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off";
+    private static final String JOINS = "SET LOCAL enable_hashjoin = on; SET LOCAL enable_mergejoin = on; "
+            + "SET LOCAL enable_material = on; SET LOCAL enable_seqscan = on; SET LOCAL enable_bitmapscan = on";
 
     private final DataSource ds;
     private final Map<EntitySpec, WriterSql> sqlCache = new ConcurrentHashMap<>();
@@ -237,6 +241,9 @@ public final class Scd2Writer {
         int rowsUpdated = 0;
         int rowsInserted;
         try (Statement s = c.createStatement()) {
+            // true row counts for the joins below: without them the planner may loop over the
+            // whole table for every batch row (seen: 0.36 s for 1,800 closes on a 10k-row table)
+            timed("analyze w", () -> s.execute("ANALYZE " + sql.w));
             // keys with late or several events: their region is recomputed (ak must see the memory before this batch)
             int slowKeys = slow == 0 ? 0 : timed("affected keys", () -> s.executeUpdate(sql.fillAk));
             timed("memory", () -> s.executeUpdate(sql.upsertMemory));

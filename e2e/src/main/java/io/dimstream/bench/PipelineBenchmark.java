@@ -1,0 +1,192 @@
+package io.dimstream.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.pipeline.Pipeline;
+import io.dimstream.app.pipeline.PipelineOptions;
+import io.dimstream.config.DimstreamConfig;
+import io.dimstream.db.connect.Databases;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.NativeEventJson;
+import io.dimstream.db.event.Source;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.schema.Migrations;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * End-to-end throughput of the streaming pipeline (not a test): N native JSON change events over
+ * K keys produced to a source topic on an embedded broker, timed from the first produce to the
+ * moment the sink has committed everything to PostgreSQL; beside it, in the same run, a naive
+ * consumer that applies each event in its own transaction (the writer, one event per batch).
+ * Reports the JVM's peak resident memory (it includes the embedded broker; PostgreSQL is external).
+ *
+ * <p>Usage: {@code ./mvnw -q -B -DskipTests install -pl e2e -am && ./mvnw -q -B -pl e2e exec:java
+ * -Dexec.mainClass=io.dimstream.bench.PipelineBenchmark -Dexec.args="--jdbc URL --events 1000000 --keys 100000 --naive 20000"}
+ */
+public final class PipelineBenchmark {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = WriterBenchmark.parseArgs(args);
+        String jdbc = a.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/dimstream_bench?user=postgres&password=postgres");
+        int events = Integer.parseInt(a.getOrDefault("events", "1000000"));
+        int keys = Integer.parseInt(a.getOrDefault("keys", "100000"));
+        int naive = Integer.parseInt(a.getOrDefault("naive", "20000"));
+        Path dir = Files.createTempDirectory("dimstream-pipeline-bench");
+        String table = "bench_pipeline_customer";
+        try (Databases.Handle db = Databases.open(jdbc, null, null, 4)) {
+            try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+                s.execute("DROP TABLE IF EXISTS " + table + ", " + table + "_events CASCADE");
+                s.execute("DROP TABLE IF EXISTS bench_naive_customer, bench_naive_customer_events CASCADE");
+                s.execute("DROP SCHEMA IF EXISTS dimstream CASCADE");
+            }
+        }
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
+            kafka.createTopics(List.of(new NewTopic("bench.customers", 3, (short) 1)));
+            DimstreamConfig config = DimstreamConfig.parse(config(kafka.bootstrapServers(), jdbc, table), "benchmark config", Map.of());
+            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "pipeline-bench", 3, Duration.ofHours(1));
+            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
+                long t0 = System.nanoTime();
+                produce(kafka.bootstrapServers(), "bench.customers", events, keys, 1);
+                double producedS = (System.nanoTime() - t0) / 1e9;
+                if (!pipeline.awaitCaughtUp(events, Duration.ofMinutes(30))) {
+                    throw new IllegalStateException("the pipeline did not catch up within 30 minutes");
+                }
+                double s = (System.nanoTime() - t0) / 1e9;
+                System.out.printf(Locale.ROOT, "pipeline: %,d events over %,d keys, produce %.1f s, produce-to-committed %.1f s: %,.0f events/s%n",
+                        events, keys, producedS, s, events / s);
+            }
+            if (naive > 0) {
+                System.out.printf(Locale.ROOT, "naive consumer (one transaction per event): %,.0f events/s over %,d events%n",
+                        naiveRate(jdbc, naive, keys), naive);
+            }
+        }
+        System.out.println("peak RSS of this JVM (embedded broker included): " + peakRss());
+    }
+
+    static String config(String bootstrap, String jdbc, String table) {
+        return """
+                kafka:
+                  bootstrap-servers: %s
+                postgres:
+                  url: %s
+                entities:
+                  - name: customer
+                    topic: bench.customers
+                    format: json
+                    table: %s
+                    key: [customer_id]
+                    tracked: [email, full_name, country, city, loyalty_tier]
+                    type1: [last_login]
+                    lateness-horizon: unlimited
+                    columns: {customer_id: text, email: text, full_name: text, country: text, city: text,
+                              loyalty_tier: text, last_login: bigint}
+                """.formatted(bootstrap, jdbc, table);
+    }
+
+    /** Events in time order, keys drawn at random: every event is an upsert of a tracked change. */
+    static void produce(String bootstrap, String topic, int events, int keys, long seed) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 10);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            Random rnd = new Random(seed);
+            for (int i = 0; i < events; i++) {
+                String id = String.format(Locale.ROOT, "C%07d", rnd.nextInt(keys));
+                producer.send(new ProducerRecord<>(topic, id.getBytes(StandardCharsets.UTF_8), event(id, i, rnd)));
+            }
+            producer.flush();
+        }
+    }
+
+    static byte[] event(String id, int i, Random rnd) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("op", "upsert");
+        root.put("event_time", DateTimeFormatter.ISO_INSTANT.format(Instant.parse("2025-01-01T00:00:00Z").plusSeconds(i)));
+        ObjectNode d = root.putObject("data");
+        d.put("customer_id", id);
+        d.put("email", "u" + rnd.nextInt(1_000_000) + "@example.com");
+        d.put("full_name", "Customer " + id);
+        d.put("country", "DE");
+        d.put("city", "City " + rnd.nextInt(100));
+        d.put("loyalty_tier", "gold");
+        d.put("last_login", 1_700_000_000L + i);
+        try {
+            return JSON.writeValueAsBytes(root);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The naive peer: per event, a close (UPDATE of the open row) and an INSERT of the successor,
+     * committed on their own, as a hand-written consumer would do it.
+     */
+    static double naiveRate(String jdbc, int events, int keys) throws Exception {
+        try (Databases.Handle db = Databases.open(jdbc, null, null, 2)) {
+            Migrations.migrate(db.dataSource());
+            DimstreamConfig cfg = DimstreamConfig.parse(config("unused:9092", jdbc, "bench_naive_customer"), "naive", Map.of());
+            EntitySpec spec = cfg.entities().get(0).toEntitySpec();
+            EntityTables.ensure(db.dataSource(), spec);
+            Random rnd = new Random(2);
+            try (Connection c = db.dataSource().getConnection();
+                 java.sql.PreparedStatement close = c.prepareStatement("UPDATE bench_naive_customer SET valid_to = ? "
+                         + "WHERE customer_id = ? AND valid_to IS NULL AND record_hash IS DISTINCT FROM ?");
+                 java.sql.PreparedStatement insert = c.prepareStatement("INSERT INTO bench_naive_customer (customer_id, email, "
+                         + "full_name, country, city, loyalty_tier, last_login, surrogate_key, valid_from, is_deleted, record_hash) "
+                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, false, ?) ON CONFLICT DO NOTHING")) {
+                c.setAutoCommit(false);
+                long t0 = System.nanoTime();
+                for (int i = 0; i < events; i++) {
+                    String id = String.format(Locale.ROOT, "C%07d", rnd.nextInt(keys));
+                    Map<String, Object> d = NativeEventJson.parse(new String(event(id, i, rnd), StandardCharsets.UTF_8), i,
+                            Source.kafka("bench", 0, i)).event().data();
+                    byte[] hash = io.dimstream.db.event.RecordHash.of(List.of((String) d.get("email"), (String) d.get("full_name"),
+                            (String) d.get("country"), (String) d.get("city"), (String) d.get("loyalty_tier")));
+                    java.sql.Timestamp ts = java.sql.Timestamp.from(Instant.parse("2025-01-01T00:00:00Z").plusSeconds(i));
+                    close.setTimestamp(1, ts);
+                    close.setString(2, id);
+                    close.setBytes(3, hash);
+                    close.executeUpdate();
+                    int k = 1;
+                    for (String col : List.of("customer_id", "email", "full_name", "country", "city", "loyalty_tier")) {
+                        insert.setString(k++, (String) d.get(col));
+                    }
+                    insert.setLong(k++, ((Number) d.get("last_login")).longValue());
+                    insert.setLong(k++, i);
+                    insert.setTimestamp(k++, ts);
+                    insert.setBytes(k, hash);
+                    insert.executeUpdate();
+                    c.commit();
+                }
+                return events / ((System.nanoTime() - t0) / 1e9);
+            }
+        }
+    }
+
+    static String peakRss() throws java.io.IOException {
+        return Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("VmHWM"))
+                .map(l -> l.replaceAll("\\s+", " ")).findFirst().orElse("unknown");
+    }
+}
