@@ -173,8 +173,15 @@ public final class Pipeline implements AutoCloseable {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
             if (!missing.isEmpty()) {
-                admin.createTopics(missing).all().get();
-                LOG.info("created topics {}", missing.stream().map(NewTopic::name).toList());
+                try {
+                    admin.createTopics(missing).all().get();
+                    LOG.info("created topics {}", missing.stream().map(NewTopic::name).toList());
+                } catch (ExecutionException e) {
+                    // another instance starting at the same moment created them first: fine
+                    if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                        throw e;
+                    }
+                }
             }
         }
     }
