@@ -2,6 +2,7 @@ package io.dimstream.app.pipeline;
 
 import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.app.sink.ChangeSink;
+import io.dimstream.app.sink.SinkSettings;
 import io.dimstream.app.topology.DimstreamTopology;
 import io.dimstream.app.topology.EntityPipeline;
 import io.dimstream.app.topology.StreamsConfigFactory;
@@ -116,7 +117,10 @@ public final class Pipeline implements AutoCloseable {
             streams.start();
             started.add(() -> streams.close(Duration.ofSeconds(30)));
 
-            ChangeSink sink = ChangeSink.create(config, bootstrap, db.dataSource(), registry).start();
+            // the sink's offsets live in PostgreSQL under its group: one group per application, so
+            // two deployments sharing a database (or tests sharing one) never read each other's
+            ChangeSink sink = ChangeSink.create(config, SinkSettings.defaults().withGroupId(options.applicationId() + "-sink"),
+                    bootstrap, db.dataSource(), registry).start();
             started.add(sink);
 
             ScheduledExecutorService pruner = Executors.newSingleThreadScheduledExecutor(r -> {

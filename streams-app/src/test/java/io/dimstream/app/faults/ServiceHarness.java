@@ -2,7 +2,6 @@ package io.dimstream.app.faults;
 
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
-import io.dimstream.app.sink.SinkSettings;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
@@ -196,7 +195,7 @@ final class ServiceHarness implements AutoCloseable {
      */
     void removeDeadMembers() throws InterruptedException {
         try (Admin admin = kafka.admin()) {
-            for (String group : List.of(applicationId, SinkSettings.DEFAULT_GROUP_ID)) {
+            for (String group : List.of(applicationId, applicationId + "-sink")) {
                 try {
                     admin.removeMembersFromConsumerGroup(group, new RemoveMembersFromConsumerGroupOptions())
                             .all().get(30, TimeUnit.SECONDS);

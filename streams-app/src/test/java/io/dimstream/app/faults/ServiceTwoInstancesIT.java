@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.demo.CustomerFeed;
-import io.dimstream.app.sink.SinkSettings;
 import io.dimstream.db.write.ExpectedRow;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +41,7 @@ class ServiceTwoInstancesIT {
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
                 assertThat(a.isAlive() && b.isAlive()).as("both services are running").isTrue();
                 assertThat(membersWithPartitions(h, h.applicationId)).isEqualTo(2);
-                assertThat(membersWithPartitions(h, SinkSettings.DEFAULT_GROUP_ID)).isEqualTo(2);
+                assertThat(membersWithPartitions(h, h.applicationId + "-sink")).isEqualTo(2);
             });
             ServiceHarness.log("both instances own partitions");
 
