@@ -111,7 +111,33 @@ final class ConfigReader {
                 }
             }
         }
-        return new DimstreamConfig(kafka, postgres, entities, batchSize);
+        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink(raw.sink()));
+    }
+
+    private SinkConfig sink(RawSink raw) {
+        if (raw == null) {
+            return SinkConfig.DEFAULTS;
+        }
+        Optional<String> group = Optional.empty();
+        if (raw.groupId() != null) {
+            if (raw.groupId().isBlank()) {
+                problems.add("sink.group-id: must not be empty");
+            }
+            group = Optional.of(raw.groupId());
+        }
+        int size = positive("sink.batch-size", raw.batchSize(), SinkConfig.DEFAULTS.batchSize());
+        Duration wait = SinkConfig.DEFAULTS.batchMaxWait();
+        if (raw.batchMaxWait() != null) {
+            try {
+                wait = Duration.parse(raw.batchMaxWait());
+                if (wait.isNegative() || wait.isZero()) {
+                    problems.add("sink.batch-max-wait: must be positive, got " + raw.batchMaxWait());
+                }
+            } catch (DateTimeParseException e) {
+                problems.add("sink.batch-max-wait: \"" + raw.batchMaxWait() + "\" is not an ISO-8601 duration (e.g. PT0.2S)");
+            }
+        }
+        return new SinkConfig(group, size, wait);
     }
 
     private PostgresConfig postgres(RawPostgres raw) {
@@ -473,7 +499,14 @@ final class ConfigReader {
             @JsonProperty("kafka") RawKafka kafka,
             @JsonProperty("postgres") RawPostgres postgres,
             @JsonProperty("entities") List<RawEntity> entities,
-            @JsonProperty("batch-size") Integer batchSize) {
+            @JsonProperty("batch-size") Integer batchSize,
+            @JsonProperty("sink") RawSink sink) {
+    }
+
+    record RawSink(
+            @JsonProperty("group-id") String groupId,
+            @JsonProperty("batch-size") Integer batchSize,
+            @JsonProperty("batch-max-wait") String batchMaxWait) {
     }
 
     record RawKafka(@JsonProperty("bootstrap-servers") String bootstrapServers) {

@@ -28,6 +28,10 @@ import java.util.stream.Collectors;
  *   password: ${DIMSTREAM_PG_PASSWORD}   # ${VAR} reads the environment, $${ is a literal ${
  *   pool-size: 10                        # default 10
  * batch-size: 10000                      # events per writer transaction in "load", default 10000
+ * sink:                                  # optional: the streaming sink's batching
+ *   group-id: my-sink                    # default "&lt;application-id&gt;-sink"
+ *   batch-size: 5000                     # events per PostgreSQL transaction, default 5000
+ *   batch-max-wait: PT0.2S               # ISO-8601 duration, default 200 ms
  * entities:
  *   - name: customer
  *     topic: crm.customers
@@ -54,10 +58,16 @@ public record DimstreamConfig(
         Optional<KafkaConfig> kafka,
         PostgresConfig postgres,
         List<EntityConfig> entities,
-        int batchSize) {
+        int batchSize,
+        SinkConfig sink) {
 
     public DimstreamConfig {
         entities = List.copyOf(entities);
+    }
+
+    /** A config with the sink's defaults. */
+    public DimstreamConfig(Optional<KafkaConfig> kafka, PostgresConfig postgres, List<EntityConfig> entities, int batchSize) {
+        this(kafka, postgres, entities, batchSize, SinkConfig.DEFAULTS);
     }
 
     /** Reads and validates a config file; {@code env} resolves {@code ${VAR}}. */
@@ -104,6 +114,13 @@ public record DimstreamConfig(
         pg.put("pool-size", postgres.poolSize());
         root.put("postgres", pg);
         root.put("batch-size", batchSize);
+        if (!sink.equals(SinkConfig.DEFAULTS)) {
+            Map<String, Object> sk = new LinkedHashMap<>();
+            sink.groupId().ifPresent(g -> sk.put("group-id", g));
+            sk.put("batch-size", sink.batchSize());
+            sk.put("batch-max-wait", sink.batchMaxWait().toString());
+            root.put("sink", sk);
+        }
         root.put("entities", entities.stream().map(DimstreamConfig::describe).toList());
         try {
             return YAML_OUT.writeValueAsString(root);

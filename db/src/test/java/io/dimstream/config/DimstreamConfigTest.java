@@ -235,7 +235,7 @@ class DimstreamConfigTest {
     @Test
     void unknownTopLevelKeyIsRefused() {
         assertThat(refusal(DESIGN_EXAMPLE + "batchsize: 10\n"))
-                .isEqualTo("config test.yml: batchsize: unknown key (known here: batch-size, entities, kafka, postgres)");
+                .isEqualTo("config test.yml: batchsize: unknown key (known here: batch-size, entities, kafka, postgres, sink)");
     }
 
     @Test
@@ -405,5 +405,26 @@ class DimstreamConfigTest {
         String described = config.describeMasked().replace("'****'", "literal");
 
         assertThat(parse(described)).isEqualTo(config);
+    }
+
+    @Test
+    void sinkSectionSetsBatchingAndGroupAndSurvivesDescribe() {
+        DimstreamConfig config = parse(DESIGN_EXAMPLE.replace("${DIMSTREAM_PG_PASSWORD}", "literal")
+                + "sink:\n  group-id: crm-sink\n  batch-size: 800\n  batch-max-wait: PT0.05S\n");
+
+        assertThat(config.sink()).isEqualTo(new SinkConfig(Optional.of("crm-sink"), 800, java.time.Duration.ofMillis(50)));
+        assertThat(parse(config.describeMasked().replace("'****'", "literal"))).isEqualTo(config);
+    }
+
+    @Test
+    void withoutASinkSectionTheSinkDefaultsApply() {
+        assertThat(parse(DESIGN_EXAMPLE).sink()).isEqualTo(SinkConfig.DEFAULTS);
+    }
+
+    @Test
+    void badSinkSettingsAreRefusedNamingTheField() {
+        assertThat(refusal(DESIGN_EXAMPLE + "sink:\n  batch-size: 0\n  batch-max-wait: 200ms\n  group-id: ' '\n"))
+                .isEqualTo("config test.yml: 3 problems: sink.group-id: must not be empty; sink.batch-size: must be at least 1, got 0; "
+                        + "sink.batch-max-wait: \"200ms\" is not an ISO-8601 duration (e.g. PT0.2S)");
     }
 }

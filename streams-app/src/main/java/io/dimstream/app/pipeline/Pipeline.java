@@ -119,8 +119,10 @@ public final class Pipeline implements AutoCloseable {
 
             // the sink's offsets live in PostgreSQL under its group: one group per application, so
             // two deployments sharing a database (or tests sharing one) never read each other's
-            ChangeSink sink = ChangeSink.create(config, SinkSettings.defaults().withGroupId(options.applicationId() + "-sink"),
-                    bootstrap, db.dataSource(), registry).start();
+            SinkSettings sinkSettings = SinkSettings.defaults()
+                    .withGroupId(config.sink().groupId().orElse(options.applicationId() + "-sink"))
+                    .withBatching(config.sink().batchSize(), config.sink().batchMaxWait());
+            ChangeSink sink = ChangeSink.create(config, sinkSettings, bootstrap, db.dataSource(), registry).start();
             started.add(sink);
 
             ScheduledExecutorService pruner = Executors.newSingleThreadScheduledExecutor(r -> {
