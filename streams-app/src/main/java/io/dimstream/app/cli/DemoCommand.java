@@ -2,7 +2,7 @@ package io.dimstream.app.cli;
 
 import io.dimstream.app.demo.StreamingDemo;
 import io.dimstream.app.load.LoadReport;
-import io.dimstream.app.pipeline.MetricsHttpServer;
+import io.dimstream.app.metrics.MetricsHttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.dimstream.config.DimstreamConfig;

@@ -1,6 +1,6 @@
 package io.dimstream.app.cli;
 
-import io.dimstream.app.pipeline.MetricsHttpServer;
+import io.dimstream.app.metrics.MetricsHttpServer;
 import io.dimstream.app.pipeline.Pipeline;
 import io.dimstream.app.pipeline.PipelineOptions;
 import io.dimstream.config.DimstreamConfig;

@@ -6,6 +6,7 @@ import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.VersionRow;
+import io.dimstream.db.sql.Sql;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -84,8 +85,9 @@ public final class StreamingDemo {
         registry.find("dimstream.events").counters().forEach(c -> byClass.merge(c.getId().getTag("class"), (long) c.count(), Long::sum));
         out.println("events by class: " + byClass);
         try (Connection c = running.pipeline().database().dataSource().getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*), count(*) FILTER (WHERE is_current), "
-                     + "count(DISTINCT customer_id) FILTER (WHERE is_deleted AND valid_to IS NULL) FROM " + customer.table())) {
+             ResultSet rs = s.executeQuery("SELECT count(*), count(*) FILTER (WHERE " + Sql.ident(customer.system().isCurrent())
+                     + "), count(*) FILTER (WHERE " + Sql.ident(customer.system().isDeleted()) + " AND "
+                     + Sql.ident(customer.system().validTo()) + " IS NULL) FROM " + Sql.table(customer.table()))) {
             rs.next();
             out.printf(Locale.ROOT, "table %s: %d versions, %d current rows, %d deleted keys%n", customer.table(), rs.getLong(1),
                     rs.getLong(2), rs.getLong(3));

@@ -19,6 +19,9 @@ import io.dimstream.db.write.Scd2Writer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +37,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
@@ -59,10 +66,11 @@ public final class Pipeline implements AutoCloseable {
     private final String bootstrapServers;
     private final List<EntityPipeline> pipelines;
     private final MeterRegistry registry;
+    private final String sinkGroup;
 
     private Pipeline(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
                      ChangeSink sink, ScheduledExecutorService pruner, String bootstrapServers, List<EntityPipeline> pipelines,
-                     MeterRegistry registry) {
+                     MeterRegistry registry, String sinkGroup) {
         this.embeddedKafka = embeddedKafka;
         this.db = db;
         this.streams = streams;
@@ -72,6 +80,7 @@ public final class Pipeline implements AutoCloseable {
         this.bootstrapServers = bootstrapServers;
         this.pipelines = pipelines;
         this.registry = registry;
+        this.sinkGroup = sinkGroup;
     }
 
     public static Pipeline start(DimstreamConfig config, PipelineOptions options, MeterRegistry registry) {
@@ -137,7 +146,7 @@ public final class Pipeline implements AutoCloseable {
 
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.entity().table()).collect(Collectors.joining(", ")));
-            return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, bootstrap, pipelines, registry);
+            return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, bootstrap, pipelines, registry, sinkSettings.groupId());
         } catch (Exception e) {
             for (int i = started.size() - 1; i >= 0; i--) {
                 try {
@@ -217,13 +226,64 @@ public final class Pipeline implements AutoCloseable {
      */
     public boolean awaitCaughtUp(long sourceRecords, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (eventsSeen() >= sourceRecords && sinkCaughtUp(eventsForwarded())) {
-                return true;
+        // one admin client and one connection for the whole wait, not one per look
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+             Connection c = db.dataSource().getConnection();
+             PreparedStatement stored = c.prepareStatement("SELECT coalesce(max(next_offset), 0) FROM dimstream.sink_offsets "
+                     + "WHERE consumer_group = ? AND topic = ? AND partition = ?")) {
+            stored.setString(1, sinkGroup);
+            Map<TopicPartition, OffsetSpec> partitions = null;
+            while (System.nanoTime() < deadline) {
+                try {
+                    if (partitions == null) {
+                        partitions = changesPartitions(admin);
+                    }
+                    if (eventsSeen() >= sourceRecords && sinkCaughtUp(admin, stored, partitions, eventsForwarded())) {
+                        return true;
+                    }
+                } catch (ExecutionException | SQLException e) {
+                    LOG.debug("cannot measure the sink's lag yet: {}", e.getMessage());
+                }
+                Thread.sleep(250);
             }
-            Thread.sleep(250);
+            return false;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the sink's offsets: " + e.getMessage(), e);
         }
-        return false;
+    }
+
+    private Map<TopicPartition, OffsetSpec> changesPartitions(Admin admin) throws ExecutionException, InterruptedException {
+        Map<TopicPartition, OffsetSpec> want = new HashMap<>();
+        for (EntityPipeline ep : pipelines) {
+            admin.describeTopics(List.of(ep.changesTopic())).allTopicNames().get().get(ep.changesTopic()).partitions()
+                    .forEach(pi -> want.put(new TopicPartition(ep.changesTopic(), pi.partition()), OffsetSpec.latest()));
+        }
+        return want;
+    }
+
+    /**
+     * True when the changes topics hold at least {@code forwarded} committed records (end offsets
+     * count transaction markers too, so they are never fewer) and the sink's stored offsets reach
+     * every partition's committed end.
+     */
+    private static boolean sinkCaughtUp(Admin admin, PreparedStatement stored, Map<TopicPartition, OffsetSpec> partitions,
+                                        long forwarded) throws ExecutionException, InterruptedException, SQLException {
+        var ends = admin.listOffsets(partitions, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
+        if (ends.values().stream().mapToLong(o -> o.offset()).sum() < forwarded) {
+            return false;
+        }
+        for (var e : ends.entrySet()) {
+            stored.setString(2, e.getKey().topic());
+            stored.setInt(3, e.getKey().partition());
+            try (ResultSet rs = stored.executeQuery()) {
+                rs.next();
+                // the stored offset may sit past a trailing transaction marker, never before the end
+                if (rs.getLong(1) < e.getValue().offset() - 1) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Records the topology has classified or set aside, over all entities. */
@@ -236,49 +296,6 @@ public final class Pipeline implements AutoCloseable {
         return (long) registry.find("dimstream.events").counters().stream()
                 .filter(c -> Set.of("new", "changed", "deleted", "unchanged", "late").contains(c.getId().getTag("class")))
                 .mapToDouble(c -> c.count()).sum();
-    }
-
-    /**
-     * True when the changes topics hold at least {@code forwarded} committed records (end offsets
-     * count transaction markers too, so they are never fewer) and the sink's stored offsets reach
-     * every partition's committed end.
-     */
-    private boolean sinkCaughtUp(long forwarded) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
-             java.sql.Connection c = db.dataSource().getConnection();
-             java.sql.PreparedStatement p = c.prepareStatement(
-                     "SELECT coalesce(max(next_offset), 0) FROM dimstream.sink_offsets WHERE topic = ? AND partition = ?")) {
-            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> want = new HashMap<>();
-            for (EntityPipeline ep : pipelines) {
-                var desc = admin.describeTopics(List.of(ep.changesTopic())).allTopicNames().get().get(ep.changesTopic());
-                desc.partitions().forEach(pi -> want.put(new org.apache.kafka.common.TopicPartition(ep.changesTopic(), pi.partition()),
-                        org.apache.kafka.clients.admin.OffsetSpec.latest()));
-            }
-            var ends = admin.listOffsets(want, new org.apache.kafka.clients.admin.ListOffsetsOptions(
-                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED)).all().get();
-            if (ends.values().stream().mapToLong(o -> o.offset()).sum() < forwarded) {
-                return false;
-            }
-            for (var e : ends.entrySet()) {
-                p.setString(1, e.getKey().topic());
-                p.setInt(2, e.getKey().partition());
-                try (java.sql.ResultSet rs = p.executeQuery()) {
-                    rs.next();
-                    long stored = rs.getLong(1);
-                    // the stored offset may sit past a trailing transaction marker, never before the end
-                    if (stored < e.getValue().offset() - 1) {
-                        return false;
-                    }
-                }
-            }
-            return true;
-        } catch (ExecutionException | SQLException e) {
-            LOG.debug("cannot measure the sink's lag yet: {}", e.getMessage());
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.metrics.SinkMetrics;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
@@ -126,7 +127,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         this.backoff = new DatabaseBackoff(settings.backoffInitial(), settings.backoffMax(), LOG);
         Map<String, EntitySpec> byTopic = new LinkedHashMap<>();
         for (EntitySpec e : entities) {
-            if (byTopic.put(SinkTopics.changesTopic(e.name()), e) != null) {
+            if (byTopic.put(ChangeTopics.name(e.name()), e) != null) {
                 throw new IllegalArgumentException("entities: '" + e.name() + "' is listed twice");
             }
         }

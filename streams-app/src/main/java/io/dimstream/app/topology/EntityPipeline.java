@@ -1,5 +1,6 @@
 package io.dimstream.app.topology;
 
+import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.decode.Decoders;
 import io.dimstream.app.decode.EventDecoder;
 import io.dimstream.config.DimstreamConfig;
@@ -22,11 +23,6 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
         Objects.requireNonNull(dlqTopic, "dlqTopic");
     }
 
-    /** {@code dimstream.<entity>.changes}: the classified changes the sink reads. */
-    public static String changesTopicOf(String entityName) {
-        return "dimstream." + entityName + ".changes";
-    }
-
     /** {@code <source topic>.dlq}: records that could not be decoded or validated, original bytes kept. */
     public static String dlqTopicOf(String sourceTopic) {
         return sourceTopic + ".dlq";
@@ -35,7 +31,7 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
     /** An entity of the config with the default topic names and the decoder its format names. */
     public static EntityPipeline of(EntityConfig entity) {
         return new EntityPipeline(entity.toEntitySpec(), entity.topic(), Decoders.forEntity(entity),
-                changesTopicOf(entity.name()), dlqTopicOf(entity.topic()));
+                ChangeTopics.name(entity.name()), dlqTopicOf(entity.topic()));
     }
 
     /** Every entity of the config, in config order. */

@@ -1,5 +1,6 @@
 package io.dimstream.app.topology;
 
+import io.dimstream.app.change.ChangeTopics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,11 @@ public final class TopicPlanner {
             topics.add(topic(p.dlqTopic(), partitions, replicationFactor, DLQ_RETENTION));
         }
         return topics;
+    }
+
+    /** The changes topic of one entity, as {@link #plan} makes it. */
+    public static NewTopic changesTopic(String entity, int partitions, short replicationFactor) {
+        return topic(ChangeTopics.name(entity), partitions, replicationFactor, CHANGES_RETENTION);
     }
 
     private static NewTopic topic(String name, int partitions, short replicationFactor, Duration retention) {

@@ -1,5 +1,7 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.ChangeTopics;
+import io.dimstream.app.topology.TopicPlanner;
 import static io.dimstream.app.sink.SinkFixtures.delete;
 import static io.dimstream.app.sink.SinkFixtures.raws;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
@@ -31,13 +33,13 @@ class SinkBrokerRestartIT {
     void aRunningSinkSurvivesABrokerRestartWithoutLossOrDoubles() throws Exception {
         String name = "restart_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = SinkTopics.changesTopic(name);
+        String topic = ChangeTopics.name(name);
         String group = "broker-restart";
         EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir);
         String bootstrap = kafka.bootstrapServers();
         try (ChangeSink sink = new ChangeSink(SinkSettings.defaults().withGroupId(group), bootstrap, List.of(e), DS,
                 new SinkMetrics(new SimpleMeterRegistry())).start()) {
-            kafka.createTopics(List.of(SinkTopics.newChangesTopic(name, 3, (short) 1)));
+            kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
             SinkFixtures.produce(bootstrap, topic, raws(List.of(
                     upsert(name, "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1),
                     upsert(name, "2025-08-01T10:00:00Z", "C3", "c@x.io", "Riga", 1, 2),

@@ -1,5 +1,7 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.ChangeTopics;
+import io.dimstream.app.topology.TopicPlanner;
 import static io.dimstream.app.sink.SinkFixtures.delete;
 import static io.dimstream.app.sink.SinkFixtures.raws;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
@@ -39,8 +41,8 @@ class SinkDatabaseOutageIT {
     void recordsProducedWhilePostgresIsDownAreAppliedOnceItIsBack() throws Exception {
         String name = "outage_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = SinkTopics.changesTopic(name);
-        kafka.createTopics(List.of(SinkTopics.newChangesTopic(name, 3, (short) 1)));
+        String topic = ChangeTopics.name(name);
+        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
         String group = "outage";
         FlakyDataSource flaky = new FlakyDataSource(DS);
         // down from the start: even the stored offsets cannot be read at assignment

@@ -1,5 +1,7 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.ChangeTopics;
+import io.dimstream.app.topology.TopicPlanner;
 import static io.dimstream.app.sink.SinkFixtures.raws;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,8 +66,8 @@ class SinkFencingIT {
     void twoInstancesShareThePartitionsAndTheSurvivorTakesOverWithoutLossOrDoubles() throws Exception {
         String name = "fencing_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = SinkTopics.changesTopic(name);
-        kafka.createTopics(List.of(SinkTopics.newChangesTopic(name, 3, (short) 1)));
+        String topic = ChangeTopics.name(name);
+        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
         String group = "fencing";
         SinkSettings settings = SinkSettings.defaults().withGroupId(group).withBatching(7, Duration.ofMillis(50));
         int keys = 30;
@@ -115,8 +117,8 @@ class SinkFencingIT {
     void aSinkWhoseOffsetAnotherInstanceAdvancedRollsBackAndResumesAtTheStoredOffset() throws Exception {
         String name = "fenced_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = SinkTopics.changesTopic(name);
-        kafka.createTopics(List.of(SinkTopics.newChangesTopic(name, 1, (short) 1)));
+        String topic = ChangeTopics.name(name);
+        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
         String group = "fenced";
         try (ChangeSink sink = new ChangeSink(SinkSettings.defaults().withGroupId(group), kafka.bootstrapServers(), List.of(e), DS,
                 new SinkMetrics(new SimpleMeterRegistry())).start()) {

@@ -1,5 +1,9 @@
 package io.dimstream.app.sink;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.dimstream.app.change.ChangeTopics;
+import io.dimstream.app.topology.TopicPlanner;
 import static io.dimstream.app.sink.SinkFixtures.delete;
 import static io.dimstream.app.sink.SinkFixtures.raws;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
@@ -7,7 +11,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.kafka.EmbeddedKafka;
-import io.dimstream.app.metrics.PrometheusEndpoint;
 import io.dimstream.app.metrics.SinkMetrics;
 import io.dimstream.app.sink.SinkFixtures.Row;
 import io.dimstream.db.entity.EntitySpec;
@@ -46,8 +49,8 @@ class SinkIT {
     void appliesNewChangeDeleteAndALateEventExactlyAndResumesWithoutReapplying() throws Exception {
         String name = "sinkit_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = SinkTopics.changesTopic(name);
-        kafka.createTopics(List.of(SinkTopics.newChangesTopic(name, 3, (short) 1)));
+        String topic = ChangeTopics.name(name);
+        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
         String group = "sinkit-main";
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -111,10 +114,10 @@ class SinkIT {
     void prometheusScrapeShowsTheSinkMeters() throws Exception {
         String name = "sinkit_prom";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = SinkTopics.changesTopic(name);
-        kafka.createTopics(List.of(SinkTopics.newChangesTopic(name, 1, (short) 1)));
-        PrometheusEndpoint prometheus = PrometheusEndpoint.create();
-        try (ChangeSink sink = sink("sinkit-prom", e, new SinkMetrics(prometheus.registry()))) {
+        String topic = ChangeTopics.name(name);
+        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (ChangeSink sink = sink("sinkit-prom", e, new SinkMetrics(prometheus))) {
             SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
                     upsert(name, "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1))));
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(prometheus.scrape())

@@ -1,5 +1,7 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.ChangeTopics;
+import io.dimstream.app.topology.TopicPlanner;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -70,8 +72,8 @@ class SinkRejectsIT {
     void malformedAndInvalidRecordsAreKeptWithReasonAndOffsetWhileTheOthersApply() throws Exception {
         String name = "rejects_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = SinkTopics.changesTopic(name);
-        kafka.createTopics(List.of(SinkTopics.newChangesTopic(name, 1, (short) 1)));
+        String topic = ChangeTopics.name(name);
+        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
         String group = "rejects";
 
         Map<String, Object> nullKey = new LinkedHashMap<>();

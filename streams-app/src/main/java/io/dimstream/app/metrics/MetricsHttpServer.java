@@ -1,4 +1,4 @@
-package io.dimstream.app.pipeline;
+package io.dimstream.app.metrics;
 
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -9,11 +9,15 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Serves {@code GET /metrics} in the Prometheus text format for {@code dimstream run}.
+ * Serves {@code GET /metrics} in the Prometheus text format for {@code dimstream run} and
+ * {@code dimstream demo}.
  * The JDK's built-in HTTP server is enough for one scrape endpoint; the admin UI (Javalin) will
  * serve the same registry beside its pages.
  */
 public final class MetricsHttpServer implements AutoCloseable {
+
+    /** The Prometheus text exposition format 0.0.4. */
+    public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private final HttpServer server;
 
@@ -31,7 +35,7 @@ public final class MetricsHttpServer implements AutoCloseable {
                         return;
                     }
                     byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
-                    exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                    exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
                     exchange.sendResponseHeaders(200, body.length);
                     try (OutputStream out = exchange.getResponseBody()) {
                         out.write(body);
