@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -73,6 +74,7 @@ final class ConfigReader {
         if (!tree.isObject()) {
             throw fail("expected a mapping of keys (kafka:, postgres:, entities:) at the top level");
         }
+        Set<String> fromEnv = AdminSection.secretsFromEnvironment(tree);
         problems.addAll(EnvSubstitution.apply(tree, env));
         RawConfig raw;
         try {
@@ -81,14 +83,14 @@ final class ConfigReader {
             problems.add(bindingProblem(e, tree));
             throw fail();
         }
-        DimstreamConfig config = validate(raw);
+        DimstreamConfig config = validate(raw, fromEnv);
         if (!problems.isEmpty()) {
             throw fail();
         }
         return config;
     }
 
-    private DimstreamConfig validate(RawConfig raw) {
+    private DimstreamConfig validate(RawConfig raw, Set<String> secretsFromEnv) {
         Optional<KafkaConfig> kafka = Optional.empty();
         if (raw.kafka() != null) {
             String servers = required("kafka.bootstrap-servers", raw.kafka().bootstrapServers());
@@ -111,7 +113,9 @@ final class ConfigReader {
                 }
             }
         }
-        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink(raw.sink()));
+        Optional<AdminConfig> admin = raw.admin() == null ? Optional.empty()
+                : Optional.of(new AdminSection(problems, secretsFromEnv).admin(raw.admin()));
+        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink(raw.sink()), admin);
     }
 
     private SinkConfig sink(RawSink raw) {
@@ -500,7 +504,30 @@ final class ConfigReader {
             @JsonProperty("postgres") RawPostgres postgres,
             @JsonProperty("entities") List<RawEntity> entities,
             @JsonProperty("batch-size") Integer batchSize,
-            @JsonProperty("sink") RawSink sink) {
+            @JsonProperty("sink") RawSink sink,
+            @JsonProperty("admin") RawAdmin admin) {
+    }
+
+    record RawAdmin(
+            @JsonProperty("host") String host,
+            @JsonProperty("port") Integer port,
+            @JsonProperty("session-timeout") String sessionTimeout,
+            @JsonProperty("secure-cookie") Boolean secureCookie,
+            @JsonProperty("users") List<RawUser> users,
+            @JsonProperty("api-tokens") List<RawToken> apiTokens) {
+    }
+
+    record RawUser(
+            @JsonProperty("name") String name,
+            @JsonProperty("role") String role,
+            @JsonProperty("password-hash") String passwordHash,
+            @JsonProperty("password") String password) {
+    }
+
+    record RawToken(
+            @JsonProperty("name") String name,
+            @JsonProperty("role") String role,
+            @JsonProperty("token") String token) {
     }
 
     record RawSink(

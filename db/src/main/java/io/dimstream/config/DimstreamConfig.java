@@ -50,6 +50,10 @@ import java.util.stream.Collectors;
  *     # format: avro | debezium-avro only (see AvroOptions):
  *     value-deserializer: io.dimstream.schemas.serde.AvroWireDeserializer   # the default
  *     deserializer-config: {schema.registry.url: "mock://demo"}
+ * admin:                                 # optional: the web admin (see AdminConfig)
+ *   port: 8080
+ *   users: [{name: alice, role: admin, password-hash: "$2a$10$..."}]
+ *   api-tokens: [{name: airflow, role: admin, token: ${DIMSTREAM_AIRFLOW_TOKEN}}]
  * </pre>
  *
  * A wrong config is refused with one {@link ConfigException} naming every problem by field path.
@@ -59,10 +63,23 @@ public record DimstreamConfig(
         PostgresConfig postgres,
         List<EntityConfig> entities,
         int batchSize,
-        SinkConfig sink) {
+        SinkConfig sink,
+        Optional<AdminConfig> admin) {
 
     public DimstreamConfig {
         entities = List.copyOf(entities);
+    }
+
+    /** A config without an {@code admin:} section. */
+    public DimstreamConfig(Optional<KafkaConfig> kafka, PostgresConfig postgres, List<EntityConfig> entities, int batchSize,
+                           SinkConfig sink) {
+        this(kafka, postgres, entities, batchSize, sink, Optional.empty());
+    }
+
+    /** The {@code admin:} section, required by the web admin. */
+    public AdminConfig requireAdmin() {
+        return admin.orElseThrow(() -> new ConfigException("admin: required to start the web admin (port, users; "
+                + "see the README's config reference)"));
     }
 
     /** A config with the sink's defaults. */
@@ -122,6 +139,28 @@ public record DimstreamConfig(
             root.put("sink", sk);
         }
         root.put("entities", entities.stream().map(DimstreamConfig::describe).toList());
+        admin.ifPresent(a -> {
+            Map<String, Object> ad = new LinkedHashMap<>();
+            ad.put("host", a.host());
+            ad.put("port", a.port());
+            ad.put("session-timeout", a.sessionTimeout().toString());
+            ad.put("secure-cookie", a.secureCookie());
+            ad.put("users", a.users().stream().map(u -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", u.name());
+                m.put("role", u.role().configName());
+                m.put(u.passwordHash().isPresent() ? "password-hash" : "password", Secrets.MASK);
+                return m;
+            }).toList());
+            ad.put("api-tokens", a.apiTokens().stream().map(t -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", t.name());
+                m.put("role", t.role().configName());
+                m.put("token", Secrets.MASK);
+                return m;
+            }).toList());
+            root.put("admin", ad);
+        });
         try {
             return YAML_OUT.writeValueAsString(root);
         } catch (JsonProcessingException e) {

@@ -332,7 +332,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         long t0 = System.nanoTime();
         SinkTransaction.Outcome outcome;
         try {
-            outcome = tx.apply(st.tp, st.entity, st.committed, batch, next);
+            outcome = tx.apply(st.tp, st.entity, st.committed, batch, next, lagAfter(c, st.tp, next));
         } catch (SQLException | RuntimeException e) {
             backoff.failed("applying " + n + " records of " + st.tp + " from offset "
                     + (batch.isEmpty() ? next : batch.get(0).offset()), e);
@@ -366,6 +366,12 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             c.seekToBeginning(List.of(st.tp));
         }
         return true;
+    }
+
+    /** Records left after {@code next}: the log end the consumer knows, minus next; null when it knows none. */
+    private static Long lagAfter(KafkaConsumer<byte[], byte[]> c, TopicPartition tp, long next) {
+        OptionalLong lag = c.currentLag(tp);
+        return lag.isPresent() ? Math.max(0, c.position(tp) + lag.getAsLong() - next) : null;
     }
 
     private static String describe(OptionalLong offset) {

@@ -6,6 +6,8 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
+import io.dimstream.db.status.SinkBatch;
+import io.dimstream.db.status.SinkBatches;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
@@ -26,7 +28,8 @@ import org.apache.kafka.common.TopicPartition;
  * Applies one batch of one changes-topic partition in ONE PostgreSQL transaction: lock the
  * partition's offset row, check it still holds the offset this instance expects (the fence),
  * decode the records, apply the events with {@link Scd2Writer#apply(Connection, EntitySpec, List)},
- * keep what could not be applied in {@code dimstream.sink_rejects}, advance the offset, commit.
+ * keep what could not be applied in {@code dimstream.sink_rejects}, advance the offset, record the
+ * batch's figures in {@code dimstream.sink_batches} (for the admin dashboard), commit.
  * Any failure rolls everything back and rethrows: nothing of the batch is committed.
  */
 final class SinkTransaction {
@@ -69,6 +72,18 @@ final class SinkTransaction {
      */
     Outcome apply(TopicPartition tp, EntitySpec entity, OptionalLong expected, List<ConsumerRecord<byte[], byte[]>> records,
                   long nextOffset) throws SQLException {
+        return apply(tp, entity, expected, records, nextOffset, null);
+    }
+
+    /**
+     * As above, and records the batch's figures in {@code dimstream.sink_batches} (for the admin
+     * dashboard) in the same transaction.
+     *
+     * @param lagAfter records left in the partition after this batch, null when unknown
+     */
+    Outcome apply(TopicPartition tp, EntitySpec entity, OptionalLong expected, List<ConsumerRecord<byte[], byte[]>> records,
+                  long nextOffset, Long lagAfter) throws SQLException {
+        long t0 = System.nanoTime();
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             try {
@@ -101,6 +116,11 @@ final class SinkTransaction {
                 if (!SinkOffsets.advance(c, group, tp, expected, nextOffset)) {
                     c.rollback();
                     return new Fenced(SinkOffsets.lock(c, group, tp));
+                }
+                if (!records.isEmpty()) {
+                    // the dashboard's figures, committed (or rolled back) with the batch itself
+                    SinkBatches.record(c, new SinkBatch(group, entity.name(), tp.topic(), tp.partition(), records.get(0).offset(),
+                            nextOffset, records.size(), result, rejects.size(), (System.nanoTime() - t0) / 1_000_000, lagAfter));
                 }
                 c.commit();
                 return new Committed(result, rejects.size(), nextOffset);
