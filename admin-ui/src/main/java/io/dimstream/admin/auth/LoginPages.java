@@ -1,0 +1,84 @@
+package io.dimstream.admin.auth;
+
+import io.dimstream.admin.web.Views;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import java.security.MessageDigest;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Login and logout. The login form is CSRF-protected before any session exists by a
+ * double-submit token: a random value both in an HttpOnly SameSite=Strict cookie scoped to
+ * {@code /login} and in the form's hidden field, which must match.
+ */
+public final class LoginPages {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LoginPages.class);
+
+    private final Security security;
+    private final Views views;
+
+    public LoginPages(Security security, Views views) {
+        this.security = security;
+        this.views = views;
+    }
+
+    public void form(Context ctx) {
+        render(ctx, safeNext(ctx.queryParam("next")), null);
+    }
+
+    private void render(Context ctx, String next, String error) {
+        String token = Sessions.randomToken();
+        security.setCookie(ctx, Security.LOGIN_COOKIE, token, "/login", 1800);
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("csrfToken", token);
+        params.put("next", next);
+        params.put("error", error);
+        views.render(ctx, "login.jte", params);
+    }
+
+    public void submit(Context ctx) {
+        String cookie = ctx.cookie(Security.LOGIN_COOKIE);
+        String field = ctx.formParam(Security.CSRF_FIELD);
+        if (cookie == null || field == null || !MessageDigest.isEqual(cookie.getBytes(StandardCharsets.UTF_8),
+                field.getBytes(StandardCharsets.UTF_8))) {
+            ctx.status(HttpStatus.FORBIDDEN).contentType("text/plain; charset=utf-8")
+                    .result("403 Forbidden: the login form expired or was not sent by this site; reload /login and try again");
+            return;
+        }
+        String next = safeNext(ctx.formParam("next"));
+        String user = ctx.formParam("username");
+        Optional<Principal> p = security.accounts().login(user, ctx.formParam("password"));
+        if (p.isEmpty()) {
+            LOG.info("failed login for user {} from {}", user, ctx.ip());
+            ctx.status(HttpStatus.UNAUTHORIZED);
+            render(ctx, next, "Unknown user or wrong password.");
+            return;
+        }
+        Sessions.Session s = security.sessions().open(p.get());
+        LOG.info("user {} ({}) logged in from {}", p.get().name(), p.get().role().configName(), ctx.ip());
+        security.setCookie(ctx, Security.SESSION_COOKIE, s.id(), "/", -1);
+        security.setCookie(ctx, Security.LOGIN_COOKIE, "", "/login", 0);
+        ctx.redirect(next, HttpStatus.SEE_OTHER);
+    }
+
+    public void logout(Context ctx) {
+        Security.session(ctx).ifPresent(s -> security.sessions().close(s.id()));
+        security.setCookie(ctx, Security.SESSION_COOKIE, "", "/", 0);
+        ctx.redirect("/login", HttpStatus.SEE_OTHER);
+    }
+
+    /** A path on this site only ("/..." but not "//host" or "/\host"), else "/": no open redirect. */
+    static String safeNext(String next) {
+        if (next == null || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")
+                || next.chars().anyMatch(ch -> ch < 0x20)) {
+            return "/";
+        }
+        return next;
+    }
+}

@@ -1,0 +1,15 @@
+package io.dimstream.admin.auth;
+
+import io.dimstream.config.AdminConfig.Role;
+
+/**
+ * Who made a request.
+ *
+ * @param bearer true when authenticated by an API token (no session, so no CSRF token needed)
+ */
+public record Principal(String name, Role role, boolean bearer) {
+
+    public boolean admin() {
+        return role == Role.ADMIN;
+    }
+}

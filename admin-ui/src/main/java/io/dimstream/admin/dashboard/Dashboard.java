@@ -1,0 +1,72 @@
+package io.dimstream.admin.dashboard;
+
+import io.dimstream.admin.integrity.IntegrityResults;
+import io.dimstream.admin.web.EntityCatalog;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.status.SinkBatches;
+import io.dimstream.db.status.TableCounts;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/** Builds the dashboard from the database (no HTTP here). */
+public final class Dashboard {
+
+    /** The window of the "last hour" figures. */
+    public static final Duration WINDOW = Duration.ofHours(1);
+
+    /** The whole dashboard. */
+    public record View(Instant generatedAt, Instant since, List<EntityStatus> entities) {
+        public View {
+            entities = List.copyOf(entities);
+        }
+    }
+
+    private final DataSource ds;
+    private final EntityCatalog catalog;
+    private final IntegrityResults integrity;
+    private final Clock clock;
+
+    public Dashboard(DataSource ds, EntityCatalog catalog, IntegrityResults integrity, Clock clock) {
+        this.ds = ds;
+        this.catalog = catalog;
+        this.integrity = integrity;
+        this.clock = clock;
+    }
+
+    public View build() throws SQLException {
+        Instant now = clock.instant();
+        Instant since = now.minus(WINDOW);
+        List<EntityStatus> out = new ArrayList<>();
+        for (EntitySpec e : catalog.specs()) {
+            TableCounts counts = TableCounts.of(ds, e);
+            SinkBatches.Summary s = SinkBatches.summary(ds, e.name(), since);
+            Map<String, Long> byClass = new LinkedHashMap<>();
+            byClass.put("new", s.newKeys());
+            byClass.put("changed", s.changed());
+            byClass.put("deleted", s.deleted());
+            byClass.put("unchanged", s.unchanged());
+            byClass.put("late", s.late());
+            byClass.put("duplicate", s.duplicates());
+            byClass.put("quarantined", s.quarantined());
+            byClass.put("rejected", s.rejected());
+            double rate = BigDecimal.valueOf(s.newKeys() + s.changed() + s.deleted() + s.late())
+                    .divide(BigDecimal.valueOf(WINDOW.toMinutes()), 2, RoundingMode.HALF_UP).doubleValue();
+            IntegrityResults.Run run = integrity.last(e.name()).orElse(null);
+            out.add(new EntityStatus(e.name(), e.table(), counts.currentRows(), counts.versions(), counts.deletedKeys(), byClass,
+                    rate, s.lag(), s.lastBatchAt().orElse(null), s.lastBatchEvents().orElse(null), s.lastApplyMillis().orElse(null),
+                    counts.quarantinePending(), counts.sinkRejects(),
+                    run == null ? "not run" : run.report().ok() ? "ok" : "failed",
+                    run == null ? null : run.report().totalFindings(), run == null ? null : run.at()));
+        }
+        return new View(now, since, out);
+    }
+}

@@ -1,0 +1,21 @@
+package io.dimstream.admin.dashboard;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * One entity's line of the dashboard (and of {@code /api/dashboard}).
+ *
+ * @param eventsLastHour  events the sink applied in the last hour by class (new, changed, deleted,
+ *                        unchanged, late, duplicate, quarantined, rejected)
+ * @param changesPerMinute versions made per minute over the last hour: (new + changed + deleted + late) / 60
+ * @param sinkLag         records waiting in the changes topic after each partition's newest batch; null: unknown
+ * @param lastBatchAt     null when no batch within the last day
+ * @param sinkRejects     records the sink set aside (undecodable or refused), the PostgreSQL-side dead letters
+ * @param integrity       "ok", "failed" or "not run" (since this admin started)
+ */
+public record EntityStatus(String entity, String table, long currentRows, long versions, long deletedKeys,
+                           Map<String, Long> eventsLastHour, double changesPerMinute, Long sinkLag, Instant lastBatchAt,
+                           Integer lastBatchEvents, Integer lastBatchApplyMs, long quarantinePending, long sinkRejects,
+                           String integrity, Long integrityFindings, Instant integrityCheckedAt) {
+}
