@@ -35,6 +35,12 @@ public record HistoryView(String entity, Map<String, Object> key, List<String> k
             return Values.text(values.get(c));
         }
 
+        /** deleted, current or closed. */
+        @JsonIgnore
+        public String state() {
+            return isDeleted ? "deleted" : isCurrent ? "current" : "closed";
+        }
+
         @JsonIgnore
         public boolean isChanged(String c) {
             return changed.contains(c);

@@ -1,0 +1,216 @@
+package io.dimstream.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dimstream.db.read.HistoryQueries;
+import io.dimstream.db.read.VersionRow;
+import io.javalin.testtools.JavalinTest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+
+/** Each page and its JSON twin against the known data of {@link AdminFixture}. */
+class PagesTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final AdminFixture f = AdminFixture.get();
+    private final Instant now = Instant.now();
+
+    private AdminServer server() {
+        return new AdminServer(f.config, f.ds, new AdminSettings(OptionalInt.of(0), null, Clock.fixed(now, ZoneOffset.UTC)));
+    }
+
+    private interface Case {
+        void run(Browser b) throws Exception;
+    }
+
+    private void asAdmin(Case c) {
+        JavalinTest.test(server().app(), (app, client) -> {
+            Browser b = new Browser(client.getOrigin());
+            assertThat(b.login("alice", AdminFixture.ADMIN_PASSWORD).statusCode()).isEqualTo(303);
+            c.run(b);
+        });
+    }
+
+    private static JsonNode json(HttpResponse<String> r) throws Exception {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    private static JsonNode parse(String s) throws Exception {
+        return JSON.readTree(s.replace('\'', '"'));
+    }
+
+    @Test
+    void historyShowsEveryVersionWithChangedCellsMarkedAndATimeline() {
+        asAdmin(b -> {
+            String html = b.get("/history/customer?k=C1").body();
+            assertThat(html).contains("<h2 id=\"key-title\">customer_id = C1 · 4 versions</h2>");
+            // v2 changed city, v4 changed email (v3, the delete, carries v2's values)
+            assertThat(html).containsSubsequence("<td>2025-02-01T00:00:00Z</td>", "<td class=\"\">a@x.io</td>",
+                    "<td class=\"changed\">Lyon</td>", "<td class=\"changed\">2</td>");
+            assertThat(html).contains("<td class=\"changed\">b@x.io</td>");
+            assertThat(html).containsSubsequence(
+                    "<td>2025-01-01T00:00:00Z</td>", "<td>2025-02-01T00:00:00Z</td>", "<td>closed</td>",
+                    "<td>2025-02-01T00:00:00Z</td>", "<td>2025-03-01T00:00:00Z</td>", "<td>closed</td>",
+                    "<tr class=\"deleted\">", "<td>2025-03-01T00:00:00Z</td>", "<td>2025-04-01T00:00:00Z</td>", "<td>deleted</td>",
+                    "<tr class=\"current\">", "<td>2025-04-01T00:00:00Z</td>", "<td>open</td>", "<td>current</td>");
+            // 90 days from the first version to the last, which is open and drawn a tenth of that: 99 days over 760 px
+            assertThat(html).contains("<rect class=\"bar\" x=\"0.0\" y=\"4.0\" width=\"238.0\" height=\"16.0\">"
+                    + "<title>v1: 2025-01-01T00:00:00Z .. 2025-02-01T00:00:00Z</title></rect>");
+            assertThat(html).contains("<rect class=\"bar deleted\" x=\"452.9\" y=\"48.0\" width=\"238.0\" height=\"16.0\">"
+                    + "<title>v3 deleted: 2025-03-01T00:00:00Z .. 2025-04-01T00:00:00Z</title></rect>");
+            assertThat(html).contains("<rect class=\"bar current\" x=\"690.9\" y=\"70.0\" width=\"69.1\" height=\"16.0\">"
+                    + "<title>v4 current: 2025-04-01T00:00:00Z .. open</title></rect>");
+            assertThat(html).contains("crm.customers p0 @4 · loaded ");
+        });
+    }
+
+    @Test
+    void historyJsonTwinIsTheWholeHistory() {
+        asAdmin(b -> {
+            List<VersionRow> rows = new HistoryQueries(f.ds).history(f.customer, List.of("C1"));
+            JsonNode actual = json(b.get("/api/history/customer?k=C1"));
+            JsonNode expected = parse(("{'entity':'customer','key_columns':['customer_id'],'query':'','keys':[],'more_keys':false,"
+                    + "'history':{'entity':'customer','key':{'customer_id':'C1'},'key_columns':['customer_id'],"
+                    + "'attribute_columns':['email','city','last_login'],'versions':["
+                    + version(1, "2025-01-01T00:00:00Z", "'2025-02-01T00:00:00Z'", false, false, rows.get(0), "'a@x.io'", "'Paris'", 1, "", 1)
+                    + "," + version(2, "2025-02-01T00:00:00Z", "'2025-03-01T00:00:00Z'", false, false, rows.get(1), "'a@x.io'", "'Lyon'", 2, "'city','last_login'", 2)
+                    + "," + version(3, "2025-03-01T00:00:00Z", "'2025-04-01T00:00:00Z'", false, true, rows.get(2), "'a@x.io'", "'Lyon'", 2, "", 3)
+                    + "," + version(4, "2025-04-01T00:00:00Z", "null", true, false, rows.get(3), "'b@x.io'", "'Lyon'", 3, "'email','last_login'", 4)
+                    + "]},'message':null}"));
+            assertThat(actual).isEqualTo(expected);
+        });
+    }
+
+    private static String version(int n, String from, String to, boolean current, boolean deleted, VersionRow r, String email,
+                                  String city, long lastLogin, String changed, long offset) {
+        return ("{'number':" + n + ",'valid_from':'" + from + "','valid_to':" + to + ",'is_current':" + current
+                + ",'is_deleted':" + deleted + ",'surrogate_key':" + r.surrogateKey() + ",'record_hash':'" + r.recordHash()
+                + "','values':{'customer_id':'C1','email':" + email + ",'city':" + city + ",'last_login':" + lastLogin
+                + "},'changed':[" + changed + "],'lineage':{'topic':'crm.customers','partition':0,'offset':" + offset
+                + ",'loaded_at':'" + r.loadedAt() + "'}}");
+    }
+
+    @Test
+    void keySearchFindsCompositeKeysByPrefixAndLinksToTheirHistory() {
+        asAdmin(b -> {
+            String html = b.get("/history/account?q=eu").body();
+            assertThat(html).contains("<li><a href=\"/history/account?k=eu&amp;k=7\">eu / 7</a></li>")
+                    .contains("<li><a href=\"/history/account?k=eu&amp;k=8\">eu / 8</a></li>").doesNotContain("us / 7");
+            JsonNode api = json(b.get("/api/history/account?k=eu&k=7"));
+            assertThat(api.at("/history/versions").size()).isEqualTo(2);
+            assertThat(api.at("/history/versions/1/values")).isEqualTo(parse("{'region':'eu','account_no':7,'status':'suspended'}"));
+            assertThat(api.at("/history/versions/1/changed")).isEqualTo(parse("['status']"));
+        });
+    }
+
+    @Test
+    void asOfShowsTheTableAtTheInstantInTheChosenZoneSortedAndPaged() {
+        asAdmin(b -> {
+            String html = b.get("/asof/customer?at=2025-02-10T01:00:00&tz=Europe/Berlin").body();
+            assertThat(html).contains("<span id=\"as-of-instant\">2025-02-10T00:00:00Z</span>");
+            assertThat(html).contains("<tbody>\n\n  <tr><td>C1</td><td>a@x.io</td><td>Lyon</td><td>2</td><td>2025-02-01T00:00:00Z</td>"
+                    + "<td>2025-03-01T00:00:00Z</td></tr>\n\n  <tr><td>C2</td><td>&lt;script&gt;alert(1)&lt;/script&gt;@x.io</td>"
+                    + "<td>Rome</td><td>5</td><td>2025-01-15T00:00:00Z</td><td><span class=\"null\">NULL</span></td></tr>\n\n</tbody>");
+            JsonNode desc = json(b.get("/api/asof/customer?at=2025-03-10T00:00:00Z&sort=key_desc"));
+            assertThat(desc).isEqualTo(parse("{'entity':'customer','at':'2025-03-10T00:00:00Z','zone':'UTC','at_local':'2025-03-10T00:00:00',"
+                    + "'prefix':'','sort':'key_desc','page':1,'has_more':false,"
+                    + "'columns':['customer_id','email','city','last_login','valid_from','valid_to'],'rows':["
+                    + "{'customer_id':'C3','email':'c@x.io','city':null,'last_login':null,'valid_from':'2025-02-15T00:00:00Z','valid_to':null},"
+                    + "{'customer_id':'C2','email':'" + AdminFixture.XSS + "','city':'Rome','last_login':5,'valid_from':'2025-01-15T00:00:00Z','valid_to':null}]}"));
+            JsonNode prefixed = json(b.get("/api/asof/customer?at=2025-04-10T00:00:00Z&prefix=C1"));
+            assertThat(prefixed.at("/rows")).isEqualTo(parse("[{'customer_id':'C1','email':'b@x.io','city':'Lyon','last_login':3,"
+                    + "'valid_from':'2025-04-01T00:00:00Z','valid_to':null}]"));
+            assertThat(b.get("/api/asof/customer?tz=Mars/Olympus").body())
+                    .isEqualTo("{\"error\":\"tz: unknown time zone \\\"Mars/Olympus\\\" (e.g. UTC, Europe/Berlin)\"}");
+        });
+    }
+
+    @Test
+    void csvDownloadIsTheWholeSnapshot() {
+        asAdmin(b -> {
+            HttpResponse<String> r = b.get("/asof/customer/csv?at=2025-03-10T00:00:00Z");
+            assertThat(r.headers().firstValue("Content-Type")).hasValue("text/csv; charset=utf-8");
+            assertThat(r.headers().firstValue("Content-Disposition"))
+                    .hasValue("attachment; filename=\"customer-as-of-2025-03-10T00-00-00Z.csv\"");
+            assertThat(r.body()).isEqualTo("customer_id,email,city,last_login,valid_from,valid_to\r\n"
+                    + "C2," + AdminFixture.XSS + ",Rome,5,2025-01-15T00:00:00Z,\r\n"
+                    + "C3,c@x.io,,,2025-02-15T00:00:00Z,\r\n");
+        });
+    }
+
+    @Test
+    void diffListsAddedRemovedAndChangedKeysWithTheirColumns() {
+        asAdmin(b -> {
+            JsonNode d = json(b.get("/api/diff/customer?from=2025-02-10T00:00:00Z&to=2025-04-10T00:00:00Z"));
+            assertThat(d.at("/added")).isEqualTo(parse("[{'key':{'customer_id':'C3'},'link':'?k=C3','before':null,"
+                    + "'after':{'email':'c@x.io','city':null,'last_login':null},'changed_columns':[]}]"));
+            assertThat(d.at("/removed")).isEqualTo(parse("[]"));
+            assertThat(d.at("/changed")).isEqualTo(parse("[{'key':{'customer_id':'C1'},'link':'?k=C1',"
+                    + "'before':{'email':'a@x.io','city':'Lyon','last_login':2},'after':{'email':'b@x.io','city':'Lyon','last_login':3},"
+                    + "'changed_columns':['email','last_login']}]"));
+            String html = b.get("/diff/customer?from=2025-02-10T00:00:00Z&to=2025-04-10T00:00:00Z").body();
+            assertThat(html).contains("1 added, 0 removed, 1 changed").contains("<td class=\"changed\">a@x.io → b@x.io</td>");
+        });
+    }
+
+    @Test
+    void quarantineListsTheLateEventWithItsReason() {
+        asAdmin(b -> {
+            JsonNode q = json(b.get("/api/quarantine?entity=account"));
+            assertThat(q.at("/events").size()).isEqualTo(1);
+            JsonNode e = q.at("/events/0");
+            assertThat(e.get("entity").asText()).isEqualTo("account");
+            assertThat(JSON.readTree(e.get("event_key").asText())).isEqualTo(parse("{'region':'eu','account_no':7}"));
+            assertThat(e.get("event_time").asText()).isEqualTo("2025-01-01T00:00:00Z");
+            assertThat(e.get("source_topic").asText()).isEqualTo("bank.accounts");
+            assertThat(e.get("source_offset").asLong()).isEqualTo(15);
+            assertThat(e.get("status").asText()).isEqualTo("pending");
+            String reason = e.get("reason").asText();
+            assertThat(reason).isNotBlank();
+            assertThat(b.get("/quarantine?entity=account").body()).contains("<td>" + reason.replace("\"", "&#34;") + "</td>")
+                    .contains("<td>bank.accounts p1 @15</td>");
+        });
+    }
+
+    @Test
+    void dashboardShowsPerEntityFiguresAndItsJsonTwin() {
+        asAdmin(b -> {
+            Instant last;
+            try (Connection c = f.ds.getConnection(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT max(finished_at) FROM dimstream.sink_batches WHERE entity = 'customer'")) {
+                rs.next();
+                last = rs.getObject(1, java.time.OffsetDateTime.class).toInstant();
+            }
+            JsonNode d = json(b.get("/api/dashboard"));
+            assertThat(d).isEqualTo(parse(("{'generated_at':'" + now + "','since':'" + now.minusSeconds(3600) + "','entities':["
+                    + "{'entity':'customer','table':'ui_customer','current_rows':3,'versions':6,'deleted_keys':0,"
+                    + "'events_last_hour':{'new':3,'changed':1,'deleted':1,'unchanged':0,'late':1,'duplicate':0,'quarantined':0,'rejected':1},"
+                    + "'changes_per_minute':0.1,'sink_lag':8,'last_batch_at':'" + last + "','last_batch_events':2,'last_batch_apply_ms':8,"
+                    + "'quarantine_pending':0,'sink_rejects':0,'integrity':'not run','integrity_findings':null,'integrity_checked_at':null},"
+                    + "{'entity':'account','table':'ui_account','current_rows':3,'versions':4,'deleted_keys':0,"
+                    + "'events_last_hour':{'new':0,'changed':0,'deleted':0,'unchanged':0,'late':0,'duplicate':0,'quarantined':0,'rejected':0},"
+                    + "'changes_per_minute':0.0,'sink_lag':null,'last_batch_at':null,'last_batch_events':null,'last_batch_apply_ms':null,"
+                    + "'quarantine_pending':1,'sink_rejects':0,'integrity':'not run','integrity_findings':null,'integrity_checked_at':null}]}")));
+            String html = b.get("/").body();
+            assertThat(html).contains("hx-get=\"/dashboard/table\" hx-trigger=\"every 10s\" hx-swap=\"outerHTML\"")
+                    .contains("<script src=\"/webjars/htmx.org/2.0.4/dist/htmx.min.js\" defer></script>")
+                    .contains("<td class=\"num\" data-class=\"changed\">1</td>")
+                    .contains("<td class=\"num\">8</td>")
+                    .contains("<td class=\"num\">2 events, 8 ms</td>");
+            assertThat(b.get("/dashboard/table").body()).startsWith("<section id=\"dashboard\"");
+            assertThat(b.get("/webjars/htmx.org/2.0.4/dist/htmx.min.js").statusCode()).isEqualTo(200);
+            assertThat(b.get("/static/admin.css").statusCode()).isEqualTo(200);
+        });
+    }
+}
