@@ -33,7 +33,10 @@ public final class LoginPages {
     }
 
     private void render(Context ctx, String next, String error) {
-        String token = Sessions.randomToken();
+        // keep the token the browser already holds: a second login page (another tab, or a
+        // redirected favicon request) must not invalidate the form shown first
+        String held = ctx.cookie(Security.LOGIN_COOKIE);
+        String token = held != null && held.matches("[A-Za-z0-9_-]{43}") ? held : Sessions.randomToken();
         security.setCookie(ctx, Security.LOGIN_COOKIE, token, "/login", 1800);
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("csrfToken", token);

@@ -58,7 +58,7 @@ public final class Security {
     }
 
     private static boolean isPublic(String path) {
-        return path.equals("/login") || isStatic(path);
+        return path.equals("/login") || path.equals("/favicon.ico") || isStatic(path);
     }
 
     private static boolean isApi(String path) {

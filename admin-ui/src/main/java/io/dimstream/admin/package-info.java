@@ -1,0 +1,32 @@
+/**
+ * The web admin (issue 4): Javalin 7 + JTE, depending on the {@code db} module only (never on
+ * Kafka or Kafka Streams).
+ *
+ * <h2>Design notes</h2>
+ * <ul>
+ *   <li><b>One route table</b> ({@link io.dimstream.admin.AdminServer}); packages by feature
+ *       ({@code dashboard}, {@code history}, {@code asof}, {@code diff}, {@code integrity},
+ *       {@code quarantine}), each a thin handler over db's query services
+ *       ({@code io.dimstream.db.read}, {@code io.dimstream.db.status}), which know nothing of HTTP.
+ *       Every page {@code /x} has a JSON twin {@code /api/x} built from the same model record.</li>
+ *   <li><b>Templates</b> are precompiled at build time by jte-maven-plugin ({@code ContentType.Html}),
+ *       so every {@code ${...}} is escaped for where it stands and no template uses {@code $unsafe}.
+ *       The layout takes a {@code Content}; each page one model record. Presentation geometry (the
+ *       SVG timeline) is computed in Java ({@code HistoryView}) from the data alone, not the clock.</li>
+ *   <li><b>No inline script or style</b>: CSS and htmx (webjar) come from this origin, so the CSP
+ *       {@code script-src 'self'; style-src 'self'} holds; htmx's own inline indicator style and eval
+ *       are switched off by its meta config. The dashboard polls {@code /dashboard/table} every 10 s.</li>
+ *   <li><b>Security</b> ({@code auth}): every request passes {@code Security.check}: headers, then a
+ *       bearer token ({@code /api} only) or the session cookie, then for non-GET requests the session's
+ *       CSRF token (hidden field {@code _csrf} or header {@code X-CSRF-Token}) and the admin role.
+ *       Sessions live in memory, 256-bit ids in an HttpOnly SameSite=Strict cookie, a new id at every
+ *       login; the login form is protected by a double-submit token. Passwords: bcrypt
+ *       (spring-security-crypto); tokens compared as SHA-256 digests in constant time.</li>
+ *   <li><b>SQL</b>: filters are bound parameters, sort is one of two whitelisted words, entity
+ *       names are looked up in the config; nothing from a request becomes SQL text.</li>
+ *   <li><b>CSV</b> streams the as-of snapshot from a server-side cursor to the response.</li>
+ *   <li><b>Not yet</b>: integrity results live in this process's memory (a restart forgets them);
+ *       replay, quarantine actions and DLQ pages come with the jobs backend.</li>
+ * </ul>
+ */
+package io.dimstream.admin;

@@ -1,0 +1,137 @@
+package io.dimstream.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The admin in Debian's headless Chromium (Selenium, /usr/bin/chromedriver): log in, open a key's
+ * history and see its versions, change the as-of instant and see the table change. Screenshots
+ * go to target/screenshots. Without chromium the test is skipped, unless
+ * DIMSTREAM_REQUIRE_BROWSER=1 (CI), where it fails.
+ */
+class AdminBrowserIT {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path SHOTS = Path.of("target", "screenshots");
+
+    private static AdminServer.Handle admin;
+    private static ChromeDriver driver;
+
+    @BeforeAll
+    static void start() throws Exception {
+        boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+        if (!present) {
+            String why = "browser test needs Debian's chromium and chromedriver (" + CHROMIUM + ", " + CHROMEDRIVER
+                    + "): apt-get install -y chromium chromium-driver";
+            if ("1".equals(System.getenv("DIMSTREAM_REQUIRE_BROWSER"))) {
+                throw new IllegalStateException(why + " (DIMSTREAM_REQUIRE_BROWSER=1: not skipping)");
+            }
+            assumeTrue(false, "SKIPPED: " + why);
+        }
+        AdminFixture f = AdminFixture.get();
+        admin = AdminServer.start(f.config, f.ds, AdminSettings.onPort(0));
+        Path profile = Files.createTempDirectory("dimstream-chromium-");
+        ChromeOptions o = new ChromeOptions();
+        o.setBinary(CHROMIUM.toFile());
+        o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--window-size=1400,1000", "--user-data-dir=" + profile);
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort().build();
+        driver = new ChromeDriver(service, o);
+        Files.createDirectories(SHOTS);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (driver != null) {
+            driver.quit();
+        }
+        if (admin != null) {
+            admin.close();
+        }
+    }
+
+    private static void shot(String name) throws Exception {
+        File f = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
+        Files.copy(f.toPath(), SHOTS.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static WebDriverWait await() {
+        return new WebDriverWait(driver, Duration.ofSeconds(15));
+    }
+
+    private static List<String> rows(String tableId) {
+        return driver.findElements(By.cssSelector("#" + tableId + " tbody tr")).stream().map(WebElement::getText).toList();
+    }
+
+    @Test
+    void logInOpenAHistoryAndMoveTheAsOfInstant() throws Exception {
+        String base = admin.url();
+        driver.get(base + "history/customer?k=C1");
+        await().until(d -> d.getCurrentUrl().contains("/login"));
+        driver.findElement(By.id("username")).sendKeys("alice");
+        driver.findElement(By.id("password")).sendKeys(AdminFixture.ADMIN_PASSWORD);
+        shot("01-login");
+        driver.findElement(By.id("login-button")).click();
+
+        // back where we wanted to go: the key's history, four versions
+        try {
+            await().until(d -> !d.findElements(By.id("versions")).isEmpty());
+        } catch (org.openqa.selenium.TimeoutException e) {
+            shot("02-history-missing");
+            throw new AssertionError("no version table at " + driver.getCurrentUrl() + ":\n" + driver.getPageSource(), e);
+        }
+        assertThat(driver.findElement(By.id("key-title")).getText()).isEqualTo("customer_id = C1 · 4 versions");
+        assertThat(rows("versions")).hasSize(4);
+        assertThat(rows("versions").get(0)).startsWith("1 2025-01-01T00:00:00Z 2025-02-01T00:00:00Z closed a@x.io Paris 1");
+        assertThat(rows("versions").get(2)).startsWith("3 2025-03-01T00:00:00Z 2025-04-01T00:00:00Z deleted a@x.io Lyon 2");
+        assertThat(rows("versions").get(3)).startsWith("4 2025-04-01T00:00:00Z open current b@x.io Lyon 3");
+        assertThat(driver.findElements(By.cssSelector("#timeline rect.bar"))).hasSize(4);
+        assertThat(driver.findElements(By.cssSelector("#timeline rect.bar.current"))).hasSize(1);
+        shot("02-history");
+
+        driver.get(base + "asof/customer?at=2025-02-10T00:00:00&tz=UTC");
+        await().until(d -> !d.findElements(By.id("asof-table")).isEmpty());
+        assertThat(rows("asof-table")).containsExactly(
+                "C1 a@x.io Lyon 2 2025-02-01T00:00:00Z 2025-03-01T00:00:00Z",
+                "C2 " + AdminFixture.XSS + " Rome 5 2025-01-15T00:00:00Z NULL");
+        shot("03-asof-february");
+
+        // change the instant in the form: April 10 in Berlin
+        WebElement at = driver.findElement(By.id("at"));
+        driver.executeScript("arguments[0].value = arguments[1]", at, "2025-04-10T02:00:00");
+        new Select(driver.findElement(By.id("tz"))).selectByValue("Europe/Berlin");
+        driver.findElement(By.id("show")).click();
+        await().until(d -> d.findElement(By.id("as-of-instant")).getText().equals("2025-04-10T00:00:00Z"));
+        assertThat(rows("asof-table")).containsExactly(
+                "C1 b@x.io Lyon 3 2025-04-01T00:00:00Z NULL",
+                "C2 " + AdminFixture.XSS + " Rome 5 2025-01-15T00:00:00Z NULL",
+                "C3 c@x.io NULL NULL 2025-02-15T00:00:00Z NULL");
+        shot("04-asof-april");
+
+        driver.get(base);
+        await().until(d -> !d.findElements(By.id("dashboard-table")).isEmpty());
+        assertThat(driver.findElement(By.cssSelector("tr[data-entity=customer]")).getText()).startsWith("customer ui_customer 3 6 0");
+        shot("05-dashboard");
+    }
+}
