@@ -235,7 +235,7 @@ class DimstreamConfigTest {
     @Test
     void unknownTopLevelKeyIsRefused() {
         assertThat(refusal(DESIGN_EXAMPLE + "batchsize: 10\n"))
-                .isEqualTo("config test.yml: batchsize: unknown key (known here: batch-size, entities, kafka, postgres, sink)");
+                .isEqualTo("config test.yml: batchsize: unknown key (known here: admin, batch-size, entities, kafka, postgres, sink)");
     }
 
     @Test
