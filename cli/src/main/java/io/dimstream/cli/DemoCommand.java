@@ -1,6 +1,10 @@
 package io.dimstream.cli;
 
+import io.dimstream.admin.AdminServer;
+import io.dimstream.admin.AdminSettings;
+import io.dimstream.admin.auth.Sessions;
 import io.dimstream.app.demo.StreamingDemo;
+import io.dimstream.config.AdminConfig;
 import io.dimstream.app.load.LoadReport;
 import io.dimstream.app.metrics.MetricsHttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -18,6 +22,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -58,6 +64,9 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--metrics-port", defaultValue = "9464", description = "Prometheus scrape port, -1 for none; default: ${DEFAULT-VALUE}")
     int metricsPort;
 
+    @Option(names = "--admin-port", defaultValue = "8080", description = "the admin UI's port (streaming demo), -1 for none; default: ${DEFAULT-VALUE}")
+    int adminPort;
+
     @Option(names = "--data-dir", description = "where the embedded broker and PostgreSQL keep data; default: a temporary folder")
     Path dataDir;
 
@@ -75,11 +84,13 @@ final class DemoCommand implements Callable<Integer> {
             StreamingDemo demo = new StreamingDemo(config, dir, registry);
             StreamingDemo.Running running = demo.start(out, events);
             MetricsHttpServer metrics = metricsPort < 0 ? null : MetricsHttpServer.start("127.0.0.1", metricsPort, registry);
+            AdminServer.Handle admin = null;
             try {
                 demo.report(out, running, metrics == null ? -1 : metrics.port());
                 if (exitAfterBurst) {
                     return 0;
                 }
+                admin = startAdmin(out, config, running);
                 out.println("streaming 2 events a second; press Ctrl-C to stop");
                 out.flush();
                 Thread producer = Thread.currentThread();
@@ -91,12 +102,41 @@ final class DemoCommand implements Callable<Integer> {
                 }
                 return 0;
             } finally {
+                if (admin != null) {
+                    admin.close();
+                }
                 if (metrics != null) {
                     metrics.close();
                 }
                 running.close();
             }
         });
+    }
+
+    /**
+     * The admin UI over the demo's PostgreSQL, with one admin login whose password is made up now
+     * and printed (a demo on a shared machine is not open to everyone). Null when it is switched
+     * off or cannot start (the demo goes on without it).
+     */
+    private AdminServer.Handle startAdmin(PrintWriter out, DimstreamConfig config, StreamingDemo.Running running) {
+        if (adminPort < 0) {
+            return null;
+        }
+        String password = Sessions.randomToken().substring(0, 16);
+        AdminConfig admin = new AdminConfig("127.0.0.1", adminPort, AdminConfig.DEFAULT_SESSION_TIMEOUT, false,
+                List.of(new AdminConfig.User("demo", AdminConfig.Role.ADMIN, Optional.empty(), Optional.of(password))), List.of());
+        DimstreamConfig withAdmin = new DimstreamConfig(config.kafka(), config.postgres(), config.entities(), config.batchSize(),
+                config.sink(), Optional.of(admin));
+        try {
+            AdminServer.Handle h = AdminServer.start(withAdmin, running.pipeline().database().dataSource(), AdminSettings.fromConfig());
+            out.println("admin UI: " + h.url() + "  (login: demo / " + password + ")");
+            out.flush();
+            return h;
+        } catch (RuntimeException e) {
+            out.println("admin UI not started on port " + adminPort + ": " + e.getMessage() + " (try --admin-port)");
+            out.flush();
+            return null;
+        }
     }
 
     private Integer fileDemo() throws Exception {

@@ -21,7 +21,8 @@ public final class PageRenderer {
     public PageContext context(Context ctx, String section) {
         Principal p = Security.principal(ctx);
         String csrf = Security.session(ctx).map(Sessions.Session::csrfToken).orElse("");
-        return new PageContext(p.name(), p.role().configName(), p.admin(), csrf, catalog.names(), section);
+        String entity = ctx.pathParamMap().getOrDefault("entity", "");
+        return new PageContext(p.name(), p.role().configName(), p.admin(), csrf, catalog.names(), section, entity);
     }
 
     public void render(Context ctx, String template, String section, Map<String, Object> params) {
