@@ -1,0 +1,49 @@
+package io.dimstream.db.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dimstream.db.testing.TestPostgres;
+import io.dimstream.db.write.ApplyResult;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+class SinkBatchesTest {
+
+    static final DataSource DS = TestPostgres.dataSource();
+
+    static SinkBatch batch(String entity, int partition, int events, ApplyResult r, int rejected, long ms, Long lag) {
+        return new SinkBatch("g", entity, "dimstream." + entity + ".changes", partition, 0, events, events, r, rejected, ms, lag);
+    }
+
+    @Test
+    void summarySumsTheWindowAndTakesTheNewestBatchAndEachPartitionsNewestLag() throws Exception {
+        try (Connection c = DS.getConnection()) {
+            SinkBatches.record(c, batch("sb_x", 0, 3, new ApplyResult(3, 1, 1, 1, 0, 0, 0, 0, List.of(), 4, 2, 0), 0, 10, 9L));
+            SinkBatches.record(c, batch("sb_x", 0, 2, new ApplyResult(2, 0, 0, 0, 1, 1, 0, 0, List.of(), 1, 1, 0), 0, 11, 4L));
+            SinkBatches.record(c, batch("sb_x", 1, 5, new ApplyResult(4, 0, 2, 0, 0, 0, 1, 1, List.of(), 2, 2, 0), 1, 7, 6L));
+            // two hours ago: outside the window's sums, but it is not the newest either
+            try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.sink_batches SET finished_at = finished_at - interval '2 hours' "
+                    + "WHERE entity = 'sb_x' AND events = 3")) {
+                assertThat(p.executeUpdate()).isEqualTo(1);
+            }
+        }
+        Instant since;
+        Instant newest;
+        try (Connection c = DS.getConnection(); var s = c.createStatement();
+             var rs = s.executeQuery("SELECT now() - interval '1 hour', max(finished_at) FROM dimstream.sink_batches WHERE entity = 'sb_x'")) {
+            rs.next();
+            since = rs.getObject(1, java.time.OffsetDateTime.class).toInstant();
+            newest = rs.getObject(2, java.time.OffsetDateTime.class).toInstant();
+        }
+        SinkBatches.Summary s = SinkBatches.summary(DS, "sb_x", since);
+        assertThat(s).isEqualTo(new SinkBatches.Summary("sb_x", since, 2, 7, 0, 2, 0, 1, 1, 1, 1, 1,
+                Optional.of(newest), Optional.of(5), Optional.of(7), 10L));
+        assertThat(SinkBatches.summary(DS, "sb_none", since)).isEqualTo(new SinkBatches.Summary("sb_none", since, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, Optional.empty(), Optional.empty(), Optional.empty(), null));
+    }
+}
