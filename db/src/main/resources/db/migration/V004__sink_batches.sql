@@ -31,3 +31,20 @@ CREATE TABLE sink_batches (
 CREATE INDEX sink_batches_entity_time ON sink_batches (entity, finished_at);
 -- the pruning delete: one partition's old rows
 CREATE INDEX sink_batches_partition_time ON sink_batches (topic, partition, finished_at);
+
+-- Integrity reports run from the admin UI (IntegrityRuns), so the dashboard's integrity status
+-- survives a restart and is the same on every admin instance. Findings are kept as the report
+-- listed them (capped per kind); the newest 20 runs per entity are kept.
+CREATE TABLE integrity_runs (
+    id            bigserial PRIMARY KEY,
+    entity        text NOT NULL,
+    checked_at    timestamptz NOT NULL DEFAULT clock_timestamp(),
+    checked_by    text NOT NULL,
+    millis        bigint NOT NULL,
+    rows_checked  bigint NOT NULL,
+    ok            boolean NOT NULL,
+    counts        jsonb NOT NULL,      -- {"OVERLAP": 3, ...}: true totals per kind
+    findings      jsonb NOT NULL,      -- [{"kind", "key", "valid_from", "detail"}], as listed
+    truncated     boolean NOT NULL
+);
+CREATE INDEX integrity_runs_entity ON integrity_runs (entity, id);

@@ -10,7 +10,6 @@ import io.dimstream.admin.dashboard.DashboardPage;
 import io.dimstream.admin.diff.DiffPage;
 import io.dimstream.admin.history.HistoryPage;
 import io.dimstream.admin.integrity.IntegrityPage;
-import io.dimstream.admin.integrity.IntegrityResults;
 import io.dimstream.admin.quarantine.QuarantinePage;
 import io.dimstream.admin.web.BadRequest;
 import io.dimstream.admin.web.EntityCatalog;
@@ -23,6 +22,7 @@ import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.IntegrityChecker;
 import io.dimstream.db.read.QuarantineQueries;
+import io.dimstream.db.status.IntegrityRuns;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -73,13 +73,13 @@ public final class AdminServer {
         Security security = new Security(new Accounts(admin), new Sessions(admin.sessionTimeout(), settings.clock()),
                 admin.secureCookie());
         HistoryQueries queries = new HistoryQueries(ds);
-        IntegrityResults integrity = new IntegrityResults();
+        IntegrityRuns integrity = new IntegrityRuns(ds);
         LoginPages login = new LoginPages(security, views);
         DashboardPage dashboard = new DashboardPage(new Dashboard(ds, catalog, integrity, settings.clock()), pages);
         HistoryPage history = new HistoryPage(queries, catalog, pages);
         AsOfPage asOf = new AsOfPage(queries, catalog, pages, settings.clock());
         DiffPage diff = new DiffPage(queries, catalog, pages);
-        IntegrityPage integrityPage = new IntegrityPage(new IntegrityChecker(ds), integrity, catalog, pages, settings.clock());
+        IntegrityPage integrityPage = new IntegrityPage(new IntegrityChecker(ds), integrity, catalog, pages);
         QuarantinePage quarantine = new QuarantinePage(new QuarantineQueries(ds), catalog, pages);
 
         this.app = Javalin.create(cfg -> {

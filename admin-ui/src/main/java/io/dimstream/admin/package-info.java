@@ -25,8 +25,9 @@
  *   <li><b>SQL</b>: filters are bound parameters, sort is one of two whitelisted words, entity
  *       names are looked up in the config; nothing from a request becomes SQL text.</li>
  *   <li><b>CSV</b> streams the as-of snapshot from a server-side cursor to the response.</li>
- *   <li><b>Not yet</b>: integrity results live in this process's memory (a restart forgets them);
- *       replay, quarantine actions and DLQ pages come with the jobs backend.</li>
+ *   <li><b>Integrity</b> reports run from the admin are kept in {@code dimstream.integrity_runs}
+ *       (newest 20 per entity), so the status survives a restart and every admin instance agrees.</li>
+ *   <li><b>Not yet</b>: replay, quarantine actions and DLQ pages come with the jobs backend.</li>
  * </ul>
  */
 package io.dimstream.admin;

@@ -41,6 +41,7 @@ final class AdminFixture {
     final DimstreamConfig config;
     final EntitySpec customer;
     final EntitySpec account;
+    final EntitySpec broken;
 
     private AdminFixture() throws Exception {
         ds = TestPostgres.dataSource();
@@ -63,6 +64,13 @@ final class AdminFixture {
                     tracked: [status]
                     lateness-horizon: P1D
                     columns: {region: text, account_no: bigint, status: text}
+                  - name: broken
+                    topic: t.broken
+                    table: ui_broken
+                    key: [id]
+                    tracked: [v]
+                    lateness-horizon: unlimited
+                    columns: {id: text, v: text}
                 admin:
                   users:
                     - {name: alice, role: admin, password-hash: "%s"}
@@ -75,6 +83,8 @@ final class AdminFixture {
         account = config.entity("account").toEntitySpec();
         EntityTables.ensure(ds, customer);
         EntityTables.ensure(ds, account);
+        broken = config.entity("broken").toEntitySpec();
+        EntityTables.ensure(ds, broken);
         Scd2Writer w = new Scd2Writer(ds);
         w.apply(customer, List.of(
                 cust(1, "2025-01-01T00:00:00Z", "C1", "a@x.io", "Paris", 1L),
@@ -90,6 +100,14 @@ final class AdminFixture {
                 acct(14, "2025-01-07T00:00:00Z", "us", 7, "active")));
         // nine days older than the key's newest event, beyond the one-day horizon: quarantined
         w.apply(account, List.of(acct(15, "2025-01-01T00:00:00Z", "eu", 7, "closed")));
+        Map<String, Object> b1 = new LinkedHashMap<>(Map.of("id", "B1", "v", "a"));
+        Map<String, Object> b2 = new LinkedHashMap<>(Map.of("id", "B1", "v", "b"));
+        w.apply(broken, List.of(Event.upsert(Instant.parse("2025-01-01T00:00:00Z"), b1, 21, Source.kafka("t.broken", 0, 21)),
+                Event.upsert(Instant.parse("2025-01-10T00:00:00Z"), b2, 22, Source.kafka("t.broken", 0, 22))));
+        try (Connection c = ds.getConnection(); java.sql.Statement s = c.createStatement()) {
+            // a hand edit the writer would never make: the first version now ends two days after the second starts
+            s.executeUpdate("UPDATE ui_broken SET valid_to = '2025-01-12T00:00:00Z' WHERE valid_from = '2025-01-01T00:00:00Z'");
+        }
         try (Connection c = ds.getConnection()) {
             SinkBatches.record(c, new SinkBatch("g", "customer", "dimstream.customer.changes", 0, 0, 4, 4,
                     new ApplyResult(4, 2, 1, 1, 0, 0, 0, 0, List.of(), 5, 2, 0), 0, 12, 3L));

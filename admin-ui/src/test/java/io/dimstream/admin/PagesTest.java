@@ -183,6 +183,37 @@ class PagesTest {
         });
     }
 
+    /** The dashboard's integrity fields: other tests of this JVM may have run a check, stored in the database. */
+    private String integrity(String entity) throws Exception {
+        var run = new io.dimstream.db.status.IntegrityRuns(f.ds).latest(entity);
+        if (run.isEmpty()) {
+            return "'integrity':'not run','integrity_findings':null,'integrity_checked_at':null";
+        }
+        long n = run.get().counts().values().stream().mapToLong(Long::longValue).sum();
+        return "'integrity':'" + (run.get().ok() ? "ok" : "failed") + "','integrity_findings':" + n
+                + ",'integrity_checked_at':'" + run.get().checkedAt() + "'";
+    }
+
+    @Test
+    void integrityRunListsEachFindingWithALinkToTheKeysHistoryAndTheDashboardShowsIt() {
+        asAdmin(b -> {
+            String token = Browser.csrf(b.get("/integrity/broken").body());
+            assertThat(b.post("/integrity/broken/run", java.util.Map.of("_csrf", token)).statusCode()).isEqualTo(303);
+            JsonNode report = json(b.get("/api/integrity/broken"));
+            String checkedAt = report.get("checked_at").asText();
+            assertThat(report).isEqualTo(parse("{'entity':'broken','status':'failed','checked_at':'" + checkedAt + "','checked_by':'alice',"
+                    + "'rows_checked':2,'counts':{'OVERLAP':1},'findings':[{'kind':'OVERLAP','key':{'id':'B1'},"
+                    + "'valid_from':'2025-01-10T00:00:00Z','detail':'starts before the previous version (valid_from "
+                    + "2025-01-01T00:00:00Z) ends at 2025-01-12T00:00:00Z','link':'?k=B1'}],'truncated':false}"));
+            String html = b.get("/integrity/broken").body();
+            assertThat(html).contains("FAILED: 2 rows checked at " + checkedAt + " by alice, 1 findings listed.")
+                    .contains("<tr><td>OVERLAP</td><td><a href=\"/history/broken?k=B1\">[B1]</a></td><td>2025-01-10T00:00:00Z</td>"
+                            + "<td>starts before the previous version (valid_from 2025-01-01T00:00:00Z) ends at 2025-01-12T00:00:00Z</td></tr>");
+            assertThat(json(b.get("/api/dashboard")).at("/entities/2/integrity").asText()).isEqualTo("failed");
+            assertThat(json(b.get("/api/dashboard")).at("/entities/2/integrity_findings").asLong()).isEqualTo(1);
+        });
+    }
+
     @Test
     void dashboardShowsPerEntityFiguresAndItsJsonTwin() {
         asAdmin(b -> {
@@ -197,11 +228,15 @@ class PagesTest {
                     + "{'entity':'customer','table':'ui_customer','current_rows':3,'versions':6,'deleted_keys':0,"
                     + "'events_last_hour':{'new':3,'changed':1,'deleted':1,'unchanged':0,'late':1,'duplicate':0,'quarantined':0,'rejected':1},"
                     + "'changes_per_minute':0.1,'sink_lag':8,'last_batch_at':'" + last + "','last_batch_events':2,'last_batch_apply_ms':8,"
-                    + "'quarantine_pending':0,'sink_rejects':0,'integrity':'not run','integrity_findings':null,'integrity_checked_at':null},"
+                    + "'quarantine_pending':0,'sink_rejects':0," + integrity("customer") + "},"
                     + "{'entity':'account','table':'ui_account','current_rows':3,'versions':4,'deleted_keys':0,"
                     + "'events_last_hour':{'new':0,'changed':0,'deleted':0,'unchanged':0,'late':0,'duplicate':0,'quarantined':0,'rejected':0},"
                     + "'changes_per_minute':0.0,'sink_lag':null,'last_batch_at':null,'last_batch_events':null,'last_batch_apply_ms':null,"
-                    + "'quarantine_pending':1,'sink_rejects':0,'integrity':'not run','integrity_findings':null,'integrity_checked_at':null}]}")));
+                    + "'quarantine_pending':1,'sink_rejects':0," + integrity("account") + "},"
+                    + "{'entity':'broken','table':'ui_broken','current_rows':1,'versions':2,'deleted_keys':0,"
+                    + "'events_last_hour':{'new':0,'changed':0,'deleted':0,'unchanged':0,'late':0,'duplicate':0,'quarantined':0,'rejected':0},"
+                    + "'changes_per_minute':0.0,'sink_lag':null,'last_batch_at':null,'last_batch_events':null,'last_batch_apply_ms':null,"
+                    + "'quarantine_pending':0,'sink_rejects':0," + integrity("broken") + "}]}")));
             String html = b.get("/").body();
             assertThat(html).contains("hx-get=\"/dashboard/table\" hx-trigger=\"every 10s\" hx-swap=\"outerHTML\"")
                     .contains("<script src=\"/webjars/htmx.org/2.0.4/dist/htmx.min.js\" defer></script>")

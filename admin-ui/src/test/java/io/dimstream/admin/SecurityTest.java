@@ -84,7 +84,7 @@ class SecurityTest {
             assertThat(none.statusCode()).isEqualTo(403);
             assertThat(none.body()).isEqualTo("403 Forbidden: missing or wrong CSRF token: reload the page and try again");
             assertThat(b.post("/integrity/customer/run", Map.of("_csrf", "not-the-token")).statusCode()).isEqualTo(403);
-            assertThat(b.get("/integrity/customer").body()).contains("Not run since this admin started.");
+            assertThat(b.get("/integrity/customer").body()).contains("Never run from the admin.");
 
             String token = Browser.csrf(b.get("/integrity/customer").body());
             HttpResponse<String> ok = b.post("/integrity/customer/run", Map.of("_csrf", token));

@@ -1,8 +1,8 @@
 package io.dimstream.admin.dashboard;
 
-import io.dimstream.admin.integrity.IntegrityResults;
 import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.status.IntegrityRuns;
 import io.dimstream.db.status.SinkBatches;
 import io.dimstream.db.status.TableCounts;
 import java.math.BigDecimal;
@@ -32,10 +32,10 @@ public final class Dashboard {
 
     private final DataSource ds;
     private final EntityCatalog catalog;
-    private final IntegrityResults integrity;
+    private final IntegrityRuns integrity;
     private final Clock clock;
 
-    public Dashboard(DataSource ds, EntityCatalog catalog, IntegrityResults integrity, Clock clock) {
+    public Dashboard(DataSource ds, EntityCatalog catalog, IntegrityRuns integrity, Clock clock) {
         this.ds = ds;
         this.catalog = catalog;
         this.integrity = integrity;
@@ -60,12 +60,13 @@ public final class Dashboard {
             byClass.put("rejected", s.rejected());
             double rate = BigDecimal.valueOf(s.newKeys() + s.changed() + s.deleted() + s.late())
                     .divide(BigDecimal.valueOf(WINDOW.toMinutes()), 2, RoundingMode.HALF_UP).doubleValue();
-            IntegrityResults.Run run = integrity.last(e.name()).orElse(null);
+            IntegrityRuns.Run run = integrity.latest(e.name()).orElse(null);
             out.add(new EntityStatus(e.name(), e.table(), counts.currentRows(), counts.versions(), counts.deletedKeys(), byClass,
                     rate, s.lag(), s.lastBatchAt().orElse(null), s.lastBatchEvents().orElse(null), s.lastApplyMillis().orElse(null),
                     counts.quarantinePending(), counts.sinkRejects(),
-                    run == null ? "not run" : run.report().ok() ? "ok" : "failed",
-                    run == null ? null : run.report().totalFindings(), run == null ? null : run.at()));
+                    run == null ? "not run" : run.ok() ? "ok" : "failed",
+                    run == null ? null : run.counts().values().stream().mapToLong(Long::longValue).sum(),
+                    run == null ? null : run.checkedAt()));
         }
         return new View(now, since, out);
     }

@@ -12,7 +12,7 @@ import java.util.Map;
  * @param sinkLag         records waiting in the changes topic after each partition's newest batch; null: unknown
  * @param lastBatchAt     null when no batch within the last day
  * @param sinkRejects     records the sink set aside (undecodable or refused), the PostgreSQL-side dead letters
- * @param integrity       "ok", "failed" or "not run" (since this admin started)
+ * @param integrity       "ok", "failed" or "not run": the newest run in {@code dimstream.integrity_runs}
  */
 public record EntityStatus(String entity, String table, long currentRows, long versions, long deletedKeys,
                            Map<String, Long> eventsLastHour, double changesPerMinute, Long sinkLag, Instant lastBatchAt,

@@ -5,13 +5,12 @@ import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.admin.web.Values;
 import io.dimstream.db.entity.EntitySpec;
-import io.dimstream.db.read.Finding;
 import io.dimstream.db.read.IntegrityChecker;
 import io.dimstream.db.read.IntegrityReport;
+import io.dimstream.db.status.IntegrityRuns;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code /integrity/{entity}}: the last report run from this admin; {@code POST .../run} (admin
- * role) runs {@link IntegrityChecker} now. Each finding links to its key's history.
+ * {@code /integrity/{entity}}: the last report run from the admin (kept in
+ * {@code dimstream.integrity_runs}); {@code POST .../run} (admin role) runs {@link IntegrityChecker}
+ * now. Each finding links to its key's history.
  */
 public final class IntegrityPage {
 
@@ -32,36 +32,34 @@ public final class IntegrityPage {
 
     /** The page's model and the JSON twin's body; {@code status}: ok, failed or not run. */
     public record Model(String entity, String status, Instant checkedAt, String checkedBy, Long rowsChecked,
-                        Map<Finding.Kind, Long> counts, List<Item> findings, boolean truncated) {
+                        Map<String, Long> counts, List<Item> findings, boolean truncated) {
     }
 
     private final IntegrityChecker checker;
-    private final IntegrityResults results;
+    private final IntegrityRuns runs;
     private final EntityCatalog catalog;
     private final PageRenderer pages;
-    private final Clock clock;
 
-    public IntegrityPage(IntegrityChecker checker, IntegrityResults results, EntityCatalog catalog, PageRenderer pages, Clock clock) {
+    public IntegrityPage(IntegrityChecker checker, IntegrityRuns runs, EntityCatalog catalog, PageRenderer pages) {
         this.checker = checker;
-        this.results = results;
+        this.runs = runs;
         this.catalog = catalog;
         this.pages = pages;
-        this.clock = clock;
     }
 
-    Model model(String entity) {
+    Model model(String entity) throws SQLException {
         EntitySpec e = catalog.spec(entity);
-        IntegrityResults.Run run = results.last(e.name()).orElse(null);
+        IntegrityRuns.Run run = runs.latest(e.name()).orElse(null);
         if (run == null) {
             return new Model(e.name(), "not run", null, null, null, Map.of(), List.of(), false);
         }
-        IntegrityReport r = run.report();
-        List<Item> items = r.findings().stream().map(f -> new Item(f.kind().name(), f.key(), f.validFrom(), f.detail(),
+        List<Item> items = run.findings().stream().map(f -> new Item(f.kind(), f.key(), f.validFrom(), f.detail(),
                 link(f))).toList();
-        return new Model(e.name(), r.ok() ? "ok" : "failed", run.at(), run.by(), r.rowsChecked(), r.counts(), items, r.truncated());
+        return new Model(e.name(), run.ok() ? "ok" : "failed", run.checkedAt(), run.checkedBy(), run.rowsChecked(), run.counts(),
+                items, run.truncated());
     }
 
-    private static String link(Finding f) {
+    private static String link(IntegrityRuns.StoredFinding f) {
         StringBuilder b = new StringBuilder();
         for (Object v : f.key().values()) {
             b.append(b.length() == 0 ? "?" : "&").append("k=")
@@ -77,17 +75,17 @@ public final class IntegrityPage {
         long t0 = System.nanoTime();
         IntegrityReport report = checker.check(e);
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        results.put(e.name(), new IntegrityResults.Run(report, clock.instant(), by, ms));
+        runs.save(report, by, ms);
         LOG.info("integrity check of {} run by {}: {} ({} ms)", e.name(), by, report.ok() ? "ok" : report.totalFindings()
                 + " findings", ms);
         return model(e.name());
     }
 
-    public void page(Context ctx) {
+    public void page(Context ctx) throws SQLException {
         pages.render(ctx, "integrity.jte", "integrity", Map.of("model", model(ctx.pathParam("entity"))));
     }
 
-    public void api(Context ctx) {
+    public void api(Context ctx) throws SQLException {
         ctx.json(model(ctx.pathParam("entity")));
     }
 

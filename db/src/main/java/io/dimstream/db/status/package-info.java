@@ -3,7 +3,8 @@
  * the streaming sink records in {@code dimstream.sink_batches} (migration V004; one row per
  * committed batch, written in the batch's own transaction, so a rolled-back batch leaves no row;
  * bounded by deleting the partition's rows older than a day in the same transaction), and the
- * counts of an entity's table, pending quarantine and sink rejects.
+ * counts of an entity's table, pending quarantine and sink rejects; and the integrity reports run
+ * from the admin ({@code dimstream.integrity_runs}, newest 20 per entity, with who ran them).
  *
  * <p>Queries: the last hour's sums are an index range scan of {@code (entity, finished_at)}; the
  * newest batch is the same index read backwards; the lag is the newest row per partition
