@@ -126,6 +126,29 @@ class SecurityTest {
     }
 
     @Test
+    void loginRedirectsOnlyToPathsOfThisSite() {
+        JavalinTest.test(server().app(), (app, client) -> {
+            for (String next : List.of("//evil.example/x", "https://evil.example/", "/\\evil.example", "history")) {
+                Browser b = browser(client);
+                String form = b.get("/login?next=" + Browser.enc(next)).body();
+                assertThat(form).contains("<input type=\"hidden\" name=\"next\" value=\"/\">");
+                HttpResponse<String> r = b.post("/login", Map.of("_csrf", Browser.csrf(form), "next", next, "username", "alice",
+                        "password", AdminFixture.ADMIN_PASSWORD));
+                assertThat(r.headers().firstValue("Location")).as(next).hasValue("/");
+            }
+        });
+    }
+
+    @Test
+    void anHtmxPollWithoutSessionIsToldToReloadTheLoginPage() {
+        JavalinTest.test(server().app(), (app, client) -> {
+            HttpResponse<String> r = browser(client).get("/dashboard/table", "HX-Request", "true");
+            assertThat(r.statusCode()).isEqualTo(401);
+            assertThat(r.headers().firstValue("HX-Redirect")).hasValue("/login?next=%2F");
+        });
+    }
+
+    @Test
     void logoutEndsTheSession() {
         JavalinTest.test(server().app(), (app, client) -> {
             Browser b = browser(client);

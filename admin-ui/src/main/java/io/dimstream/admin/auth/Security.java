@@ -95,6 +95,13 @@ public final class Security {
             p = session == null ? null : session.principal();
         }
         if (p == null) {
+            if ("true".equals(ctx.header("HX-Request"))) {
+                // an htmx poll (the dashboard) after the session expired: send the whole page to the login,
+                // instead of letting the XHR follow a redirect and swap the login form into the page
+                ctx.header("HX-Redirect", "/login?next=%2F");
+                deny(ctx, HttpStatus.UNAUTHORIZED, "the session expired; log in again");
+                return;
+            }
             if (!isApi(path) && safeMethod(ctx)) {
                 String next = ctx.queryString() == null ? path : path + "?" + ctx.queryString();
                 ctx.redirect("/login?next=" + URLEncoder.encode(next, StandardCharsets.UTF_8), HttpStatus.SEE_OTHER);
