@@ -29,6 +29,11 @@ public final class Values {
         return t == null ? "" : t.toString();
     }
 
+    /** An instant to the second (the dashboard's clock times), or "" for null. */
+    public static String seconds(Instant t) {
+        return t == null ? "" : t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    }
+
     /** The local date-time of {@code t} in {@code zone}, as a datetime-local field takes it. */
     public static String local(Instant t, ZoneId zone) {
         return LOCAL.format(t.atZone(zone));
