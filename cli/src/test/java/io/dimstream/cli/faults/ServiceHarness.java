@@ -1,4 +1,4 @@
-package io.dimstream.app.faults;
+package io.dimstream.cli.faults;
 
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
@@ -146,7 +146,7 @@ final class ServiceHarness implements AutoCloseable {
         String base = applicationId + "-" + n + "-" + dataDirName;
         ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx512m", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"),
-                "io.dimstream.app.cli.DimstreamCli", "run",
+                "io.dimstream.cli.DimstreamCli", "run",
                 "--config", configFile.toString(),
                 "--data-dir", dir.resolve(dataDirName).toString(),
                 "--application-id", applicationId,

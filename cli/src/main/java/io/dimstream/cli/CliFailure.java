@@ -1,4 +1,4 @@
-package io.dimstream.app.cli;
+package io.dimstream.cli;
 
 /**
  * A failure the user can act on, reported as one line on stderr (no stack trace) with its exit

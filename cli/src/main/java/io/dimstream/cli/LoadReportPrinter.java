@@ -1,4 +1,4 @@
-package io.dimstream.app.cli;
+package io.dimstream.cli;
 
 import io.dimstream.app.load.LoadReport;
 import io.dimstream.db.event.Rejection;

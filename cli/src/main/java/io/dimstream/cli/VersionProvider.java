@@ -1,4 +1,4 @@
-package io.dimstream.app.cli;
+package io.dimstream.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,7 +8,7 @@ import picocli.CommandLine.IVersionProvider;
 /** {@code --version}: the Maven project version, written into a resource at build time. */
 final class VersionProvider implements IVersionProvider {
 
-    static final String RESOURCE = "io/dimstream/app/cli/version.properties";
+    static final String RESOURCE = "io/dimstream/cli/version.properties";
 
     @Override
     public String[] getVersion() throws IOException {

@@ -1,4 +1,4 @@
-package io.dimstream.app.cli;
+package io.dimstream.cli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,4 +1,4 @@
-package io.dimstream.app.cli;
+package io.dimstream.cli;
 
 import io.dimstream.app.metrics.MetricsHttpServer;
 import io.dimstream.app.pipeline.Pipeline;

@@ -1,4 +1,4 @@
-package io.dimstream.app.cli;
+package io.dimstream.cli;
 
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.connect.Databases;

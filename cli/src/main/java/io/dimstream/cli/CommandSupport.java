@@ -1,4 +1,4 @@
-package io.dimstream.app.cli;
+package io.dimstream.cli;
 
 import io.dimstream.app.load.EventFileLoader;
 import io.dimstream.app.load.LoadException;

@@ -3,4 +3,4 @@
  * db and pipeline modules, and print. {@code demo} is the one command that starts several parts
  * at once.
  */
-package io.dimstream.app.cli;
+package io.dimstream.cli;

@@ -1,4 +1,4 @@
-package io.dimstream.app.faults;
+package io.dimstream.cli.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,4 +1,4 @@
-package io.dimstream.app.cli;
+package io.dimstream.cli;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;

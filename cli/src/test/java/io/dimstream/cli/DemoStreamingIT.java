@@ -1,4 +1,4 @@
-package io.dimstream.app.cli;
+package io.dimstream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
