@@ -67,8 +67,12 @@ public final class SnapshotSlices {
         String vt = Sql.ident(sc.validTo());
         String sql = "SELECT " + Sql.list("v", e.key()) + " FROM " + Sql.table(e.table()) + " v WHERE v." + vf + " <= ? AND (v." + vt
                 + " IS NULL OR v." + vt + " > ?) AND NOT v." + Sql.ident(sc.isDeleted())
+                // one probe of the memory's primary key (key, event_time) ...
                 + " AND NOT EXISTS (SELECT 1 FROM " + Sql.table(e.memoryTable()) + " x WHERE " + Sql.eq("x", "v", e.key())
-                + " AND (x.event_time = ? OR x.pruned_to >= ?)) ORDER BY " + Sql.list("v", e.key());
+                + " AND x.event_time = ?)"
+                // ... and one of the key's oldest remembered event, the anchor that holds the prune point
+                + " AND coalesce((SELECT x.pruned_to FROM " + Sql.table(e.memoryTable()) + " x WHERE " + Sql.eq("x", "v", e.key())
+                + " ORDER BY x.event_time LIMIT 1) < ?, true) ORDER BY " + Sql.list("v", e.key());
         List<List<Object>> keys = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement(sql)) {
             OffsetDateTime at = t.atOffset(ZoneOffset.UTC);

@@ -56,7 +56,12 @@ class SinkSnapshotSliceTest {
         final Map<Integer, OptionalLong> stored = new HashMap<>();
 
         Sink(String name) throws Exception {
-            entity = SinkFixtures.customer(name, DS);
+            this(SinkFixtures.customer(name, DS));
+        }
+
+        Sink(EntitySpec spec) {
+            entity = spec;
+            String name = spec.name();
             feed = new SnapshotSliceFeed(entity);
             tx = new SinkTransaction(DS, new Scd2Writer(DS), "snapshot-" + name);
         }
@@ -242,6 +247,32 @@ class SinkSnapshotSliceTest {
             assertThat(EntityTableReader.rows(DS, sink.entity))
                     .as("slices delivered in order %s", order)
                     .containsExactlyElementsOf(new ReferenceModel(sink.entity).rows(SnapshotSliceFeed.chronological(slices)));
+        }
+    }
+
+    @Test
+    void aKeyWhoseMemoryIsPrunedPastASliceIsNotJudgedByIt() throws Exception {
+        EntitySpec base = SinkFixtures.customer("snap_pruned", DS);
+        EntitySpec spec = new EntitySpec(base.name(), base.table(), base.key(), base.tracked(), base.type1(), base.columns(),
+                java.util.Optional.of(java.time.Duration.ofDays(1)), base.system());
+        Sink sink = new Sink(spec);
+        List<SliceRow> c1 = List.of(row("C1", "a@x.io", "Paris"));
+        for (int d = 0; d < 5; d++) {
+            sink.slice(T1.plusSeconds(86_400L * d), c1);
+        }
+        // horizon 1 day: C1 keeps its events from T3 on; T3 is the anchor and the prune point
+        new Scd2Writer(DS).prune(spec);
+        List<String> before = SinkFixtures.fullRows(DS, spec);
+
+        // slice T2's marker again: C1 has no remembered event at T2 any more, which proves nothing
+        sink.apply(0, List.of(sink.feed.marker(0, new SliceMarker(spec.name(), T2, 0, 2))));
+
+        assertThat(SinkFixtures.fullRows(DS, spec)).containsExactlyElementsOf(before);
+        assertThat(withoutLineage(sink.rows())).containsExactly(live("C1", "a@x.io", "Paris", S1, null));
+        try (java.sql.Connection c = DS.getConnection(); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM dimstream.quarantine WHERE entity = 'snap_pruned'")) {
+            rs.next();
+            assertThat(rs.getLong(1)).as("quarantined events of snap_pruned").isZero();
         }
     }
 
