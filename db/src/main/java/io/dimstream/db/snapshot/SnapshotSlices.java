@@ -23,6 +23,8 @@ import java.util.UUID;
  */
 public final class SnapshotSlices {
 
+    private static final int FETCH_SIZE = 10_000;
+
     private SnapshotSlices() {
     }
 
@@ -62,6 +64,18 @@ public final class SnapshotSlices {
      * the absence of an event proves nothing). Every partition's keys: the caller keeps its own.
      */
     public static List<List<Object>> liveWithoutEventAt(Connection c, EntitySpec e, Instant t) throws SQLException {
+        List<List<Object>> keys = new ArrayList<>();
+        forEachLiveWithoutEventAt(c, e, t, keys::add);
+        return keys;
+    }
+
+    /**
+     * {@link #liveWithoutEventAt} streamed: the rows are fetched {@value #FETCH_SIZE} at a time
+     * (a cursor, when {@code c} has auto-commit off), so a caller that keeps only some keys (the
+     * sink keeps its partition's) holds only those.
+     */
+    public static void forEachLiveWithoutEventAt(Connection c, EntitySpec e, Instant t, java.util.function.Consumer<List<Object>> each)
+            throws SQLException {
         SystemColumns sc = e.system();
         String vf = Sql.ident(sc.validFrom());
         String vt = Sql.ident(sc.validTo());
@@ -73,8 +87,8 @@ public final class SnapshotSlices {
                 // ... and one of the key's oldest remembered event, the anchor that holds the prune point
                 + " AND coalesce((SELECT x.pruned_to FROM " + Sql.table(e.memoryTable()) + " x WHERE " + Sql.eq("x", "v", e.key())
                 + " ORDER BY x.event_time LIMIT 1) < ?, true) ORDER BY " + Sql.list("v", e.key());
-        List<List<Object>> keys = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement(sql)) {
+            p.setFetchSize(FETCH_SIZE);
             OffsetDateTime at = t.atOffset(ZoneOffset.UTC);
             for (int i = 1; i <= 4; i++) {
                 p.setObject(i, at);
@@ -85,11 +99,10 @@ public final class SnapshotSlices {
                     for (int i = 0; i < e.key().size(); i++) {
                         key.add(value(rs, i + 1, e.type(e.key().get(i))));
                     }
-                    keys.add(key);
+                    each.accept(key);
                 }
             }
         }
-        return keys;
     }
 
     /** A key column as the writer's typed value ({@link ColumnType#coerce}'s Java types). */

@@ -197,7 +197,7 @@ final class SinkTransaction {
         Source lineage = Source.kafka(tp.topic(), tp.partition(), offset);
         for (Instant t : SnapshotSlices.complete(c, entity.name(), tp.partition(), m.slice())) {
             List<Event> deletes = new ArrayList<>();
-            for (List<Object> key : SnapshotSlices.liveWithoutEventAt(c, entity, t)) {
+            SnapshotSlices.forEachLiveWithoutEventAt(c, entity, t, key -> {
                 List<String> canonical = new ArrayList<>(key.size());
                 Map<String, Object> data = new LinkedHashMap<>();
                 for (int i = 0; i < key.size(); i++) {
@@ -208,7 +208,7 @@ final class SinkTransaction {
                 if (ChangesPartitioner.partitionOf(ChangeCodec.key(canonical), partitions) == tp.partition()) {
                     deletes.add(Event.delete(t, data, offset, lineage));
                 }
-            }
+            });
             LOG.debug("{}: slice {} of {} complete: {} keys absent", tp, t, entity.name(), deletes.size());
             if (!deletes.isEmpty()) {
                 ApplyResult r = writer.apply(c, entity, deletes);
