@@ -7,8 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "dimstream", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Keeps SCD Type 2 history tables in PostgreSQL from Kafka topics.",
         subcommands = {RunCommand.class, LoadCommand.class, CheckCommand.class, DemoCommand.class, ConfigCommand.class,
-                AdminCommand.class,
-                CommandLine.HelpCommand.class})
+                AdminCommand.class, PublishSnapshotCommand.class, CommandLine.HelpCommand.class})
 public final class DimstreamCli {
 
     public static void main(String[] args) {

@@ -72,12 +72,12 @@ class SinkBatchRecordTest {
         tx.apply(tp, e, OptionalLong.empty(), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1),
                 upsert(e.name(), "2025-08-02T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 2),
-                upsert(e.name(), "2025-08-02T09:00:00Z", "C2", "b@x.io", "Rome", 1, 3)), 3, 7L);
+                upsert(e.name(), "2025-08-02T09:00:00Z", "C2", "b@x.io", "Rome", 1, 3)), 3, 0, 7L);
         List<ConsumerRecord<byte[], byte[]>> second = records(tp, 3,
                 delete(e.name(), "2025-08-03T09:00:00Z", "C2", 4),
                 upsert(e.name(), "2025-08-03T09:00:00Z", "C1", "a@x.io", "Lyon", 3, 5));
         second.add(new ConsumerRecord<>(tp.topic(), tp.partition(), 5, null, "not a change record".getBytes()));
-        tx.apply(tp, e, OptionalLong.of(3), second, 6, null);
+        tx.apply(tp, e, OptionalLong.of(3), second, 6, 0, null);
 
         assertThat(rows(e.name())).containsExactly(
                 // C1 new then changed (two events of one key in one batch), C2 new: 3 rows inserted, none updated
@@ -93,10 +93,10 @@ class SinkBatchRecordTest {
         TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
         SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-fenced");
         tx.apply(tp, e, OptionalLong.empty(), records(tp, 0,
-                upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0L);
+                upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0, 0L);
 
         SinkTransaction.Outcome stale = tx.apply(tp, e, OptionalLong.of(0), records(tp, 0,
-                upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0L);
+                upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0, 0L);
 
         assertThat(stale).isEqualTo(new SinkTransaction.Fenced(OptionalLong.of(1)));
         assertThat(rows(e.name())).containsExactly(
@@ -124,7 +124,7 @@ class SinkBatchRecordTest {
         SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-prune");
 
         tx.apply(tp, e, OptionalLong.empty(), records(tp, 0,
-                upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0L);
+                upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0, 0L);
 
         BatchRow oldRow0 = new BatchRow("g", e.name(), tp.topic(), 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0L);
         BatchRow oldRow1 = new BatchRow("g", e.name(), tp.topic(), 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0L);
