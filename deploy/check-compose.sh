@@ -2,8 +2,10 @@
 # Checks docker-compose.yml without a Docker daemon (CI has none):
 #  1. `docker-compose config` accepts it (Debian's docker-compose package; secrets from .env.example);
 #  2. every service that runs the dimstream image runs a verb the packaged distribution has
-#     (`bin/dimstream VERB --help` prints that verb's usage), and the mounted config file is valid
-#     (`bin/dimstream config --config deploy/dimstream.yml`).
+#     (`bin/dimstream VERB --help` prints that verb's usage);
+#  3. the config file each such service mounts is valid with exactly the environment compose
+#     gives that service (`bin/dimstream config --config FILE` under `env -i`), so a secret the
+#     config names but the service lacks is caught here, not at `docker-compose up`.
 # Needs cli/target/dimstream.tar.gz (./mvnw package builds it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,34 +21,44 @@ docker-compose --env-file .env.example -f docker-compose.yml config > "$resolved
 echo "check-compose: docker-compose config: ok"
 
 tar -xzf "$dist_tar" -C "$dist"
-launcher="$dist/dimstream/bin/dimstream"
 
-# "service verb" for every service running the dimstream image
-mapfile -t verbs < <(python3 - "$resolved" <<'PY'
-import sys, yaml
-doc = yaml.safe_load(open(sys.argv[1]))
+python3 - "$resolved" "$dist/dimstream/bin/dimstream" <<'PY'
+import os, subprocess, sys, yaml
+
+resolved, launcher = sys.argv[1], sys.argv[2]
+doc = yaml.safe_load(open(resolved))
+checked = 0
 for name, svc in sorted(doc["services"].items()):
-    if svc.get("image") == "dimstream:local":
-        cmd = svc.get("command") or []
-        if not cmd:
-            sys.exit(f"service {name} runs the dimstream image without a command")
-        print(name, cmd[0])
+    if svc.get("image") != "dimstream:local":
+        continue
+    cmd = svc.get("command") or []
+    if not cmd:
+        sys.exit(f"check-compose: service {name} runs the dimstream image without a command")
+    verb = cmd[0]
+    # picocli prints the top-level help, exit 0, for an unknown verb followed by --help
+    usage = subprocess.run([launcher, verb, "--help"], capture_output=True, text=True)
+    if not usage.stdout.startswith(f"Usage: dimstream {verb} "):
+        sys.exit(f"check-compose: service {name} runs 'dimstream {verb}', which the distribution does not have")
+    # the config file the service mounts, checked on the host with the service's environment only
+    config = cmd[cmd.index("--config") + 1] if "--config" in cmd else None
+    if config:
+        host = None
+        for v in svc.get("volumes", []):
+            if isinstance(v, dict) and v.get("target") == config:
+                host = v["source"]
+            elif isinstance(v, str) and v.split(":")[1] == config:
+                host = v.split(":")[0]
+        if host is None:
+            sys.exit(f"check-compose: service {name} reads {config}, which no volume mounts")
+        env = {"PATH": os.environ["PATH"]}
+        if "JAVA_HOME" in os.environ:
+            env["JAVA_HOME"] = os.environ["JAVA_HOME"]
+        env.update({k: str(v) for k, v in (svc.get("environment") or {}).items() if k != "JAVA_OPTS"})
+        run = subprocess.run([launcher, "config", "--config", host], capture_output=True, text=True, env=env)
+        if run.returncode != 0:
+            sys.exit(f"check-compose: service {name}: its config {config} is refused: {run.stderr.strip()}")
+    print(f"check-compose: service {name}: dimstream {verb}: ok" + (f", {config} valid in its environment" if config else ""))
+    checked += 1
+if checked == 0:
+    sys.exit("check-compose: no service runs the dimstream image")
 PY
-)
-[[ ${#verbs[@]} -gt 0 ]] || { echo "check-compose: no service runs the dimstream image" >&2; exit 1; }
-for line in "${verbs[@]}"; do
-  read -r service verb <<<"$line"
-  # (picocli prints the top-level help, exit 0, for an unknown verb followed by --help)
-  if ! "$launcher" "$verb" --help 2>&1 | head -n 1 | grep -q "^Usage: dimstream $verb "; then
-    echo "check-compose: service '$service' runs 'dimstream $verb', which the distribution does not have" >&2
-    exit 1
-  fi
-  echo "check-compose: service $service: dimstream $verb: ok"
-done
-
-set -a
-# shellcheck disable=SC1091
-source .env.example
-set +a
-"$launcher" config --config deploy/dimstream.yml > /dev/null
-echo "check-compose: deploy/dimstream.yml: ok"
