@@ -221,6 +221,20 @@ public final class ReplayJobs {
         }
     }
 
+    /**
+     * Gives the lease up (the instance is stopping mid-job): the job stays RUNNING with its
+     * progress and is resumed at once by the next instance that looks for work.
+     */
+    public boolean release(long id, String owner) throws SQLException {
+        try (Connection c = ds.getConnection();
+             PreparedStatement p = c.prepareStatement("UPDATE dimstream.replay_jobs SET lease_expires_at = now() - interval '1 millisecond' "
+                     + "WHERE id = ? AND lease_owner = ? AND state = 'RUNNING'")) {
+            p.setLong(1, id);
+            p.setString(2, owner);
+            return p.executeUpdate() == 1;
+        }
+    }
+
     /** What {@link #lockForBatch} found. */
     public enum Lease { HELD, CANCEL_REQUESTED, LOST }
 
