@@ -236,8 +236,9 @@ public final class ReplayWorker implements AutoCloseable {
                 if (moved.isEmpty()) {
                     continue;
                 }
+                List<Event> batch = withoutExactDuplicates(events);
                 inJobTransaction(job, c -> {
-                    ApplyResult r = events.isEmpty() ? ApplyResult.empty() : writer.apply(c, target, events);
+                    ApplyResult r = batch.isEmpty() ? ApplyResult.empty() : writer.apply(c, target, batch);
                     ReplayJobs.advance(c, job.id(), moved, rejected[0] + r.rejected().size(),
                             (long) r.rowsInserted() + r.rowsUpdated() + r.rowsDeleted());
                 });
@@ -264,6 +265,20 @@ public final class ReplayWorker implements AutoCloseable {
             });
             LOG.info("replay job {} succeeded", job.id());
         }
+    }
+
+    /**
+     * Drops a repeat of an event already in the batch (same op, event time and data: a producer
+     * retry), keeping the first arrival, as the topology's dedup does: the writer would let the
+     * later copy win, which changes no version but would stamp the later offset as the version's
+     * lineage. Across batches the writer finds the copy remembered and changes nothing.
+     */
+    static List<Event> withoutExactDuplicates(List<Event> events) {
+        Map<List<Object>, Event> first = new LinkedHashMap<>();
+        for (Event e : events) {
+            first.putIfAbsent(java.util.Arrays.asList(e.op(), e.eventTime(), e.data()), e);
+        }
+        return first.size() == events.size() ? events : List.copyOf(first.values());
     }
 
     private void decode(EntityPipeline pipeline, ConsumerRecord<byte[], byte[]> r, List<Event> events, long[] rejected) {
