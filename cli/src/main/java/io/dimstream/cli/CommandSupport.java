@@ -1,0 +1,133 @@
+package io.dimstream.cli;
+
+import io.dimstream.app.load.EventFileLoader;
+import io.dimstream.app.load.LoadException;
+import io.dimstream.app.load.LoadReport;
+import io.dimstream.config.ConfigException;
+import io.dimstream.config.DimstreamConfig;
+import io.dimstream.config.PostgresConfig;
+import io.dimstream.config.Secrets;
+import io.dimstream.db.connect.Databases;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.schema.EntityTables;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Instant;
+import javax.sql.DataSource;
+import org.flywaydb.core.api.FlywayException;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** What the verbs share: turning known failures into one-line messages with an exit code. */
+final class CommandSupport {
+
+    private CommandSupport() {
+    }
+
+    /** The body of a verb; returns its exit code. */
+    interface Body {
+        int run() throws Exception;
+    }
+
+    /**
+     * Runs a verb, printing a {@link CliFailure} as {@code dimstream VERB: message} on stderr and
+     * returning its exit code. Anything else is a bug and goes to picocli (stack trace, exit 1).
+     */
+    static int run(CommandSpec spec, Body body) throws Exception {
+        try {
+            return body.run();
+        } catch (CliFailure f) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println(spec.qualifiedName() + ": " + f.getMessage());
+            err.flush();
+            return f.exitCode();
+        }
+    }
+
+    static DimstreamConfig loadConfig(Path file) {
+        try {
+            return DimstreamConfig.load(file, System.getenv());
+        } catch (ConfigException e) {
+            throw new CliFailure(CliFailure.USAGE, e.getMessage(), e);
+        }
+    }
+
+    static EntitySpec entity(DimstreamConfig config, String name) {
+        try {
+            return config.entity(name).toEntitySpec();
+        } catch (ConfigException e) {
+            throw new CliFailure(CliFailure.USAGE, "--entity: " + e.getMessage(), e);
+        }
+    }
+
+    static BufferedReader openInput(Path file) {
+        try {
+            if (Files.isDirectory(file)) {
+                throw new CliFailure(CliFailure.USAGE, "input " + file + " is a directory, not a file", null);
+            }
+            return Files.newBufferedReader(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new CliFailure(CliFailure.USAGE, "input file not found: " + file, e);
+        } catch (AccessDeniedException e) {
+            throw new CliFailure(CliFailure.USAGE, "input file " + file + " is not readable (permission denied)", e);
+        } catch (IOException e) {
+            throw new CliFailure(CliFailure.USAGE, "cannot open input file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Opens the configured database; an unreachable one is a usage failure with the reason. */
+    static Databases.Handle openDatabase(PostgresConfig pg) {
+        try {
+            return Databases.open(pg.url(), pg.user(), pg.password(), pg.poolSize());
+        } catch (IllegalStateException | UncheckedIOException e) {
+            throw new CliFailure(CliFailure.USAGE, Secrets.maskUrl(withRootCause(e)), e);
+        }
+    }
+
+    /**
+     * Prepares the entity's tables and applies the events of {@code in}, as {@code load} and
+     * {@code demo} both do. On a failure part-way, prints what the committed batches did first.
+     */
+    static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, int batchSize,
+                                     BufferedReader in, String inputName) {
+        EventFileLoader loader = new EventFileLoader(ds, entity, batchSize);
+        try {
+            loader.prepare();
+        } catch (EntityTables.SchemaMismatchException e) {
+            throw new CliFailure(CliFailure.USAGE, "entity " + entity.name() + ": " + e.getMessage(), e);
+        } catch (FlywayException e) {
+            throw new CliFailure(CliFailure.FAILED, "cannot migrate dimstream's own schema: "
+                    + e.getMessage().lines().findFirst().orElse(""), e);
+        } catch (SQLException e) {
+            throw new CliFailure(CliFailure.FAILED, "cannot create or check the tables of entity " + entity.name() + ": "
+                    + e.getMessage() + " (SQL state " + e.getSQLState() + ")", e);
+        }
+        try {
+            return loader.load(in, inputName, Instant.now());
+        } catch (LoadException e) {
+            out.println("stopped; the batches committed before the failure did:");
+            LoadReportPrinter.print(out, e.soFar());
+            throw new CliFailure(CliFailure.FAILED, e.getMessage(), e);
+        }
+    }
+
+    /** The message, and the root cause's when it says something the message does not. */
+    private static String withRootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String msg = e.getMessage();
+        if (root != e && root.getMessage() != null && !msg.contains(root.getMessage())) {
+            return msg + " (cause: " + root.getMessage() + ")";
+        }
+        return msg;
+    }
+}

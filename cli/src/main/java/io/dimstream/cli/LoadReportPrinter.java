@@ -1,0 +1,36 @@
+package io.dimstream.cli;
+
+import io.dimstream.app.load.LoadReport;
+import io.dimstream.db.event.Rejection;
+import io.dimstream.db.write.ApplyResult;
+import java.io.PrintWriter;
+import java.util.List;
+
+/** Prints what a load did: one count per line, then each refused line with its reason. */
+final class LoadReportPrinter {
+
+    private LoadReportPrinter() {
+    }
+
+    static void print(PrintWriter out, LoadReport report) {
+        ApplyResult r = report.result();
+        List<Rejection> rejections = report.rejections();
+        count(out, "applied", r.applied());
+        count(out, "new", r.newKeys());
+        count(out, "changed", r.changed());
+        count(out, "deleted", r.deleted());
+        count(out, "unchanged", r.unchanged());
+        count(out, "late", r.late());
+        count(out, "duplicates", r.duplicates());
+        count(out, "quarantined", r.quarantined());
+        count(out, "rejected", rejections.size());
+        for (Rejection x : rejections) {
+            out.println("line " + x.source().offset() + ": " + x.reason());
+        }
+        out.flush();
+    }
+
+    private static void count(PrintWriter out, String name, long n) {
+        out.printf("%-12s %8d%n", name, n);
+    }
+}

@@ -1,0 +1,79 @@
+package io.dimstream.cli;
+
+import io.dimstream.app.metrics.MetricsHttpServer;
+import io.dimstream.app.pipeline.Pipeline;
+import io.dimstream.app.pipeline.PipelineOptions;
+import io.dimstream.config.DimstreamConfig;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code dimstream run}: the service. Runs the pipeline of every configured entity until the
+ * process is asked to stop (SIGTERM or Ctrl-C), then stops the sink (the open batch is abandoned:
+ * nothing of it was committed, it is read again), Kafka Streams, and the embedded parts.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Runs the pipeline for every configured entity until stopped (SIGTERM or Ctrl-C).",
+                "More instances with the same --application-id share the partitions the Kafka way."})
+final class RunCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", required = true, description = "the YAML config file")
+    Path config;
+
+    @Option(names = "--data-dir", defaultValue = "data", description = "Kafka Streams state (and embedded broker/PostgreSQL data); default: ${DEFAULT-VALUE}")
+    Path dataDir;
+
+    @Option(names = "--application-id", defaultValue = "dimstream", description = "Kafka Streams application id; default: ${DEFAULT-VALUE}")
+    String applicationId;
+
+    @Option(names = "--partitions", defaultValue = "3", description = "partitions of the topics dimstream creates; default: ${DEFAULT-VALUE}")
+    int partitions;
+
+    @Option(names = "--metrics-port", defaultValue = "9464", description = "Prometheus scrape port (GET /metrics), -1 for none; default: ${DEFAULT-VALUE}")
+    int metricsPort;
+
+    @Override
+    public Integer call() throws Exception {
+        return CommandSupport.run(spec, () -> {
+            PrintWriter out = spec.commandLine().getOut();
+            DimstreamConfig cfg = CommandSupport.loadConfig(config);
+            out.println("effective config (" + config + "):");
+            out.println(cfg.describeMasked());
+            out.flush();
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            PipelineOptions options = new PipelineOptions(dataDir, applicationId, partitions, Duration.ofHours(1));
+            Pipeline pipeline;
+            try {
+                pipeline = Pipeline.start(cfg, options, registry);
+            } catch (RuntimeException e) {
+                throw new CliFailure(CliFailure.FAILED, "cannot start: " + e.getMessage(), e);
+            }
+            MetricsHttpServer metrics = metricsPort < 0 ? null : MetricsHttpServer.start("0.0.0.0", metricsPort, registry);
+            out.println("running: kafka " + pipeline.bootstrapServers() + ", PostgreSQL " + pipeline.database().jdbcUrl()
+                    + (metrics == null ? "" : ", metrics http://localhost:" + metrics.port() + "/metrics"));
+            out.flush();
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                if (metrics != null) {
+                    metrics.close();
+                }
+                pipeline.close();
+                stopped.countDown();
+            }, "dimstream-stop"));
+            stopped.await();
+            return 0;
+        });
+    }
+}

@@ -1,0 +1,41 @@
+package io.dimstream.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class DimstreamCliTest {
+
+    @Test
+    void helpListsTheVerbs() {
+        CliRun run = CliRun.of("--help");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).startsWith("Usage: dimstream [-hV] [COMMAND]").contains("  load ").contains("  check ").contains("  demo ");
+    }
+
+    @Test
+    void versionNamesTheProjectVersion() {
+        CliRun run = CliRun.of("--version");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).matches("dimstream \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\nJava .+\\n");
+    }
+
+    @Test
+    void unknownVerbIsAUsageError() {
+        CliRun run = CliRun.of("frobnicate");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).startsWith("Unmatched argument at index 0: 'frobnicate'\nUsage: dimstream [-hV] [COMMAND]");
+    }
+
+    @Test
+    void missingRequiredOptionIsAUsageError() {
+        CliRun run = CliRun.of("load", "--entity", "customer");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("Missing required options: '--config=FILE', '--input=EVENTS.jsonl'\n");
+    }
+}

@@ -1,0 +1,226 @@
+package io.dimstream.cli.faults;
+
+import io.dimstream.app.demo.CustomerFeed;
+import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.config.DimstreamConfig;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.event.EventValidator;
+import io.dimstream.db.event.NativeEventJson;
+import io.dimstream.db.event.Source;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.testing.TestPostgres;
+import io.dimstream.db.write.EntityTableReader;
+import io.dimstream.db.write.ExpectedRow;
+import io.dimstream.db.write.ReferenceModel;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The fault tests' fixture: an {@link EmbeddedKafka} in the test JVM with the source topic
+ * {@value #TOPIC} (3 partitions), the test PostgreSQL, a config file for {@code dimstream run}
+ * with one customer entity on a table of its own, a generated {@link CustomerFeed} and the
+ * reference model's rows for its valid events; and {@code dimstream run} started as child JVMs
+ * ({@link #startService}), whose stdout and stderr go to files under {@code target/faults/}.
+ * {@link #close()} destroys every child still alive, then stops the broker.
+ */
+final class ServiceHarness implements AutoCloseable {
+
+    static final String TOPIC = "crm.customers";
+
+    final EmbeddedKafka kafka;
+    final String table;
+    final String applicationId;
+    final DimstreamConfig config;
+    final EntitySpec customer;
+    final Path configFile;
+    private final Path dir;
+    private final Path logDir;
+    private final List<Process> children = new ArrayList<>();
+    private final Map<Process, Path> stdout = new java.util.concurrent.ConcurrentHashMap<>();
+    private int started;
+
+    private ServiceHarness(Path dir, String name) throws Exception {
+        this.dir = dir;
+        this.table = "dim_customer_" + name;
+        this.applicationId = "faults-" + name;
+        this.logDir = Path.of("target", "faults").toAbsolutePath();
+        Files.createDirectories(logDir);
+        this.kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+        try {
+            // the source topic is the user's: it exists before dimstream starts
+            kafka.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 1)));
+            String yaml = """
+                    kafka:
+                      bootstrap-servers: %s
+                    postgres:
+                      url: %s
+                    entities:
+                      - name: customer
+                        topic: %s
+                        format: json
+                        table: %s
+                        key: [customer_id]
+                        tracked: [email, full_name, country, city, loyalty_tier]
+                        type1: [last_login]
+                        lateness-horizon: P30D
+                        columns: {customer_id: text, email: text, full_name: text, country: text, city: text,
+                                  loyalty_tier: text, last_login: bigint}
+                    """.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), TOPIC, table);
+            this.config = DimstreamConfig.parse(yaml, "fault test config", Map.of());
+            this.customer = config.entity("customer").toEntitySpec();
+            this.configFile = dir.resolve("dimstream.yaml");
+            Files.writeString(configFile, yaml);
+            // as the service does at start (idempotent): the test reads the table before the first start is done
+            EntityTables.ensure(TestPostgres.dataSource(), customer);
+        } catch (Exception e) {
+            kafka.close();
+            throw e;
+        }
+    }
+
+    /** A broker with the source topic, and a config whose table is {@code dim_customer_<name>}. */
+    static ServiceHarness start(Path dir, String name) throws Exception {
+        return new ServiceHarness(dir, name);
+    }
+
+    /** The rows the table must end with once every record of {@code feed} is applied, in produce order. */
+    List<ExpectedRow> expected(List<CustomerFeed.FeedRecord> feed) {
+        EventValidator validator = new EventValidator(customer);
+        List<Event> valid = new ArrayList<>();
+        for (int i = 0; i < feed.size(); i++) {
+            NativeEventJson.Parsed p = NativeEventJson.parse(feed.get(i).valueText(), i, Source.kafka(TOPIC, 0, i));
+            if (p.event() != null && validator.validate(p.event()).ok()) {
+                valid.add(p.event());
+            }
+        }
+        return new ReferenceModel(customer).rows(valid);
+    }
+
+    static List<CustomerFeed.FeedRecord> feed(long seed, int customers, int records) {
+        return new CustomerFeed(seed, customers, Instant.parse("2025-08-01T00:00:00Z")).next(records);
+    }
+
+    /** Produces the records to the source topic, in order, and waits until the broker has them all. */
+    void produce(List<CustomerFeed.FeedRecord> records) {
+        log("producing " + records.size() + " records");
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (CustomerFeed.FeedRecord r : records) {
+                producer.send(new ProducerRecord<>(TOPIC, r.key(), r.value()));
+            }
+            producer.flush();
+        }
+    }
+
+    /** The table's rows now. */
+    List<ExpectedRow> rows() throws Exception {
+        return EntityTableReader.rows(TestPostgres.dataSource(), customer);
+    }
+
+    /**
+     * Starts {@code dimstream run} in a child JVM on the test classpath, with the data directory
+     * {@code <dir>/<dataDirName>} and this harness's application id.
+     */
+    Process startService(String dataDirName) throws IOException {
+        int n = ++started;
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String base = applicationId + "-" + n + "-" + dataDirName;
+        ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx512m", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"),
+                "io.dimstream.cli.DimstreamCli", "run",
+                "--config", configFile.toString(),
+                "--data-dir", dir.resolve(dataDirName).toString(),
+                "--application-id", applicationId,
+                "--metrics-port", "-1")
+                .redirectOutput(logDir.resolve(base + ".out").toFile())
+                .redirectError(logDir.resolve(base + ".err").toFile());
+        Process p = pb.start();
+        log("started the service, pid " + p.pid() + ", output in " + base + ".out/.err");
+        stdout.put(p, logDir.resolve(base + ".out"));
+        synchronized (children) {
+            children.add(p);
+        }
+        return p;
+    }
+
+    /** Waits until the child has printed {@code running:} (its pipeline started: Kafka Streams and the sink run). */
+    void awaitRunning(Process p) {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(100))
+                .until(() -> {
+                    if (!p.isAlive()) {
+                        throw new IllegalStateException("the service exited with " + p.exitValue() + "; see " + stdout.get(p));
+                    }
+                    return Files.readString(stdout.get(p)).contains("\nrunning: ");
+                });
+    }
+
+    /** A timestamped line on stdout (in the failsafe report): what the test did when. */
+    static void log(String what) {
+        System.out.println(Instant.now() + " [fault test] " + what);
+    }
+
+    /** SIGKILL (on Linux, {@link Process#destroyForcibly()} is SIGKILL), and waits until it is gone. */
+    static void kill(Process p) throws InterruptedException {
+        log("SIGKILL to the service, pid " + p.pid());
+        p.destroyForcibly();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("child " + p.pid() + " still alive 30 s after SIGKILL");
+        }
+    }
+
+    /**
+     * Removes every member of the Kafka Streams group (the application id) and of the sink's
+     * consumer group, as {@code kafka-streams-application-reset --force} does. Only for a moment
+     * when no child is alive: it spares the restarted instance the wait for the killed one's
+     * session to time out (45 s by default), which would make each restart that much longer.
+     */
+    void removeDeadMembers() throws InterruptedException {
+        try (Admin admin = kafka.admin()) {
+            for (String group : List.of(applicationId, applicationId + "-sink")) {
+                try {
+                    admin.removeMembersFromConsumerGroup(group, new RemoveMembersFromConsumerGroupOptions())
+                            .all().get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                    // no such group or no members yet: nothing to remove
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        log("closing: children, then the broker");
+        synchronized (children) {
+            for (Process p : children) {
+                if (p.isAlive()) {
+                    p.destroyForcibly();
+                    try {
+                        p.waitFor(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        }
+        kafka.close();
+    }
+}

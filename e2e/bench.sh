@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs one of the benchmark harnesses of e2e (not tests): builds the modules with the reactor
+# (no `install`), then runs the class with the runtime classpath.
+#   e2e/bench.sh LatencyBenchmark --rate 5000 --seconds 120
+#   e2e/bench.sh PipelineBenchmark --events 1000000 --keys 100000 --naive 20000
+#   e2e/bench.sh WriterBenchmark --rows 1000000 --batches 10000,100000 --runs 3 --parallel 2
+# Every harness takes --jdbc URL (default: local dimstream_bench as postgres/postgres).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+main="${1:?usage: e2e/bench.sh CLASS [--name value ...]}"; shift
+(cd "$root" && ./mvnw -q -B -DskipTests package dependency:build-classpath \
+    -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime -pl e2e -am) >&2
+# shellcheck disable=SC2086 # JAVA_OPTS holds several words on purpose
+exec java ${JAVA_OPTS:-} -cp "$root/e2e/target/classes:$(cat "$root/e2e/target/classpath.txt")" "io.dimstream.bench.$main" "$@"

@@ -1,6 +1,0 @@
-/**
- * The {@code dimstream} command line (picocli): thin commands that parse arguments, call the
- * db and pipeline modules, and print. {@code demo} is the one command that starts several parts
- * at once.
- */
-package io.dimstream.app.cli;
