@@ -36,7 +36,8 @@ import javax.sql.DataSource;
  *       discard it, or rebuild the table from the topic with a shadow replay (whose fresh memory
  *       holds the whole history) and then apply it.</li>
  * </ol>
- * dimstream never writes a version it cannot place exactly.
+ * dimstream never writes a version it cannot place exactly. The apply takes {@link WriterLock}, so it
+ * never interleaves with a streaming sink batch on the same table.
  */
 public final class QuarantineActions {
 
@@ -112,6 +113,7 @@ public final class QuarantineActions {
                 Event ev = ShadowTables.parse(q.event(), q.seq(), q.source());
                 EntitySpec unlimited = new EntitySpec(entity.name(), entity.table(), entity.key(), entity.tracked(), entity.type1(),
                         entity.columns(), Optional.empty(), entity.system());
+                WriterLock.exclusiveWriter(c, entity);
                 ApplyResult r = writer.apply(c, unlimited, List.of(ev));
                 if (r.quarantined() > 0) {
                     c.rollback();

@@ -11,6 +11,7 @@ import io.dimstream.db.jobs.ReplayJobs;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
 import io.dimstream.db.jobs.ShadowTables;
+import io.dimstream.db.jobs.WriterLock;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
@@ -151,7 +152,13 @@ public final class ReplayWorker implements AutoCloseable {
                 release(job);
             }
         } catch (Exception e) {
-            if (stopping.get()) {
+            if (!stopping.get() && transientFailure(e)) {
+                // PostgreSQL restarting, a connection cut, a deadlock victim: nothing of the batch
+                // was committed; the job is resumed from its last committed batch
+                LOG.warn("replay job {}: {} (transient; it resumes from its last committed batch)", job.id(), e.toString());
+                release(job);
+                sleep(Duration.ofSeconds(1));
+            } else if (stopping.get()) {
                 // stopped mid-batch (interrupted, connections closing): not the job's fault
                 LOG.info("replay job {}: stopped mid-batch ({}); it resumes from its last committed batch", job.id(), e.toString());
                 if (releaseOnStop.get()) {
@@ -168,6 +175,20 @@ public final class ReplayWorker implements AutoCloseable {
         } finally {
             beat.cancel(false);
         }
+    }
+
+    /** Connection failures (08), operator intervention (57P), serialization failures and deadlocks (40). */
+    static boolean transientFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException se && se.getSQLState() != null
+                    && (se.getSQLState().startsWith("08") || se.getSQLState().startsWith("57P") || se.getSQLState().startsWith("40"))) {
+                return true;
+            }
+            if (t instanceof java.sql.SQLTransientException || t instanceof java.sql.SQLRecoverableException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void release(ReplayJob job) {
@@ -238,6 +259,9 @@ public final class ReplayWorker implements AutoCloseable {
                 }
                 List<Event> batch = withoutExactDuplicates(events);
                 inJobTransaction(job, c -> {
+                    if (job.target() == ReplayTarget.LIVE && !batch.isEmpty()) {
+                        WriterLock.exclusiveWriter(c, target); // never beside a sink batch on the same keys
+                    }
                     ApplyResult r = batch.isEmpty() ? ApplyResult.empty() : writer.apply(c, target, batch);
                     ReplayJobs.advance(c, job.id(), moved, rejected[0] + r.rejected().size(),
                             (long) r.rowsInserted() + r.rowsUpdated() + r.rowsDeleted());

@@ -156,6 +156,28 @@ class ReplayWorkerIT {
     }
 
     @Test
+    void aWorkerStoppedMidJobGivesItsLeaseUpAndTheNextWorkerResumesAtOnce() throws Exception {
+        Setup s = setup("stop", 1200);
+        new Scd2Writer(ds).apply(s.spec(), s.events().subList(500, s.events().size()));
+        long id = jobs.submit(s.spec().name(), s.topic(), ReplaySource.earliest(), ReplayTarget.LIVE, "hank");
+        ReplayWorker first = worker(s, "w-stopping", fast(40, Duration.ofMillis(60), Duration.ofMinutes(10)));
+        await().atMost(Duration.ofMinutes(1)).until(() -> jobs.find(id).orElseThrow().eventsRead() > 200);
+        first.close();
+        ReplayJob mid = jobs.find(id).orElseThrow();
+        assertThat(mid.state()).isEqualTo(JobState.RUNNING);
+        assertThat(mid.eventsRead()).isLessThan(mid.eventsTotal());
+        assertThat(mid.leaseExpiresAt()).isBefore(Instant.now());
+
+        // the lease was 10 minutes: only its release lets the second worker take the job now
+        try (ReplayWorker second = worker(s, "w-next", fast(500, Duration.ZERO, Duration.ofSeconds(30)))) {
+            ReplayJob job = awaitState(id, JobState.SUCCEEDED);
+            assertFinishedWholeRange(s, job);
+            assertThat(second.claimed()).containsExactly(id);
+        }
+        assertThat(EntityTableReader.rows(ds, s.spec())).isEqualTo(new ReferenceModel(s.spec()).rows(s.events()));
+    }
+
+    @Test
     void aRangeTakenAtStartIsKeptWhenMoreRecordsArriveDuringTheJob() throws Exception {
         Setup s = setup("range", 600);
         long id = jobs.submit(s.spec().name(), s.topic(), ReplaySource.earliest(), ReplayTarget.LIVE, "carol");
