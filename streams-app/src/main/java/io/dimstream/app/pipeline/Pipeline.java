@@ -52,7 +52,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running dimstream instance: (an embedded broker,) (an embedded PostgreSQL,) the Kafka
- * Streams topology of every entity, the PostgreSQL sink and the periodic memory pruning.
+ * Streams topology of every entity, the PostgreSQL sink, the periodic memory pruning and (unless
+ * {@link PipelineOptions#adminWorkers()} is off) the executors of admin actions kept in
+ * PostgreSQL: the replay worker, the DLQ mirror and the DLQ re-drive (package
+ * {@code io.dimstream.app.replay}).
  * {@link #close()} stops them in reverse order. This is the thin launcher DESIGN section 1 asks
  * for: it wires the parts, it holds no logic of its own.
  */
