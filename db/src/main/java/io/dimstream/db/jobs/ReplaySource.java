@@ -77,8 +77,15 @@ public record ReplaySource(Kind kind, Instant instant, Map<Integer, Long> offset
             Map<Integer, Long> m = new TreeMap<>();
             for (String part : t.split("\\s*,\\s*")) {
                 String[] po = part.split(":");
-                int p = Integer.parseInt(po[0]);
-                if (m.put(p, Long.parseLong(po[1])) != null) {
+                int p;
+                long o;
+                try {
+                    p = Integer.parseInt(po[0]);
+                    o = Long.parseLong(po[1]);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("from: \"" + part + "\" is out of range for partition:offset");
+                }
+                if (m.put(p, o) != null) {
                     throw new IllegalArgumentException("from: partition " + p + " is listed twice in \"" + t + "\"");
                 }
             }

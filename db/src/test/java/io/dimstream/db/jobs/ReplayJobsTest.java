@@ -46,6 +46,8 @@ class ReplayJobsTest {
         assertThat(ReplaySource.parse("1:10, 0:3").toString()).isEqualTo("0:3,1:10");
         assertThatThrownBy(() -> ReplaySource.parse("yesterday")).hasMessageStartingWith("from: \"yesterday\" is not earliest");
         assertThatThrownBy(() -> ReplaySource.parse("0:1,0:2")).hasMessage("from: partition 0 is listed twice in \"0:1,0:2\"");
+        assertThatThrownBy(() -> ReplaySource.parse("0:99999999999999999999"))
+                .hasMessage("from: \"0:99999999999999999999\" is out of range for partition:offset");
         assertThatThrownBy(() -> ReplayTarget.parse("mirror")).hasMessage("target: \"mirror\" is not live or shadow");
     }
 

@@ -228,6 +228,7 @@ public final class ReplayWorker implements AutoCloseable {
             }
             consumer.assign(ends.keySet());
             positions.forEach(consumer::seek);
+            long lastCommit = System.nanoTime();
             while (!positions.isEmpty()) {
                 if (stopping.get()) {
                     throw new Abandoned("stopped by the service; it resumes from its last committed batch");
@@ -255,6 +256,11 @@ public final class ReplayWorker implements AutoCloseable {
                     }
                 }
                 if (moved.isEmpty()) {
+                    if (System.nanoTime() - lastCommit > 1_000_000_000L) {
+                        // nothing to read (broker unreachable?): still honour a cancel, notice a lost lease
+                        inJobTransaction(job, c -> { });
+                        lastCommit = System.nanoTime();
+                    }
                     continue;
                 }
                 List<Event> batch = withoutExactDuplicates(events);
@@ -272,6 +278,7 @@ public final class ReplayWorker implements AutoCloseable {
                     done.forEach(positions::remove);
                     consumer.assign(positions.keySet());
                 }
+                lastCommit = System.nanoTime();
                 if (!settings.pauseBetweenBatches().isZero()) {
                     sleep(settings.pauseBetweenBatches());
                 }
@@ -409,6 +416,8 @@ public final class ReplayWorker implements AutoCloseable {
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // a mistyped --topic must fail the job, not create the topic
+        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.batchSize());
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "dimstream-replay-" + owner);
         return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());

@@ -235,6 +235,19 @@ class ReplayWorkerIT {
     }
 
     @Test
+    void aJobOnATopicThatDoesNotExistFailsNamingItAndCreatesNothing() throws Exception {
+        Setup s = setup("missing", 10);
+        long id = jobs.submit(s.spec().name(), "crm.no_such_topic", ReplaySource.earliest(), ReplayTarget.LIVE, "ivy");
+        try (ReplayWorker w = worker(s, "w-missing", fast(100, Duration.ZERO, Duration.ofSeconds(30)))) {
+            ReplayJob job = awaitState(id, JobState.FAILED);
+            assertThat(List.of(job.error(), job.eventsRead())).isEqualTo(List.of("topic crm.no_such_topic does not exist", 0L));
+        }
+        try (var admin = kafka.admin()) {
+            assertThat(admin.listTopics().names().get()).doesNotContain("crm.no_such_topic");
+        }
+    }
+
+    @Test
     void explicitOffsetsReplayOnlyTheListedPartitionsFromThere() throws Exception {
         Setup s = setup("offsets", 300);
         Map<Integer, Long> ends = endOffsets(s);
