@@ -28,10 +28,11 @@ import picocli.CommandLine.Spec;
  * job could not be submitted.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
-        description = {"Replays a topic range into an entity's table (a backfill), or rebuilds the table in a shadow table",
-                "swapped in when caught up. The job is a row in PostgreSQL: a running 'dimstream run' serving the entity",
-                "executes it, resumes it after a restart, and shows its progress (also in the admin UI).",
-                "Exit 0 when submitted (with --wait: when it succeeded), 1 failed, 3 cancelled, 2 not submitted."})
+        description = {"Replays a topic range into an entity's table (a backfill),",
+                "or rebuilds the table in a shadow table swapped in when caught up.",
+                "The job is a row in PostgreSQL: a running 'dimstream run' serving the entity",
+                "executes it and resumes it after a restart; the admin UI shows its progress.",
+                "Exit 0 queued (with --wait: succeeded), 1 failed, 3 cancelled, 2 not queued."})
 final class ReplayCommand implements Callable<Integer> {
 
     static final int CANCELLED = 3;
