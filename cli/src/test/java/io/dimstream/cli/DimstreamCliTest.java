@@ -11,7 +11,8 @@ class DimstreamCliTest {
         CliRun run = CliRun.of("--help");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).startsWith("Usage: dimstream [-hV] [COMMAND]").contains("  load ").contains("  check ").contains("  demo ");
+        assertThat(run.out()).startsWith("Usage: dimstream [-hV] [COMMAND]").contains("  load ").contains("  check ").contains("  demo ")
+                .contains("  publish-snapshot ");
     }
 
     @Test

@@ -179,10 +179,13 @@ final class ConfigReader {
         SystemColumns system = systemColumns(at + ".system-columns", raw.systemColumns());
         SeedJsonOptions seedJson = seedJson(at, raw, format, columns);
         AvroOptions avro = avro(at, raw, format);
+        FeedMode mode = mode(at, raw, format);
+        String snapshotTimeField = snapshotTimeField(at, raw, mode, columns);
         if (problems.size() > before) {
             return null;
         }
-        EntityConfig e = new EntityConfig(name, topic, format, table, key, tracked, type1, horizon, columns, system, seedJson, avro);
+        EntityConfig e = new EntityConfig(name, topic, format, table, key, tracked, type1, horizon, columns, system, seedJson, avro,
+                mode, snapshotTimeField);
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
         } catch (IllegalArgumentException ex) {
@@ -190,6 +193,38 @@ final class ConfigReader {
             return null;
         }
         return e;
+    }
+
+    /** {@code mode}: changes (default) or snapshot; a snapshot topic carries flat JSON rows ({@code format: json}). */
+    private FeedMode mode(String at, RawEntity raw, EventFormat format) {
+        if (raw.mode() == null) {
+            return FeedMode.CHANGES;
+        }
+        FeedMode mode = FeedMode.fromConfig(raw.mode()).orElse(null);
+        if (mode == null) {
+            problems.add(at + ".mode: unknown mode \"" + raw.mode() + "\" (supported: " + FeedMode.supportedNames() + ")");
+            return null;
+        }
+        if (mode == FeedMode.SNAPSHOT && format != null && format != EventFormat.JSON) {
+            problems.add(at + ".format: mode snapshot reads flat JSON rows (format: json), not " + format.configName());
+        }
+        return mode;
+    }
+
+    /** {@code snapshot-time-field}: only with {@code mode: snapshot}; not a column of the entity. */
+    private String snapshotTimeField(String at, RawEntity raw, FeedMode mode, Map<String, ColumnType> columns) {
+        if (mode != FeedMode.SNAPSHOT) {
+            if (raw.snapshotTimeField() != null && mode != null) {
+                problems.add(at + ".snapshot-time-field: only used with mode: snapshot (this entity's mode is " + mode.configName() + ")");
+            }
+            return EntityConfig.DEFAULT_SNAPSHOT_TIME_FIELD;
+        }
+        if (raw.snapshotTimeField() == null && columns.containsKey(EntityConfig.DEFAULT_SNAPSHOT_TIME_FIELD)) {
+            problems.add(at + ".snapshot-time-field: required here: the default \"" + EntityConfig.DEFAULT_SNAPSHOT_TIME_FIELD
+                    + "\" is a column of the entity (the field is not part of the row image)");
+            return null;
+        }
+        return fieldName(at + ".snapshot-time-field", raw.snapshotTimeField(), EntityConfig.DEFAULT_SNAPSHOT_TIME_FIELD, columns);
     }
 
     /** {@code op-field}, {@code time-field}, {@code op-values}: only with {@code format: seed-json}. */
@@ -534,7 +569,9 @@ final class ConfigReader {
             @JsonProperty("time-field") String timeField,
             @JsonProperty("op-values") RawOpValues opValues,
             @JsonProperty("value-deserializer") String valueDeserializer,
-            @JsonProperty("deserializer-config") LinkedHashMap<String, String> deserializerConfig) {
+            @JsonProperty("deserializer-config") LinkedHashMap<String, String> deserializerConfig,
+            @JsonProperty("mode") String mode,
+            @JsonProperty("snapshot-time-field") String snapshotTimeField) {
     }
 
     record RawOpValues(@JsonProperty("upsert") List<String> upsert, @JsonProperty("delete") List<String> delete) {

@@ -140,6 +140,10 @@ public record DimstreamConfig(
         m.put("name", e.name());
         m.put("topic", e.topic());
         m.put("format", e.format().configName());
+        if (e.snapshot()) {
+            m.put("mode", e.mode().configName());
+            m.put("snapshot-time-field", e.snapshotTimeField());
+        }
         m.put("table", e.table());
         m.put("key", e.key());
         m.put("tracked", e.tracked());

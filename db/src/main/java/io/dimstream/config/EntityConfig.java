@@ -18,6 +18,9 @@ import java.util.Optional;
  * @param columns         column name to type, in config order
  * @param seedJson        field names and operation values of {@code format: seed-json}; defaults otherwise
  * @param avro            the value deserializer of {@code format: avro | debezium-avro}; defaults otherwise
+ * @param mode            {@code changes} (events) or {@code snapshot} (periodic full slices)
+ * @param snapshotTimeField with {@code mode: snapshot}, the field of each row holding its slice's
+ *                        instant (default {@value #DEFAULT_SNAPSHOT_TIME_FIELD})
  */
 public record EntityConfig(
         String name,
@@ -31,7 +34,20 @@ public record EntityConfig(
         Map<String, ColumnType> columns,
         SystemColumns systemColumns,
         SeedJsonOptions seedJson,
-        AvroOptions avro) {
+        AvroOptions avro,
+        FeedMode mode,
+        String snapshotTimeField) {
+
+    /** The field of a snapshot row that holds its slice's instant, unless {@code snapshot-time-field} names another. */
+    public static final String DEFAULT_SNAPSHOT_TIME_FIELD = "snapshot_time";
+
+    /** A {@code mode: changes} entity. */
+    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
+                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
+                        SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro) {
+        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
+                FeedMode.CHANGES, DEFAULT_SNAPSHOT_TIME_FIELD);
+    }
 
     /** An entity whose format needs no seed-json or Avro options (they take their defaults). */
     public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
@@ -46,6 +62,17 @@ public record EntityConfig(
         tracked = List.copyOf(tracked);
         type1 = List.copyOf(type1);
         columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+        if (mode == null) {
+            mode = FeedMode.CHANGES;
+        }
+        if (snapshotTimeField == null) {
+            snapshotTimeField = DEFAULT_SNAPSHOT_TIME_FIELD;
+        }
+    }
+
+    /** Whether the topic carries full slices ({@code mode: snapshot}). */
+    public boolean snapshot() {
+        return mode == FeedMode.SNAPSHOT;
     }
 
     /** The entity as the database side sees it. */

@@ -17,6 +17,9 @@ public final class Decoders {
      *                         instantiated or configured
      */
     public static EventDecoder forEntity(EntityConfig entity) {
+        if (entity.snapshot()) {
+            return new SnapshotRowDecoder(entity.snapshotTimeField());
+        }
         return switch (entity.format()) {
             case JSON -> new NativeJsonDecoder(entity.key());
             case SEED_JSON -> new SeedJsonDecoder(entity.seedJson());

@@ -2,7 +2,9 @@
  * Decoders: one Kafka record of an entity's source topic to a writer {@link io.dimstream.db.event.Event},
  * a deliberate skip, or a failure with a reason for the dead-letter topic. One decoder per
  * {@code format:} of the config ({@link io.dimstream.app.decode.Decoders#forEntity}):
- * native JSON, seed-style change rows, Debezium JSON, native Avro and Debezium Avro. Decoders never
+ * native JSON, seed-style change rows, Debezium JSON, native Avro and Debezium Avro; a
+ * {@code mode: snapshot} entity's rows are read by {@link io.dimstream.app.decode.SnapshotRowDecoder}
+ * (an upsert at the slice's instant). Decoders never
  * throw for bad input; the topology validates what they return against the entity.
  */
 package io.dimstream.app.decode;

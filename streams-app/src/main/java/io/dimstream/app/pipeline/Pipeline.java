@@ -199,17 +199,29 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    /** Creates the topics dimstream owns (and, on an embedded broker, the source topics); existing ones are kept. */
+    /**
+     * Creates the topics dimstream owns (and, on an embedded broker, the source topics); existing
+     * ones are kept. A snapshot entity's changes topic gets its source topic's partition count
+     * (each classify task's end-of-slice marker goes to the changes partition of the same number),
+     * and a mismatch between existing ones refuses to start.
+     */
     static void createTopics(String bootstrap, List<EntityPipeline> pipelines, int partitions, short replication, boolean sources)
             throws InterruptedException, ExecutionException {
-        List<NewTopic> wanted = new ArrayList<>(TopicPlanner.plan(pipelines, partitions, replication));
-        if (sources) {
-            for (EntityPipeline p : pipelines) {
-                wanted.add(new NewTopic(p.sourceTopic(), partitions, replication));
-            }
-        }
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             Set<String> existing = admin.listTopics().names().get();
+            List<NewTopic> wanted = new ArrayList<>();
+            if (sources) {
+                for (EntityPipeline p : pipelines) {
+                    wanted.add(new NewTopic(p.sourceTopic(), partitions, replication));
+                }
+            }
+            for (EntityPipeline p : pipelines) {
+                int n = partitions;
+                if (p.snapshot() && existing.contains(p.sourceTopic())) {
+                    n = partitionCount(admin, p.sourceTopic());
+                }
+                wanted.addAll(TopicPlanner.plan(List.of(p), n, replication));
+            }
             List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
             if (!missing.isEmpty()) {
                 try {
@@ -222,7 +234,24 @@ public final class Pipeline implements AutoCloseable {
                     }
                 }
             }
+            Set<String> now = admin.listTopics().names().get();
+            for (EntityPipeline p : pipelines) {
+                // a missing source topic is Kafka Streams' to report
+                if (p.snapshot() && now.contains(p.sourceTopic())) {
+                    int source = partitionCount(admin, p.sourceTopic());
+                    int changes = partitionCount(admin, p.changesTopic());
+                    if (source != changes) {
+                        throw new IllegalStateException("entity " + p.entity().name() + " is mode: snapshot, so its changes topic "
+                                + p.changesTopic() + " must have as many partitions as its source topic " + p.sourceTopic()
+                                + " (" + source + "), but it has " + changes + ": recreate it or add partitions");
+                    }
+                }
+            }
         }
+    }
+
+    private static int partitionCount(Admin admin, String topic) throws ExecutionException, InterruptedException {
+        return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
     }
 
     public String bootstrapServers() {

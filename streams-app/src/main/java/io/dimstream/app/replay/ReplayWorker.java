@@ -201,6 +201,10 @@ public final class ReplayWorker implements AutoCloseable {
 
     private void run(ReplayJob job, AtomicBoolean leaseLost) throws Exception {
         EntityPipeline pipeline = entities.get(job.entity());
+        if (pipeline.snapshot()) {
+            throw new IllegalArgumentException("entity " + job.entity() + " is a snapshot feed (mode: snapshot): a replay would apply "
+                    + "its rows but not the deletions by absence from complete slices; replaying snapshot feeds is not supported yet");
+        }
         EntitySpec live = pipeline.entity();
         EntitySpec target = job.target() == ReplayTarget.LIVE ? live : ShadowTables.shadowSpec(live, job.id());
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {

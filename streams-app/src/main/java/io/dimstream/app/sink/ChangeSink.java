@@ -1,6 +1,7 @@
 package io.dimstream.app.sink;
 
 import io.dimstream.app.change.ChangeTopics;
+import io.dimstream.app.change.SliceMarker;
 import io.dimstream.app.metrics.SinkMetrics;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
@@ -102,6 +103,8 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         boolean resolved;
         /** The next offset stored in PostgreSQL as this instance knows it; empty: no row. */
         OptionalLong committed = OptionalLong.empty();
+        /** The changes topic's partition count, looked up when a batch first holds a control record; 0 until then. */
+        int partitionCount;
 
         PartitionState(TopicPartition tp, EntitySpec entity) {
             this.tp = tp;
@@ -332,7 +335,10 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         long t0 = System.nanoTime();
         SinkTransaction.Outcome outcome;
         try {
-            outcome = tx.apply(st.tp, st.entity, st.committed, batch, next);
+            if (st.partitionCount == 0 && batch.stream().anyMatch(r -> SliceMarker.isControl(r.headers()))) {
+                st.partitionCount = c.partitionsFor(st.tp.topic()).size();
+            }
+            outcome = tx.apply(st.tp, st.entity, st.committed, batch, next, st.partitionCount);
         } catch (SQLException | RuntimeException e) {
             backoff.failed("applying " + n + " records of " + st.tp + " from offset "
                     + (batch.isEmpty() ? next : batch.get(0).offset()), e);

@@ -2,6 +2,11 @@ package io.dimstream.app.sink;
 
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
+import io.dimstream.app.change.ChangesPartitioner;
+import io.dimstream.app.change.SliceMarker;
+import io.dimstream.db.snapshot.SnapshotSlices;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Rejection;
@@ -27,9 +32,14 @@ import org.apache.kafka.common.TopicPartition;
  * partition's offset row, check it still holds the offset this instance expects (the fence),
  * decode the records, apply the events with {@link Scd2Writer#apply(Connection, EntitySpec, List)},
  * keep what could not be applied in {@code dimstream.sink_rejects}, advance the offset, commit.
+ * An end-of-slice marker of a snapshot feed splits the batch: the events before it are applied,
+ * then the slice's absent keys are deleted ({@link #endOfSlice}), then the events after it, all in
+ * the same transaction.
  * Any failure rolls everything back and rethrows: nothing of the batch is committed.
  */
 final class SinkTransaction {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SinkTransaction.class);
 
     private final DataSource ds;
     private final Scd2Writer writer;
@@ -69,6 +79,15 @@ final class SinkTransaction {
      */
     Outcome apply(TopicPartition tp, EntitySpec entity, OptionalLong expected, List<ConsumerRecord<byte[], byte[]>> records,
                   long nextOffset) throws SQLException {
+        return apply(tp, entity, expected, records, nextOffset, 0);
+    }
+
+    /**
+     * @param partitions how many partitions the changes topic has (needed only when the batch holds
+     *                   an end-of-slice marker; 0 when unknown, which rejects such a marker)
+     */
+    Outcome apply(TopicPartition tp, EntitySpec entity, OptionalLong expected, List<ConsumerRecord<byte[], byte[]>> records,
+                  long nextOffset, int partitions) throws SQLException {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             try {
@@ -78,25 +97,22 @@ final class SinkTransaction {
                     return new Fenced(stored);
                 }
                 List<Reject> rejects = new ArrayList<>();
-                List<Event> events = new ArrayList<>(records.size());
-                Map<Source, Deque<ConsumerRecord<byte[], byte[]>>> bySource = new HashMap<>();
+                List<ConsumerRecord<byte[], byte[]>> segment = new ArrayList<>(records.size());
+                ApplyResult result = ApplyResult.empty();
+                // events up to a marker, then the marker (in the same transaction), then the next events
                 for (ConsumerRecord<byte[], byte[]> r : records) {
-                    Event ev = decode(entity, r, rejects);
-                    if (ev != null) {
-                        events.add(ev);
-                        bySource.computeIfAbsent(ev.source(), s -> new ArrayDeque<>()).add(r);
+                    if (!SliceMarker.isControl(r.headers())) {
+                        segment.add(r);
+                        continue;
+                    }
+                    SliceMarker marker = decodeMarker(tp, entity, r, partitions, rejects);
+                    if (marker != null) {
+                        result = result.plus(applyEvents(c, tp, entity, segment, rejects));
+                        segment.clear();
+                        result = result.plus(endOfSlice(c, tp, entity, marker, r.offset(), partitions));
                     }
                 }
-                ApplyResult result = events.isEmpty() ? ApplyResult.empty() : writer.apply(c, entity, events);
-                for (Rejection rej : result.rejected()) {
-                    Deque<ConsumerRecord<byte[], byte[]>> rs = bySource.get(rej.source());
-                    ConsumerRecord<byte[], byte[]> r = rs == null ? null : rs.poll();
-                    if (r == null) {
-                        throw new IllegalStateException("the writer rejected an event of " + rej.source()
-                                + " that is not in the batch of " + tp + ": " + rej.reason());
-                    }
-                    rejects.add(new Reject(r, rej.reason()));
-                }
+                result = result.plus(applyEvents(c, tp, entity, segment, rejects));
                 insertRejects(c, entity, rejects);
                 if (!SinkOffsets.advance(c, group, tp, expected, nextOffset)) {
                     c.rollback();
@@ -113,6 +129,97 @@ final class SinkTransaction {
                 throw e;
             }
         }
+    }
+
+    /** Decodes and applies change records (no markers among them); what cannot be applied is noted in {@code rejects}. */
+    private ApplyResult applyEvents(Connection c, TopicPartition tp, EntitySpec entity, List<ConsumerRecord<byte[], byte[]>> records,
+                                    List<Reject> rejects) throws SQLException {
+        List<Event> events = new ArrayList<>(records.size());
+        Map<Source, Deque<ConsumerRecord<byte[], byte[]>>> bySource = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            Event ev = decode(entity, r, rejects);
+            if (ev != null) {
+                events.add(ev);
+                bySource.computeIfAbsent(ev.source(), s -> new ArrayDeque<>()).add(r);
+            }
+        }
+        ApplyResult result = events.isEmpty() ? ApplyResult.empty() : writer.apply(c, entity, events);
+        for (Rejection rej : result.rejected()) {
+            Deque<ConsumerRecord<byte[], byte[]>> rs = bySource.get(rej.source());
+            ConsumerRecord<byte[], byte[]> r = rs == null ? null : rs.poll();
+            if (r == null) {
+                throw new IllegalStateException("the writer rejected an event of " + rej.source()
+                        + " that is not in the batch of " + tp + ": " + rej.reason());
+            }
+            rejects.add(new Reject(r, rej.reason()));
+        }
+        return result;
+    }
+
+    /** The end-of-slice marker of a record with the control header, or null with a reject noted. */
+    private static SliceMarker decodeMarker(TopicPartition tp, EntitySpec entity, ConsumerRecord<byte[], byte[]> r, int partitions,
+                                            List<Reject> rejects) {
+        String kind = SliceMarker.controlKind(r.headers());
+        if (!SliceMarker.END_OF_SLICE.equals(kind)) {
+            rejects.add(new Reject(r, "unknown control record kind " + SliceMarker.HEADER + "=" + kind));
+            return null;
+        }
+        SliceMarker m;
+        try {
+            m = SliceMarker.decode(r.value());
+        } catch (IllegalArgumentException e) {
+            rejects.add(new Reject(r, e.getMessage()));
+            return null;
+        }
+        if (!entity.name().equals(m.entity())) {
+            rejects.add(new Reject(r, "end-of-slice marker of entity '" + m.entity() + "' on the changes topic of entity '"
+                    + entity.name() + "'"));
+            return null;
+        }
+        if (m.partition() != tp.partition() || m.partitions() != partitions) {
+            rejects.add(new Reject(r, "end-of-slice marker for partition " + m.partition() + " of " + m.partitions()
+                    + " read from partition " + tp.partition() + " of " + (partitions > 0 ? partitions : "an unknown number of")
+                    + " partitions: nothing deleted"));
+            return null;
+        }
+        return m;
+    }
+
+    /**
+     * A slice is complete on this partition: record it, then judge it and every complete slice
+     * after it ({@link SnapshotSlices#complete}): each key of this partition live at the slice's
+     * instant that the slice did not carry gets a delete event at that instant, applied by the
+     * writer (arrival order: the marker's offset, so a slice record arriving after the marker wins).
+     */
+    private ApplyResult endOfSlice(Connection c, TopicPartition tp, EntitySpec entity, SliceMarker m, long offset, int partitions)
+            throws SQLException {
+        ApplyResult result = ApplyResult.empty();
+        Source lineage = Source.kafka(tp.topic(), tp.partition(), offset);
+        for (Instant t : SnapshotSlices.complete(c, entity.name(), tp.partition(), m.slice())) {
+            List<Event> deletes = new ArrayList<>();
+            SnapshotSlices.forEachLiveWithoutEventAt(c, entity, t, key -> {
+                List<String> canonical = new ArrayList<>(key.size());
+                Map<String, Object> data = new LinkedHashMap<>();
+                for (int i = 0; i < key.size(); i++) {
+                    String col = entity.key().get(i);
+                    canonical.add(entity.type(col).canonical(key.get(i)));
+                    data.put(col, key.get(i));
+                }
+                if (ChangesPartitioner.partitionOf(ChangeCodec.key(canonical), partitions) == tp.partition()) {
+                    deletes.add(Event.delete(t, data, offset, lineage));
+                }
+            });
+            LOG.debug("{}: slice {} of {} complete: {} keys absent", tp, t, entity.name(), deletes.size());
+            if (!deletes.isEmpty()) {
+                ApplyResult r = writer.apply(c, entity, deletes);
+                if (!r.rejected().isEmpty()) {
+                    throw new IllegalStateException("the writer refused a delete made for slice " + t + " of " + entity.name()
+                            + ": " + r.rejected().get(0).reason());
+                }
+                result = result.plus(r);
+            }
+        }
+        return result;
     }
 
     /** The writer's event of a change record, or null with a reject noted. */

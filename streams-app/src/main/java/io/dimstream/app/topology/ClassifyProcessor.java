@@ -3,6 +3,9 @@ package io.dimstream.app.topology;
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
+import io.dimstream.app.change.SliceMarker;
+import io.dimstream.db.entity.ColumnType;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -10,6 +13,8 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Classifies each event of a key against the key's {@link KeyState} and emits it as a
@@ -25,13 +30,19 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[]> {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ClassifyProcessor.class);
+
     private final String storeName;
+    private final String sliceStoreName;
     private final EventCounters counters;
     private ProcessorContext<byte[], byte[]> context;
     private KeyValueStore<byte[], byte[]> store;
+    private KeyValueStore<byte[], byte[]> slices;
 
-    ClassifyProcessor(String storeName, EventCounters counters) {
+    /** @param sliceStoreName the store of {@link SliceBarrier}s (snapshot entities), or null */
+    ClassifyProcessor(String storeName, String sliceStoreName, EventCounters counters) {
         this.storeName = storeName;
+        this.sliceStoreName = sliceStoreName;
         this.counters = counters;
     }
 
@@ -39,10 +50,15 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
     public void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
         this.store = context.getStateStore(storeName);
+        this.slices = sliceStoreName == null ? null : context.getStateStore(sliceStoreName);
     }
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        if (SliceMarker.isControl(record.headers())) {
+            endOfSlice(record);
+            return;
+        }
         PendingChange pending = PendingChange.decode(record.value());
         byte[] stored = store.get(record.key());
         KeyState state = stored == null ? null : KeyState.decode(stored);
@@ -69,6 +85,39 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
         ChangeRecord classified = new ChangeRecord(c.entity(), cls, c.op(), c.eventTime(), c.data(),
                 c.sourceTopic(), c.sourcePartition(), c.sourceOffset());
         context.forward(record.withValue(ChangeCodec.encode(classified)).withHeaders(new RecordHeaders()));
+    }
+
+    /**
+     * An end-of-slice marker from one source partition (the decode step checked it). Once every
+     * source partition's marker of the slice has reached this task, every slice record this task
+     * will ever see of that slice has been forwarded before, so the task emits one marker to its
+     * own changes partition ({@link SlicePartitioners#changes()}) and forgets the slice.
+     */
+    private void endOfSlice(Record<byte[], byte[]> record) {
+        if (slices == null) {
+            throw new IllegalStateException("end-of-slice marker reached the classifier of an entity that is not mode: snapshot");
+        }
+        SliceMarker m = SliceMarker.decode(record.value());
+        int task = context.recordMetadata().map(md -> md.partition()).orElseThrow(() ->
+                new IllegalStateException("end-of-slice marker without record metadata"));
+        byte[] key = ColumnType.CANONICAL_TIMESTAMP.format(m.slice()).getBytes(StandardCharsets.UTF_8);
+        byte[] stored = slices.get(key);
+        SliceBarrier b = stored == null ? null : SliceBarrier.decode(stored);
+        if (b == null || b.partitions() != m.partitions()) {
+            if (b != null) {
+                LOG.warn("end-of-slice markers of {} slice {} disagree on the partition count ({} then {}); counting again",
+                        m.entity(), m.slice(), b.partitions(), m.partitions());
+            }
+            b = SliceBarrier.empty(m.partitions());
+        }
+        b = b.with(m.partition());
+        if (!b.complete()) {
+            slices.put(key, b.encode());
+            return;
+        }
+        slices.delete(key);
+        SliceMarker out = m.onPartition(task, m.partitions());
+        context.forward(record.withKey(key).withValue(out.encode()).withHeaders(SliceMarker.mark(new RecordHeaders())));
     }
 
     private static ChangeClass against(KeyState newest, PendingChange e) {

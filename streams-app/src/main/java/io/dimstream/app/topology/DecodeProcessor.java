@@ -1,5 +1,6 @@
 package io.dimstream.app.topology;
 
+import io.dimstream.app.change.SliceMarker;
 import io.dimstream.app.decode.Decoded;
 import io.dimstream.app.decode.EventDecoder;
 import io.dimstream.db.event.EventValidator;
@@ -43,6 +44,10 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
     public void process(Record<byte[], byte[]> record) {
         RecordMetadata md = context.recordMetadata().orElseThrow(() ->
                 new IllegalStateException("decode step of " + pipeline.entity().name() + " called without a source record"));
+        if (SliceMarker.isControl(record.headers())) {
+            control(record, md);
+            return;
+        }
         Decoded decoded;
         try {
             decoded = pipeline.decoder().decode(record.key(), record.value(), record.timestamp(), md.topic(), md.partition(), md.offset());
@@ -64,6 +69,43 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
             context.forward(new Record<>(PendingChange.businessKey(pipeline.entity(), result.event()),
                     new Routed(true, pending.encode()), record.timestamp(), new RecordHeaders()));
         }
+    }
+
+    /**
+     * An end-of-slice marker of a snapshot feed goes on, checked, to every classify task (the
+     * repartition step multicasts it); anything else carrying the control header is refused.
+     */
+    private void control(Record<byte[], byte[]> record, RecordMetadata md) {
+        String kind = SliceMarker.controlKind(record.headers());
+        if (!pipeline.snapshot()) {
+            deadLetter(record, md, "control record (" + SliceMarker.HEADER + "=" + kind + ") on the topic of entity "
+                    + pipeline.entity().name() + ", which is not mode: snapshot");
+            return;
+        }
+        if (!SliceMarker.END_OF_SLICE.equals(kind)) {
+            deadLetter(record, md, "unknown control record kind " + SliceMarker.HEADER + "=" + kind + " (known: "
+                    + SliceMarker.END_OF_SLICE + ")");
+            return;
+        }
+        SliceMarker marker;
+        try {
+            marker = SliceMarker.decode(record.value());
+        } catch (IllegalArgumentException e) {
+            deadLetter(record, md, e.getMessage());
+            return;
+        }
+        if (!marker.entity().equals(pipeline.entity().name())) {
+            deadLetter(record, md, "end-of-slice marker of entity '" + marker.entity() + "' on the topic of entity '"
+                    + pipeline.entity().name() + "'");
+            return;
+        }
+        if (marker.partition() != md.partition()) {
+            deadLetter(record, md, "end-of-slice marker says partition " + marker.partition() + " but is on partition " + md.partition());
+            return;
+        }
+        counters.count(EventCounters.CONTROL);
+        context.forward(new Record<>(SliceMarker.END_OF_SLICE.getBytes(StandardCharsets.UTF_8), new Routed(true, marker.encode()),
+                record.timestamp(), SliceMarker.mark(new RecordHeaders())));
     }
 
     private void deadLetter(Record<byte[], byte[]> record, RecordMetadata md, String reason) {

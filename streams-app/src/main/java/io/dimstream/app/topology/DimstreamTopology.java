@@ -27,7 +27,9 @@ import org.apache.kafka.streams.state.Stores;
  *   --[E-by-key: repartition]--> [E-classify: dedup + classify, store E-key-state] --[E-changes]--> dimstream.E.changes
  * </pre>
  * The explicit repartition makes every event of a key meet in one task, whatever the source topic's
- * key. Processor, store and internal topic names derive from the entity name, so they are stable
+ * key. A snapshot entity's end-of-slice markers take the same way: multicast to every classify task,
+ * counted there until every source partition has delivered its marker, then one marker per changes
+ * partition ({@link SlicePartitioners}, {@link ClassifyProcessor}); store {@code E-slice-ends}. Processor, store and internal topic names derive from the entity name, so they are stable
  * across releases: {@code <application.id>-E-by-key-repartition}, {@code <application.id>-E-key-state-changelog}.
  */
 public final class DimstreamTopology {
@@ -66,6 +68,11 @@ public final class DimstreamTopology {
         return entityName + "-key-state";
     }
 
+    /** The name of the store of a snapshot entity's slices awaiting their end ({@link SliceBarrier}). */
+    public static String sliceStoreName(String entityName) {
+        return entityName + "-slice-ends";
+    }
+
     /** The name of the repartition step; its topic is {@code <application.id>-<this>-repartition}. */
     public static String repartitionName(String entityName) {
         return entityName + "-by-key";
@@ -80,6 +87,10 @@ public final class DimstreamTopology {
                 .keyValueStoreBuilder(Stores.persistentKeyValueStore(store), BYTES, BYTES)
                 .withCachingEnabled();
         builder.addStateStore(storeBuilder);
+        String sliceStore = p.snapshot() ? sliceStoreName(e) : null;
+        if (sliceStore != null) {
+            builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(sliceStore), BYTES, BYTES));
+        }
 
         Map<String, KStream<byte[], Routed>> routes = builder
                 .stream(p.sourceTopic(), Consumed.with(BYTES, BYTES).withName(e + "-source"))
@@ -92,10 +103,18 @@ public final class DimstreamTopology {
                 .mapValues(Routed::bytes, Named.as(e + "-dlq-value"))
                 .to(p.dlqTopic(), Produced.with(BYTES, BYTES).withName(e + "-dlq"));
 
+        Repartitioned<byte[], byte[]> byKey = Repartitioned.with(BYTES, BYTES).withName(repartitionName(e));
+        Produced<byte[], byte[]> toChanges = Produced.with(BYTES, BYTES).withName(e + "-changes");
+        String[] stores = {store};
+        if (p.snapshot()) {
+            byKey = byKey.withStreamPartitioner(SlicePartitioners.repartition());
+            toChanges = toChanges.withStreamPartitioner(SlicePartitioners.changes());
+            stores = new String[] {store, sliceStore};
+        }
         routes.get(e + "-route-valid")
                 .mapValues(Routed::bytes, Named.as(e + "-pending"))
-                .repartition(Repartitioned.with(BYTES, BYTES).withName(repartitionName(e)))
-                .process(() -> new ClassifyProcessor(store, counters), Named.as(e + "-classify"), store)
-                .to(p.changesTopic(), Produced.with(BYTES, BYTES).withName(e + "-changes"));
+                .repartition(byKey)
+                .process(() -> new ClassifyProcessor(store, sliceStore, counters), Named.as(e + "-classify"), stores)
+                .to(p.changesTopic(), toChanges);
     }
 }

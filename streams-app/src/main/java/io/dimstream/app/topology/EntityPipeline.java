@@ -12,8 +12,17 @@ import java.util.Objects;
 /**
  * One entity's way through the topology: its source topic, how its records are decoded, and the
  * topics its classified changes and its bad records go to.
+ *
+ * @param snapshot {@code mode: snapshot}: end-of-slice markers pass through to the changes topic
+ *                 (see {@link io.dimstream.app.change.SliceMarker})
  */
-public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic) {
+public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
+                             boolean snapshot) {
+
+    /** A {@code mode: changes} pipeline. */
+    public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic) {
+        this(entity, sourceTopic, decoder, changesTopic, dlqTopic, false);
+    }
 
     public EntityPipeline {
         Objects.requireNonNull(entity, "entity");
@@ -31,7 +40,7 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
     /** An entity of the config with the default topic names and the decoder its format names. */
     public static EntityPipeline of(EntityConfig entity) {
         return new EntityPipeline(entity.toEntitySpec(), entity.topic(), Decoders.forEntity(entity),
-                ChangeTopics.name(entity.name()), dlqTopicOf(entity.topic()));
+                ChangeTopics.name(entity.name()), dlqTopicOf(entity.topic()), entity.snapshot());
     }
 
     /** Every entity of the config, in config order. */

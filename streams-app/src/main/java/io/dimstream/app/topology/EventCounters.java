@@ -9,7 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Counter {@code dimstream.events} (Prometheus: {@code dimstream_events_total}) of one entity, tagged
  * {@code entity} and {@code class}: new, changed, deleted, unchanged, late (the change classes),
- * duplicate (dropped by the classifier), dlq (sent to the dead-letter topic), skipped (carried no change).
+ * duplicate (dropped by the classifier), dlq (sent to the dead-letter topic), skipped (carried no change), control
+ * (end-of-slice markers of a snapshot feed, counted as they are read from the source topic).
  */
 final class EventCounters {
 
@@ -17,6 +18,7 @@ final class EventCounters {
     static final String DUPLICATE = "duplicate";
     static final String DLQ = "dlq";
     static final String SKIPPED = "skipped";
+    static final String CONTROL = "control";
 
     private final MeterRegistry registry;
     private final String entity;

@@ -5,6 +5,14 @@
  * per-key state store, and emit {@link io.dimstream.app.change.ChangeRecord}s to
  * {@code dimstream.<entity>.changes} for the sink.
  *
+ * <p>Snapshot feeds ({@code mode: snapshot}): end-of-slice markers are checked by the decode step
+ * (bad ones to the DLQ), multicast to every classify task by the repartition step
+ * ({@link io.dimstream.app.topology.SlicePartitioners}), counted per source partition in the store
+ * {@code <entity>-slice-ends} ({@link io.dimstream.app.topology.SliceBarrier}) and, once every
+ * source partition's marker has passed a task, emitted once to that task's changes partition. The
+ * barrier makes the order exact whatever partition the producer put each row on: every row of the
+ * slice a task will see came from some source partition before that partition's marker.
+ *
  * <p>Entry points: {@link io.dimstream.app.topology.DimstreamTopology#build},
  * {@link io.dimstream.app.topology.StreamsConfigFactory#create},
  * {@link io.dimstream.app.topology.TopicPlanner#plan}, and

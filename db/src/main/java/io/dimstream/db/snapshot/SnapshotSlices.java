@@ -1,0 +1,125 @@
+package io.dimstream.db.snapshot;
+
+import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.sql.Sql;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The database side of snapshot feeds: which slices are complete on which partition
+ * ({@code dimstream.snapshot_slices}), and which keys a slice's absence judges.
+ * Runs inside the caller's transaction (the sink's batch transaction).
+ */
+public final class SnapshotSlices {
+
+    private static final int FETCH_SIZE = 10_000;
+
+    private SnapshotSlices() {
+    }
+
+    /**
+     * Records that {@code slice} is complete on {@code partition} of the entity and returns the
+     * complete slices from it on (itself first, then every later one, ascending): those whose
+     * absences must be judged again, since this slice's events may have made keys live there.
+     */
+    public static List<Instant> complete(Connection c, String entity, int partition, Instant slice) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.snapshot_slices (entity, partition, slice_time) "
+                + "VALUES (?, ?, ?) ON CONFLICT (entity, partition, slice_time) DO UPDATE SET last_completed_at = now()")) {
+            p.setString(1, entity);
+            p.setInt(2, partition);
+            p.setObject(3, slice.atOffset(ZoneOffset.UTC));
+            p.executeUpdate();
+        }
+        List<Instant> out = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement("SELECT slice_time FROM dimstream.snapshot_slices "
+                + "WHERE entity = ? AND partition = ? AND slice_time >= ? ORDER BY slice_time")) {
+            p.setString(1, entity);
+            p.setInt(2, partition);
+            p.setObject(3, slice.atOffset(ZoneOffset.UTC));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getObject(1, OffsetDateTime.class).toInstant());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The keys (typed values, key order) that slice {@code t} judges: live in the table at
+     * {@code t} (a version with {@code valid_from <= t < valid_to}, not deleted), with no
+     * remembered event at exactly {@code t} (the slice did not carry them; a key that did, or was
+     * already deleted there, has one), and whose memory is not pruned at or past {@code t} (there
+     * the absence of an event proves nothing). Every partition's keys: the caller keeps its own.
+     */
+    public static List<List<Object>> liveWithoutEventAt(Connection c, EntitySpec e, Instant t) throws SQLException {
+        List<List<Object>> keys = new ArrayList<>();
+        forEachLiveWithoutEventAt(c, e, t, keys::add);
+        return keys;
+    }
+
+    /**
+     * {@link #liveWithoutEventAt} streamed: the rows are fetched {@value #FETCH_SIZE} at a time
+     * (a cursor, when {@code c} has auto-commit off), so a caller that keeps only some keys (the
+     * sink keeps its partition's) holds only those.
+     */
+    public static void forEachLiveWithoutEventAt(Connection c, EntitySpec e, Instant t, java.util.function.Consumer<List<Object>> each)
+            throws SQLException {
+        SystemColumns sc = e.system();
+        String vf = Sql.ident(sc.validFrom());
+        String vt = Sql.ident(sc.validTo());
+        String sql = "SELECT " + Sql.list("v", e.key()) + " FROM " + Sql.table(e.table()) + " v WHERE v." + vf + " <= ? AND (v." + vt
+                + " IS NULL OR v." + vt + " > ?) AND NOT v." + Sql.ident(sc.isDeleted())
+                // one probe of the memory's primary key (key, event_time) ...
+                + " AND NOT EXISTS (SELECT 1 FROM " + Sql.table(e.memoryTable()) + " x WHERE " + Sql.eq("x", "v", e.key())
+                + " AND x.event_time = ?)"
+                // ... and one of the key's oldest remembered event, the anchor that holds the prune point
+                + " AND coalesce((SELECT x.pruned_to FROM " + Sql.table(e.memoryTable()) + " x WHERE " + Sql.eq("x", "v", e.key())
+                + " ORDER BY x.event_time LIMIT 1) < ?, true) ORDER BY " + Sql.list("v", e.key());
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            p.setFetchSize(FETCH_SIZE);
+            OffsetDateTime at = t.atOffset(ZoneOffset.UTC);
+            for (int i = 1; i <= 4; i++) {
+                p.setObject(i, at);
+            }
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    List<Object> key = new ArrayList<>(e.key().size());
+                    for (int i = 0; i < e.key().size(); i++) {
+                        key.add(value(rs, i + 1, e.type(e.key().get(i))));
+                    }
+                    each.accept(key);
+                }
+            }
+        }
+    }
+
+    /** A key column as the writer's typed value ({@link ColumnType#coerce}'s Java types). */
+    private static Object value(ResultSet rs, int index, ColumnType type) throws SQLException {
+        Object v = switch (type) {
+            case TEXT -> rs.getString(index);
+            case SMALLINT, INTEGER, BIGINT -> rs.getLong(index);
+            case NUMERIC -> rs.getBigDecimal(index);
+            case DOUBLE -> rs.getDouble(index);
+            case BOOLEAN -> rs.getBoolean(index);
+            case DATE -> rs.getObject(index, LocalDate.class);
+            case TIMESTAMPTZ -> {
+                OffsetDateTime odt = rs.getObject(index, OffsetDateTime.class);
+                yield odt == null ? null : odt.toInstant();
+            }
+            case UUID_TYPE -> rs.getObject(index, UUID.class);
+        };
+        return rs.wasNull() ? null : v;
+    }
+}

@@ -1,0 +1,27 @@
+/**
+ * Snapshot feeds ({@code mode: snapshot}), database side: the complete slices per entity and
+ * changes-topic partition ({@code dimstream.snapshot_slices}, migration V005) and the keys a
+ * complete slice judges absent.
+ *
+ * <p>Design notes:
+ * <ul>
+ *   <li><b>Absence is a delete event.</b> A key live at a complete slice's instant {@code t} that
+ *       the slice did not carry gets a delete event at {@code t}, applied through the ordinary
+ *       {@link io.dimstream.db.write.Scd2Writer}: placement (in order or late), the event memory,
+ *       idempotence and the lateness horizon are the writer's, nothing is special-cased.</li>
+ *   <li><b>"Did not carry" = no remembered event at exactly {@code t}.</b> Slice records are
+ *       upserts at {@code t}, so the event memory ({@code <table>_events}) already tells which keys
+ *       a slice carried; a key deleted there earlier has its delete remembered, so judging a slice
+ *       again (a re-delivered marker, a reload) finds nothing. Keys whose memory is pruned at or past
+ *       {@code t} are not judged (their events there are forgotten; an event there would be
+ *       quarantined anyway).</li>
+ *   <li><b>Re-judging later slices.</b> An older slice completed after newer ones can make a key
+ *       live at a newer slice's instant that that slice did not carry (the key was in the old slice
+ *       only). So completing slice {@code t} judges {@code t} and then every complete slice after it,
+ *       in order; each judgement sees the deletes of the one before. The result equals loading the
+ *       slices in time order.</li>
+ *   <li><b>Which partition a key belongs to</b> is not stored: the caller (the sink) computes it
+ *       with the changes topic's partitioner for the candidate keys this class returns.</li>
+ * </ul>
+ */
+package io.dimstream.db.snapshot;
