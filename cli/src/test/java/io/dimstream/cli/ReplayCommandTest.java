@@ -84,6 +84,30 @@ class ReplayCommandTest {
     }
 
     @Test
+    void aSnapshotFeedIsRefusedAndNothingIsQueued() throws Exception {
+        entity = "cli_replay_snap_" + N.incrementAndGet();
+        Path config = dir.resolve("snapshot.yml");
+        Files.writeString(config, """
+                postgres:
+                  url: "%s"
+                entities:
+                  - name: %s
+                    topic: crm.snapshots
+                    mode: snapshot
+                    table: %s
+                    key: [customer_id]
+                    tracked: [email]
+                    columns: {customer_id: text, email: text}
+                """.formatted(TestPostgres.jdbcUrl(), entity, entity));
+        CliRun run = CliRun.of("replay", "--config", config.toString(), "--entity", entity);
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("dimstream replay: --entity: " + entity + " is a snapshot feed (mode: snapshot); replaying "
+                + "snapshot feeds is not supported yet (the deletions by absence would not be applied)\n");
+        assertThat(jobs.list(entity, 10)).isEmpty();
+    }
+
+    @Test
     void waitPrintsProgressUntilTheJobSucceedsOrExitsByOutcome() throws Exception {
         Path config = config();
         CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("replay", "--config", config.toString(),
