@@ -3,6 +3,7 @@ package io.dimstream.cli;
 import io.dimstream.app.metrics.MetricsHttpServer;
 import io.dimstream.app.pipeline.Pipeline;
 import io.dimstream.app.pipeline.PipelineOptions;
+import io.dimstream.app.replay.ReplaySettings;
 import io.dimstream.config.DimstreamConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -44,6 +45,22 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--metrics-port", defaultValue = "9464", description = "Prometheus scrape port (GET /metrics), -1 for none; default: ${DEFAULT-VALUE}")
     int metricsPort;
 
+    @Option(names = "--replay-batch-size", defaultValue = "5000", paramLabel = "N",
+            description = "records per replay-job transaction; default: ${DEFAULT-VALUE}")
+    int replayBatchSize;
+
+    @Option(names = "--replay-pause", defaultValue = "PT0S", paramLabel = "DURATION",
+            description = "pause between two replay-job batches (a throttle that leaves PostgreSQL to the live sink); default: ${DEFAULT-VALUE}")
+    Duration replayPause;
+
+    @Option(names = "--replay-lease", defaultValue = "PT30S", paramLabel = "DURATION",
+            description = "how long a replay job stays this instance's without a heartbeat: a job of an instance that died "
+                    + "is resumed by another after this; default: ${DEFAULT-VALUE}")
+    Duration replayLease;
+
+    @Option(names = "--replay-poll", defaultValue = "PT2S", hidden = true)
+    Duration replayPoll;
+
     @Override
     public Integer call() throws Exception {
         return CommandSupport.run(spec, () -> {
@@ -53,7 +70,14 @@ final class RunCommand implements Callable<Integer> {
             out.println(cfg.describeMasked());
             out.flush();
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            PipelineOptions options = new PipelineOptions(dataDir, applicationId, partitions, Duration.ofHours(1));
+            ReplaySettings replay;
+            try {
+                replay = new ReplaySettings(replayPoll, replayLease, replayBatchSize, replayPause);
+            } catch (IllegalArgumentException e) {
+                throw new CliFailure(CliFailure.USAGE, "--" + e.getMessage().replace("replay lease", "replay-lease")
+                        .replace("replay batch-size", "replay-batch-size"), e);
+            }
+            PipelineOptions options = new PipelineOptions(dataDir, applicationId, partitions, Duration.ofHours(1)).withReplay(replay);
             Pipeline pipeline;
             try {
                 pipeline = Pipeline.start(cfg, options, registry);

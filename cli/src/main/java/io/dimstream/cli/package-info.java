@@ -1,6 +1,7 @@
 /**
  * The {@code dimstream} command line (picocli): thin commands that parse arguments, call the
  * db and pipeline modules, and print. {@code demo} is the one command that starts several parts
- * at once.
+ * at once. {@code replay} only writes a job row ({@code io.dimstream.db.jobs.ReplayJobs}); the
+ * running service executes it.
  */
 package io.dimstream.cli;

@@ -138,19 +138,22 @@ final class ServiceHarness implements AutoCloseable {
 
     /**
      * Starts {@code dimstream run} in a child JVM on the test classpath, with the data directory
-     * {@code <dir>/<dataDirName>} and this harness's application id.
+     * {@code <dir>/<dataDirName>} and this harness's application id; {@code moreRunArgs} are
+     * appended to the {@code run} command line.
      */
-    Process startService(String dataDirName) throws IOException {
+    Process startService(String dataDirName, String... moreRunArgs) throws IOException {
         int n = ++started;
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String base = applicationId + "-" + n + "-" + dataDirName;
-        ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx512m", "-XX:+UseSerialGC",
+        List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx512m", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"),
                 "io.dimstream.cli.DimstreamCli", "run",
                 "--config", configFile.toString(),
                 "--data-dir", dir.resolve(dataDirName).toString(),
                 "--application-id", applicationId,
-                "--metrics-port", "-1")
+                "--metrics-port", "-1"));
+        command.addAll(List.of(moreRunArgs));
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectOutput(logDir.resolve(base + ".out").toFile())
                 .redirectError(logDir.resolve(base + ".err").toFile());
         Process p = pb.start();

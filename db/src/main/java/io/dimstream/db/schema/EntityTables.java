@@ -75,6 +75,38 @@ public final class EntityTables {
         }
     }
 
+    /**
+     * Creates the entity table and its event memory under {@code e.table()} when missing, without
+     * the view and function and without registering the entity: a replay's shadow table, which
+     * {@link #recreateViewAndFunction} later points the view and function at once it is swapped in.
+     * Runs in the caller's transaction.
+     */
+    public static void createUnregistered(Connection c, EntitySpec e) throws SQLException {
+        if (!exists(c, e.table())) {
+            exec(c, createTableSql(e));
+        }
+        if (!exists(c, e.memoryTable())) {
+            exec(c, createMemorySql(e));
+        }
+    }
+
+    /**
+     * Points the view {@code T_current} (CREATE OR REPLACE: its own OID stays, so views built on it
+     * keep working) and the function {@code T_as_of} (dropped and created: its row type follows the
+     * table's OID) at the table now named {@code e.table()}: both follow a table's OID, not its
+     * name, so after a rename they would go on showing the renamed table. Runs in the caller's
+     * transaction.
+     */
+    public static void recreateViewAndFunction(Connection c, EntitySpec e) throws SQLException {
+        exec(c, "DROP FUNCTION IF EXISTS " + Sql.table(e.asOfFunction()) + "(timestamptz);\n"
+                + viewAndFunctionSql(e));
+    }
+
+    /** Whether a table (optionally schema-qualified) exists. */
+    public static boolean tableExists(Connection c, String table) throws SQLException {
+        return exists(c, table);
+    }
+
     static Map<String, String> expectedTableColumns(EntitySpec e) {
         SystemColumns sc = e.system();
         Map<String, String> m = new LinkedHashMap<>();

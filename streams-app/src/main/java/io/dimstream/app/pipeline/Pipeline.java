@@ -1,6 +1,9 @@
 package io.dimstream.app.pipeline;
 
 import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.replay.DlqMirror;
+import io.dimstream.app.replay.RedriveExecutor;
+import io.dimstream.app.replay.ReplayWorker;
 import io.dimstream.app.sink.ChangeSink;
 import io.dimstream.app.sink.SinkSettings;
 import io.dimstream.app.topology.DimstreamTopology;
@@ -49,7 +52,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running dimstream instance: (an embedded broker,) (an embedded PostgreSQL,) the Kafka
- * Streams topology of every entity, the PostgreSQL sink and the periodic memory pruning.
+ * Streams topology of every entity, the PostgreSQL sink, the periodic memory pruning and (unless
+ * {@link PipelineOptions#adminWorkers()} is off) the executors of admin actions kept in
+ * PostgreSQL: the replay worker, the DLQ mirror and the DLQ re-drive (package
+ * {@code io.dimstream.app.replay}).
  * {@link #close()} stops them in reverse order. This is the thin launcher DESIGN section 1 asks
  * for: it wires the parts, it holds no logic of its own.
  */
@@ -67,10 +73,11 @@ public final class Pipeline implements AutoCloseable {
     private final List<EntityPipeline> pipelines;
     private final MeterRegistry registry;
     private final String sinkGroup;
+    private final List<AutoCloseable> adminWorkers;
 
     private Pipeline(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
                      ChangeSink sink, ScheduledExecutorService pruner, String bootstrapServers, List<EntityPipeline> pipelines,
-                     MeterRegistry registry, String sinkGroup) {
+                     MeterRegistry registry, String sinkGroup, List<AutoCloseable> adminWorkers) {
         this.embeddedKafka = embeddedKafka;
         this.db = db;
         this.streams = streams;
@@ -81,6 +88,7 @@ public final class Pipeline implements AutoCloseable {
         this.pipelines = pipelines;
         this.registry = registry;
         this.sinkGroup = sinkGroup;
+        this.adminWorkers = adminWorkers;
     }
 
     public static Pipeline start(DimstreamConfig config, PipelineOptions options, MeterRegistry registry) {
@@ -144,9 +152,25 @@ public final class Pipeline implements AutoCloseable {
             long every = options.pruneInterval().toMillis();
             pruner.scheduleWithFixedDelay(() -> prune(writer, specs), every, every, TimeUnit.MILLISECONDS);
 
+            if (options.adminWorkers()) {
+                // admin actions are rows in PostgreSQL (the admin UI never talks to Kafka): replay
+                // jobs, the DLQ mirror, DLQ re-drives. A unique owner per instance for job leases.
+                String owner = options.applicationId() + "@" + java.net.InetAddress.getLocalHost().getHostName() + "/"
+                        + ProcessHandle.current().pid() + "/" + java.util.UUID.randomUUID().toString().substring(0, 8);
+                ReplayWorker replay = new ReplayWorker(owner, pipelines, db.dataSource(), bootstrap, options.replay()).start();
+                started.add(replay);
+                DlqMirror mirror = new DlqMirror(options.applicationId() + "-dlq-mirror", pipelines, db.dataSource(), bootstrap).start();
+                started.add(mirror);
+                RedriveExecutor redrive = new RedriveExecutor(db.dataSource(),
+                        pipelines.stream().map(p -> p.entity().name()).collect(Collectors.toSet()), bootstrap,
+                        options.replay().pollInterval()).start();
+                started.add(redrive);
+            }
+
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.entity().table()).collect(Collectors.joining(", ")));
-            return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, bootstrap, pipelines, registry, sinkSettings.groupId());
+            return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, bootstrap, pipelines, registry, sinkSettings.groupId(),
+                    List.copyOf(started.subList(started.indexOf(sink) + 1, started.size())));
         } catch (Exception e) {
             for (int i = started.size() - 1; i >= 0; i--) {
                 try {
@@ -329,6 +353,9 @@ public final class Pipeline implements AutoCloseable {
 
     @Override
     public void close() {
+        for (int i = adminWorkers.size() - 1; i >= 0; i--) {
+            closeQuietly("admin worker", adminWorkers.get(i));
+        }
         pruner.shutdownNow();
         closeQuietly("sink", sink);
         closeQuietly("kafka streams", () -> streams.close(Duration.ofSeconds(30)));

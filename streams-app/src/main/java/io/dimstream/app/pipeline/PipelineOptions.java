@@ -1,5 +1,6 @@
 package io.dimstream.app.pipeline;
 
+import io.dimstream.app.replay.ReplaySettings;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -13,10 +14,27 @@ import java.time.Duration;
  * @param partitions     partitions of the topics dimstream creates (changes, DLQ; source topics
  *                       too when the broker is embedded)
  * @param pruneInterval  how often the event memory is pruned beyond each entity's horizon
+ * @param adminWorkers   run the workers that execute admin actions kept in PostgreSQL: replay
+ *                       jobs, the DLQ mirror and DLQ re-drives (on by default)
+ * @param replay         how the replay worker runs
  */
-public record PipelineOptions(Path dataDir, String applicationId, int partitions, Duration pruneInterval) {
+public record PipelineOptions(Path dataDir, String applicationId, int partitions, Duration pruneInterval, boolean adminWorkers,
+                              ReplaySettings replay) {
+
+    /** Admin workers on, default replay settings. */
+    public PipelineOptions(Path dataDir, String applicationId, int partitions, Duration pruneInterval) {
+        this(dataDir, applicationId, partitions, pruneInterval, true, ReplaySettings.defaults());
+    }
 
     public static PipelineOptions defaults(Path dataDir) {
         return new PipelineOptions(dataDir, "dimstream", 3, Duration.ofHours(1));
+    }
+
+    public PipelineOptions withAdminWorkers(boolean on) {
+        return new PipelineOptions(dataDir, applicationId, partitions, pruneInterval, on, replay);
+    }
+
+    public PipelineOptions withReplay(ReplaySettings settings) {
+        return new PipelineOptions(dataDir, applicationId, partitions, pruneInterval, adminWorkers, settings);
     }
 }

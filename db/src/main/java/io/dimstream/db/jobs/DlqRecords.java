@@ -1,0 +1,254 @@
+package io.dimstream.db.jobs;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * {@code dimstream.dlq_records}: a mirror of the dead-letter topics, so the admin UI can browse
+ * them with their reasons and ask for a re-drive without talking to Kafka.
+ * <ul>
+ *   <li>{@link #mirror}: inserts a DLQ record once (unique on its DLQ topic, partition and
+ *       offset; a re-read after a crash changes nothing);</li>
+ *   <li>{@link #requestRedrive}: a user asks for records to be produced back to their source
+ *       topic (state {@code requested}, audited);</li>
+ *   <li>{@link #claimRequested} / {@link #markDone} / {@link #markFailed}: the service's re-drive
+ *       executor takes requested records under {@code FOR UPDATE SKIP LOCKED}, produces them, and
+ *       marks them in the same transaction.</li>
+ * </ul>
+ */
+public final class DlqRecords {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A record header; value may be null. */
+    public record Header(String name, byte[] value) {
+    }
+
+    /** What the mirror reads off a DLQ topic. */
+    public record Incoming(String entity, String sourceTopic, Integer sourcePartition, Long sourceOffset, String dlqTopic,
+                           int dlqPartition, long dlqOffset, byte[] key, byte[] value, List<Header> headers, String error,
+                           Instant recordTimestamp) {
+    }
+
+    /** One mirrored DLQ record and its re-drive state ({@code none}, {@code requested}, {@code done}, {@code failed}). */
+    public record DlqRecord(long id, String entity, String sourceTopic, Integer sourcePartition, Long sourceOffset, String dlqTopic,
+                            int dlqPartition, long dlqOffset, byte[] key, byte[] value, List<Header> headers, String error,
+                            Instant recordTimestamp, Instant receivedAt, String redriveState, String redriveRequestedBy,
+                            Instant redriveRequestedAt, Instant redrivenAt, String redriveError) {
+    }
+
+    private static final String COLUMNS = "id, entity, source_topic, source_partition, source_offset, dlq_topic, dlq_partition, "
+            + "dlq_offset, key, value, headers::text, error, record_timestamp, received_at, redrive_state, redrive_requested_by, "
+            + "redrive_requested_at, redriven_at, redrive_error";
+
+    private final DataSource ds;
+
+    public DlqRecords(DataSource ds) {
+        this.ds = ds;
+    }
+
+    /**
+     * Inserts records not mirrored yet, in the caller's transaction.
+     *
+     * @return how many were new
+     */
+    public static int mirror(Connection c, List<Incoming> records) throws SQLException {
+        if (records.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.dlq_records (entity, source_topic, source_partition, "
+                + "source_offset, dlq_topic, dlq_partition, dlq_offset, key, value, headers, error, record_timestamp) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?) ON CONFLICT (dlq_topic, dlq_partition, dlq_offset) DO NOTHING")) {
+            for (Incoming r : records) {
+                p.setString(1, r.entity());
+                p.setString(2, r.sourceTopic());
+                p.setObject(3, r.sourcePartition());
+                p.setObject(4, r.sourceOffset());
+                p.setString(5, r.dlqTopic());
+                p.setInt(6, r.dlqPartition());
+                p.setLong(7, r.dlqOffset());
+                p.setBytes(8, r.key());
+                p.setBytes(9, r.value());
+                p.setString(10, headersJson(r.headers()));
+                p.setString(11, r.error());
+                p.setTimestamp(12, r.recordTimestamp() == null ? null : Timestamp.from(r.recordTimestamp()));
+                p.addBatch();
+            }
+            int n = 0;
+            for (int u : p.executeBatch()) {
+                n += Math.max(u, 0);
+            }
+            return n;
+        }
+    }
+
+    /** In a transaction of its own. */
+    public int mirror(List<Incoming> records) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                int n = mirror(c, records);
+                c.commit();
+                return n;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /** A page, newest first: records of {@code entity} (all when null) with ids below {@code beforeId} (all when null). */
+    public List<DlqRecord> page(String entity, Long beforeId, int limit) throws SQLException {
+        try (Connection c = ds.getConnection();
+             PreparedStatement p = c.prepareStatement("SELECT " + COLUMNS + " FROM dimstream.dlq_records WHERE (?::text IS NULL OR entity = ?) "
+                     + "AND (?::bigint IS NULL OR id < ?) ORDER BY id DESC LIMIT ?")) {
+            p.setString(1, entity);
+            p.setString(2, entity);
+            p.setObject(3, beforeId);
+            p.setObject(4, beforeId);
+            p.setInt(5, limit);
+            return read(p);
+        }
+    }
+
+    /** Records not re-driven yet, per entity. */
+    public Map<String, Long> countsByEntity() throws SQLException {
+        try (Connection c = ds.getConnection();
+             PreparedStatement p = c.prepareStatement("SELECT entity, count(*) FROM dimstream.dlq_records WHERE redrive_state <> 'done' "
+                     + "GROUP BY entity ORDER BY entity");
+             ResultSet rs = p.executeQuery()) {
+            Map<String, Long> m = new LinkedHashMap<>();
+            while (rs.next()) {
+                m.put(rs.getString(1), rs.getLong(2));
+            }
+            return m;
+        }
+    }
+
+    /**
+     * Asks for records to be produced back to their source topic (those not yet requested or
+     * done; a failed one may be asked again), audited as {@code dlq.redrive} with the ids.
+     *
+     * @return the ids now requested
+     */
+    public List<Long> requestRedrive(List<Long> ids, String user) throws SQLException {
+        AuditLog.requireUser(user);
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                List<Long> done = new ArrayList<>();
+                try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.dlq_records SET redrive_state = 'requested', "
+                        + "redrive_requested_by = ?, redrive_requested_at = now(), redrive_error = NULL "
+                        + "WHERE id = ANY (?) AND redrive_state IN ('none', 'failed') AND source_topic IS NOT NULL RETURNING id")) {
+                    p.setString(1, user);
+                    p.setArray(2, c.createArrayOf("bigint", ids.toArray()));
+                    try (ResultSet rs = p.executeQuery()) {
+                        while (rs.next()) {
+                            done.add(rs.getLong(1));
+                        }
+                    }
+                }
+                done.sort(null);
+                if (!done.isEmpty()) {
+                    AuditLog.record(c, user, "dlq.redrive", "dlq_records:" + done, Map.of("ids", done));
+                }
+                c.commit();
+                return done;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /** Requested records, locked for the caller's transaction (others skip them). */
+    public static List<DlqRecord> claimRequested(Connection c, int limit) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT " + COLUMNS + " FROM dimstream.dlq_records WHERE redrive_state = 'requested' "
+                + "ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED")) {
+            p.setInt(1, limit);
+            return read(p);
+        }
+    }
+
+    public static void markDone(Connection c, long id) throws SQLException {
+        mark(c, id, "done", null);
+    }
+
+    public static void markFailed(Connection c, long id, String error) throws SQLException {
+        mark(c, id, "failed", error);
+    }
+
+    private static void mark(Connection c, long id, String state, String error) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.dlq_records SET redrive_state = ?, redrive_error = ?, "
+                + "redriven_at = CASE WHEN ? = 'done' THEN now() ELSE redriven_at END WHERE id = ?")) {
+            p.setString(1, state);
+            p.setString(2, error);
+            p.setString(3, state);
+            p.setLong(4, id);
+            p.executeUpdate();
+        }
+    }
+
+    private static List<DlqRecord> read(PreparedStatement p) throws SQLException {
+        List<DlqRecord> out = new ArrayList<>();
+        try (ResultSet rs = p.executeQuery()) {
+            while (rs.next()) {
+                int sp = rs.getInt(4);
+                Integer srcPartition = rs.wasNull() ? null : sp;
+                long so = rs.getLong(5);
+                Long srcOffset = rs.wasNull() ? null : so;
+                out.add(new DlqRecord(rs.getLong(1), rs.getString(2), rs.getString(3), srcPartition, srcOffset, rs.getString(6),
+                        rs.getInt(7), rs.getLong(8), rs.getBytes(9), rs.getBytes(10), parseHeaders(rs.getString(11)), rs.getString(12),
+                        instant(rs.getTimestamp(13)), instant(rs.getTimestamp(14)), rs.getString(15), rs.getString(16),
+                        instant(rs.getTimestamp(17)), instant(rs.getTimestamp(18)), rs.getString(19)));
+            }
+        }
+        return out;
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+
+    static String headersJson(List<Header> headers) {
+        List<Map<String, String>> list = new ArrayList<>();
+        for (Header h : headers) {
+            Map<String, String> m = new LinkedHashMap<>();
+            m.put("name", h.name());
+            m.put("value", h.value() == null ? null : Base64.getEncoder().encodeToString(h.value()));
+            list.add(m);
+        }
+        try {
+            return JSON.writeValueAsString(list);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static List<Header> parseHeaders(String json) {
+        try {
+            List<Map<String, String>> list = JSON.readValue(json, new TypeReference<List<Map<String, String>>>() { });
+            List<Header> out = new ArrayList<>();
+            for (Map<String, String> m : list) {
+                String v = m.get("value");
+                out.add(new Header(m.get("name"), v == null ? null : Base64.getDecoder().decode(v)));
+            }
+            return out;
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("dlq_records.headers is not a JSON list of {name, value}: " + json, e);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package io.dimstream.db.jobs;
+
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.event.NativeEventJson;
+import io.dimstream.db.event.Source;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.sql.Sql;
+import io.dimstream.db.write.ApplyResult;
+import io.dimstream.db.write.Scd2Writer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The shadow table of a replay job with target {@code shadow}: created fresh beside the live
+ * table ({@code <table>_shadow_<job>}, with its own event memory {@code <table>_shadow_<job>_events}),
+ * filled by the replay, then swapped in by {@link #swap} in ONE transaction:
+ * <ol>
+ *   <li>{@code LOCK} the live event memory and the live table (in the order the writer touches
+ *       them, so the streaming sink waits instead of deadlocking);</li>
+ *   <li>apply through the writer, into the shadow, every event the live memory holds that the
+ *       shadow's memory does not hold with the same content (what the live sink wrote after the
+ *       job's end offsets, events loaded from files, quarantined events applied by a user), with
+ *       the lateness horizon lifted (the live table accepted them) and their live {@code seq}, so
+ *       they win a same-time tie against replayed events exactly as they did in the live table;</li>
+ *   <li>rename the live table and memory to {@code <table>_replaced_<job>} and
+ *       {@code <table>_replaced_<job>_events} (kept for comparison; drop them when satisfied), the
+ *       shadow ones to the live names, their indexes and constraints along;</li>
+ *   <li>point the view {@code <table>_current} and the function {@code <table>_as_of} at the new table.</li>
+ * </ol>
+ * Readers see the old table or the new one, never a mix.
+ */
+public final class ShadowTables {
+
+    private ShadowTables() {
+    }
+
+    /** The shadow's spec: the live entity (same name, so surrogate keys are reproduced) on another table. */
+    public static EntitySpec shadowSpec(EntitySpec live, long jobId) {
+        return withTable(live, live.table() + "_shadow_" + jobId);
+    }
+
+    /** Where the replaced live table is kept after a swap. */
+    public static String retiredTable(EntitySpec live, long jobId) {
+        return live.table() + "_replaced_" + jobId;
+    }
+
+    static EntitySpec withTable(EntitySpec e, String table) {
+        return new EntitySpec(e.name(), table, e.key(), e.tracked(), e.type1(), e.columns(), e.latenessHorizon(), e.system());
+    }
+
+    /** Creates the shadow table and memory when missing (idempotent: a resumed job finds them). */
+    public static void create(DataSource ds, EntitySpec shadow) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                try (Statement s = c.createStatement()) {
+                    s.execute("SELECT pg_advisory_xact_lock(hashtext('dimstream.ddl'))");
+                }
+                EntityTables.createUnregistered(c, shadow);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    public static boolean exists(DataSource ds, EntitySpec shadow) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            return EntityTables.tableExists(c, shadow.table()) && EntityTables.tableExists(c, shadow.memoryTable());
+        }
+    }
+
+    /** Drops the shadow table and memory (a cancelled job). */
+    public static void drop(Connection c, EntitySpec shadow) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + Sql.table(shadow.table()) + ", " + Sql.table(shadow.memoryTable()));
+        }
+    }
+
+    /** What a swap did. */
+    public record Swap(String retiredTable, String retiredMemory, ApplyResult merged) {
+    }
+
+    /**
+     * Swaps the shadow in, in the caller's transaction (see the class comment). The caller holds
+     * the job's lease (locked row) and commits.
+     */
+    public static Swap swap(Connection c, Scd2Writer writer, EntitySpec live, EntitySpec shadow, long jobId) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("SET LOCAL TimeZone = 'UTC'");
+            s.execute("LOCK TABLE " + Sql.table(live.memoryTable()) + ", " + Sql.table(live.table()) + " IN ACCESS EXCLUSIVE MODE");
+        }
+        List<Event> missing = liveEventsMissingFromShadow(c, live, shadow);
+        EntitySpec unlimited = new EntitySpec(shadow.name(), shadow.table(), shadow.key(), shadow.tracked(), shadow.type1(),
+                shadow.columns(), Optional.empty(), shadow.system());
+        ApplyResult merged = missing.isEmpty() ? ApplyResult.empty() : writer.apply(c, unlimited, missing);
+        if (!merged.rejected().isEmpty() || merged.quarantined() > 0) {
+            throw new IllegalStateException("swap of " + shadow.table() + ": " + merged.rejected().size() + " events of the live "
+                    + "memory were rejected and " + merged.quarantined() + " quarantined by the shadow; first rejection: "
+                    + merged.rejected().stream().findFirst().map(Object::toString).orElse("none"));
+        }
+        String retired = retiredTable(live, jobId);
+        EntitySpec retiredSpec = withTable(live, retired);
+        rename(c, live.table(), retiredSpec.table());
+        rename(c, live.memoryTable(), retiredSpec.memoryTable());
+        rename(c, shadow.table(), live.table());
+        rename(c, shadow.memoryTable(), live.memoryTable());
+        EntityTables.recreateViewAndFunction(c, live);
+        return new Swap(retired, retiredSpec.memoryTable(), merged);
+    }
+
+    /** Events of the live memory the shadow's memory does not hold with the same state and type-1 values. */
+    private static List<Event> liveEventsMissingFromShadow(Connection c, EntitySpec live, EntitySpec shadow) throws SQLException {
+        List<String> key = live.key();
+        String keyJson = "jsonb_build_object(" + Sql.each(key, k -> Sql.literal(k) + ", x." + Sql.ident(k), ", ") + ")";
+        String dataJson = "jsonb_build_object(" + Sql.each(live.dataColumns(), col -> Sql.literal(col) + ", x." + Sql.ident(col), ", ") + ")";
+        java.util.function.Function<String, String> content = a -> "(" + a + ".is_deleted, " + a + ".record_hash"
+                + (live.type1().isEmpty() ? "" : ", " + Sql.list(a, live.type1())) + ")";
+        String sql = "SELECT jsonb_build_object('op', CASE WHEN x.is_deleted THEN 'delete' ELSE 'upsert' END, 'event_time', x.event_time, "
+                + "'data', CASE WHEN x.is_deleted THEN " + keyJson + " ELSE " + dataJson + " END)::text, x.seq, x.source_topic, "
+                + "x.source_partition, x.source_offset FROM " + Sql.table(live.memoryTable()) + " x WHERE NOT EXISTS (SELECT 1 FROM "
+                + Sql.table(shadow.memoryTable()) + " y WHERE " + Sql.eq("y", "x", key) + " AND y.event_time = x.event_time AND "
+                + content.apply("y") + " IS NOT DISTINCT FROM " + content.apply("x") + ") ORDER BY x.event_time";
+        List<Event> out = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement(sql); ResultSet rs = p.executeQuery()) {
+            while (rs.next()) {
+                out.add(parse(rs.getString(1), rs.getLong(2), source(rs, 3)));
+            }
+        }
+        return out;
+    }
+
+    static Source source(ResultSet rs, int first) throws SQLException {
+        String topic = rs.getString(first);
+        int partition = rs.getInt(first + 1);
+        Integer part = rs.wasNull() ? null : partition;
+        long offset = rs.getLong(first + 2);
+        Long off = rs.wasNull() ? null : offset;
+        return topic == null && part == null && off == null ? null : new Source(topic, part, off);
+    }
+
+    static Event parse(String json, long seq, Source source) {
+        NativeEventJson.Parsed p = NativeEventJson.parse(json, seq, source);
+        if (p.event() == null) {
+            throw new IllegalStateException("stored event " + json + " does not parse: " + p.rejection());
+        }
+        return p.event();
+    }
+
+    private static void rename(Connection c, String from, String to) throws SQLException {
+        String fromBare = Sql.nameOf(from);
+        String toBare = Sql.nameOf(to);
+        String schema = Sql.schemaOf(from);
+        String prefix = schema == null ? "" : Sql.ident(schema) + ".";
+        List<String> indexes = new ArrayList<>();
+        List<String> checks = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement("SELECT ic.relname FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid "
+                + "WHERE i.indrelid = ?::regclass")) {
+            p.setString(1, Sql.table(from));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    indexes.add(rs.getString(1));
+                }
+            }
+        }
+        try (PreparedStatement p = c.prepareStatement("SELECT conname FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'c'")) {
+            p.setString(1, Sql.table(from));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    checks.add(rs.getString(1));
+                }
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE " + Sql.table(from) + " RENAME TO " + Sql.ident(toBare));
+            // an index backing a constraint (the primary key) renames its constraint along
+            for (String ix : indexes) {
+                if (ix.startsWith(fromBare)) {
+                    s.execute("ALTER INDEX " + prefix + Sql.ident(ix) + " RENAME TO " + Sql.ident(toBare + ix.substring(fromBare.length())));
+                }
+            }
+            for (String ck : checks) {
+                if (ck.startsWith(fromBare)) {
+                    s.execute("ALTER TABLE " + Sql.table(to) + " RENAME CONSTRAINT " + Sql.ident(ck) + " TO "
+                            + Sql.ident(toBare + ck.substring(fromBare.length())));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/**
+ * Admin actions kept as rows in PostgreSQL, which the running service executes: the admin UI and
+ * the CLI only ever talk to PostgreSQL, never to Kafka.
+ *
+ * <ul>
+ *   <li>{@link io.dimstream.db.jobs.ReplayJobs}: replay jobs ({@code dimstream.replay_jobs}) and
+ *       their per-partition progress ({@code dimstream.replay_progress}). Submit, list, find,
+ *       cancel; the worker claims a job with {@code FOR UPDATE SKIP LOCKED} under a lease renewed
+ *       by heartbeat, locks the job row at the start of every batch transaction (so a worker that
+ *       lost its lease cannot commit), and writes positions in the same transaction as the rows.
+ *       The range's end offsets are stored when the job starts, so a resumed job keeps its end.</li>
+ *   <li>{@link io.dimstream.db.jobs.ShadowTables}: a shadow job's fresh table and event memory,
+ *       and the atomic swap (lock the live table, merge the live memory into the shadow through
+ *       the writer, rename, re-point the view and function; the replaced table is kept as
+ *       {@code <table>_replaced_<job>}).</li>
+ *   <li>{@link io.dimstream.db.jobs.QuarantineActions}: apply a quarantined event anyway (the
+ *       horizon lifted for that event; refused when it is at or before its key's prune point, as
+ *       it could not be placed exactly) or discard it.</li>
+ *   <li>{@link io.dimstream.db.jobs.DlqRecords}: the mirror of the dead-letter topics and re-drive
+ *       requests.</li>
+ *   <li>{@link io.dimstream.db.jobs.AuditLog}: {@code dimstream.admin_audit}, written in the same
+ *       transaction as each action, with the user.</li>
+ * </ul>
+ */
+package io.dimstream.db.jobs;

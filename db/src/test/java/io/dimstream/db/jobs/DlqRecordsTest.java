@@ -1,0 +1,76 @@
+package io.dimstream.db.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dimstream.db.testing.TestPostgres;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+/** The DLQ mirror table: one row per DLQ offset, pages newest first, re-drive requested, claimed and marked, audited. */
+class DlqRecordsTest {
+
+    private final DataSource ds = TestPostgres.dataSource();
+    private final DlqRecords dlq = new DlqRecords(ds);
+
+    private static byte[] b(String s) {
+        return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static DlqRecords.Incoming rec(String entity, long dlqOffset, String value) {
+        return new DlqRecords.Incoming(entity, "crm." + entity, 1, 100 + dlqOffset, "crm." + entity + ".dlq", 0, dlqOffset, b("k" + dlqOffset),
+                b(value), List.of(new DlqRecords.Header("trace", b("t-" + dlqOffset)), new DlqRecords.Header("dimstream.error", b("not valid JSON")),
+                new DlqRecords.Header("empty", null)), "not valid JSON", Instant.parse("2026-01-01T00:00:00Z"));
+    }
+
+    @Test
+    void mirroringIsIdempotentAndPagesKeepBytesHeadersAndReasons() throws Exception {
+        String entity = "dlq_" + System.nanoTime();
+        assertThat(dlq.mirror(List.of(rec(entity, 0, "{bad"), rec(entity, 1, "also bad")))).isEqualTo(2);
+        assertThat(dlq.mirror(List.of(rec(entity, 1, "also bad"), rec(entity, 2, null)))).isEqualTo(1);
+
+        List<DlqRecords.DlqRecord> page = dlq.page(entity, null, 10);
+        assertThat(page.stream().map(DlqRecords.DlqRecord::dlqOffset).toList()).containsExactly(2L, 1L, 0L);
+        DlqRecords.DlqRecord first = page.get(2);
+        assertThat(List.of(first.entity(), first.sourceTopic(), first.sourcePartition(), first.sourceOffset(), first.dlqTopic(),
+                first.error(), first.redriveState(), first.recordTimestamp()))
+                .isEqualTo(List.of(entity, "crm." + entity, 1, 100L, "crm." + entity + ".dlq", "not valid JSON", "none",
+                        Instant.parse("2026-01-01T00:00:00Z")));
+        assertThat(new String(first.value(), StandardCharsets.UTF_8)).isEqualTo("{bad");
+        assertThat(new String(first.key(), StandardCharsets.UTF_8)).isEqualTo("k0");
+        assertThat(first.headers().stream().map(h -> h.name() + "=" + (h.value() == null ? "null" : new String(h.value(), StandardCharsets.UTF_8))))
+                .containsExactly("trace=t-0", "dimstream.error=not valid JSON", "empty=null");
+        assertThat(page.get(0).value()).isNull();
+        assertThat(dlq.page(entity, page.get(1).id(), 10).stream().map(DlqRecords.DlqRecord::dlqOffset).toList()).containsExactly(0L);
+        assertThat(dlq.countsByEntity()).containsEntry(entity, 3L);
+    }
+
+    @Test
+    void redriveIsRequestedOnceAuditedClaimedAndMarked() throws Exception {
+        String entity = "dlq_rd_" + System.nanoTime();
+        dlq.mirror(List.of(rec(entity, 0, "x"), rec(entity, 1, "y")));
+        List<Long> ids = dlq.page(entity, null, 10).stream().map(DlqRecords.DlqRecord::id).sorted().toList();
+
+        assertThat(dlq.requestRedrive(ids, "ops")).isEqualTo(ids);
+        assertThat(dlq.requestRedrive(ids, "ops")).isEmpty();
+        assertThat(JobsFixtures.query(ds, "SELECT actor, action, target FROM dimstream.admin_audit WHERE target = ?", "dlq_records:" + ids))
+                .isEqualTo(List.of(List.of("ops", "dlq.redrive", "dlq_records:" + ids)));
+
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            List<DlqRecords.DlqRecord> claimed = DlqRecords.claimRequested(c, 100).stream().filter(r -> r.entity().equals(entity)).toList();
+            assertThat(claimed.stream().map(DlqRecords.DlqRecord::id).toList()).isEqualTo(ids);
+            DlqRecords.markDone(c, ids.get(0));
+            DlqRecords.markFailed(c, ids.get(1), "broker said no");
+            c.commit();
+        }
+        List<DlqRecords.DlqRecord> after = dlq.page(entity, null, 10);
+        assertThat(after.stream().map(r -> r.redriveState() + "/" + r.redriveRequestedBy() + "/" + r.redriveError()).toList())
+                .containsExactly("failed/ops/broker said no", "done/ops/null");
+        // a failed one may be asked again
+        assertThat(dlq.requestRedrive(ids, "ops2")).containsExactly(ids.get(1));
+    }
+}

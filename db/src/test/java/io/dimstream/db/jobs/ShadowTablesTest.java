@@ -1,0 +1,76 @@
+package io.dimstream.db.jobs;
+
+import static io.dimstream.db.jobs.JobsFixtures.del;
+import static io.dimstream.db.jobs.JobsFixtures.up;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.testing.TestPostgres;
+import io.dimstream.db.write.EntityTableReader;
+import io.dimstream.db.write.ReferenceModel;
+import io.dimstream.db.write.Scd2Writer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+/** The swap: what the live table got after the shadow's range is merged in; view, function and names follow. */
+class ShadowTablesTest {
+
+    private final DataSource ds = TestPostgres.dataSource();
+    private final Scd2Writer writer = new Scd2Writer(ds);
+
+    @Test
+    void swappedShadowHoldsEverythingTheLiveTableHadPlusItsOwnAndTheViewAndFunctionFollow() throws SQLException {
+        EntitySpec live = JobsFixtures.customer("shadow_swap", Optional.empty());
+        EntityTables.ensure(ds, live);
+        // the topic range the shadow replays: events 1..6; the live table saw 1..4 plus two later
+        // events (after the job's end offsets) and one loaded from a file
+        List<Event> range = List.of(up("A", 1, "a1", "Oslo", 1, 1), up("B", 1, "b1", "Rome", 1, 2), up("A", 3, "a2", "Oslo", 2, 3),
+                del("B", 4, 4), up("C", 2, "c1", "Bern", 1, 5), up("A", 2, "a9", "Nice", 1, 6));
+        List<Event> liveOnly = List.of(up("A", 9, "a3", "Oslo", 3, 100), up("C", 8, "c2", "Bern", 2, 101), up("D", 5, "d1", "Kyiv", 1, 102));
+        writer.apply(live, range.subList(0, 4));
+        writer.apply(live, liveOnly);
+        EntitySpec shadow = ShadowTables.shadowSpec(live, 77);
+        ShadowTables.create(ds, shadow);
+        // replayed events lose same-time ties against the live memory (negative seq, as the worker stamps them)
+        List<Event> replayed = range.stream().map(e -> new Event(e.op(), e.eventTime(), e.data(), e.seq() - (1L << 62), e.source(), null))
+                .toList();
+        writer.apply(shadow, replayed);
+        List<String> liveBefore = JobsFixtures.wholeRows(ds, live.table());
+
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            ShadowTables.Swap swap = ShadowTables.swap(c, writer, live, shadow, 77);
+            c.commit();
+            assertThat(swap.retiredTable()).isEqualTo(live.table() + "_replaced_77");
+            assertThat(swap.merged().applied()).isEqualTo(3);
+        }
+
+        List<Event> all = new ArrayList<>(range);
+        all.addAll(liveOnly);
+        assertThat(EntityTableReader.rows(ds, live)).isEqualTo(new ReferenceModel(live).rows(all));
+        assertThat(JobsFixtures.wholeRows(ds, ShadowTables.retiredTable(live, 77))).isEqualTo(liveBefore);
+        assertThat(JobsFixtures.query(ds, "SELECT customer_id, email FROM " + live.table() + "_current ORDER BY customer_id"))
+                .isEqualTo(List.of(List.of("A", "a3"), List.of("C", "c2"), List.of("D", "d1")));
+        assertThat(JobsFixtures.query(ds, "SELECT customer_id, email FROM " + live.table() + "_as_of('2025-08-03T12:00:00Z') ORDER BY customer_id"))
+                .isEqualTo(List.of(List.of("A", "a9"), List.of("B", "b1"), List.of("C", "c1")));
+        assertThat(JobsFixtures.query(ds, "SELECT relname FROM pg_class WHERE relname LIKE ? ORDER BY relname", live.table() + "%"))
+                .isEqualTo(List.of(
+                        List.of(live.table()), List.of(live.table() + "_current"), List.of(live.table() + "_events"),
+                        List.of(live.table() + "_events_pkey"), List.of(live.table() + "_one_open"), List.of(live.table() + "_pkey"),
+                        List.of(live.table() + "_replaced_77"), List.of(live.table() + "_replaced_77_events"),
+                        List.of(live.table() + "_replaced_77_events_pkey"), List.of(live.table() + "_replaced_77_one_open"),
+                        List.of(live.table() + "_replaced_77_pkey"), List.of(live.table() + "_replaced_77_surrogate_key"),
+                        List.of(live.table() + "_surrogate_key")));
+        // the writer keeps working on the swapped-in table
+        writer.apply(live, List.of(up("D", 6, "d2", "Kyiv", 1, 103)));
+        all.add(up("D", 6, "d2", "Kyiv", 1, 103));
+        assertThat(EntityTableReader.rows(ds, live)).isEqualTo(new ReferenceModel(live).rows(all));
+    }
+}

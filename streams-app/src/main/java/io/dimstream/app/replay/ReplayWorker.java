@@ -1,0 +1,465 @@
+package io.dimstream.app.replay;
+
+import io.dimstream.app.decode.Decoded;
+import io.dimstream.app.topology.EntityPipeline;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.jobs.JobState;
+import io.dimstream.db.jobs.PartitionProgress;
+import io.dimstream.db.jobs.ReplayJob;
+import io.dimstream.db.jobs.ReplayJobs;
+import io.dimstream.db.jobs.ReplaySource;
+import io.dimstream.db.jobs.ReplayTarget;
+import io.dimstream.db.jobs.ShadowTables;
+import io.dimstream.db.jobs.WriterLock;
+import io.dimstream.db.write.ApplyResult;
+import io.dimstream.db.write.Scd2Writer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs replay jobs ({@code dimstream.replay_jobs}) of the entities this instance serves, one at a
+ * time, on a thread of its own.
+ *
+ * <p>A job: claim it under a lease (a QUEUED job, or a RUNNING one whose lease expired because its
+ * worker died); on its first start take the range (start offsets from the job's source, end
+ * offsets = the read_committed end offsets now) and store it; read the range with a
+ * {@link KafkaConsumer} using {@code assign()} (no consumer group, nothing committed to Kafka),
+ * decode each record with the entity's own decoder (undecodable records are counted in
+ * {@code events_rejected}, not re-sent to the DLQ), and apply each poll's events through
+ * {@link Scd2Writer#apply(Connection, EntitySpec, List)} in ONE transaction with the job's
+ * per-partition positions and counters, under the job row's lock. A crash therefore resumes
+ * exactly at the last committed batch, and a worker that lost its lease cannot commit.
+ * Cancellation is honoured between batches. A live job writes the entity table (duplicates are
+ * no-ops, old events land as late events, see {@link ReplaySeq}); a shadow job writes
+ * {@code <table>_shadow_<job>} and, once at the end offsets, swaps it in ({@link ShadowTables#swap}).
+ */
+public final class ReplayWorker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplayWorker.class);
+
+    private final String owner;
+    private final Map<String, EntityPipeline> entities;
+    private final DataSource ds;
+    private final String bootstrapServers;
+    private final ReplaySettings settings;
+    private final ReplayJobs jobs;
+    private final Scd2Writer writer;
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final AtomicBoolean releaseOnStop = new AtomicBoolean(true);
+    private final ScheduledExecutorService heartbeats;
+    private final List<Long> claimed = java.util.Collections.synchronizedList(new ArrayList<>());
+    private Thread thread;
+
+    /**
+     * @param owner    this instance's name in the job leases (unique per running instance)
+     * @param entities the entities this instance serves; jobs of others are left to instances that serve them
+     */
+    public ReplayWorker(String owner, List<EntityPipeline> entities, DataSource ds, String bootstrapServers, ReplaySettings settings) {
+        this.owner = owner;
+        this.entities = new LinkedHashMap<>();
+        entities.forEach(p -> this.entities.put(p.entity().name(), p));
+        this.ds = ds;
+        this.bootstrapServers = bootstrapServers;
+        this.settings = settings;
+        this.jobs = new ReplayJobs(ds);
+        this.writer = new Scd2Writer(ds);
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dimstream-replay-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public ReplayWorker start() {
+        thread = new Thread(this::loop, "dimstream-replay-worker");
+        thread.setDaemon(true);
+        thread.start();
+        return this;
+    }
+
+    private void loop() {
+        while (!stopping.get()) {
+            try {
+                Optional<ReplayJob> job = jobs.claim(owner, entities.keySet(), settings.lease());
+                if (job.isPresent()) {
+                    runClaimed(job.get());
+                    continue;
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("replay worker {}: cannot look for jobs (will retry): {}", owner, e.getMessage());
+            }
+            sleep(settings.pollInterval());
+        }
+    }
+
+    /** Why a run stopped before the end of its range. */
+    private static final class Abandoned extends Exception {
+        Abandoned(String why) {
+            super(why, null, false, false);
+        }
+    }
+
+    /** The ids of the jobs this worker claimed, in order (a job resumed after a takeover appears in both workers). */
+    public List<Long> claimed() {
+        synchronized (claimed) {
+            return List.copyOf(claimed);
+        }
+    }
+
+    private void runClaimed(ReplayJob job) {
+        claimed.add(job.id());
+        LOG.info("replay job {} ({} from {} into {} of {}) claimed by {}", job.id(), job.topic(), job.source(), job.target().sql(),
+                job.entity(), owner);
+        AtomicBoolean leaseLost = new AtomicBoolean();
+        long every = Math.max(100, settings.lease().toMillis() / 3);
+        var beat = heartbeats.scheduleWithFixedDelay(() -> {
+            try {
+                if (!jobs.heartbeat(job.id(), owner, settings.lease())) {
+                    leaseLost.set(true);
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("replay job {}: heartbeat failed: {}", job.id(), e.getMessage());
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
+        try {
+            run(job, leaseLost);
+        } catch (Abandoned a) {
+            LOG.info("replay job {}: {}", job.id(), a.getMessage());
+            if (stopping.get() && releaseOnStop.get()) {
+                release(job);
+            }
+        } catch (Exception e) {
+            if (!stopping.get() && transientFailure(e)) {
+                // PostgreSQL restarting, a connection cut, a deadlock victim: nothing of the batch
+                // was committed; the job is resumed from its last committed batch
+                LOG.warn("replay job {}: {} (transient; it resumes from its last committed batch)", job.id(), e.toString());
+                release(job);
+                sleep(Duration.ofSeconds(1));
+            } else if (stopping.get()) {
+                // stopped mid-batch (interrupted, connections closing): not the job's fault
+                LOG.info("replay job {}: stopped mid-batch ({}); it resumes from its last committed batch", job.id(), e.toString());
+                if (releaseOnStop.get()) {
+                    release(job);
+                }
+            } else {
+                LOG.error("replay job {} failed", job.id(), e);
+                try {
+                    jobs.fail(job.id(), owner, String.valueOf(e.getMessage() == null ? e.toString() : e.getMessage()));
+                } catch (SQLException | RuntimeException f) {
+                    LOG.warn("replay job {}: cannot mark it failed: {}", job.id(), f.getMessage());
+                }
+            }
+        } finally {
+            beat.cancel(false);
+        }
+    }
+
+    /** Connection failures (08), operator intervention (57P), serialization failures and deadlocks (40). */
+    static boolean transientFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException se && se.getSQLState() != null
+                    && (se.getSQLState().startsWith("08") || se.getSQLState().startsWith("57P") || se.getSQLState().startsWith("40"))) {
+                return true;
+            }
+            if (t instanceof java.sql.SQLTransientException || t instanceof java.sql.SQLRecoverableException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void release(ReplayJob job) {
+        try {
+            jobs.release(job.id(), owner);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("replay job {}: cannot release its lease (it resumes when the lease expires): {}", job.id(), e.getMessage());
+        }
+    }
+
+    private void run(ReplayJob job, AtomicBoolean leaseLost) throws Exception {
+        EntityPipeline pipeline = entities.get(job.entity());
+        if (pipeline.snapshot()) {
+            throw new IllegalArgumentException("entity " + job.entity() + " is a snapshot feed (mode: snapshot): a replay would apply "
+                    + "its rows but not the deletions by absence from complete slices; replaying snapshot feeds is not supported yet");
+        }
+        EntitySpec live = pipeline.entity();
+        EntitySpec target = job.target() == ReplayTarget.LIVE ? live : ShadowTables.shadowSpec(live, job.id());
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+            List<PartitionProgress> progress = jobs.progress(job.id());
+            if (progress.isEmpty()) {
+                if (job.target() == ReplayTarget.SHADOW) {
+                    ShadowTables.create(ds, target);
+                }
+                progress = ranges(consumer, job);
+                List<PartitionProgress> ranges = progress;
+                inJobTransaction(job, c -> ReplayJobs.start(c, job.id(), ranges));
+                LOG.info("replay job {}: range {}", job.id(), ranges);
+            } else if (job.target() == ReplayTarget.SHADOW && !ShadowTables.exists(ds, target)) {
+                throw new IllegalStateException("shadow table " + target.table() + " of a started job is missing (dropped by hand?); "
+                        + "submit the replay again");
+            }
+            Map<TopicPartition, Long> ends = new HashMap<>();
+            Map<TopicPartition, Long> positions = new HashMap<>();
+            for (PartitionProgress p : progress) {
+                if (!p.done()) {
+                    TopicPartition tp = new TopicPartition(job.topic(), p.partition());
+                    ends.put(tp, p.endOffset());
+                    positions.put(tp, p.position());
+                }
+            }
+            consumer.assign(ends.keySet());
+            positions.forEach(consumer::seek);
+            long lastCommit = System.nanoTime();
+            while (!positions.isEmpty()) {
+                if (stopping.get()) {
+                    throw new Abandoned("stopped by the service; it resumes from its last committed batch");
+                }
+                if (leaseLost.get()) {
+                    throw new Abandoned("lease lost to another instance; leaving the job to it");
+                }
+                List<Event> events = new ArrayList<>();
+                long[] rejected = {0};
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    Long end = ends.get(tp);
+                    if (end == null || r.offset() >= end) {
+                        continue;
+                    }
+                    decode(pipeline, r, events, rejected);
+                }
+                Map<Integer, Long> moved = new HashMap<>();
+                for (Map.Entry<TopicPartition, Long> e : new ArrayList<>(positions.entrySet())) {
+                    TopicPartition tp = e.getKey();
+                    long now = Math.min(consumer.position(tp), ends.get(tp));
+                    if (now != e.getValue()) {
+                        moved.put(tp.partition(), now);
+                        e.setValue(now);
+                    }
+                }
+                if (moved.isEmpty()) {
+                    if (System.nanoTime() - lastCommit > 1_000_000_000L) {
+                        // nothing to read (broker unreachable?): still honour a cancel, notice a lost lease
+                        inJobTransaction(job, c -> { });
+                        lastCommit = System.nanoTime();
+                    }
+                    continue;
+                }
+                List<Event> batch = withoutExactDuplicates(events);
+                inJobTransaction(job, c -> {
+                    if (job.target() == ReplayTarget.LIVE && !batch.isEmpty()) {
+                        WriterLock.exclusiveWriter(c, target); // never beside a sink batch on the same keys
+                    }
+                    ApplyResult r = batch.isEmpty() ? ApplyResult.empty() : writer.apply(c, target, batch);
+                    ReplayJobs.advance(c, job.id(), moved, rejected[0] + r.rejected().size(),
+                            (long) r.rowsInserted() + r.rowsUpdated() + r.rowsDeleted());
+                });
+                List<TopicPartition> done = positions.entrySet().stream().filter(e -> e.getValue() >= ends.get(e.getKey()))
+                        .map(Map.Entry::getKey).toList();
+                if (!done.isEmpty()) {
+                    done.forEach(positions::remove);
+                    consumer.assign(positions.keySet());
+                }
+                lastCommit = System.nanoTime();
+                if (!settings.pauseBetweenBatches().isZero()) {
+                    sleep(settings.pauseBetweenBatches());
+                }
+            }
+            inJobTransaction(job, c -> {
+                String detail = null;
+                if (job.target() == ReplayTarget.SHADOW) {
+                    ShadowTables.Swap swap = ShadowTables.swap(c, writer, live, target, job.id());
+                    detail = "swapped in; the replaced table is kept as " + swap.retiredTable() + " (memory " + swap.retiredMemory()
+                            + "); " + swap.merged().applied() + " events of the live memory merged at the swap";
+                    ReplayJobs.advance(c, job.id(), Map.of(), 0,
+                            (long) swap.merged().rowsInserted() + swap.merged().rowsUpdated() + swap.merged().rowsDeleted());
+                }
+                ReplayJobs.finish(c, job.id(), JobState.SUCCEEDED, null, detail);
+            });
+            LOG.info("replay job {} succeeded", job.id());
+        }
+    }
+
+    /**
+     * Drops a repeat of an event already in the batch (same op, event time and data: a producer
+     * retry), keeping the first arrival, as the topology's dedup does: the writer would let the
+     * later copy win, which changes no version but would stamp the later offset as the version's
+     * lineage. Across batches the writer finds the copy remembered and changes nothing.
+     */
+    static List<Event> withoutExactDuplicates(List<Event> events) {
+        Map<List<Object>, Event> first = new LinkedHashMap<>();
+        for (Event e : events) {
+            first.putIfAbsent(java.util.Arrays.asList(e.op(), e.eventTime(), e.data()), e);
+        }
+        return first.size() == events.size() ? events : List.copyOf(first.values());
+    }
+
+    private void decode(EntityPipeline pipeline, ConsumerRecord<byte[], byte[]> r, List<Event> events, long[] rejected) {
+        Decoded d;
+        try {
+            d = pipeline.decoder().decode(r.key(), r.value(), r.timestamp(), r.topic(), r.partition(), r.offset());
+        } catch (RuntimeException e) {
+            d = Decoded.error("decoder failed: " + e);
+        }
+        if (d instanceof Decoded.Ok ok) {
+            Event e = ok.event();
+            events.add(new Event(e.op(), e.eventTime(), e.data(), ReplaySeq.of(r.offset()), e.source(), e.badTimeReason()));
+        } else if (d instanceof Decoded.Failed f) {
+            LOG.debug("replay of {}-{}@{}: undecodable: {}", r.topic(), r.partition(), r.offset(), f.reason());
+            rejected[0]++;
+        }
+    }
+
+    @FunctionalInterface
+    private interface InTransaction {
+        void run(Connection c) throws SQLException;
+    }
+
+    /**
+     * Runs {@code body} in one transaction that first locks the job row and checks this worker
+     * still holds it. A cancel request ends the job instead (a shadow job's tables are dropped).
+     */
+    private void inJobTransaction(ReplayJob job, InTransaction body) throws SQLException, Abandoned {
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                ReplayJobs.Lease lease = ReplayJobs.lockForBatch(c, job.id(), owner, settings.lease());
+                if (lease == ReplayJobs.Lease.LOST) {
+                    c.rollback();
+                    throw new Abandoned("lease lost to another instance; leaving the job to it");
+                }
+                if (lease == ReplayJobs.Lease.CANCEL_REQUESTED) {
+                    if (job.target() == ReplayTarget.SHADOW) {
+                        ShadowTables.drop(c, ShadowTables.shadowSpec(entities.get(job.entity()).entity(), job.id()));
+                    }
+                    ReplayJobs.finish(c, job.id(), JobState.CANCELLED, null, job.target() == ReplayTarget.SHADOW
+                            ? "cancelled; the shadow table was dropped, the live table is untouched" : "cancelled between two batches; "
+                            + "the batches before it stay applied");
+                    c.commit();
+                    throw new Abandoned("cancelled");
+                }
+                body.run(c);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /** The job's range: start offsets from its source, end offsets (read_committed) now. */
+    private static List<PartitionProgress> ranges(KafkaConsumer<byte[], byte[]> consumer, ReplayJob job) {
+        List<PartitionInfo> infos = consumer.partitionsFor(job.topic(), Duration.ofSeconds(30));
+        if (infos == null || infos.isEmpty()) {
+            throw new IllegalArgumentException("topic " + job.topic() + " does not exist");
+        }
+        List<TopicPartition> all = infos.stream().map(i -> new TopicPartition(i.topic(), i.partition()))
+                .sorted(java.util.Comparator.comparingInt(TopicPartition::partition)).toList();
+        ReplaySource src = job.source();
+        List<TopicPartition> tps = all;
+        if (src.kind() == ReplaySource.Kind.OFFSETS) {
+            for (int p : src.offsets().keySet()) {
+                if (p >= all.size()) {
+                    throw new IllegalArgumentException("from: topic " + job.topic() + " has no partition " + p + " (it has " + all.size() + ")");
+                }
+            }
+            tps = all.stream().filter(tp -> src.offsets().containsKey(tp.partition())).toList();
+        }
+        Map<TopicPartition, Long> begin = consumer.beginningOffsets(tps, Duration.ofSeconds(30));
+        Map<TopicPartition, Long> end = consumer.endOffsets(tps, Duration.ofSeconds(30));
+        Map<TopicPartition, OffsetAndTimestamp> byTime = src.kind() != ReplaySource.Kind.INSTANT ? Map.of()
+                : consumer.offsetsForTimes(tps.stream().collect(java.util.stream.Collectors.toMap(tp -> tp, tp -> src.instant().toEpochMilli())),
+                        Duration.ofSeconds(30));
+        List<PartitionProgress> out = new ArrayList<>();
+        for (TopicPartition tp : tps) {
+            long b = begin.get(tp);
+            long e = end.get(tp);
+            long s = switch (src.kind()) {
+                case EARLIEST -> b;
+                case INSTANT -> byTime.get(tp) == null ? e : Math.min(byTime.get(tp).offset(), e);
+                case OFFSETS -> {
+                    long o = src.offsets().get(tp.partition());
+                    if (o > e) {
+                        throw new IllegalArgumentException("from: offset " + o + " of partition " + tp.partition() + " is past its end offset " + e);
+                    }
+                    if (o < b) {
+                        LOG.warn("replay job {}: offset {} of partition {} is no longer retained; starting at {}", job.id(), o, tp.partition(), b);
+                    }
+                    yield Math.max(o, b);
+                }
+            };
+            out.add(new PartitionProgress(tp.partition(), s, e, s));
+        }
+        return out;
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // a mistyped --topic must fail the job, not create the topic
+        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.batchSize());
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "dimstream-replay-" + owner);
+        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopping.set(true);
+        }
+    }
+
+    /** Stops between two batches and gives the job's lease up, so the next instance resumes it at once. */
+    @Override
+    public void close() {
+        stopAndJoin(true);
+    }
+
+    /**
+     * Stops like a crashed instance would look to the others: the lease is not given up, so the
+     * job is resumed only after it expires. For fault tests.
+     */
+    public void halt() {
+        stopAndJoin(false);
+    }
+
+    private void stopAndJoin(boolean release) {
+        releaseOnStop.set(release);
+        stopping.set(true);
+        if (thread != null) {
+            try {
+                thread.join(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        heartbeats.shutdownNow();
+    }
+}
