@@ -94,7 +94,7 @@ final class ConfigReader {
         Optional<KafkaConfig> kafka = Optional.empty();
         if (raw.kafka() != null) {
             String servers = required("kafka.bootstrap-servers", raw.kafka().bootstrapServers());
-            kafka = Optional.of(new KafkaConfig(servers));
+            kafka = Optional.of(new KafkaConfig(servers, streamsProperties(raw.kafka().streams())));
         }
         PostgresConfig postgres = postgres(raw.postgres());
         int batchSize = positive("batch-size", raw.batchSize(), DEFAULT_BATCH_SIZE);
@@ -116,6 +116,23 @@ final class ConfigReader {
         Optional<AdminConfig> admin = raw.admin() == null ? Optional.empty()
                 : Optional.of(new AdminSection(problems, secretsFromEnv).admin(raw.admin()));
         return new DimstreamConfig(kafka, postgres, entities, batchSize, sink(raw.sink()), admin);
+    }
+
+    /** {@code kafka.streams:}: scalar values only; whether Kafka Streams knows a name is checked where Kafka is. */
+    private Map<String, String> streamsProperties(LinkedHashMap<String, Object> raw) {
+        Map<String, String> m = new LinkedHashMap<>();
+        if (raw == null) {
+            return m;
+        }
+        raw.forEach((k, v) -> {
+            if (v == null || v instanceof Map || v instanceof List) {
+                problems.add("kafka.streams." + k + ": expected a single value (a Kafka Streams property), got "
+                        + (v == null ? "nothing" : v instanceof Map ? "a mapping" : "a list"));
+            } else {
+                m.put(k, String.valueOf(v));
+            }
+        });
+        return m;
     }
 
     private SinkConfig sink(RawSink raw) {
@@ -185,11 +202,15 @@ final class ConfigReader {
         AvroOptions avro = avro(at, raw, format);
         FeedMode mode = mode(at, raw, format);
         String snapshotTimeField = snapshotTimeField(at, raw, mode, columns);
+        boolean partitionedByKey = Boolean.TRUE.equals(raw.partitionedByKey());
+        if (partitionedByKey && mode == FeedMode.SNAPSHOT) {
+            problems.add(at + ".partitioned-by-key: not with mode: snapshot (its end-of-slice markers need the repartition step)");
+        }
         if (problems.size() > before) {
             return null;
         }
         EntityConfig e = new EntityConfig(name, topic, format, table, key, tracked, type1, horizon, columns, system, seedJson, avro,
-                mode, snapshotTimeField);
+                mode, snapshotTimeField, partitionedByKey);
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
         } catch (IllegalArgumentException ex) {
@@ -571,7 +592,8 @@ final class ConfigReader {
             @JsonProperty("batch-max-wait") String batchMaxWait) {
     }
 
-    record RawKafka(@JsonProperty("bootstrap-servers") String bootstrapServers) {
+    record RawKafka(@JsonProperty("bootstrap-servers") String bootstrapServers,
+                    @JsonProperty("streams") LinkedHashMap<String, Object> streams) {
     }
 
     record RawPostgres(
@@ -598,7 +620,8 @@ final class ConfigReader {
             @JsonProperty("value-deserializer") String valueDeserializer,
             @JsonProperty("deserializer-config") LinkedHashMap<String, String> deserializerConfig,
             @JsonProperty("mode") String mode,
-            @JsonProperty("snapshot-time-field") String snapshotTimeField) {
+            @JsonProperty("snapshot-time-field") String snapshotTimeField,
+            @JsonProperty("partitioned-by-key") Boolean partitionedByKey) {
     }
 
     record RawOpValues(@JsonProperty("upsert") List<String> upsert, @JsonProperty("delete") List<String> delete) {

@@ -119,7 +119,16 @@ public record DimstreamConfig(
     /** The effective config (defaults filled in) as YAML, with the password masked: safe to log. */
     public String describeMasked() {
         Map<String, Object> root = new LinkedHashMap<>();
-        kafka.ifPresent(k -> root.put("kafka", Map.of("bootstrap-servers", k.bootstrapServers())));
+        kafka.ifPresent(k -> {
+            Map<String, Object> km = new LinkedHashMap<>();
+            km.put("bootstrap-servers", k.bootstrapServers());
+            if (!k.streams().isEmpty()) {
+                Map<String, Object> sm = new LinkedHashMap<>();
+                k.streams().forEach((name, value) -> sm.put(name, Secrets.looksSecret(name) ? Secrets.MASK : value));
+                km.put("streams", sm);
+            }
+            root.put("kafka", km);
+        });
         Map<String, Object> pg = new LinkedHashMap<>();
         pg.put("url", Secrets.maskUrl(postgres.url()));
         if (postgres.user() != null) {
@@ -182,6 +191,9 @@ public record DimstreamConfig(
         if (e.snapshot()) {
             m.put("mode", e.mode().configName());
             m.put("snapshot-time-field", e.snapshotTimeField());
+        }
+        if (e.partitionedByKey()) {
+            m.put("partitioned-by-key", true);
         }
         m.put("table", e.table());
         m.put("key", e.key());

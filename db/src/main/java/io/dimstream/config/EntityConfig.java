@@ -21,6 +21,10 @@ import java.util.Optional;
  * @param mode            {@code changes} (events) or {@code snapshot} (periodic full slices)
  * @param snapshotTimeField with {@code mode: snapshot}, the field of each row holding its slice's
  *                        instant (default {@value #DEFAULT_SNAPSHOT_TIME_FIELD})
+ * @param partitionedByKey {@code partitioned-by-key: true}: the producers already put every event
+ *                        of a business key on one partition of the source topic (they key records
+ *                        by it, in any consistent encoding), so the topology skips its repartition
+ *                        step: one Kafka transaction less per event on its way, less latency
  */
 public record EntityConfig(
         String name,
@@ -36,10 +40,20 @@ public record EntityConfig(
         SeedJsonOptions seedJson,
         AvroOptions avro,
         FeedMode mode,
-        String snapshotTimeField) {
+        String snapshotTimeField,
+        boolean partitionedByKey) {
 
     /** The field of a snapshot row that holds its slice's instant, unless {@code snapshot-time-field} names another. */
     public static final String DEFAULT_SNAPSHOT_TIME_FIELD = "snapshot_time";
+
+    /** An entity whose topic is repartitioned by business key (the default). */
+    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
+                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
+                        SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro, FeedMode mode,
+                        String snapshotTimeField) {
+        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
+                mode, snapshotTimeField, false);
+    }
 
     /** A {@code mode: changes} entity. */
     public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,

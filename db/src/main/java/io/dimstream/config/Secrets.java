@@ -14,6 +14,16 @@ public final class Secrets {
     }
 
     /**
+     * Whether a property named so holds a secret ({@code ssl.keystore.password},
+     * {@code sasl.jaas.config}, {@code basic.auth.user.info}, ...), so its value is never printed.
+     */
+    public static boolean looksSecret(String propertyName) {
+        String n = propertyName.toLowerCase(java.util.Locale.ROOT);
+        return n.contains("password") || n.contains("secret") || n.contains("jaas") || n.contains("token")
+                || n.contains("user.info") || n.endsWith(".key");
+    }
+
+    /**
      * Masks a {@code password=} parameter in a JDBC URL, or in a message quoting one
      * ({@code jdbc:postgresql://h/db?user=u&password=s} becomes {@code ...&password=****}).
      */

@@ -228,7 +228,8 @@ class DimstreamConfigTest {
     void unknownKeyIsRefusedNamingTheKey() {
         assertThat(refusal(designWith("    table: dim_customer ", "    tabel: dim_customer ")))
                 .isEqualTo("config test.yml: entities[0].tabel: unknown key (known here: columns, deserializer-config,"
-                        + " format, key, lateness-horizon, mode, name, op-field, op-values, snapshot-time-field, system-columns, table, time-field, topic,"
+                        + " format, key, lateness-horizon, mode, name, op-field, op-values, partitioned-by-key, snapshot-time-field, system-columns, table,"
+                        + " time-field, topic,"
                         + " tracked, type1, value-deserializer)");
     }
 

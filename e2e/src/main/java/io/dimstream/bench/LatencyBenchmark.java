@@ -67,6 +67,10 @@ public final class LatencyBenchmark {
         int partitions = Integer.parseInt(a.getOrDefault("partitions", "3"));
         int rssEvery = Integer.parseInt(a.getOrDefault("rss-every", "10"));
         String javaOpts = a.getOrDefault("java-opts", "");
+        // the service's latency settings (defaults: the product's defaults)
+        String commitMs = a.get("commit-interval-ms");
+        boolean partitionedByKey = Boolean.parseBoolean(a.getOrDefault("partitioned-by-key", "false"));
+        String batchMaxWait = a.get("batch-max-wait");
         String table = "bench_latency_customer";
 
         try (Databases.Handle db = Databases.open(jdbc, null, null, 2)) {
@@ -78,8 +82,18 @@ public final class LatencyBenchmark {
         Path dir = Files.createTempDirectory("dimstream-latency-bench");
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1)));
-            Path config = Files.writeString(dir.resolve("config.yml"),
-                    PipelineBenchmark.config(kafka.bootstrapServers(), jdbc, table).replace("bench.customers", TOPIC));
+            String yaml = PipelineBenchmark.config(kafka.bootstrapServers(), jdbc, table).replace("bench.customers", TOPIC);
+            if (commitMs != null) {
+                yaml = yaml.replaceFirst("(?m)^  bootstrap-servers: (.*)$", "  bootstrap-servers: $1\n  streams: {commit.interval.ms: " + commitMs + "}");
+            }
+            if (partitionedByKey) {
+                yaml = yaml.replace("    format: json\n", "    format: json\n    partitioned-by-key: true\n");
+            }
+            if (batchMaxWait != null) {
+                yaml = yaml.replaceFirst("(?m)^entities:$", "sink: {batch-max-wait: " + batchMaxWait + "}\nentities:");
+            }
+            Path config = Files.writeString(dir.resolve("config.yml"), yaml);
+            System.out.println("service config:\n" + yaml);
             Process service = startService(config, dir, partitions, javaOpts);
             RssSampler rss = new RssSampler(service.pid(), rssEvery);
             try (Databases.Handle db = Databases.open(jdbc, null, null, 2)) {

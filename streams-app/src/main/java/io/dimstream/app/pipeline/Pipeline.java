@@ -98,6 +98,10 @@ public final class Pipeline implements AutoCloseable {
             EmbeddedKafka kafka = null;
             KafkaConfig kafkaConfig = config.kafka().orElseThrow(() -> new IllegalArgumentException(
                     "kafka.bootstrap-servers: required to run the pipeline (\"embedded\" starts a broker inside the process)"));
+            List<String> streamsProblems = StreamsConfigFactory.problems(kafkaConfig.streams());
+            if (!streamsProblems.isEmpty()) {
+                throw new IllegalArgumentException(String.join("; ", streamsProblems));
+            }
             String bootstrap = kafkaConfig.bootstrapServers();
             if (kafkaConfig.embedded()) {
                 kafka = EmbeddedKafka.start(options.dataDir().resolve("kafka"));
@@ -122,6 +126,8 @@ public final class Pipeline implements AutoCloseable {
             if (kafka != null) {
                 overrides.put("replication.factor", 1);
             }
+            // the user's kafka.streams: settings last (checked before anything started)
+            overrides.putAll(kafkaConfig.streams());
             Properties props = StreamsConfigFactory.create(options.applicationId(), bootstrap,
                     options.dataDir().resolve("streams-state"), overrides);
             KafkaStreams streams = new KafkaStreams(DimstreamTopology.build(pipelines, registry), props);

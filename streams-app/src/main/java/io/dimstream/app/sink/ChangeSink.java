@@ -302,6 +302,18 @@ public final class ChangeSink implements Runnable, AutoCloseable {
 
     /** Applies every batch that is full or has waited long enough; stops at the first PostgreSQL failure. */
     private void flushDue(KafkaConsumer<byte[], byte[]> c) {
+        // first, the due batches of several partitions of one entity together (SinkTransaction#applyMerged)
+        Map<EntitySpec, List<PartitionState>> mergeable = new java.util.LinkedHashMap<>();
+        for (PartitionState st : owned.values()) {
+            if (st.resolved && !st.buffer.isEmpty() && due(c, st) && firstBatch(st).stream().noneMatch(r -> SliceMarker.isControl(r.headers()))) {
+                mergeable.computeIfAbsent(st.entity, e -> new ArrayList<>()).add(st);
+            }
+        }
+        for (List<PartitionState> group : mergeable.values()) {
+            if (group.size() > 1 && !flushMerged(c, group)) {
+                return;
+            }
+        }
         for (PartitionState st : List.copyOf(owned.values())) {
             while (st.resolved && due(c, st)) {
                 if (!flushOne(c, st)) {
@@ -320,6 +332,69 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         }
         // no records, but the position moved past transaction markers: store it, so the lag reads 0
         return c.currentLag(st.tp).isPresent() && c.position(st.tp) > st.committed.orElse(0L);
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> firstBatch(PartitionState st) {
+        return st.buffer.subList(0, Math.min(settings.batchSize(), st.buffer.size()));
+    }
+
+    /**
+     * Applies the first batch of each of these partitions (one entity, no control record among them)
+     * in ONE transaction.
+     *
+     * @return false when PostgreSQL failed (the batches are kept for the retry)
+     */
+    private boolean flushMerged(KafkaConsumer<byte[], byte[]> c, List<PartitionState> group) {
+        List<SinkTransaction.PartitionBatch> batches = new ArrayList<>(group.size());
+        for (PartitionState st : group) {
+            List<ConsumerRecord<byte[], byte[]>> batch = List.copyOf(firstBatch(st));
+            int n = batch.size();
+            long next = n == st.buffer.size() ? c.position(st.tp) : batch.get(n - 1).offset() + 1;
+            batches.add(new SinkTransaction.PartitionBatch(st.tp, st.committed, batch, next, lagAfter(c, st.tp, next)));
+        }
+        long t0 = System.nanoTime();
+        EntitySpec entity = group.get(0).entity;
+        int total = batches.stream().mapToInt(b -> b.records().size()).sum();
+        SinkTransaction.Outcome outcome;
+        try {
+            outcome = tx.applyMerged(entity, batches);
+        } catch (SQLException | RuntimeException e) {
+            backoff.failed("applying " + total + " records of " + group.stream().map(st -> st.tp.toString())
+                    .collect(Collectors.joining(", ")), e);
+            return false;
+        }
+        backoff.succeeded();
+        if (outcome instanceof SinkTransaction.Committed done) {
+            Map<TopicPartition, OffsetAndMetadata> kafkaOffsets = new HashMap<>();
+            for (int i = 0; i < group.size(); i++) {
+                PartitionState st = group.get(i);
+                SinkTransaction.PartitionBatch b = batches.get(i);
+                st.buffer.subList(0, b.records().size()).clear();
+                st.committed = OptionalLong.of(b.nextOffset());
+                kafkaOffsets.put(st.tp, new OffsetAndMetadata(b.nextOffset()));
+            }
+            metrics.batchCommitted(entity.name(), total, Duration.ofNanos(System.nanoTime() - t0), done.result(), done.rejects());
+            LOG.debug("{}: applied {} records in one transaction", kafkaOffsets.keySet(), total);
+            c.commitAsync(kafkaOffsets, (offsets, ex) -> {
+                if (ex != null) {
+                    LOG.debug("monitoring-only Kafka commit of {} failed: {}", offsets, ex.toString());
+                }
+            });
+            return true;
+        }
+        SinkTransaction.FencedIn fenced = (SinkTransaction.FencedIn) outcome;
+        PartitionState st = owned.get(fenced.tp());
+        LOG.warn("{}: fenced: PostgreSQL holds next offset {} but this instance expected {}; another instance applied "
+                        + "the partition meanwhile. Rolled back the merged batch; re-reading the partition from the stored offset",
+                st.tp, describe(fenced.stored()), describe(st.committed));
+        st.buffer.clear();
+        st.committed = fenced.stored();
+        if (fenced.stored().isPresent()) {
+            c.seek(st.tp, fenced.stored().getAsLong());
+        } else {
+            c.seekToBeginning(List.of(st.tp));
+        }
+        return true;
     }
 
     /**

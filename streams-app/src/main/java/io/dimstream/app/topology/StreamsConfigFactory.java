@@ -16,7 +16,54 @@ public final class StreamsConfigFactory {
      */
     public static final int DEFAULT_COMMIT_INTERVAL_MS = 1000;
 
+    /** Set by dimstream itself: exactly-once is the design, the serdes are the topology's. */
+    private static final java.util.Set<String> RESERVED = java.util.Set.of(StreamsConfig.APPLICATION_ID_CONFIG,
+            StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, StreamsConfig.STATE_DIR_CONFIG, StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+            StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG);
+
     private StreamsConfigFactory() {
+    }
+
+    /**
+     * Checks the user's {@code kafka.streams:} properties: each must be a Kafka Streams setting, or
+     * a client setting behind the prefix Kafka Streams gives it ({@code consumer.}, {@code producer.},
+     * {@code admin.}, {@code main.consumer.}, {@code restore.consumer.}, {@code global.consumer.};
+     * {@code topic.} for internal topics), and not one dimstream sets itself.
+     *
+     * @return one problem per bad name, each naming the field ({@code kafka.streams.NAME: ...}); empty when all are fine
+     */
+    public static java.util.List<String> problems(Map<String, String> userProperties) {
+        java.util.List<String> problems = new java.util.ArrayList<>();
+        userProperties.keySet().forEach(name -> {
+            if (RESERVED.contains(name)) {
+                problems.add("kafka.streams." + name + ": set by dimstream (exactly_once_v2, byte-array serdes, "
+                        + "--application-id, --data-dir, kafka.bootstrap-servers); remove it");
+            } else if (!known(name)) {
+                problems.add("kafka.streams." + name + ": not a Kafka Streams setting (nor consumer./producer./admin./topic. + a client setting)");
+            }
+        });
+        return problems;
+    }
+
+    private static boolean known(String name) {
+        if (StreamsConfig.configDef().names().contains(name) || name.startsWith(StreamsConfig.TOPIC_PREFIX)) {
+            return true;
+        }
+        java.util.Set<String> consumer = org.apache.kafka.clients.consumer.ConsumerConfig.configNames();
+        for (String prefix : java.util.List.of(StreamsConfig.MAIN_CONSUMER_PREFIX, StreamsConfig.RESTORE_CONSUMER_PREFIX,
+                StreamsConfig.GLOBAL_CONSUMER_PREFIX, StreamsConfig.CONSUMER_PREFIX)) {
+            if (name.startsWith(prefix)) {
+                return consumer.contains(name.substring(prefix.length()));
+            }
+        }
+        if (name.startsWith(StreamsConfig.PRODUCER_PREFIX)) {
+            return org.apache.kafka.clients.producer.ProducerConfig.configNames().contains(name.substring(StreamsConfig.PRODUCER_PREFIX.length()));
+        }
+        if (name.startsWith(StreamsConfig.ADMIN_CLIENT_PREFIX)) {
+            return org.apache.kafka.clients.admin.AdminClientConfig.configNames().contains(name.substring(StreamsConfig.ADMIN_CLIENT_PREFIX.length()));
+        }
+        // an unprefixed client setting (e.g. security.protocol, sasl.*) goes to every client Kafka Streams makes
+        return consumer.contains(name) || org.apache.kafka.clients.producer.ProducerConfig.configNames().contains(name);
     }
 
     /**

@@ -100,4 +100,49 @@ class SinkFenceTest {
                 Row.of("C1", "a@x.io", "Lyon", 2L, "2025-08-02T09:00:00Z", null, true, false, 2L));
         assertThat(SinkFixtures.storedOffsets(DS, group, tp.topic())).isEqualTo(Map.of(1, 4L));
     }
+
+    @Test
+    void aMergedBatchOfTwoPartitionsCommitsBothOrNeither() throws Exception {
+        EntitySpec e = SinkFixtures.customer("fence_merged", DS);
+        TopicPartition p0 = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition p1 = new TopicPartition(ChangeTopics.name(e.name()), 1);
+        String group = "fence-merged";
+        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), group);
+
+        SinkTransaction.Outcome first = tx.applyMerged(e, List.of(
+                new SinkTransaction.PartitionBatch(p1, OptionalLong.empty(), records(p1, 0,
+                        upsert(e.name(), "2025-08-01T09:00:00Z", "C2", "b@x.io", "Rome", 1, 1)), 1, 0L),
+                new SinkTransaction.PartitionBatch(p0, OptionalLong.empty(), records(p0, 0,
+                        upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1),
+                        upsert(e.name(), "2025-08-02T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 2)), 2, 0L)));
+        // then p1 is fenced (another instance moved it to 5): p0's part is rolled back too
+        storeOffsetAdvance(group, p1, 5);
+        SinkTransaction.Outcome fenced = tx.applyMerged(e, List.of(
+                new SinkTransaction.PartitionBatch(p0, OptionalLong.of(2), records(p0, 2,
+                        upsert(e.name(), "2025-08-03T09:00:00Z", "C1", "a@x.io", "Nice", 3, 3)), 3, 0L),
+                new SinkTransaction.PartitionBatch(p1, OptionalLong.of(1), records(p1, 1,
+                        upsert(e.name(), "2025-08-03T09:00:00Z", "C2", "b@x.io", "Milan", 2, 2)), 2, 0L)));
+
+        assertThat(first).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> {
+            assertThat(c.rejects()).isZero();
+            assertThat(c.result().rowsInserted()).isEqualTo(3);
+        });
+        assertThat(fenced).isEqualTo(new SinkTransaction.FencedIn(p1, OptionalLong.of(5)));
+        assertThat(SinkFixtures.rows(DS, e)).containsExactly(
+                Row.of("C1", "a@x.io", "Paris", 1L, "2025-08-01T09:00:00Z", "2025-08-02T09:00:00Z", false, false, 1L),
+                Row.of("C1", "a@x.io", "Lyon", 2L, "2025-08-02T09:00:00Z", null, true, false, 2L),
+                Row.of("C2", "b@x.io", "Rome", 1L, "2025-08-01T09:00:00Z", null, true, false, 1L));
+        assertThat(SinkFixtures.storedOffsets(DS, group, p0.topic())).isEqualTo(Map.of(0, 2L, 1, 5L));
+    }
+
+    private static void storeOffsetAdvance(String group, TopicPartition tp, long next) throws Exception {
+        try (Connection c = DS.getConnection(); PreparedStatement p = c.prepareStatement(
+                "UPDATE dimstream.sink_offsets SET next_offset = ? WHERE consumer_group = ? AND topic = ? AND partition = ?")) {
+            p.setLong(1, next);
+            p.setString(2, group);
+            p.setString(3, tp.topic());
+            p.setInt(4, tp.partition());
+            assertThat(p.executeUpdate()).isEqualTo(1);
+        }
+    }
 }

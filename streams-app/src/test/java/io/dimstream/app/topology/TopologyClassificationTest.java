@@ -110,6 +110,23 @@ class TopologyClassificationTest {
     }
 
     @Test
+    void partitionedByKeySkipsTheRepartitionStepAndClassifiesExactlyAlike() {
+        EntityPipeline partitioned = new EntityPipeline(CUSTOMER, CUSTOMERS, new NativeJsonDecoder(CUSTOMER.key()),
+                "dimstream.customer.changes", "crm.customers.dlq", false, true);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (TopologyTestDriver driver = driver(List.of(partitioned), registry, stateDir)) {
+            pipeCustomerSequence(input(driver, CUSTOMERS));
+
+            assertThat(changes(output(driver, "dimstream.customer.changes"))).isEqualTo(CUSTOMER_SEQUENCE_CHANGES);
+            assertThat(TopologyFixtures.deadLetters(output(driver, "crm.customers.dlq"))).isEmpty();
+            assertThat(driver.producedTopicNames()).containsExactlyInAnyOrder("dimstream.customer.changes",
+                    "dimstream-test-customer-key-state-changelog");
+        }
+        assertThat(counts(registry, "customer")).isEqualTo(Map.of("new", 2.0, "changed", 3.0, "unchanged", 2.0,
+                "deleted", 2.0, "late", 1.0, "duplicate", 2.0));
+    }
+
+    @Test
     void compositeKeysAreKeyedByEveryPartAndATombstoneDeletesTheKeyInTheRecordKey() {
         try (TopologyTestDriver driver = driver(List.of(ORDER_LINE_PIPELINE), new SimpleMeterRegistry(), stateDir)) {
             TestInputTopic<byte[], byte[]> in = input(driver, ORDER_LINES);

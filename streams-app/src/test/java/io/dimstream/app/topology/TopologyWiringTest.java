@@ -96,6 +96,65 @@ class TopologyWiringTest {
     }
 
     @Test
+    void partitionedByKeyTopologyIsOneSubtopologyWithoutARepartitionTopic() {
+        EntityPipeline partitioned = new EntityPipeline(TopologyFixtures.CUSTOMER, CUSTOMER_PIPELINE.sourceTopic(),
+                CUSTOMER_PIPELINE.decoder(), "dimstream.customer.changes", "crm.customers.dlq", false, true);
+
+        TopologyDescription d = DimstreamTopology.build(List.of(partitioned), new SimpleMeterRegistry()).describe();
+
+        assertThat(d.subtopologies()).hasSize(1);
+        assertThat(d.toString()).doesNotContain("repartition")
+                .contains("Processor: customer-classify (stores: [customer-key-state])")
+                .contains("Sink: customer-changes (topic: dimstream.customer.changes)");
+    }
+
+    @Test
+    void userStreamsPropertiesAreCheckedByName() {
+        assertThat(StreamsConfigFactory.problems(Map.of("commit.interval.ms", "100", "num.stream.threads", "2",
+                "producer.linger.ms", "5", "main.consumer.max.poll.records", "500", "topic.retention.ms", "1",
+                "security.protocol", "SASL_SSL", "sasl.jaas.config", "x"))).isEmpty();
+        assertThat(StreamsConfigFactory.problems(new java.util.TreeMap<>(Map.of("processing.guarantee", "at_least_once",
+                "comit.interval.ms", "100", "producer.lingr.ms", "5"))))
+                .isEqualTo(List.of(
+                        "kafka.streams.comit.interval.ms: not a Kafka Streams setting (nor consumer./producer./admin./topic. + a client setting)",
+                        "kafka.streams.processing.guarantee: set by dimstream (exactly_once_v2, byte-array serdes, --application-id, "
+                                + "--data-dir, kafka.bootstrap-servers); remove it",
+                        "kafka.streams.producer.lingr.ms: not a Kafka Streams setting (nor consumer./producer./admin./topic. + a client setting)"));
+    }
+
+    @Test
+    void partitionedByKeyAndStreamsPropertiesComeFromTheConfig() {
+        DimstreamConfig config = DimstreamConfig.parse("""
+                kafka:
+                  bootstrap-servers: "k:9092"
+                  streams: {commit.interval.ms: 100, sasl.jaas.config: "secret stuff"}
+                postgres: {url: embedded}
+                entities:
+                  - {name: customer, topic: crm.customers, table: dim_customer, key: [id], tracked: [a], columns: {id: text, a: text},
+                     partitioned-by-key: true}
+                """, "config test.yml", Map.of());
+
+        assertThat(config.kafka().orElseThrow().streams()).isEqualTo(Map.of("commit.interval.ms", "100", "sasl.jaas.config", "secret stuff"));
+        assertThat(EntityPipeline.fromConfig(config).get(0).partitionedByKey()).isTrue();
+        assertThat(config.describeMasked()).startsWith("""
+                kafka:
+                  bootstrap-servers: k:9092
+                  streams:
+                    commit.interval.ms: 100
+                    sasl.jaas.config: '****'
+                """).contains("    partitioned-by-key: true\n");
+        assertThatThrownBy(() -> DimstreamConfig.parse("""
+                kafka: {bootstrap-servers: "k:9092", streams: {consumer: {x: 1}}}
+                postgres: {url: embedded}
+                entities:
+                  - {name: customer, topic: crm.customers, table: dim_customer, key: [id], tracked: [a], columns: {id: text, a: text},
+                     mode: snapshot, partitioned-by-key: true}
+                """, "config test.yml", Map.of()))
+                .hasMessage("config test.yml: 2 problems: kafka.streams.consumer: expected a single value (a Kafka Streams property), got a mapping; "
+                        + "entities[0].partitioned-by-key: not with mode: snapshot (its end-of-slice markers need the repartition step)");
+    }
+
+    @Test
     void twoEntitiesOnOneSourceTopicAreRefused() {
         EntityPipeline other = new EntityPipeline(TopologyFixtures.ORDER_LINE, CUSTOMER_PIPELINE.sourceTopic(),
                 new NativeJsonDecoder(List.of("order_id", "line_no")), "dimstream.order_line.changes", "crm.customers.dlq");
