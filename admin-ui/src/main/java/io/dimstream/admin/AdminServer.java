@@ -1,6 +1,10 @@
 package io.dimstream.admin;
 
 import io.dimstream.admin.asof.AsOfPage;
+import io.dimstream.admin.audit.AuditPage;
+import io.dimstream.admin.dlq.DlqPage;
+import io.dimstream.admin.replay.ReplayPage;
+import io.dimstream.admin.web.Conflict;
 import io.dimstream.admin.auth.Accounts;
 import io.dimstream.admin.auth.LoginPages;
 import io.dimstream.admin.auth.Security;
@@ -22,7 +26,12 @@ import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.IntegrityChecker;
 import io.dimstream.db.read.QuarantineQueries;
+import io.dimstream.db.jobs.AuditLog;
+import io.dimstream.db.jobs.DlqRecords;
+import io.dimstream.db.jobs.QuarantineActions;
+import io.dimstream.db.jobs.ReplayJobs;
 import io.dimstream.db.status.IntegrityRuns;
+import io.dimstream.db.write.Scd2Writer;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -80,7 +89,11 @@ public final class AdminServer {
         AsOfPage asOf = new AsOfPage(queries, catalog, pages, settings.clock());
         DiffPage diff = new DiffPage(queries, catalog, pages);
         IntegrityPage integrityPage = new IntegrityPage(new IntegrityChecker(ds), integrity, catalog, pages);
-        QuarantinePage quarantine = new QuarantinePage(new QuarantineQueries(ds), catalog, pages);
+        QuarantinePage quarantine = new QuarantinePage(new QuarantineQueries(ds), new QuarantineActions(ds, new Scd2Writer(ds)),
+                catalog, pages);
+        Features f = new Features(login, dashboard, history, asOf, diff, integrityPage, quarantine,
+                new ReplayPage(new ReplayJobs(ds), catalog, pages), new DlqPage(new DlqRecords(ds), catalog, pages),
+                new AuditPage(new AuditLog(ds), pages));
 
         this.app = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
@@ -91,14 +104,31 @@ public final class AdminServer {
                 s.location = Location.CLASSPATH;
             });
             cfg.staticFiles.enableWebjars();
-            routes(cfg, security, login, dashboard, history, asOf, diff, integrityPage, quarantine, pages);
+            routes(cfg, security, f, pages);
         });
     }
 
-    /** The route table: every page, its JSON twin under /api, and the one state-changing action. */
-    private static void routes(JavalinConfig cfg, Security security, LoginPages login, DashboardPage dashboard, HistoryPage history,
-                               AsOfPage asOf, DiffPage diff, IntegrityPage integrity, QuarantinePage quarantine, PageRenderer pages) {
+    /** The handlers by feature. */
+    private record Features(LoginPages login, DashboardPage dashboard, HistoryPage history, AsOfPage asOf, DiffPage diff,
+                            IntegrityPage integrity, QuarantinePage quarantine, ReplayPage replay, DlqPage dlq, AuditPage audit) {
+    }
+
+    /**
+     * The route table: every page, its JSON twin under /api, and the state-changing actions (POST;
+     * Security.check requires the admin role and, for a session, its CSRF token).
+     */
+    private static void routes(JavalinConfig cfg, Security security, Features f, PageRenderer pages) {
         var r = cfg.routes;
+        LoginPages login = f.login();
+        DashboardPage dashboard = f.dashboard();
+        HistoryPage history = f.history();
+        AsOfPage asOf = f.asOf();
+        DiffPage diff = f.diff();
+        IntegrityPage integrity = f.integrity();
+        QuarantinePage quarantine = f.quarantine();
+        ReplayPage replay = f.replay();
+        DlqPage dlq = f.dlq();
+        AuditPage audit = f.audit();
         r.before(security::check);
 
         r.get("/login", login::form);
@@ -127,9 +157,32 @@ public final class AdminServer {
 
         r.get("/quarantine", quarantine::page);
         r.get("/api/quarantine", quarantine::api);
+        r.post("/quarantine/{id}/apply", quarantine::applyPage);
+        r.post("/quarantine/{id}/discard", quarantine::discardPage);
+        r.post("/api/quarantine/{id}/apply", quarantine::applyApi);
+        r.post("/api/quarantine/{id}/discard", quarantine::discardApi);
+
+        r.get("/replay", replay::page);
+        r.post("/replay", replay::submitPage);
+        r.get("/replay/{id}", replay::jobPage);
+        r.get("/replay/{id}/progress", replay::progressFragment);
+        r.post("/replay/{id}/cancel", replay::cancelPage);
+        r.get("/api/replays", replay::listApi);
+        r.post("/api/replays", replay::submitApi);
+        r.get("/api/replays/{id}", replay::jobApi);
+        r.post("/api/replays/{id}/cancel", replay::cancelApi);
+
+        r.get("/dlq", dlq::page);
+        r.post("/dlq/redrive", dlq::redrivePage);
+        r.get("/api/dlq", dlq::api);
+        r.post("/api/dlq/redrive", dlq::redriveApi);
+
+        r.get("/audit", audit::page);
+        r.get("/api/audit", audit::api);
 
         r.exception(BadRequest.class, (e, ctx) -> fail(ctx, pages, 400, e.getMessage()));
         r.exception(NotFound.class, (e, ctx) -> fail(ctx, pages, 404, e.getMessage()));
+        r.exception(Conflict.class, (e, ctx) -> fail(ctx, pages, 409, e.getMessage()));
         r.exception(Exception.class, (e, ctx) -> {
             LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
             fail(ctx, pages, 500, "the request failed: " + e);

@@ -44,6 +44,13 @@ final class Browser {
         return send(b, headers);
     }
 
+    HttpResponse<String> postJson(String path, String json, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(origin + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        return send(b, headers);
+    }
+
     private HttpResponse<String> send(HttpRequest.Builder b, String... headers) {
         for (int i = 0; i < headers.length; i += 2) {
             b.header(headers[i], headers[i + 1]);

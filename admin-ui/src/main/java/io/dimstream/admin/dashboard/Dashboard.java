@@ -2,6 +2,7 @@ package io.dimstream.admin.dashboard;
 
 import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.jobs.DlqRecords;
 import io.dimstream.db.status.IntegrityRuns;
 import io.dimstream.db.status.SinkBatches;
 import io.dimstream.db.status.TableCounts;
@@ -46,6 +47,7 @@ public final class Dashboard {
         Instant now = clock.instant();
         Instant since = now.minus(WINDOW);
         List<EntityStatus> out = new ArrayList<>();
+        Map<String, Long> dlq = new DlqRecords(ds).countsByEntity();
         for (EntitySpec e : catalog.specs()) {
             TableCounts counts = TableCounts.of(ds, e);
             SinkBatches.Summary s = SinkBatches.summary(ds, e.name(), since);
@@ -63,7 +65,7 @@ public final class Dashboard {
             IntegrityRuns.Run run = integrity.latest(e.name()).orElse(null);
             out.add(new EntityStatus(e.name(), e.table(), counts.currentRows(), counts.versions(), counts.deletedKeys(), byClass,
                     rate, s.lag(), s.lastBatchAt().orElse(null), s.lastBatchEvents().orElse(null), s.lastApplyMillis().orElse(null),
-                    counts.quarantinePending(), counts.sinkRejects(),
+                    counts.quarantinePending(), dlq.getOrDefault(e.name(), 0L), counts.sinkRejects(),
                     run == null ? "not run" : run.ok() ? "ok" : "failed",
                     run == null ? null : run.counts().values().stream().mapToLong(Long::longValue).sum(),
                     run == null ? null : run.checkedAt()));

@@ -11,11 +11,13 @@ import java.util.Map;
  * @param changesPerMinute versions made per minute over the last hour: (new + changed + deleted + late) / 60
  * @param sinkLag         records waiting in the changes topic after each partition's newest batch; null: unknown
  * @param lastBatchAt     null when no batch within the last day
+ * @param dlqRecords      records of the entity's dead-letter topic mirrored in {@code dimstream.dlq_records}
+ *                        and not re-driven yet (the DLQ figure)
  * @param sinkRejects     records the sink set aside (undecodable or refused), the PostgreSQL-side dead letters
  * @param integrity       "ok", "failed" or "not run": the newest run in {@code dimstream.integrity_runs}
  */
 public record EntityStatus(String entity, String table, long currentRows, long versions, long deletedKeys,
                            Map<String, Long> eventsLastHour, double changesPerMinute, Long sinkLag, Instant lastBatchAt,
-                           Integer lastBatchEvents, Integer lastBatchApplyMs, long quarantinePending, long sinkRejects,
+                           Integer lastBatchEvents, Integer lastBatchApplyMs, long quarantinePending, long dlqRecords, long sinkRejects,
                            String integrity, Long integrityFindings, Instant integrityCheckedAt) {
 }

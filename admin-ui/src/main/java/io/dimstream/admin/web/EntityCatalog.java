@@ -11,10 +11,12 @@ import java.util.Map;
 public final class EntityCatalog {
 
     private final Map<String, EntitySpec> byName = new LinkedHashMap<>();
+    private final Map<String, String> topics = new LinkedHashMap<>();
 
     public EntityCatalog(DimstreamConfig config) {
         for (EntityConfig e : config.entities()) {
             byName.put(e.name(), e.toEntitySpec());
+            topics.put(e.name(), e.topic());
         }
     }
 
@@ -24,6 +26,11 @@ public final class EntityCatalog {
             throw new NotFound("no entity named \"" + name + "\" (configured: " + String.join(", ", byName.keySet()) + ")");
         }
         return e;
+    }
+
+    /** The entity's source topic (what a replay reads unless told otherwise). */
+    public String topic(String name) {
+        return topics.get(spec(name).name());
     }
 
     public List<String> names() {

@@ -71,6 +71,33 @@ public final class AuditLog {
         }
     }
 
+    /**
+     * A page of entries, newest first: of {@code actor} (all when null), whose action starts with
+     * {@code actionPrefix} (all when null, e.g. {@code replay.}), with ids below {@code beforeId} (all when null).
+     */
+    public List<Entry> page(String actor, String actionPrefix, Long beforeId, int limit) throws SQLException {
+        try (Connection c = ds.getConnection();
+             PreparedStatement p = c.prepareStatement("SELECT id, at, actor, action, target, detail::text FROM dimstream.admin_audit "
+                     + "WHERE (?::text IS NULL OR actor = ?) AND (?::text IS NULL OR starts_with(action, ?)) "
+                     + "AND (?::bigint IS NULL OR id < ?) ORDER BY id DESC LIMIT ?")) {
+            p.setString(1, actor);
+            p.setString(2, actor);
+            p.setString(3, actionPrefix);
+            p.setString(4, actionPrefix);
+            p.setObject(5, beforeId, java.sql.Types.BIGINT);
+            p.setObject(6, beforeId, java.sql.Types.BIGINT);
+            p.setInt(7, limit);
+            List<Entry> out = new ArrayList<>();
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Entry(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getString(3), rs.getString(4),
+                            rs.getString(5), rs.getString(6)));
+                }
+            }
+            return out;
+        }
+    }
+
     static void requireUser(String user) {
         if (user == null || user.isBlank()) {
             throw new IllegalArgumentException("user: an admin action needs the name of the user who takes it");

@@ -19,7 +19,9 @@
  *   <li>{@link io.dimstream.db.jobs.DlqRecords}: the mirror of the dead-letter topics and re-drive
  *       requests.</li>
  *   <li>{@link io.dimstream.db.jobs.AuditLog}: {@code dimstream.admin_audit}, written in the same
- *       transaction as each action, with the user.</li>
+ *       transaction as each action, with the user (the integrity runs of
+ *       {@code io.dimstream.db.status.IntegrityRuns} too); read newest first, filtered by user and
+ *       action prefix.</li>
  * </ul>
  */
 package io.dimstream.db.jobs;

@@ -48,7 +48,10 @@ public final class IntegrityRuns {
         this.ds = Objects.requireNonNull(ds, "ds");
     }
 
-    /** Stores a report and drops the entity's runs beyond the newest {@value #KEEP}, in one transaction. */
+    /**
+     * Stores a report, drops the entity's runs beyond the newest {@value #KEEP} and writes the
+     * {@code integrity.run} entry of {@code dimstream.admin_audit} with {@code checkedBy}, in one transaction.
+     */
     public Run save(IntegrityReport report, String checkedBy, long millis) throws SQLException {
         Map<String, Long> counts = new LinkedHashMap<>();
         report.counts().forEach((k, n) -> counts.put(k.name(), n));
@@ -96,6 +99,12 @@ public final class IntegrityRuns {
                     p.setString(2, report.entity());
                     p.executeUpdate();
                 }
+                Map<String, Object> audit = new LinkedHashMap<>();
+                audit.put("run", id);
+                audit.put("ok", report.ok());
+                audit.put("rows_checked", report.rowsChecked());
+                audit.put("counts", counts);
+                io.dimstream.db.jobs.AuditLog.record(c, checkedBy, "integrity.run", "entity:" + report.entity(), audit);
                 c.commit();
                 return latest(c, report.entity()).filter(r -> r.id() == id)
                         .orElseThrow(() -> new SQLException("the integrity run just stored is gone"));

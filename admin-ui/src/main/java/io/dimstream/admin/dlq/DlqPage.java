@@ -1,0 +1,148 @@
+package io.dimstream.admin.dlq;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dimstream.admin.auth.Security;
+import io.dimstream.admin.web.BadRequest;
+import io.dimstream.admin.web.Bytes;
+import io.dimstream.admin.web.EntityCatalog;
+import io.dimstream.admin.web.Json;
+import io.dimstream.admin.web.PageRenderer;
+import io.dimstream.db.jobs.DlqRecords;
+import io.javalin.http.Context;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code /dlq?entity=&before=}: the mirror of the dead-letter topics ({@code dimstream.dlq_records}),
+ * newest first, with the reason, the source coordinates and the record's key, value and headers
+ * shown safely ({@link Bytes}: UTF-8 text when valid, else hex; escaped by the template);
+ * {@code POST /dlq/redrive} (admin role, ids in {@code id} fields) asks the running service to
+ * produce records back to their source topic, audited with the user.
+ */
+public final class DlqPage {
+
+    public static final int PAGE_SIZE = 50;
+
+    /** A header as shown. */
+    public record HeaderView(String name, Bytes value) {
+    }
+
+    /** One record as shown. */
+    public record RecordView(long id, String entity, String sourceTopic, Integer sourcePartition, Long sourceOffset, String dlqTopic,
+                             int dlqPartition, long dlqOffset, Bytes key, Bytes value, List<HeaderView> headers, String error,
+                             Instant recordTimestamp, Instant receivedAt, String redriveState, String redriveRequestedBy,
+                             Instant redriveRequestedAt, Instant redrivenAt, String redriveError) {
+
+        static RecordView of(DlqRecords.DlqRecord r) {
+            return new RecordView(r.id(), r.entity(), r.sourceTopic(), r.sourcePartition(), r.sourceOffset(), r.dlqTopic(),
+                    r.dlqPartition(), r.dlqOffset(), Bytes.of(r.key()), Bytes.of(r.value()),
+                    r.headers().stream().map(h -> new HeaderView(h.name(), Bytes.of(h.value()))).toList(), r.error(),
+                    r.recordTimestamp(), r.receivedAt(), r.redriveState(), r.redriveRequestedBy(), r.redriveRequestedAt(),
+                    r.redrivenAt(), r.redriveError());
+        }
+
+        /** Whether a re-drive may be asked for (not yet requested or done, and the source topic is known). */
+        public boolean redrivable() {
+            return sourceTopic != null && (redriveState.equals("none") || redriveState.equals("failed"));
+        }
+    }
+
+    /** The page; {@code nextBefore} is the {@code before} of the next page, null on the last. */
+    public record Model(String entity, Long before, Long nextBefore, List<RecordView> records) {
+    }
+
+    /** What a re-drive request did: the ids now requested, and those skipped (already requested or done, or unknown). */
+    public record Redrive(List<Long> requested, List<Long> skipped) {
+    }
+
+    private final DlqRecords dlq;
+    private final EntityCatalog catalog;
+    private final PageRenderer pages;
+
+    public DlqPage(DlqRecords dlq, EntityCatalog catalog, PageRenderer pages) {
+        this.dlq = dlq;
+        this.catalog = catalog;
+        this.pages = pages;
+    }
+
+    Model model(String rawEntity, String rawBefore) throws SQLException {
+        String entity = rawEntity == null || rawEntity.isBlank() ? null : catalog.spec(rawEntity).name();
+        Long before = null;
+        if (rawBefore != null && !rawBefore.isBlank()) {
+            try {
+                before = Long.parseLong(rawBefore.trim());
+            } catch (NumberFormatException e) {
+                throw new BadRequest("before: \"" + rawBefore + "\" is not a record id");
+            }
+        }
+        List<DlqRecords.DlqRecord> rows = dlq.page(entity, before, PAGE_SIZE + 1);
+        boolean more = rows.size() > PAGE_SIZE;
+        List<RecordView> shown = rows.stream().limit(PAGE_SIZE).map(RecordView::of).toList();
+        Long next = more ? shown.get(shown.size() - 1).id() : null;
+        return new Model(entity == null ? "" : entity, before, next, shown);
+    }
+
+    public void page(Context ctx) throws SQLException {
+        render(ctx, model(ctx.queryParam("entity"), ctx.queryParam("before")), null);
+    }
+
+    private void render(Context ctx, Model m, Redrive r) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("model", m);
+        params.put("redrive", r);
+        pages.render(ctx, "dlq.jte", "dlq", params);
+    }
+
+    public void api(Context ctx) throws SQLException {
+        ctx.json(model(ctx.queryParam("entity"), ctx.queryParam("before")));
+    }
+
+    private Redrive redrive(List<String> rawIds, Context ctx) throws SQLException {
+        if (rawIds.isEmpty()) {
+            throw new BadRequest("id: name at least one DLQ record to re-drive");
+        }
+        List<Long> ids = new ArrayList<>();
+        for (String s : rawIds) {
+            try {
+                ids.add(Long.parseLong(s.trim()));
+            } catch (NumberFormatException e) {
+                throw new BadRequest("id: \"" + s + "\" is not a DLQ record id");
+            }
+        }
+        List<Long> done = dlq.requestRedrive(ids, Security.principal(ctx).name());
+        List<Long> skipped = ids.stream().filter(i -> !done.contains(i)).distinct().sorted().toList();
+        return new Redrive(done, skipped);
+    }
+
+    public void redrivePage(Context ctx) throws SQLException {
+        Redrive r = redrive(ctx.formParams("id"), ctx);
+        render(ctx, model(ctx.formParam("entity"), null), r);
+    }
+
+    /** {@code POST /api/dlq/redrive}: {@code {"ids": [1, 2]}} (or form fields {@code id}). */
+    public void redriveApi(Context ctx) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        String type = ctx.contentType();
+        if (type != null && type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+            JsonNode body;
+            try {
+                body = Json.mapper().readTree(ctx.body());
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new BadRequest("body: not JSON (" + e.getOriginalMessage() + ")");
+            }
+            JsonNode arr = body == null ? null : body.get("ids");
+            if (arr == null || !arr.isArray()) {
+                throw new BadRequest("ids: expected {\"ids\": [record ids]}");
+            }
+            arr.forEach(n -> ids.add(n.asText()));
+        } else {
+            ids.addAll(ctx.formParams("id"));
+        }
+        ctx.json(redrive(ids, ctx));
+    }
+}

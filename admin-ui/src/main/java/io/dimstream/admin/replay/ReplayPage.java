@@ -1,0 +1,179 @@
+package io.dimstream.admin.replay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dimstream.admin.asof.Zones;
+import io.dimstream.admin.auth.Security;
+import io.dimstream.admin.web.BadRequest;
+import io.dimstream.admin.web.Conflict;
+import io.dimstream.admin.web.EntityCatalog;
+import io.dimstream.admin.web.Json;
+import io.dimstream.admin.web.NotFound;
+import io.dimstream.admin.web.PageRenderer;
+import io.dimstream.db.jobs.ReplayJob;
+import io.dimstream.db.jobs.ReplayJobs;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * {@code /replay}: the form starting a replay job (admin role) and every job, newest first;
+ * {@code /replay/{id}}: a job with its progress bar, which htmx refreshes from
+ * {@code /replay/{id}/progress} every second until the job has finished, and its Cancel button.
+ * The JSON twin {@code /api/replays} lets an orchestrator start a job and poll it until done.
+ * The jobs themselves are executed by the running service (its ReplayWorker), never here.
+ */
+public final class ReplayPage {
+
+    /** Jobs listed. */
+    public static final int LIST_LIMIT = 200;
+    /** How often the job page refreshes its progress while the job runs. */
+    public static final int REFRESH_SECONDS = 1;
+
+    /** The list page: the form (with the refusal of a bad submission) and the jobs. */
+    public record ListModel(ReplayRequest form, String error, Map<String, String> topics, List<String> zones, List<JobView> jobs) {
+    }
+
+    private final ReplayJobs jobs;
+    private final EntityCatalog catalog;
+    private final PageRenderer pages;
+
+    public ReplayPage(ReplayJobs jobs, EntityCatalog catalog, PageRenderer pages) {
+        this.jobs = jobs;
+        this.catalog = catalog;
+        this.pages = pages;
+    }
+
+    private List<JobView> list(String entity) throws SQLException {
+        return jobs.list(entity, LIST_LIMIT).stream().map(JobView::of).toList();
+    }
+
+    private Map<String, String> topics() {
+        Map<String, String> m = new LinkedHashMap<>();
+        catalog.names().forEach(n -> m.put(n, catalog.topic(n)));
+        return m;
+    }
+
+    private String entityFilter(Context ctx) {
+        String e = ctx.queryParam("entity");
+        if (e == null || e.isBlank()) {
+            return null;
+        }
+        return catalog.spec(e).name();
+    }
+
+    public void page(Context ctx) throws SQLException {
+        String entity = entityFilter(ctx);
+        ReplayRequest form = entity == null ? ReplayRequest.blank("", "") : ReplayRequest.blank(entity, catalog.topic(entity));
+        renderList(ctx, form, null);
+    }
+
+    private void renderList(Context ctx, ReplayRequest form, String error) throws SQLException {
+        ListModel m = new ListModel(form, error, topics(), Zones.ALL, list(null));
+        pages.render(ctx, "replay.jte", "replay", Map.of("model", m, "refreshSeconds", REFRESH_SECONDS));
+    }
+
+    /** {@code POST /replay}: queues the job and shows its page; a refused form comes back with the reason (400). */
+    public void submitPage(Context ctx) throws SQLException {
+        ReplayRequest req = ReplayRequest.read(ctx::formParam);
+        ReplayRequest.Resolved r;
+        try {
+            r = req.resolve(catalog);
+        } catch (BadRequest e) {
+            ctx.status(HttpStatus.BAD_REQUEST);
+            renderList(ctx, req, e.getMessage());
+            return;
+        }
+        long id = jobs.submit(r.entity(), r.topic(), r.source(), r.target(), Security.principal(ctx).name());
+        ctx.redirect("/replay/" + id, HttpStatus.SEE_OTHER);
+    }
+
+    private ReplayJob job(Context ctx) throws SQLException {
+        String raw = ctx.pathParam("id");
+        long id;
+        try {
+            id = Long.parseLong(raw);
+        } catch (NumberFormatException e) {
+            throw new BadRequest("id: \"" + raw + "\" is not a job number");
+        }
+        return jobs.find(id).orElseThrow(() -> new NotFound("no replay job " + id));
+    }
+
+    JobView.Detail detail(Context ctx) throws SQLException {
+        ReplayJob j = job(ctx);
+        return new JobView.Detail(JobView.of(j), jobs.progress(j.id()));
+    }
+
+    public void jobPage(Context ctx) throws SQLException {
+        JobView.Detail d = detail(ctx);
+        pages.render(ctx, "replay-job.jte", "replay", Map.of("detail", d, "refreshSeconds", REFRESH_SECONDS));
+    }
+
+    /** The fragment htmx polls; once the job has finished it carries no trigger, so the polling stops. */
+    public void progressFragment(Context ctx) throws SQLException {
+        JobView.Detail d = detail(ctx);
+        pages.render(ctx, "replay-progress.jte", "replay", Map.of("detail", d, "refreshSeconds", REFRESH_SECONDS));
+    }
+
+    private long cancel(Context ctx) throws SQLException {
+        ReplayJob j = job(ctx);
+        if (!jobs.requestCancel(j.id(), Security.principal(ctx).name())) {
+            throw new Conflict("replay job " + j.id() + " has already finished (" + jobs.find(j.id()).orElse(j).state() + ")");
+        }
+        return j.id();
+    }
+
+    public void cancelPage(Context ctx) throws SQLException {
+        long id = cancel(ctx);
+        ctx.redirect("/replay/" + id, HttpStatus.SEE_OTHER);
+    }
+
+    // ---- the JSON twin ----------------------------------------------------------------------
+
+    /** {@code GET /api/replays?entity=}: every job (of the entity), newest first. */
+    public void listApi(Context ctx) throws SQLException {
+        ctx.json(Map.of("jobs", list(entityFilter(ctx))));
+    }
+
+    /** {@code POST /api/replays}: a JSON object (or form fields) like the form's; 201 with the job and its Location. */
+    public void submitApi(Context ctx) throws SQLException {
+        ReplayRequest.Resolved r = requestFrom(ctx).resolve(catalog);
+        long id = jobs.submit(r.entity(), r.topic(), r.source(), r.target(), Security.principal(ctx).name());
+        ReplayJob j = jobs.find(id).orElseThrow();
+        ctx.status(HttpStatus.CREATED).header("Location", "/api/replays/" + id).json(new JobView.Detail(JobView.of(j), List.of()));
+    }
+
+    private static ReplayRequest requestFrom(Context ctx) {
+        String type = ctx.contentType();
+        if (type != null && type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            JsonNode body;
+            try {
+                body = Json.mapper().readTree(ctx.body());
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new BadRequest("body: not JSON (" + e.getOriginalMessage() + ")");
+            }
+            if (body == null || !body.isObject()) {
+                throw new BadRequest("body: expected a JSON object like {\"entity\": \"customer\", \"from\": \"earliest\", \"target\": \"live\"}");
+            }
+            Function<String, String> f = name -> {
+                JsonNode v = body.get(name);
+                return v == null || v.isNull() ? null : v.isValueNode() ? v.asText() : v.toString();
+            };
+            return ReplayRequest.read(f);
+        }
+        return ReplayRequest.read(ctx::formParam);
+    }
+
+    public void jobApi(Context ctx) throws SQLException {
+        ctx.json(detail(ctx));
+    }
+
+    public void cancelApi(Context ctx) throws SQLException {
+        long id = cancel(ctx);
+        ReplayJob j = jobs.find(id).orElseThrow();
+        ctx.json(new JobView.Detail(JobView.of(j), jobs.progress(id)));
+    }
+}

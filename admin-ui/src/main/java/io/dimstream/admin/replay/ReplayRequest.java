@@ -1,0 +1,82 @@
+package io.dimstream.admin.replay;
+
+import io.dimstream.admin.web.BadRequest;
+import io.dimstream.admin.web.EntityCatalog;
+import io.dimstream.admin.web.Params;
+import io.dimstream.db.jobs.ReplaySource;
+import io.dimstream.db.jobs.ReplayTarget;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.function.Function;
+
+/**
+ * A replay request as the form (or the JSON body) states it; {@link #resolve} checks it and turns
+ * it into what {@code ReplayJobs.submit} takes, every refusal a {@link BadRequest} naming the field.
+ *
+ * @param from    {@code earliest}, {@code instant} (with {@code at} and {@code tz}) or {@code offsets}
+ * @param at      with from=instant: an ISO-8601 instant with offset, or a local date-time read in {@code tz}
+ * @param offsets with from=offsets: {@code partition:offset,...}, e.g. {@code 0:120,2:0}
+ * @param topic   blank means the entity's topic
+ */
+public record ReplayRequest(String entity, String topic, String from, String at, String tz, String offsets, String target) {
+
+    /** What the form shows before anything was entered (for {@code entity}, when given). */
+    static ReplayRequest blank(String entity, String topic) {
+        return new ReplayRequest(entity, topic, "earliest", "", "UTC", "", "live");
+    }
+
+    static ReplayRequest read(Function<String, String> field) {
+        return new ReplayRequest(n(field.apply("entity")), n(field.apply("topic")), n(field.apply("from")), n(field.apply("at")),
+                n(field.apply("tz")), n(field.apply("offsets")), n(field.apply("target")));
+    }
+
+    private static String n(String s) {
+        return s == null ? "" : s.trim();
+    }
+
+    /** The checked request. */
+    record Resolved(String entity, String topic, ReplaySource source, ReplayTarget target) {
+    }
+
+    Resolved resolve(EntityCatalog catalog) {
+        if (entity.isEmpty()) {
+            throw new BadRequest("entity: choose the entity to replay");
+        }
+        if (!catalog.names().contains(entity)) {
+            throw new BadRequest("entity: no entity named \"" + entity + "\" (configured: " + String.join(", ", catalog.names()) + ")");
+        }
+        String t = topic.isEmpty() ? catalog.topic(entity) : topic;
+        if (!t.matches("[a-zA-Z0-9._-]{1,249}")) {
+            throw new BadRequest("topic: \"" + t + "\" is not a Kafka topic name (letters, digits, '.', '_', '-')");
+        }
+        ReplaySource source = switch (from.isEmpty() ? "earliest" : from) {
+            case "earliest" -> ReplaySource.earliest();
+            case "instant" -> {
+                ZoneId zone = Params.zone("tz", tz);
+                Instant i = Params.instant("at", at, zone, null);
+                if (i == null) {
+                    throw new BadRequest("at: from=instant needs the instant to start at (e.g. 2025-08-01T00:00 in the chosen time zone)");
+                }
+                yield ReplaySource.at(i);
+            }
+            case "offsets" -> {
+                if (offsets.isEmpty() || !offsets.matches("\\d+:\\d+(\\s*,\\s*\\d+:\\d+)*")) {
+                    throw new BadRequest("offsets: from=offsets needs partition:offset,... (e.g. 0:120,2:0), got \"" + offsets + "\"");
+                }
+                try {
+                    yield ReplaySource.parse(offsets);
+                } catch (IllegalArgumentException e) {
+                    throw new BadRequest("offsets: " + e.getMessage().replaceFirst("^from: ", ""));
+                }
+            }
+            default -> throw new BadRequest("from: must be earliest, instant or offsets, got \"" + from + "\"");
+        };
+        ReplayTarget tg;
+        try {
+            tg = ReplayTarget.parse(target.isEmpty() ? "live" : target);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest(e.getMessage());
+        }
+        return new Resolved(entity, t, source, tg);
+    }
+}

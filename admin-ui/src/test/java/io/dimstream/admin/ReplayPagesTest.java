@@ -1,0 +1,202 @@
+package io.dimstream.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dimstream.db.jobs.AuditLog;
+import io.dimstream.db.jobs.JobState;
+import io.dimstream.db.jobs.PartitionProgress;
+import io.dimstream.db.jobs.ReplayJob;
+import io.dimstream.db.jobs.ReplayJobs;
+import io.dimstream.db.jobs.ReplaySource;
+import io.dimstream.db.jobs.ReplayTarget;
+import io.javalin.testtools.JavalinTest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The replay page, the job page with its htmx-polled progress, cancel, and the JSON twin an
+ * orchestrator uses. No worker runs here: jobs are advanced through ReplayJobs' worker side, as the
+ * service's ReplayWorker does (the e2e test runs the real worker).
+ */
+class ReplayPagesTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final ActionsFixture f = ActionsFixture.get();
+    private final ReplayJobs jobs = new ReplayJobs(f.ds);
+
+    private static JsonNode parse(String s) throws Exception {
+        return JSON.readTree(s.replace('\'', '"'));
+    }
+
+    private static String t(Instant i) {
+        return i == null ? "null" : "'" + i + "'";
+    }
+
+    private static String jobJson(ReplayJob j, String from, String outcome) {
+        return "{'id':" + j.id() + ",'entity':'" + j.entity() + "','topic':'" + j.topic() + "','from':'" + from + "','target':'"
+                + j.target().sql() + "','state':'" + j.state() + "','finished':" + j.state().finished() + ",'cancel_requested':"
+                + j.cancelRequested() + ",'events_total':" + j.eventsTotal() + ",'events_read':" + j.eventsRead()
+                + ",'events_rejected':" + j.eventsRejected() + ",'rows_changed':" + j.rowsChanged() + ",'percent':" + j.percent()
+                + ",'requested_by':'" + j.requestedBy() + "','requested_at':" + t(j.requestedAt()) + ",'started_at':" + t(j.startedAt())
+                + ",'finished_at':" + t(j.finishedAt()) + ",'outcome':" + (outcome == null ? "null" : "'" + outcome + "'") + "}";
+    }
+
+    @Test
+    void theJobPageShowsAProgressBarThatHtmxRefreshesUntilTheJobHasFinished() {
+        JavalinTest.test(f.server().app(), (app, client) -> {
+            long id = jobs.submit("ledger", "fin.ledger", ReplaySource.at(Instant.parse("2025-01-01T00:00:00Z")), ReplayTarget.SHADOW, "rita");
+            assertThat(jobs.claim("test-worker", List.of("ledger"), Duration.ofMinutes(5)).orElseThrow().id()).isEqualTo(id);
+            try (Connection c = f.ds.getConnection()) {
+                c.setAutoCommit(false);
+                ReplayJobs.start(c, id, List.of(new PartitionProgress(0, 0, 10, 0), new PartitionProgress(1, 5, 15, 5)));
+                ReplayJobs.advance(c, id, Map.of(0, 4L, 1, 8L), 1, 3);
+                c.commit();
+            }
+            Browser b = new Browser(client.getOrigin());
+            assertThat(b.login("rita", ActionsFixture.PASSWORD).statusCode()).isEqualTo(303);
+
+            ReplayJob running = jobs.find(id).orElseThrow();
+            assertThat(JSON.readTree(b.get("/api/replays/" + id).body())).isEqualTo(parse("{'job':"
+                    + jobJson(running, "2025-01-01T00:00:00Z", null) + ",'partitions':[{'partition':0,'start_offset':0,'end_offset':10,"
+                    + "'position':4},{'partition':1,'start_offset':5,'end_offset':15,'position':8}]}"));
+            assertThat(List.of(running.eventsTotal(), running.eventsRead(), running.eventsRejected(), running.rowsChanged(),
+                    (long) running.percent())).isEqualTo(List.of(20L, 7L, 1L, 3L, 35L));
+
+            String page = b.get("/replay/" + id).body();
+            assertThat(page).contains("<h1>Replay job #" + id + ": ledger</h1>")
+                    .contains("<section id=\"job-progress\" data-state=\"RUNNING\" hx-get=\"/replay/" + id
+                            + "/progress\" hx-trigger=\"every 1s\" hx-swap=\"outerHTML\">")
+                    .contains("<p id=\"job-state\" class=\"state-RUNNING\">RUNNING</p>")
+                    .contains("<progress id=\"job-bar\" aria-label=\"events read\" max=\"20\" value=\"7\">35 %</progress>")
+                    .contains("<p id=\"job-counts\"><span id=\"events-read\">7</span> of <span id=\"events-total\">20</span> events read "
+                            + "(35 %), <span id=\"events-rejected\">1</span> rejected, <span id=\"rows-changed\">3</span> rows changed.</p>")
+                    .contains("<tr><td class=\"num\">1</td><td class=\"num\">5</td><td class=\"num\">8</td><td class=\"num\">15</td></tr>")
+                    .contains("<button type=\"submit\" id=\"cancel-replay\">Cancel</button>")
+                    .doesNotContain("<script>");
+
+            // the worker reads the rest and finishes
+            try (Connection c = f.ds.getConnection()) {
+                c.setAutoCommit(false);
+                ReplayJobs.advance(c, id, Map.of(0, 10L, 1, 15L), 0, 2);
+                ReplayJobs.finish(c, id, JobState.SUCCEEDED, null, "swapped in; the replaced table is kept as ui_ledger_replaced_" + id);
+                c.commit();
+            }
+            ReplayJob done = jobs.find(id).orElseThrow();
+            String fragment = b.get("/replay/" + id + "/progress", "HX-Request", "true").body();
+            assertThat(fragment.strip()).startsWith("<section id=\"job-progress\" data-state=\"SUCCEEDED\">\n<p id=\"job-state\" class=\"state-SUCCEEDED\">")
+                    .doesNotContain("hx-trigger").doesNotContain("cancel-replay")
+                    .contains("<progress id=\"job-bar\" aria-label=\"events read\" max=\"20\" value=\"20\">100 %</progress>")
+                    .contains("<span id=\"rows-changed\">5</span>")
+                    .contains("<p id=\"job-outcome\" class=\"\">swapped in; the replaced table is kept as ui_ledger_replaced_" + id + "</p>")
+                    .doesNotContain("<html");
+            assertThat(JSON.readTree(b.get("/api/replays?entity=ledger").body())).isEqualTo(parse("{'jobs':["
+                    + jobJson(done, "2025-01-01T00:00:00Z", "swapped in; the replaced table is kept as ui_ledger_replaced_" + id) + "]}"));
+            assertThat(b.get("/replay").body()).contains("<tr data-job=\"" + id + "\"><td><a href=\"/replay/" + id + "\">#" + id
+                    + "</a></td><td>ledger</td><td>fin.ledger</td><td>2025-01-01T00:00:00Z</td><td>shadow</td>\n"
+                    + "  <td class=\"state-SUCCEEDED\">SUCCEEDED</td>\n  <td class=\"num\">20 / 20</td><td class=\"num\">5</td>\n"
+                    + "  <td>rita</td><td>" + io.dimstream.admin.web.Values.seconds(done.requestedAt()) + "</td><td>"
+                    + io.dimstream.admin.web.Values.seconds(done.finishedAt()) + "</td><td>swapped in; the replaced table is kept as ui_ledger_replaced_"
+                    + id + "</td></tr>");
+        });
+    }
+
+    @Test
+    void theFormStartsAJobOnTheEntitysTopicFromAnInstantInAZoneAndTheJobPageCancelsIt() {
+        JavalinTest.test(f.server().app(), (app, client) -> {
+            Browser b = new Browser(client.getOrigin());
+            b.login("sam", ActionsFixture.PASSWORD);
+            String form = b.get("/replay?entity=journal").body();
+            assertThat(form).contains("<option value=\"journal\" selected>journal</option>")
+                    .contains("<input type=\"text\" name=\"topic\" id=\"topic\" value=\"fin.journal\" placeholder=\"the entity's topic\">")
+                    .contains("<input type=\"radio\" name=\"from\" value=\"earliest\" id=\"from-earliest\" checked>")
+                    .contains("<input type=\"radio\" name=\"target\" value=\"live\" id=\"target-live\" checked>");
+            String token = Browser.csrf(form);
+            int before = jobs.list("journal", 1000).size();
+
+            // a refused form comes back with the reason and its values, and queues nothing
+            HttpResponse<String> bad = b.post("/replay", Map.of("_csrf", token, "entity", "journal", "from", "offsets",
+                    "offsets", "0:12,0:3", "target", "live"));
+            assertThat(bad.statusCode()).isEqualTo(400);
+            assertThat(bad.body()).contains("<p class=\"error\" id=\"replay-error\">offsets: partition 0 is listed twice in \"0:12,0:3\"</p>")
+                    .contains("value=\"0:12,0:3\"").contains("<input type=\"radio\" name=\"from\" value=\"offsets\" id=\"from-offsets\" checked>");
+            assertThat(jobs.list("journal", 1000)).hasSize(before);
+
+            HttpResponse<String> ok = b.post("/replay", Map.of("_csrf", token, "entity", "journal", "topic", "", "from", "instant",
+                    "at", "2025-03-01T01:00", "tz", "Europe/Berlin", "target", "shadow"));
+            assertThat(ok.statusCode()).isEqualTo(303);
+            long id = Long.parseLong(ok.headers().firstValue("Location").orElseThrow().substring("/replay/".length()));
+            ReplayJob queued = jobs.find(id).orElseThrow();
+            assertThat(queued).isEqualTo(new ReplayJob(id, "journal", "fin.journal", ReplaySource.at(Instant.parse("2025-03-01T00:00:00Z")),
+                    ReplayTarget.SHADOW, JobState.QUEUED, false, null, 0, 0, 0, "sam", queued.requestedAt(), null, null, null, null,
+                    null, null));
+            String page = b.get("/replay/" + id).body();
+            assertThat(page).contains("<progress id=\"job-bar\" aria-label=\"events read\"></progress>")
+                    .contains("From 2025-03-01T00:00:00Z of fin.journal into the shadow table; started by sam.");
+
+            assertThat(b.post("/replay/" + id + "/cancel", Map.of("_csrf", Browser.csrf(page))).statusCode()).isEqualTo(303);
+            ReplayJob cancelled = jobs.find(id).orElseThrow();
+            assertThat(List.of(cancelled.state(), cancelled.cancelRequested())).isEqualTo(List.of(JobState.CANCELLED, true));
+            assertThat(b.get("/replay/" + id).body()).contains("<section id=\"job-progress\" data-state=\"CANCELLED\">")
+                    .doesNotContain("cancel-replay").doesNotContain("hx-trigger=\"every 1s\"");
+            HttpResponse<String> again = b.post("/replay/" + id + "/cancel", Map.of("_csrf", Browser.csrf(page)));
+            assertThat(again.statusCode()).isEqualTo(409);
+            assertThat(again.body()).contains("replay job " + id + " has already finished (CANCELLED)");
+
+            // both actions audited with the user
+            List<AuditLog.Entry> audit = new AuditLog(f.ds).page("sam", null, null, 10);
+            assertThat(audit.stream().map(e -> List.of(e.actor(), e.action(), e.target(), e.detail())).toList()).isEqualTo(List.of(
+                    List.of("sam", "replay.cancel", "replay_job:" + id, "{}"),
+                    List.of("sam", "replay.submit", "replay_job:" + id,
+                            "{\"from\": \"2025-03-01T00:00:00Z\", \"topic\": \"fin.journal\", \"entity\": \"journal\", \"target\": \"shadow\"}")));
+        });
+    }
+
+    @Test
+    void anOrchestratorStartsAJobWithABearerTokenPollsItAndCancelsIt() {
+        JavalinTest.test(f.server().app(), (app, client) -> {
+            Browser api = new Browser(client.getOrigin());
+            String auth = "Bearer " + ActionsFixture.TOKEN;
+            HttpResponse<String> created = api.postJson("/api/replays", "{\"entity\": \"journal\", \"from\": \"offsets\", "
+                    + "\"offsets\": \"2:0, 0:5\", \"target\": \"live\"}", "Authorization", auth);
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            long id = JSON.readTree(created.body()).at("/job/id").asLong();
+            assertThat(created.headers().firstValue("Location")).hasValue("/api/replays/" + id);
+            ReplayJob queued = jobs.find(id).orElseThrow();
+            assertThat(queued.source()).isEqualTo(ReplaySource.offsets(Map.of(0, 5L, 2, 0L)));
+            assertThat(JSON.readTree(created.body())).isEqualTo(parse("{'job':" + jobJson(queued, "0:5,2:0", null) + ",'partitions':[]}"));
+            assertThat(queued.requestedBy()).isEqualTo("airflow");
+            assertThat(JSON.readTree(api.get("/api/replays/" + id, "Authorization", auth).body()))
+                    .isEqualTo(parse("{'job':" + jobJson(queued, "0:5,2:0", null) + ",'partitions':[]}"));
+            assertThat(JSON.readTree(api.get("/api/replays?entity=journal", "Authorization", auth).body()).at("/jobs/0"))
+                    .isEqualTo(parse(jobJson(queued, "0:5,2:0", null)));
+
+            HttpResponse<String> cancelled = api.post("/api/replays/" + id + "/cancel", Map.of(), "Authorization", auth);
+            assertThat(cancelled.statusCode()).isEqualTo(200);
+            ReplayJob after = jobs.find(id).orElseThrow();
+            assertThat(after.state()).isEqualTo(JobState.CANCELLED);
+            assertThat(JSON.readTree(cancelled.body())).isEqualTo(parse("{'job':" + jobJson(after, "0:5,2:0", null) + ",'partitions':[]}"));
+
+            // refusals name the field; nothing is queued
+            int before = jobs.list(null, 10_000).size();
+            assertThat(api.postJson("/api/replays", "{\"entity\": \"nope\"}", "Authorization", auth).body())
+                    .isEqualTo("{\"error\":\"entity: no entity named \\\"nope\\\" (configured: ledger, journal)\"}");
+            HttpResponse<String> badFrom = api.postJson("/api/replays", "{\"entity\": \"journal\", \"from\": \"yesterday\"}", "Authorization", auth);
+            assertThat(badFrom.statusCode()).isEqualTo(400);
+            assertThat(badFrom.body()).isEqualTo("{\"error\":\"from: must be earliest, instant or offsets, got \\\"yesterday\\\"\"}");
+            assertThat(api.postJson("/api/replays", "{\"entity\": \"journal\", \"from\": \"instant\", \"at\": \"soon\"}", "Authorization", auth)
+                    .body()).startsWith("{\"error\":\"at: \\\"soon\\\" is not a date-time");
+            assertThat(api.postJson("/api/replays", "{\"entity\": \"journal\", \"target\": \"elsewhere\"}", "Authorization", auth).body())
+                    .isEqualTo("{\"error\":\"target: \\\"elsewhere\\\" is not live or shadow\"}");
+            assertThat(api.postJson("/api/replays", "[1,", "Authorization", auth).statusCode()).isEqualTo(400);
+            assertThat(api.get("/api/replays/999999", "Authorization", auth).body()).isEqualTo("{\"error\":\"no replay job 999999\"}");
+            assertThat(jobs.list(null, 10_000)).hasSize(before);
+        });
+    }
+}
