@@ -206,11 +206,19 @@ final class ConfigReader {
         if (partitionedByKey && mode == FeedMode.SNAPSHOT) {
             problems.add(at + ".partitioned-by-key: not with mode: snapshot (its end-of-slice markers need the repartition step)");
         }
+        boolean ignoreUndeclared = false;
+        if (raw.undeclaredColumns() != null) {
+            switch (raw.undeclaredColumns()) {
+                case "reject" -> ignoreUndeclared = false;
+                case "ignore" -> ignoreUndeclared = true;
+                default -> problems.add(at + ".undeclared-columns: \"" + raw.undeclaredColumns() + "\" is neither reject nor ignore");
+            }
+        }
         if (problems.size() > before) {
             return null;
         }
         EntityConfig e = new EntityConfig(name, topic, format, table, key, tracked, type1, horizon, columns, system, seedJson, avro,
-                mode, snapshotTimeField, partitionedByKey);
+                mode, snapshotTimeField, partitionedByKey, ignoreUndeclared);
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
         } catch (IllegalArgumentException ex) {
@@ -621,7 +629,8 @@ final class ConfigReader {
             @JsonProperty("deserializer-config") LinkedHashMap<String, String> deserializerConfig,
             @JsonProperty("mode") String mode,
             @JsonProperty("snapshot-time-field") String snapshotTimeField,
-            @JsonProperty("partitioned-by-key") Boolean partitionedByKey) {
+            @JsonProperty("partitioned-by-key") Boolean partitionedByKey,
+            @JsonProperty("undeclared-columns") String undeclaredColumns) {
     }
 
     record RawOpValues(@JsonProperty("upsert") List<String> upsert, @JsonProperty("delete") List<String> delete) {

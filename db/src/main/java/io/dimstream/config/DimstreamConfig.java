@@ -195,6 +195,9 @@ public record DimstreamConfig(
         if (e.partitionedByKey()) {
             m.put("partitioned-by-key", true);
         }
+        if (e.ignoreUndeclaredColumns()) {
+            m.put("undeclared-columns", "ignore");
+        }
         m.put("table", e.table());
         m.put("key", e.key());
         m.put("tracked", e.tracked());

@@ -25,6 +25,9 @@ import java.util.Optional;
  *                        of a business key on one partition of the source topic (they key records
  *                        by it, in any consistent encoding), so the topology skips its repartition
  *                        step: one Kafka transaction less per event on its way, less latency
+ * @param ignoreUndeclaredColumns {@code undeclared-columns: ignore}: fields of a source record that
+ *                        are not columns of the entity are dropped instead of sending the record to
+ *                        the DLQ (a Debezium row image carries every column of its source table)
  */
 public record EntityConfig(
         String name,
@@ -41,10 +44,20 @@ public record EntityConfig(
         AvroOptions avro,
         FeedMode mode,
         String snapshotTimeField,
-        boolean partitionedByKey) {
+        boolean partitionedByKey,
+        boolean ignoreUndeclaredColumns) {
 
     /** The field of a snapshot row that holds its slice's instant, unless {@code snapshot-time-field} names another. */
     public static final String DEFAULT_SNAPSHOT_TIME_FIELD = "snapshot_time";
+
+    /** An entity that refuses undeclared columns (the default). */
+    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
+                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
+                        SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro, FeedMode mode,
+                        String snapshotTimeField, boolean partitionedByKey) {
+        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
+                mode, snapshotTimeField, partitionedByKey, false);
+    }
 
     /** An entity whose topic is repartitioned by business key (the default). */
     public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,

@@ -230,7 +230,7 @@ class DimstreamConfigTest {
                 .isEqualTo("config test.yml: entities[0].tabel: unknown key (known here: columns, deserializer-config,"
                         + " format, key, lateness-horizon, mode, name, op-field, op-values, partitioned-by-key, snapshot-time-field, system-columns, table,"
                         + " time-field, topic,"
-                        + " tracked, type1, value-deserializer)");
+                        + " tracked, type1, undeclared-columns, value-deserializer)");
     }
 
     @Test

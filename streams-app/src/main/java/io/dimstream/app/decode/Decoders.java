@@ -17,6 +17,30 @@ public final class Decoders {
      *                         instantiated or configured
      */
     public static EventDecoder forEntity(EntityConfig entity) {
+        EventDecoder decoder = byFormat(entity);
+        return entity.ignoreUndeclaredColumns() ? declaredColumnsOnly(decoder, entity.columns().keySet()) : decoder;
+    }
+
+    /**
+     * {@code undeclared-columns: ignore}: the decoded event keeps only the entity's columns, so a
+     * source with more columns than the entity declares (a Debezium row image, a wide Avro record)
+     * does not send every record to the DLQ. Without it the validator refuses an unknown column,
+     * naming it, which is the safer default: a typo in the config is seen at once.
+     */
+    static EventDecoder declaredColumnsOnly(EventDecoder decoder, java.util.Set<String> columns) {
+        return (key, value, ts, topic, partition, offset) -> {
+            Decoded d = decoder.decode(key, value, ts, topic, partition, offset);
+            if (d instanceof Decoded.Ok ok && !columns.containsAll(ok.event().data().keySet())) {
+                io.dimstream.db.event.Event e = ok.event();
+                java.util.Map<String, Object> kept = new java.util.LinkedHashMap<>(e.data());
+                kept.keySet().retainAll(columns);
+                return Decoded.ok(new io.dimstream.db.event.Event(e.op(), e.eventTime(), kept, e.seq(), e.source(), e.badTimeReason()));
+            }
+            return d;
+        };
+    }
+
+    private static EventDecoder byFormat(EntityConfig entity) {
         if (entity.snapshot()) {
             return new SnapshotRowDecoder(entity.snapshotTimeField());
         }
