@@ -1,7 +1,8 @@
-package io.dimstream.app.demo;
+package io.dimstream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.EventValidator;
@@ -18,6 +19,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** The demo's generated feed, checked against the demo config (which lives in this module). */
 class CustomerFeedTest {
 
     @Test
