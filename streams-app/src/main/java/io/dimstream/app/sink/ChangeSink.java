@@ -383,18 +383,25 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             return true;
         }
         SinkTransaction.FencedIn fenced = (SinkTransaction.FencedIn) outcome;
-        PartitionState st = owned.get(fenced.tp());
+        fencedOff(c, owned.get(fenced.tp()), fenced.stored(), "the merged batch of " + total + " records");
+        return true;
+    }
+
+    /**
+     * Another instance applied the partition meanwhile (PostgreSQL holds {@code stored}, not what this
+     * instance expected): drop what is buffered and read again from the stored offset.
+     */
+    private void fencedOff(KafkaConsumer<byte[], byte[]> c, PartitionState st, OptionalLong stored, String rolledBack) {
         LOG.warn("{}: fenced: PostgreSQL holds next offset {} but this instance expected {}; another instance applied "
-                        + "the partition meanwhile. Rolled back the merged batch; re-reading the partition from the stored offset",
-                st.tp, describe(fenced.stored()), describe(st.committed));
+                        + "the partition meanwhile. Rolled back {}; re-reading from the stored offset",
+                st.tp, describe(stored), describe(st.committed), rolledBack);
         st.buffer.clear();
-        st.committed = fenced.stored();
-        if (fenced.stored().isPresent()) {
-            c.seek(st.tp, fenced.stored().getAsLong());
+        st.committed = stored;
+        if (stored.isPresent()) {
+            c.seek(st.tp, stored.getAsLong());
         } else {
             c.seekToBeginning(List.of(st.tp));
         }
-        return true;
     }
 
     /**
@@ -435,17 +442,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             });
             return true;
         }
-        SinkTransaction.Fenced fenced = (SinkTransaction.Fenced) outcome;
-        LOG.warn("{}: fenced: PostgreSQL holds next offset {} but this instance expected {}; another instance applied "
-                        + "the partition meanwhile. Rolled back {} records; re-reading from the stored offset",
-                st.tp, describe(fenced.stored()), describe(st.committed), n);
-        st.buffer.clear();
-        st.committed = fenced.stored();
-        if (fenced.stored().isPresent()) {
-            c.seek(st.tp, fenced.stored().getAsLong());
-        } else {
-            c.seekToBeginning(List.of(st.tp));
-        }
+        fencedOff(c, st, ((SinkTransaction.Fenced) outcome).stored(), n + " records");
         return true;
     }
 

@@ -81,6 +81,29 @@ final class SinkTransaction {
                           Long lagAfter) {
     }
 
+    /** The body of one batch transaction; it commits or rolls back itself, and any exception rolls back. */
+    @FunctionalInterface
+    private interface Body {
+        Outcome run(Connection c) throws SQLException;
+    }
+
+    /** Runs a batch on a connection of its own with autocommit off; rolls back and rethrows on failure. */
+    private Outcome inTransaction(Body body) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                return body.run(c);
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    c.rollback();
+                } catch (SQLException r) {
+                    e.addSuppressed(r);
+                }
+                throw e;
+            }
+        }
+    }
+
     /** A record set aside, with the reason. */
     private record Reject(ConsumerRecord<byte[], byte[]> record, String reason) {
     }
@@ -115,52 +138,42 @@ final class SinkTransaction {
     Outcome apply(TopicPartition tp, EntitySpec entity, OptionalLong expected, List<ConsumerRecord<byte[], byte[]>> records,
                   long nextOffset, int partitions, Long lagAfter) throws SQLException {
         long t0 = System.nanoTime();
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                OptionalLong stored = SinkOffsets.lock(c, group, tp);
-                if (!stored.equals(expected)) {
-                    c.rollback();
-                    return new Fenced(stored);
-                }
-                List<Reject> rejects = new ArrayList<>();
-                List<ConsumerRecord<byte[], byte[]>> segment = new ArrayList<>(records.size());
-                ApplyResult result = ApplyResult.empty();
-                // events up to a marker, then the marker (in the same transaction), then the next events
-                for (ConsumerRecord<byte[], byte[]> r : records) {
-                    if (!SliceMarker.isControl(r.headers())) {
-                        segment.add(r);
-                        continue;
-                    }
-                    SliceMarker marker = decodeMarker(tp, entity, r, partitions, rejects);
-                    if (marker != null) {
-                        result = result.plus(applyEvents(c, tp, entity, segment, rejects));
-                        segment.clear();
-                        result = result.plus(endOfSlice(c, tp, entity, marker, r.offset(), partitions));
-                    }
-                }
-                result = result.plus(applyEvents(c, tp, entity, segment, rejects));
-                insertRejects(c, entity, rejects);
-                if (!SinkOffsets.advance(c, group, tp, expected, nextOffset)) {
-                    c.rollback();
-                    return new Fenced(SinkOffsets.lock(c, group, tp));
-                }
-                if (!records.isEmpty()) {
-                    // the dashboard's figures, committed (or rolled back) with the batch itself
-                    SinkBatches.record(c, new SinkBatch(group, entity.name(), tp.topic(), tp.partition(), records.get(0).offset(),
-                            nextOffset, records.size(), result, rejects.size(), (System.nanoTime() - t0) / 1_000_000, lagAfter));
-                }
-                c.commit();
-                return new Committed(result, rejects.size(), nextOffset);
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    c.rollback();
-                } catch (SQLException r) {
-                    e.addSuppressed(r);
-                }
-                throw e;
+        return inTransaction(c -> {
+            OptionalLong stored = SinkOffsets.lock(c, group, tp);
+            if (!stored.equals(expected)) {
+                c.rollback();
+                return new Fenced(stored);
             }
-        }
+            List<Reject> rejects = new ArrayList<>();
+            List<ConsumerRecord<byte[], byte[]>> segment = new ArrayList<>(records.size());
+            ApplyResult result = ApplyResult.empty();
+            // events up to a marker, then the marker (in the same transaction), then the next events
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                if (!SliceMarker.isControl(r.headers())) {
+                    segment.add(r);
+                    continue;
+                }
+                SliceMarker marker = decodeMarker(tp, entity, r, partitions, rejects);
+                if (marker != null) {
+                    result = result.plus(applyEvents(c, tp, entity, segment, rejects));
+                    segment.clear();
+                    result = result.plus(endOfSlice(c, tp, entity, marker, r.offset(), partitions));
+                }
+            }
+            result = result.plus(applyEvents(c, tp, entity, segment, rejects));
+            insertRejects(c, entity, rejects);
+            if (!SinkOffsets.advance(c, group, tp, expected, nextOffset)) {
+                c.rollback();
+                return new Fenced(SinkOffsets.lock(c, group, tp));
+            }
+            if (!records.isEmpty()) {
+                // the dashboard's figures, committed (or rolled back) with the batch itself
+                SinkBatches.record(c, new SinkBatch(group, entity.name(), tp.topic(), tp.partition(), records.get(0).offset(),
+                        nextOffset, records.size(), result, rejects.size(), (System.nanoTime() - t0) / 1_000_000, lagAfter));
+            }
+            c.commit();
+            return new Committed(result, rejects.size(), nextOffset);
+        });
     }
 
     /**
@@ -181,57 +194,47 @@ final class SinkTransaction {
         List<PartitionBatch> ordered = batches.stream()
                 .sorted(java.util.Comparator.comparing((PartitionBatch b) -> b.tp().topic()).thenComparingInt(b -> b.tp().partition()))
                 .toList();
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                for (PartitionBatch b : ordered) {
-                    OptionalLong stored = SinkOffsets.lock(c, group, b.tp());
-                    if (!stored.equals(b.expected())) {
-                        c.rollback();
-                        return new FencedIn(b.tp(), stored);
-                    }
-                }
-                List<Reject> rejects = new ArrayList<>();
-                List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
-                for (PartitionBatch b : ordered) {
-                    if (b.records().stream().anyMatch(r -> SliceMarker.isControl(r.headers()))) {
-                        throw new IllegalArgumentException(b.tp() + ": a merged batch cannot hold a control record");
-                    }
-                    all.addAll(b.records());
-                }
-                ApplyResult result = applyEvents(c, null, entity, all, rejects);
-                insertRejects(c, entity, rejects);
-                for (PartitionBatch b : ordered) {
-                    if (!SinkOffsets.advance(c, group, b.tp(), b.expected(), b.nextOffset())) {
-                        c.rollback();
-                        return new FencedIn(b.tp(), SinkOffsets.lock(c, group, b.tp()));
-                    }
-                }
-                long millis = (System.nanoTime() - t0) / 1_000_000;
-                boolean first = true;
-                for (PartitionBatch b : ordered) {
-                    if (b.records().isEmpty()) {
-                        continue;
-                    }
-                    int partitionRejects = (int) rejects.stream().filter(r -> r.record().partition() == b.tp().partition()).count();
-                    // one writer call served every partition: its class counts go on the first partition's
-                    // row, so the dashboard's sums over rows stay exact; events, rejects and lag are each row's own
-                    SinkBatches.record(c, new SinkBatch(group, entity.name(), b.tp().topic(), b.tp().partition(),
-                            b.records().get(0).offset(), b.nextOffset(), b.records().size(), first ? result : ApplyResult.empty(),
-                            partitionRejects, millis, b.lagAfter()));
-                    first = false;
-                }
-                c.commit();
-                return new Committed(result, rejects.size(), ordered.get(0).nextOffset());
-            } catch (SQLException | RuntimeException e) {
-                try {
+        return inTransaction(c -> {
+            for (PartitionBatch b : ordered) {
+                OptionalLong stored = SinkOffsets.lock(c, group, b.tp());
+                if (!stored.equals(b.expected())) {
                     c.rollback();
-                } catch (SQLException r) {
-                    e.addSuppressed(r);
+                    return new FencedIn(b.tp(), stored);
                 }
-                throw e;
             }
-        }
+            List<Reject> rejects = new ArrayList<>();
+            List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
+            for (PartitionBatch b : ordered) {
+                if (b.records().stream().anyMatch(r -> SliceMarker.isControl(r.headers()))) {
+                    throw new IllegalArgumentException(b.tp() + ": a merged batch cannot hold a control record");
+                }
+                all.addAll(b.records());
+            }
+            ApplyResult result = applyEvents(c, null, entity, all, rejects);
+            insertRejects(c, entity, rejects);
+            for (PartitionBatch b : ordered) {
+                if (!SinkOffsets.advance(c, group, b.tp(), b.expected(), b.nextOffset())) {
+                    c.rollback();
+                    return new FencedIn(b.tp(), SinkOffsets.lock(c, group, b.tp()));
+                }
+            }
+            long millis = (System.nanoTime() - t0) / 1_000_000;
+            boolean first = true;
+            for (PartitionBatch b : ordered) {
+                if (b.records().isEmpty()) {
+                    continue;
+                }
+                int partitionRejects = (int) rejects.stream().filter(r -> r.record().partition() == b.tp().partition()).count();
+                // one writer call served every partition: its class counts go on the first partition's
+                // row, so the dashboard's sums over rows stay exact; events, rejects and lag are each row's own
+                SinkBatches.record(c, new SinkBatch(group, entity.name(), b.tp().topic(), b.tp().partition(),
+                        b.records().get(0).offset(), b.nextOffset(), b.records().size(), first ? result : ApplyResult.empty(),
+                        partitionRejects, millis, b.lagAfter()));
+                first = false;
+            }
+            c.commit();
+            return new Committed(result, rejects.size(), ordered.get(0).nextOffset());
+        });
     }
 
     /** Decodes and applies change records (no markers among them); what cannot be applied is noted in {@code rejects}. */

@@ -28,42 +28,47 @@ final class SlicePartitioners {
     }
 
     static StreamPartitioner<byte[], byte[]> repartition() {
-        return new StreamPartitioner<>() {
-            @Override
-            public Optional<Set<Integer>> partitions(String topic, byte[] key, byte[] value, int numPartitions) {
-                return Optional.of(Set.of(ChangesPartitioner.partitionOf(key, numPartitions)));
-            }
-
-            @Override
-            public Optional<Set<Integer>> partitions(String topic, byte[] key, byte[] value, Headers headers, int numPartitions) {
-                if (SliceMarker.isControl(headers)) {
-                    return Optional.of(IntStream.range(0, numPartitions).boxed().collect(Collectors.toSet()));
-                }
-                return partitions(topic, key, value, numPartitions);
-            }
-        };
+        return new ByKeyMarkersRouted((topic, value, numPartitions) ->
+                IntStream.range(0, numPartitions).boxed().collect(Collectors.toSet()));
     }
 
     static StreamPartitioner<byte[], byte[]> changes() {
-        return new StreamPartitioner<>() {
-            @Override
-            public Optional<Set<Integer>> partitions(String topic, byte[] key, byte[] value, int numPartitions) {
-                return Optional.of(Set.of(ChangesPartitioner.partitionOf(key, numPartitions)));
+        return new ByKeyMarkersRouted((topic, value, numPartitions) -> {
+            SliceMarker m = SliceMarker.decode(value);
+            if (m.partition() >= numPartitions || m.partitions() != numPartitions) {
+                throw new IllegalStateException("end-of-slice marker of " + m.entity() + " for partition " + m.partition()
+                        + " of " + m.partitions() + ", but " + topic + " has " + numPartitions + " partitions: a snapshot "
+                        + "entity's changes topic must have as many partitions as its source topic");
             }
+            return Set.of(m.partition());
+        });
+    }
 
-            @Override
-            public Optional<Set<Integer>> partitions(String topic, byte[] key, byte[] value, Headers headers, int numPartitions) {
-                if (SliceMarker.isControl(headers)) {
-                    SliceMarker m = SliceMarker.decode(value);
-                    if (m.partition() >= numPartitions || m.partitions() != numPartitions) {
-                        throw new IllegalStateException("end-of-slice marker of " + m.entity() + " for partition " + m.partition()
-                                + " of " + m.partitions() + ", but " + topic + " has " + numPartitions + " partitions: a snapshot "
-                                + "entity's changes topic must have as many partitions as its source topic");
-                    }
-                    return Optional.of(Set.of(m.partition()));
-                }
-                return partitions(topic, key, value, numPartitions);
+    /** Where a control record goes, given its topic, value and the topic's partition count. */
+    @FunctionalInterface
+    private interface MarkerRoute {
+        Set<Integer> partitions(String topic, byte[] value, int numPartitions);
+    }
+
+    /** Records by key, as Kafka's default partitioner would; control records by their {@link MarkerRoute}. */
+    private static final class ByKeyMarkersRouted implements StreamPartitioner<byte[], byte[]> {
+        private final MarkerRoute markers;
+
+        ByKeyMarkersRouted(MarkerRoute markers) {
+            this.markers = markers;
+        }
+
+        @Override
+        public Optional<Set<Integer>> partitions(String topic, byte[] key, byte[] value, int numPartitions) {
+            return Optional.of(Set.of(ChangesPartitioner.partitionOf(key, numPartitions)));
+        }
+
+        @Override
+        public Optional<Set<Integer>> partitions(String topic, byte[] key, byte[] value, Headers headers, int numPartitions) {
+            if (SliceMarker.isControl(headers)) {
+                return Optional.of(markers.partitions(topic, value, numPartitions));
             }
-        };
+            return partitions(topic, key, value, numPartitions);
+        }
     }
 }
