@@ -107,12 +107,14 @@ final class WriterSql {
         String contentS = "(c.is_deleted, c.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("c", type1)) + ")";
         String contentM = "(x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1)) + ")";
         String classifyHead = "WITH cand AS (SELECT s.*, nw.event_time AS newest, nw.is_deleted AS newest_deleted, nw.record_hash AS newest_hash, ";
-        String classifyTail = " AS pruned_to FROM " + stg + " s LEFT JOIN LATERAL (SELECT x.event_time, x.is_deleted, x.record_hash FROM " + m
+        String classifyTail = " AS pruned_to FROM (SELECT * FROM " + stg + " ORDER BY " + keyList + ") s LEFT JOIN LATERAL (SELECT x.event_time, x.is_deleted, x.record_hash FROM " + m
                 + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time DESC LIMIT 1) nw ON true), "
-                // same (key, time) remembered: the event is a duplicate unless it is a later arrival with other content
+                // same (key, time) remembered: the event is a duplicate unless it is a later arrival with other content.
+                // LIMIT 1 keeps the subquery from being flattened into the join, so `event_time <= newest`
+                // gates the probe (a one-time filter) instead of filtering its result: in-order events probe once
                 + "judged AS (SELECT c.*, x.seq AS mem_seq, (x.seq IS NOT NULL AND NOT (c.seq > x.seq AND " + contentS + " IS DISTINCT FROM " + contentM + ")) AS dup "
                 + "FROM cand c LEFT JOIN LATERAL (SELECT x.seq, x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1))
-                + " FROM " + m + " x WHERE " + Sql.eq("x", "c", key) + " AND x.event_time = c.event_time AND c.event_time <= c.newest) x ON true), "
+                + " FROM " + m + " x WHERE " + Sql.eq("x", "c", key) + " AND x.event_time = c.event_time AND c.event_time <= c.newest LIMIT 1) x ON true), "
                 + "beyond AS (SELECT j.*, (NOT j.dup AND (coalesce(j.event_time < j.newest - ?::interval, false) OR coalesce(j.event_time <= j.pruned_to, false))) "
                 + "AS beyond FROM judged j), "
                 + "q AS (SELECT * FROM beyond WHERE beyond), "
@@ -226,7 +228,9 @@ final class WriterSql {
         // ---- fast path: in-order single events, against the key's newest remembered state ----
         // close the open row when the state changes; a delete also gets its is_deleted row (into n)
         fastClose = "WITH closed AS (UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now() "
-                + "FROM " + w + " f WHERE f.fast AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL "
+                + "FROM " + w + " f WHERE f.fast AND f.newest IS NOT NULL "
+                + "AND (f.is_deleted <> f.newest_deleted OR (NOT f.is_deleted AND f.newest_hash IS DISTINCT FROM f.record_hash)) "
+                + "AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL "
                 + "AND (f.is_deleted <> v." + del + " OR (NOT f.is_deleted AND v." + hash + " IS DISTINCT FROM f.record_hash)) "
                 + "RETURNING " + Sql.list("v", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("v", attrs) + ", ") + "v." + hash
                 + " AS old_hash, f.event_time, f.is_deleted, f.source_topic, f.source_partition, f.source_offset, f.surrogate_key AS new_sk) "
@@ -240,7 +244,8 @@ final class WriterSql {
                 + "WHERE f.fast AND NOT f.is_deleted AND (f.newest IS NULL OR f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash)";
         // a re-assertion overwrites the type-1 columns of the open version in place
         fastType1 = type1.isEmpty() ? null : "UPDATE " + t + " v SET " + Sql.each(type1, a -> Sql.ident(a) + " = f." + Sql.ident(a), ", ")
-                + ", " + Sql.ident(sc.loadedAt()) + " = now() FROM " + w + " f WHERE f.fast AND NOT f.is_deleted AND " + Sql.eq("v", "f", key)
+                + ", " + Sql.ident(sc.loadedAt()) + " = now() FROM " + w + " f WHERE f.fast AND NOT f.is_deleted "
+                + "AND f.newest IS NOT NULL AND NOT f.newest_deleted AND f.newest_hash = f.record_hash AND " + Sql.eq("v", "f", key)
                 + " AND v." + vt + " IS NULL AND NOT v." + del + " AND v." + hash + " = f.record_hash AND ("
                 + Sql.list("v", type1) + ") IS DISTINCT FROM (" + Sql.list("f", type1) + ")";
 
