@@ -51,7 +51,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * <p>The same harness is the soak: {@code --rate 2000 --seconds 1800 --rss-every 30} prints the
  * child's RSS every 30 s (see {@code e2e/soak.sh}).
  *
- * <p>Usage: {@code e2e/latency.sh --rate 5000 --seconds 120} (arguments as below).
+ * <p>Usage: {@code e2e/bench.sh LatencyBenchmark --rate 5000 --seconds 120}; the service settings:
+ * {@code --commit-interval-ms N}, {@code --partitioned-by-key true}, {@code --batch-max-wait PT0.1S},
+ * {@code --streams "name: value, ..."} (any {@code kafka.streams:} property).
  */
 public final class LatencyBenchmark {
 
@@ -83,8 +85,17 @@ public final class LatencyBenchmark {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1)));
             String yaml = PipelineBenchmark.config(kafka.bootstrapServers(), jdbc, table).replace("bench.customers", TOPIC);
+            // --streams 'name: value, ...' passes Kafka Streams properties (kafka.streams:)
+            List<String> streams = new ArrayList<>();
             if (commitMs != null) {
-                yaml = yaml.replaceFirst("(?m)^  bootstrap-servers: (.*)$", "  bootstrap-servers: $1\n  streams: {commit.interval.ms: " + commitMs + "}");
+                streams.add("commit.interval.ms: " + commitMs);
+            }
+            if (a.containsKey("streams")) {
+                streams.add(a.get("streams"));
+            }
+            if (!streams.isEmpty()) {
+                yaml = yaml.replaceFirst("(?m)^  bootstrap-servers: (.*)$", "  bootstrap-servers: $1\n  streams: {"
+                        + java.util.regex.Matcher.quoteReplacement(String.join(", ", streams)) + "}");
             }
             if (partitionedByKey) {
                 yaml = yaml.replace("    format: json\n", "    format: json\n    partitioned-by-key: true\n");
@@ -101,6 +112,8 @@ public final class LatencyBenchmark {
                 rss.start();
                 OffsetPoller poller = new OffsetPoller(db, ChangeTopics.name("customer"), partitions);
                 poller.start();
+                StageSampler stages = new StageSampler(kafka.bootstrapServers(), partitions, poller);
+                stages.start();
                 int total = rate * (warmup + seconds);
                 Sent sent = produce(kafka.bootstrapServers(), total, rate, keys, partitions);
                 System.out.printf(Locale.ROOT, "produced %,d events at %,d/s (%d s warm-up + %d s measured)%n",
@@ -111,7 +124,9 @@ public final class LatencyBenchmark {
                     Thread.sleep(50);
                 }
                 poller.stop();
+                stages.stop();
                 report(sent, changeToSource, poller, rate * warmup, total);
+                stages.report();
             } finally {
                 rss.stop();
                 service.destroy();
@@ -197,6 +212,88 @@ public final class LatencyBenchmark {
         return ((long) partition << 40) | offset;
     }
 
+    // ---- where the backlog sits, once a second --------------------------------------------
+
+    /**
+     * Every second: events produced (the source topic's end offsets), events classified (the
+     * changes topic's last stable offsets, what a read_committed reader can see) and events
+     * applied (the sink's offsets in PostgreSQL), summed over partitions. A growing gap between
+     * two columns names the stage that falls behind.
+     */
+    static final class StageSampler implements Runnable {
+        private final String bootstrap;
+        private final int partitions;
+        private final OffsetPoller poller;
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final List<long[]> rows = new ArrayList<>();
+        private Thread thread;
+
+        StageSampler(String bootstrap, int partitions, OffsetPoller poller) {
+            this.bootstrap = bootstrap;
+            this.partitions = partitions;
+            this.poller = poller;
+        }
+
+        void start() {
+            thread = new Thread(this, "stage-sampler");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void stop() throws InterruptedException {
+            running.set(false);
+            thread.join(10_000);
+        }
+
+        @Override
+        public void run() {
+            Map<String, Object> p = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(p)) {
+                Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> source = new HashMap<>();
+                Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> changes = new HashMap<>();
+                for (int i = 0; i < partitions; i++) {
+                    source.put(new TopicPartition(TOPIC, i), org.apache.kafka.clients.admin.OffsetSpec.latest());
+                    changes.put(new TopicPartition(ChangeTopics.name("customer"), i), org.apache.kafka.clients.admin.OffsetSpec.latest());
+                }
+                var committed = new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel.READ_COMMITTED);
+                long t0 = System.nanoTime();
+                while (running.get()) {
+                    long produced = sum(admin.listOffsets(source).all().get());
+                    long classified;
+                    try {
+                        classified = sum(admin.listOffsets(changes, committed).all().get());
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        classified = -1; // the changes topic is created by the service
+                    }
+                    long applied = poller.appliedTotal();
+                    synchronized (rows) {
+                        rows.add(new long[] {(System.nanoTime() - t0) / 1_000_000_000L, produced, classified, applied});
+                    }
+                    Thread.sleep(1000);
+                }
+            } catch (Exception e) {
+                System.err.println("stage sampler stopped: " + e);
+            }
+        }
+
+        private static long sum(Map<TopicPartition, org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo> m) {
+            return m.values().stream().mapToLong(org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
+        }
+
+        /** Every 5th second: produced, classified (changes LSO, includes transaction markers), applied. */
+        void report() {
+            System.out.println("stages (offsets summed over partitions; the changes offsets include transaction markers):");
+            System.out.printf(Locale.ROOT, "%6s %12s %12s %12s%n", "s", "produced", "classified", "applied");
+            synchronized (rows) {
+                for (long[] r : rows) {
+                    if (r[0] % 5 == 0) {
+                        System.out.printf(Locale.ROOT, "%6d %,12d %,12d %,12d%n", r[0], r[1], r[2], r[3]);
+                    }
+                }
+            }
+        }
+    }
+
     // ---- the sink's committed offsets, polled ----------------------------------------------
 
     /** Samples of dimstream.sink_offsets for the changes topic: when each partition's offset moved. */
@@ -255,6 +352,10 @@ public final class LatencyBenchmark {
             } catch (Exception e) {
                 failure = e;
             }
+        }
+
+        synchronized long appliedTotal() {
+            return Arrays.stream(current).sum();
         }
 
         synchronized boolean covers(Map<Long, Long> changeToSource) {

@@ -1,8 +1,6 @@
 package io.dimstream.app.topology;
 
 import io.dimstream.app.change.ChangeClass;
-import io.dimstream.app.change.ChangeCodec;
-import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.app.change.SliceMarker;
 import io.dimstream.db.entity.ColumnType;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +16,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Classifies each event of a key against the key's {@link KeyState} and emits it as a
- * {@link ChangeRecord} (ChangeCodec bytes, keyed by the business key):
+ * {@link io.dimstream.app.change.ChangeRecord} (ChangeCodec bytes, keyed by the business key):
  * <ul>
  *   <li>an exact duplicate (same event time and content as a remembered event) is dropped and counted;</li>
  *   <li>a key never seen: NEW for an upsert, DELETED for a delete;</li>
@@ -62,7 +60,7 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
         PendingChange pending = PendingChange.decode(record.value());
         byte[] stored = store.get(record.key());
         KeyState state = stored == null ? null : KeyState.decode(stored);
-        KeyState.Fingerprint fp = new KeyState.Fingerprint(KeyState.micros(pending.change().eventTime()), pending.contentFingerprint());
+        KeyState.Fingerprint fp = new KeyState.Fingerprint(pending.eventMicros(), pending.contentFingerprint());
         if (state != null && state.remembers(fp)) {
             counters.count(EventCounters.DUPLICATE);
             return;
@@ -81,10 +79,7 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
         }
         store.put(record.key(), next.encode());
         counters.count(cls.name());
-        ChangeRecord c = pending.change();
-        ChangeRecord classified = new ChangeRecord(c.entity(), cls, c.op(), c.eventTime(), c.data(),
-                c.sourceTopic(), c.sourcePartition(), c.sourceOffset());
-        context.forward(record.withValue(ChangeCodec.encode(classified)).withHeaders(new RecordHeaders()));
+        context.forward(record.withValue(pending.classified(cls)).withHeaders(new RecordHeaders()));
     }
 
     /**

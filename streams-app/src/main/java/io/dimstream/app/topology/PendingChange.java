@@ -20,16 +20,24 @@ import java.util.UUID;
 
 /**
  * A validated event on its way from the decoder to the classifier, through the repartition topic:
- * the change record to emit (its class still unknown), the tracked hash (null for a delete) and a
- * content fingerprint over the op and every column (key, tracked and type-1), which tells an exact
- * duplicate from a re-assertion that only touches type-1 columns.
+ * what the classifier needs to judge it (event time, delete or the tracked hash, and a content
+ * fingerprint over the op and every column, key, tracked and type-1, which tells an exact duplicate
+ * from a re-assertion that only touches type-1 columns), and the change record to emit, already
+ * encoded without its class ({@link ChangeCodec#encodeUnclassified}), so the classifier splices the
+ * class in ({@link #classified}) instead of parsing and re-writing the JSON.
  *
- * <p>Wire format (internal, versioned): {@code [1: version=1][1: 0 delete | 1 upsert][32: tracked
- * hash, upserts only][8: content fingerprint][ChangeCodec JSON, class NEW as a placeholder]}.
+ * <p>Wire format (internal, versioned): {@code [1: version=2][1: 0 delete | 1 upsert][32: tracked
+ * hash, upserts only][8: content fingerprint][8: event time, epoch micros][2: class offset]
+ * [unclassified change JSON]}. Version 1 ({@code [1: 1][1][32?][8: fingerprint][change JSON with
+ * class NEW]}) is still read, so records left on the repartition topic by an older release are
+ * classified after an upgrade.
+ *
+ * @param trackedHash null for a delete
  */
-record PendingChange(ChangeRecord change, byte[] trackedHash, long contentFingerprint) {
+record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerprint, int classOffset, byte[] unclassified) {
 
-    private static final byte VERSION = 1;
+    private static final byte VERSION = 2;
+    private static final byte VERSION_1 = 1;
     private static final int HASH_BYTES = 32;
 
     /** The business key bytes: {@link ChangeCodec#key} of the key values' canonical texts. */
@@ -56,27 +64,32 @@ record PendingChange(ChangeRecord change, byte[] trackedHash, long contentFinger
         ChangeRecord change = new ChangeRecord(entity.name(), ChangeClass.NEW, e.delete() ? Op.DELETE : Op.UPSERT,
                 e.eventTime(), data, e.source().topic(), e.source().partition(), e.source().offset());
         long fingerprint = ByteBuffer.wrap(RecordHash.of(fingerprintInput)).getLong();
-        return new PendingChange(change, e.hash(), fingerprint);
+        return new PendingChange(KeyState.micros(e.eventTime()), e.hash(), fingerprint, ChangeCodec.classOffset(entity.name()),
+                ChangeCodec.encodeUnclassified(change));
     }
 
     boolean delete() {
         return trackedHash == null;
     }
 
+    /** The changes-topic value of this event under its class. */
+    byte[] classified(ChangeClass cls) {
+        return ChangeCodec.withClass(unclassified, classOffset, cls);
+    }
+
     byte[] encode() {
-        byte[] json = ChangeCodec.encode(change);
-        ByteBuffer b = ByteBuffer.allocate(2 + (delete() ? 0 : HASH_BYTES) + 8 + json.length);
+        ByteBuffer b = ByteBuffer.allocate(2 + (delete() ? 0 : HASH_BYTES) + 8 + 8 + 2 + unclassified.length);
         b.put(VERSION).put(delete() ? (byte) 0 : (byte) 1);
         if (!delete()) {
             b.put(trackedHash);
         }
-        return b.putLong(contentFingerprint).put(json).array();
+        return b.putLong(contentFingerprint).putLong(eventMicros).putShort((short) classOffset).put(unclassified).array();
     }
 
     static PendingChange decode(byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes);
         byte version = b.get();
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_1) {
             throw new IllegalStateException("pending change of unknown format version " + version);
         }
         byte[] hash = null;
@@ -85,7 +98,13 @@ record PendingChange(ChangeRecord change, byte[] trackedHash, long contentFinger
             b.get(hash);
         }
         long fingerprint = b.getLong();
-        byte[] json = Arrays.copyOfRange(bytes, b.position(), bytes.length);
-        return new PendingChange(ChangeCodec.decode(json), hash, fingerprint);
+        if (version == VERSION_1) {
+            ChangeRecord c = ChangeCodec.decode(Arrays.copyOfRange(bytes, b.position(), bytes.length));
+            return new PendingChange(KeyState.micros(c.eventTime()), hash, fingerprint, ChangeCodec.classOffset(c.entity()),
+                    ChangeCodec.encodeUnclassified(c));
+        }
+        long micros = b.getLong();
+        int offset = b.getShort() & 0xFFFF;
+        return new PendingChange(micros, hash, fingerprint, offset, Arrays.copyOfRange(bytes, b.position(), bytes.length));
     }
 }

@@ -36,6 +36,24 @@ class ChangeCodecTest {
     }
 
     @Test
+    void theClassSplicedIntoAnUnclassifiedChangeGivesTheSameBytesAsEncodingTheClassifiedChange() {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("id", "K\u00e9\"1");
+        data.put("amount", new BigDecimal("10.00"));
+        for (String entity : List.of("customer", "kunde-\u00e4\"x\\", "\u6e2c")) {
+            for (ChangeClass cls : ChangeClass.values()) {
+                ChangeRecord r = new ChangeRecord(entity, cls, Op.UPSERT, Instant.parse("2025-08-22T17:00:00Z"), data, "t\u00f6pic", 1, 9L);
+                ChangeRecord unclassified = new ChangeRecord(entity, ChangeClass.NEW, Op.UPSERT, r.eventTime(), data, "t\u00f6pic", 1, 9L);
+
+                byte[] spliced = ChangeCodec.withClass(ChangeCodec.encodeUnclassified(unclassified), ChangeCodec.classOffset(entity), cls);
+
+                assertThat(new String(spliced, StandardCharsets.UTF_8)).isEqualTo(new String(ChangeCodec.encode(r), StandardCharsets.UTF_8));
+                assertThat(ChangeCodec.decode(spliced)).isEqualTo(r);
+            }
+        }
+    }
+
+    @Test
     void toEventUsesTheChangesOffsetAsArrivalAndTheSourceAsLineage() {
         ChangeRecord r = new ChangeRecord("customer", ChangeClass.DELETED, Op.DELETE, Instant.parse("2025-08-22T21:00:00Z"),
                 Map.of("customer_id", "C2"), "crm.customers", 0, 7L);
