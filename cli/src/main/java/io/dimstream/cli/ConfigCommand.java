@@ -1,8 +1,12 @@
 package io.dimstream.cli;
 
+import io.dimstream.app.kafka.KafkaClients;
+import io.dimstream.app.topology.StreamsConfigFactory;
 import io.dimstream.config.DimstreamConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,6 +32,15 @@ final class ConfigCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         return CommandSupport.run(spec, () -> {
             DimstreamConfig cfg = CommandSupport.loadConfig(config);
+            // the Kafka property names run checks before it starts anything
+            List<String> problems = new ArrayList<>();
+            cfg.kafka().ifPresent(k -> {
+                problems.addAll(KafkaClients.problems(k.client()));
+                problems.addAll(StreamsConfigFactory.problems(k.streams()));
+            });
+            if (!problems.isEmpty()) {
+                throw new CliFailure(CliFailure.USAGE, config + ": " + String.join("; ", problems), null);
+            }
             PrintWriter out = spec.commandLine().getOut();
             out.println(cfg.describeMasked());
             out.flush();

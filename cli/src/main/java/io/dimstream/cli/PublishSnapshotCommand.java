@@ -1,5 +1,7 @@
 package io.dimstream.cli;
 
+import io.dimstream.app.kafka.KafkaClients;
+
 import io.dimstream.app.snapshot.SnapshotPublisher;
 import io.dimstream.config.ConfigException;
 import io.dimstream.config.DimstreamConfig;
@@ -12,6 +14,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
@@ -84,7 +87,12 @@ final class PublishSnapshotCommand implements Callable<Integer> {
                 throw new CliFailure(CliFailure.USAGE, "cannot read " + input + ": " + io.getMessage(), io);
             }
             SnapshotPublisher.Published done;
-            try (KafkaProducer<byte[], byte[]> producer = SnapshotPublisher.producer(bootstrap)) {
+            Map<String, String> client = cfg.kafka().map(KafkaConfig::client).orElse(Map.of());
+            List<String> clientProblems = KafkaClients.problems(client);
+            if (!clientProblems.isEmpty()) {
+                throw new CliFailure(CliFailure.USAGE, String.join("; ", clientProblems), null);
+            }
+            try (KafkaProducer<byte[], byte[]> producer = SnapshotPublisher.producer(new KafkaClients(bootstrap, client))) {
                 done = SnapshotPublisher.publish(producer, e.topic(), e.name(), slice, rows);
             } catch (ExecutionException | KafkaException ex) {
                 Throwable cause = ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;

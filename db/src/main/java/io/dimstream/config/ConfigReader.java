@@ -94,7 +94,8 @@ final class ConfigReader {
         Optional<KafkaConfig> kafka = Optional.empty();
         if (raw.kafka() != null) {
             String servers = required("kafka.bootstrap-servers", raw.kafka().bootstrapServers());
-            kafka = Optional.of(new KafkaConfig(servers, streamsProperties(raw.kafka().streams())));
+            kafka = Optional.of(new KafkaConfig(servers, properties("kafka.streams", "a Kafka Streams property", raw.kafka().streams()),
+                    properties("kafka.client", "a Kafka client property", raw.kafka().client())));
         }
         PostgresConfig postgres = postgres(raw.postgres());
         int batchSize = positive("batch-size", raw.batchSize(), DEFAULT_BATCH_SIZE);
@@ -118,15 +119,18 @@ final class ConfigReader {
         return new DimstreamConfig(kafka, postgres, entities, batchSize, sink(raw.sink()), admin);
     }
 
-    /** {@code kafka.streams:}: scalar values only; whether Kafka Streams knows a name is checked where Kafka is. */
-    private Map<String, String> streamsProperties(LinkedHashMap<String, Object> raw) {
+    /**
+     * {@code kafka.streams:} and {@code kafka.client:}: scalar values only; whether Kafka knows a
+     * name is checked where Kafka is.
+     */
+    private Map<String, String> properties(String field, String what, LinkedHashMap<String, Object> raw) {
         Map<String, String> m = new LinkedHashMap<>();
         if (raw == null) {
             return m;
         }
         raw.forEach((k, v) -> {
             if (v == null || v instanceof Map || v instanceof List) {
-                problems.add("kafka.streams." + k + ": expected a single value (a Kafka Streams property), got "
+                problems.add(field + "." + k + ": expected a single value (" + what + "), got "
                         + (v == null ? "nothing" : v instanceof Map ? "a mapping" : "a list"));
             } else {
                 m.put(k, String.valueOf(v));
@@ -601,7 +605,8 @@ final class ConfigReader {
     }
 
     record RawKafka(@JsonProperty("bootstrap-servers") String bootstrapServers,
-                    @JsonProperty("streams") LinkedHashMap<String, Object> streams) {
+                    @JsonProperty("streams") LinkedHashMap<String, Object> streams,
+                    @JsonProperty("client") LinkedHashMap<String, Object> client) {
     }
 
     record RawPostgres(

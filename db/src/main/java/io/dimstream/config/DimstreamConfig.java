@@ -22,6 +22,11 @@ import java.util.stream.Collectors;
  * <pre>
  * kafka:                       # optional here; the Kafka verbs need it
  *   bootstrap-servers: embedded          # or host:port,...
+ *   client:                              # optional: every Kafka client dimstream makes (security etc.)
+ *     security.protocol: SASL_SSL
+ *     sasl.mechanism: SCRAM-SHA-512
+ *     sasl.jaas.config: ${KAFKA_JAAS}    # masked when printed
+ *   streams: {commit.interval.ms: 1000}  # optional: Kafka Streams properties
  * postgres:
  *   url: jdbc:postgresql://127.0.0.1:5432/dimstream   # or "embedded"
  *   user: postgres                       # optional when the URL carries it
@@ -122,6 +127,11 @@ public record DimstreamConfig(
         kafka.ifPresent(k -> {
             Map<String, Object> km = new LinkedHashMap<>();
             km.put("bootstrap-servers", k.bootstrapServers());
+            if (!k.client().isEmpty()) {
+                Map<String, Object> cm = new LinkedHashMap<>();
+                k.client().forEach((name, value) -> cm.put(name, Secrets.looksSecret(name) ? Secrets.MASK : value));
+                km.put("client", cm);
+            }
             if (!k.streams().isEmpty()) {
                 Map<String, Object> sm = new LinkedHashMap<>();
                 k.streams().forEach((name, value) -> sm.put(name, Secrets.looksSecret(name) ? Secrets.MASK : value));

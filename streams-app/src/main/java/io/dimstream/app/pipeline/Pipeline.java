@@ -1,5 +1,7 @@
 package io.dimstream.app.pipeline;
 
+import io.dimstream.app.kafka.KafkaClients;
+
 import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.app.replay.DlqMirror;
 import io.dimstream.app.replay.RedriveExecutor;
@@ -39,7 +41,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -69,14 +70,14 @@ public final class Pipeline implements AutoCloseable {
     private final KafkaStreamsMetrics streamsMetrics;
     private final ChangeSink sink;
     private final ScheduledExecutorService pruner;
-    private final String bootstrapServers;
+    private final KafkaClients clients;
     private final List<EntityPipeline> pipelines;
     private final MeterRegistry registry;
     private final String sinkGroup;
     private final List<AutoCloseable> adminWorkers;
 
     private Pipeline(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
-                     ChangeSink sink, ScheduledExecutorService pruner, String bootstrapServers, List<EntityPipeline> pipelines,
+                     ChangeSink sink, ScheduledExecutorService pruner, KafkaClients clients, List<EntityPipeline> pipelines,
                      MeterRegistry registry, String sinkGroup, List<AutoCloseable> adminWorkers) {
         this.embeddedKafka = embeddedKafka;
         this.db = db;
@@ -84,7 +85,7 @@ public final class Pipeline implements AutoCloseable {
         this.streamsMetrics = streamsMetrics;
         this.sink = sink;
         this.pruner = pruner;
-        this.bootstrapServers = bootstrapServers;
+        this.clients = clients;
         this.pipelines = pipelines;
         this.registry = registry;
         this.sinkGroup = sinkGroup;
@@ -98,7 +99,8 @@ public final class Pipeline implements AutoCloseable {
             EmbeddedKafka kafka = null;
             KafkaConfig kafkaConfig = config.kafka().orElseThrow(() -> new IllegalArgumentException(
                     "kafka.bootstrap-servers: required to run the pipeline (\"embedded\" starts a broker inside the process)"));
-            List<String> streamsProblems = StreamsConfigFactory.problems(kafkaConfig.streams());
+            List<String> streamsProblems = new ArrayList<>(KafkaClients.problems(kafkaConfig.client()));
+            streamsProblems.addAll(StreamsConfigFactory.problems(kafkaConfig.streams()));
             if (!streamsProblems.isEmpty()) {
                 throw new IllegalArgumentException(String.join("; ", streamsProblems));
             }
@@ -120,13 +122,15 @@ public final class Pipeline implements AutoCloseable {
 
             List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config);
             short replication = (short) (kafka != null ? 1 : -1);
-            createTopics(bootstrap, pipelines, options.partitions(), replication, kafka != null);
+            KafkaClients clients = KafkaClients.of(bootstrap, kafkaConfig);
+            createTopics(clients, pipelines, options.partitions(), replication, kafka != null);
 
             Map<String, Object> overrides = new HashMap<>();
             if (kafka != null) {
                 overrides.put("replication.factor", 1);
             }
-            // the user's kafka.streams: settings last (checked before anything started)
+            // kafka.client: reaches every client Kafka Streams makes (unprefixed); kafka.streams: last
+            overrides.putAll(kafkaConfig.client());
             overrides.putAll(kafkaConfig.streams());
             Properties props = StreamsConfigFactory.create(options.applicationId(), bootstrap,
                     options.dataDir().resolve("streams-state"), overrides);
@@ -144,7 +148,8 @@ public final class Pipeline implements AutoCloseable {
             // two deployments sharing a database (or tests sharing one) never read each other's
             SinkSettings sinkSettings = SinkSettings.defaults()
                     .withGroupId(config.sink().groupId().orElse(options.applicationId() + "-sink"))
-                    .withBatching(config.sink().batchSize(), config.sink().batchMaxWait());
+                    .withBatching(config.sink().batchSize(), config.sink().batchMaxWait())
+                    .withConsumerOverrides(new HashMap<>(kafkaConfig.client()));
             ChangeSink sink = ChangeSink.create(config, sinkSettings, bootstrap, db.dataSource(), registry).start();
             started.add(sink);
 
@@ -163,19 +168,19 @@ public final class Pipeline implements AutoCloseable {
                 // jobs, the DLQ mirror, DLQ re-drives. A unique owner per instance for job leases.
                 String owner = options.applicationId() + "@" + java.net.InetAddress.getLocalHost().getHostName() + "/"
                         + ProcessHandle.current().pid() + "/" + java.util.UUID.randomUUID().toString().substring(0, 8);
-                ReplayWorker replay = new ReplayWorker(owner, pipelines, db.dataSource(), bootstrap, options.replay()).start();
+                ReplayWorker replay = new ReplayWorker(owner, pipelines, db.dataSource(), clients, options.replay()).start();
                 started.add(replay);
-                DlqMirror mirror = new DlqMirror(options.applicationId() + "-dlq-mirror", pipelines, db.dataSource(), bootstrap).start();
+                DlqMirror mirror = new DlqMirror(options.applicationId() + "-dlq-mirror", pipelines, db.dataSource(), clients).start();
                 started.add(mirror);
                 RedriveExecutor redrive = new RedriveExecutor(db.dataSource(),
-                        pipelines.stream().map(p -> p.entity().name()).collect(Collectors.toSet()), bootstrap,
+                        pipelines.stream().map(p -> p.entity().name()).collect(Collectors.toSet()), clients,
                         options.replay().pollInterval()).start();
                 started.add(redrive);
             }
 
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.entity().table()).collect(Collectors.joining(", ")));
-            return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, bootstrap, pipelines, registry, sinkSettings.groupId(),
+            return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, clients, pipelines, registry, sinkSettings.groupId(),
                     List.copyOf(started.subList(started.indexOf(sink) + 1, started.size())));
         } catch (Exception e) {
             for (int i = started.size() - 1; i >= 0; i--) {
@@ -211,9 +216,9 @@ public final class Pipeline implements AutoCloseable {
      * (each classify task's end-of-slice marker goes to the changes partition of the same number),
      * and a mismatch between existing ones refuses to start.
      */
-    static void createTopics(String bootstrap, List<EntityPipeline> pipelines, int partitions, short replication, boolean sources)
+    static void createTopics(KafkaClients clients, List<EntityPipeline> pipelines, int partitions, short replication, boolean sources)
             throws InterruptedException, ExecutionException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = Admin.create(clients.properties())) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> wanted = new ArrayList<>();
             if (sources) {
@@ -261,7 +266,7 @@ public final class Pipeline implements AutoCloseable {
     }
 
     public String bootstrapServers() {
-        return bootstrapServers;
+        return clients.bootstrapServers();
     }
 
     public Databases.Handle database() {
@@ -286,7 +291,7 @@ public final class Pipeline implements AutoCloseable {
     public boolean awaitCaughtUp(long sourceRecords, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         // one admin client and one connection for the whole wait, not one per look
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+        try (Admin admin = Admin.create(clients.properties());
              Connection c = db.dataSource().getConnection();
              PreparedStatement stored = c.prepareStatement("SELECT coalesce(max(next_offset), 0) FROM dimstream.sink_offsets "
                      + "WHERE consumer_group = ? AND topic = ? AND partition = ?")) {

@@ -1,5 +1,7 @@
 package io.dimstream.app.replay;
 
+import io.dimstream.app.kafka.KafkaClients;
+
 import io.dimstream.app.topology.DlqHeaders;
 import io.dimstream.app.topology.EntityPipeline;
 import io.dimstream.db.jobs.DlqRecords;
@@ -10,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -41,9 +42,12 @@ public final class DlqMirror implements AutoCloseable {
     private Thread thread;
 
     public DlqMirror(String groupId, List<EntityPipeline> entities, DataSource ds, String bootstrapServers) {
+        this(groupId, entities, ds, KafkaClients.of(bootstrapServers));
+    }
+
+    public DlqMirror(String groupId, List<EntityPipeline> entities, DataSource ds, KafkaClients kafka) {
         entities.forEach(p -> entityByDlqTopic.put(p.dlqTopic(), p.entity().name()));
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> p = kafka.properties();
         p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -1,11 +1,13 @@
 package io.dimstream.app.replay;
 
+import io.dimstream.app.kafka.KafkaClients;
+
 import io.dimstream.db.jobs.DlqRecords;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -43,11 +45,14 @@ public final class RedriveExecutor implements AutoCloseable {
     private Thread thread;
 
     public RedriveExecutor(DataSource ds, Set<String> entities, String bootstrapServers, Duration pollInterval) {
+        this(ds, entities, KafkaClients.of(bootstrapServers), pollInterval);
+    }
+
+    public RedriveExecutor(DataSource ds, Set<String> entities, KafkaClients kafka, Duration pollInterval) {
         this.ds = ds;
         this.entities = Set.copyOf(entities);
         this.pollInterval = pollInterval;
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> p = kafka.properties();
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "dimstream-redrive");

@@ -1,5 +1,7 @@
 package io.dimstream.app.replay;
 
+import io.dimstream.app.kafka.KafkaClients;
+
 import io.dimstream.app.decode.Decoded;
 import io.dimstream.app.topology.EntityPipeline;
 import io.dimstream.db.entity.EntitySpec;
@@ -23,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -63,7 +64,7 @@ public final class ReplayWorker implements AutoCloseable {
     private final String owner;
     private final Map<String, EntityPipeline> entities;
     private final DataSource ds;
-    private final String bootstrapServers;
+    private final KafkaClients kafka;
     private final ReplaySettings settings;
     private final ReplayJobs jobs;
     private final Scd2Writer writer;
@@ -78,11 +79,15 @@ public final class ReplayWorker implements AutoCloseable {
      * @param entities the entities this instance serves; jobs of others are left to instances that serve them
      */
     public ReplayWorker(String owner, List<EntityPipeline> entities, DataSource ds, String bootstrapServers, ReplaySettings settings) {
+        this(owner, entities, ds, KafkaClients.of(bootstrapServers), settings);
+    }
+
+    public ReplayWorker(String owner, List<EntityPipeline> entities, DataSource ds, KafkaClients kafka, ReplaySettings settings) {
         this.owner = owner;
         this.entities = new LinkedHashMap<>();
         entities.forEach(p -> this.entities.put(p.entity().name(), p));
         this.ds = ds;
-        this.bootstrapServers = bootstrapServers;
+        this.kafka = kafka;
         this.settings = settings;
         this.jobs = new ReplayJobs(ds);
         this.writer = new Scd2Writer(ds);
@@ -416,8 +421,7 @@ public final class ReplayWorker implements AutoCloseable {
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> p = kafka.properties();
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // a mistyped --topic must fail the job, not create the topic

@@ -1,5 +1,7 @@
 package io.dimstream.app.snapshot;
 
+import io.dimstream.app.kafka.KafkaClients;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -150,8 +152,12 @@ public final class SnapshotPublisher {
 
     /** A producer fit for {@link #publish}: idempotent, acks from all replicas. */
     public static KafkaProducer<byte[], byte[]> producer(String bootstrapServers) {
-        Map<String, Object> p = new HashMap<>();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return producer(KafkaClients.of(bootstrapServers));
+    }
+
+    /** A producer fit for {@link #publish} with the {@code kafka.client:} settings (security). */
+    public static KafkaProducer<byte[], byte[]> producer(KafkaClients kafka) {
+        Map<String, Object> p = kafka.properties();
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
