@@ -147,10 +147,12 @@ public final class LatencyBenchmark {
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.dimstream.cli.DimstreamCli", "run",
                 "--config", config.toString(), "--data-dir", dir.resolve("service").toString(),
                 "--application-id", "latency-bench", "--partitions", Integer.toString(partitions), "--metrics-port", "-1"));
-        return new ProcessBuilder(cmd)
+        ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectOutput(dir.resolve("service.out").toFile())
-                .redirectError(dir.resolve("service.err").toFile())
-                .start();
+                .redirectError(dir.resolve("service.err").toFile());
+        // what the launcher (./dimstream, bin/dimstream) sets, unless the environment has it
+        pb.environment().putIfAbsent("MALLOC_ARENA_MAX", "2");
+        return pb.start();
     }
 
     static void awaitRunning(Path out, Process service) throws Exception {

@@ -90,6 +90,8 @@ public final class StreamsConfigFactory {
         // an hour ahead. Streams relies on record timestamps only for windows and joins; this
         // topology has neither. The changes and DLQ topics get the same setting (TopicPlanner).
         p.put(StreamsConfig.topicPrefix(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG), "LogAppendTime");
+        // RocksDB's off-heap memory bounded for the whole process (the service's RSS bar)
+        p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbConfig.class.getName());
         p.putAll(overrides);
         return p;
     }

@@ -39,6 +39,7 @@ class TopologyWiringTest {
                 "replication.factor", 1,
                 "topic.message.timestamp.type", "LogAppendTime",
                 "num.stream.threads", 2));
+        expected.put("rocksdb.config.setter", BoundedRocksDbConfig.class.getName());
         assertThat(p).isEqualTo(expected);
         assertThat(StreamsConfigFactory.create("a", "b:1", Path.of("s"), Map.of()).get("replication.factor")).isEqualTo(-1);
     }
