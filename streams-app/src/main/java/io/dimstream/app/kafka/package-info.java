@@ -1,6 +1,9 @@
 /**
  * Kafka infrastructure of the service itself: {@link io.dimstream.app.kafka.EmbeddedKafka}, the
  * single-node KRaft broker started inside the JVM for {@code kafka.bootstrap-servers: embedded},
- * the demo and the integration tests (127.0.0.1 only; restartable on the same log directory).
+ * the demo and the integration tests (127.0.0.1 only; restartable on the same log directory);
+ * {@link io.dimstream.app.kafka.KafkaClients}, where every Kafka client of dimstream (Kafka Streams,
+ * the sink, topic creation, the replay and DLQ workers, the re-drive and snapshot producers) takes
+ * its bootstrap servers and the {@code kafka.client:} settings (SASL/SSL), so they are written once.
  */
 package io.dimstream.app.kafka;

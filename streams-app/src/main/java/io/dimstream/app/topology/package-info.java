@@ -5,6 +5,12 @@
  * per-key state store, and emit {@link io.dimstream.app.change.ChangeRecord}s to
  * {@code dimstream.<entity>.changes} for the sink.
  *
+ * <p>Cost per event, where it matters: the decode step writes the change record's JSON once,
+ * without its class ({@link io.dimstream.app.topology.PendingChange}); the classify step reads
+ * only the binary header (event time, hash, fingerprint) and splices the class into the JSON,
+ * never parsing it. The key-state store is cached (one changelog record per key and commit) and
+ * its RocksDB memory is bounded for the whole process ({@link io.dimstream.app.topology.BoundedRocksDbConfig}).
+ *
  * <p>Snapshot feeds ({@code mode: snapshot}): end-of-slice markers are checked by the decode step
  * (bad ones to the DLQ), multicast to every classify task by the repartition step
  * ({@link io.dimstream.app.topology.SlicePartitioners}), counted per source partition in the store
