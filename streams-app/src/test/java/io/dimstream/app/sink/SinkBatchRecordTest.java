@@ -88,6 +88,45 @@ class SinkBatchRecordTest {
     }
 
     @Test
+    void theDueBatchesOfSeveralPartitionsGoInOneTransactionAndOneFencedPartitionRollsThemAllBack() throws Exception {
+        EntitySpec e = SinkFixtures.customer("batches_merged", DS);
+        TopicPartition p0 = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition p1 = new TopicPartition(ChangeTopics.name(e.name()), 1);
+        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-merged");
+
+        SinkTransaction.Outcome done = tx.applyMerged(e, List.of(
+                new SinkTransaction.PartitionBatch(p1, OptionalLong.empty(), records(p1, 0,
+                        upsert(e.name(), "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 11)), 1, 0L),
+                new SinkTransaction.PartitionBatch(p0, OptionalLong.empty(), records(p0, 0,
+                        upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 10),
+                        upsert(e.name(), "2025-08-02T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 12)), 2, 5L)));
+
+        assertThat(done).isInstanceOf(SinkTransaction.Committed.class);
+        assertThat(SinkFixtures.storedOffsets(DS, "batches-merged", p0.topic())).isEqualTo(java.util.Map.of(0, 2L, 1, 1L));
+        // one writer call for both partitions: its class counts on the first partition's row, events and lag on each
+        assertThat(rows(e.name())).containsExactly(
+                new BatchRow("batches-merged", e.name(), p0.topic(), 0, 0, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 3, 0, 0, 5L),
+                new BatchRow("batches-merged", e.name(), p1.topic(), 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0L));
+        List<SinkFixtures.Row> applied = SinkFixtures.rows(DS, e);
+        assertThat(applied).containsExactly(
+                SinkFixtures.Row.of("C1", "a@x.io", "Paris", 1L, "2025-08-01T09:00:00Z", "2025-08-02T09:00:00Z", false, false, 10L),
+                SinkFixtures.Row.of("C1", "a@x.io", "Lyon", 2L, "2025-08-02T09:00:00Z", null, true, false, 12L),
+                SinkFixtures.Row.of("C2", "b@x.io", "Rome", 1L, "2025-08-01T10:00:00Z", null, true, false, 11L));
+
+        // partition 1's expected offset is stale (another instance moved it): neither partition's batch lands
+        SinkTransaction.Outcome fenced = tx.applyMerged(e, List.of(
+                new SinkTransaction.PartitionBatch(p0, OptionalLong.of(2), records(p0, 2,
+                        delete(e.name(), "2025-08-03T09:00:00Z", "C1", 13)), 3, 0L),
+                new SinkTransaction.PartitionBatch(p1, OptionalLong.of(0), records(p1, 0,
+                        upsert(e.name(), "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 11)), 1, 0L)));
+
+        assertThat(fenced).isEqualTo(new SinkTransaction.FencedIn(p1, OptionalLong.of(1)));
+        assertThat(SinkFixtures.rows(DS, e)).isEqualTo(applied);
+        assertThat(SinkFixtures.storedOffsets(DS, "batches-merged", p0.topic())).isEqualTo(java.util.Map.of(0, 2L, 1, 1L));
+        assertThat(rows(e.name())).hasSize(2);
+    }
+
+    @Test
     void aFencedBatchRecordsNothing() throws Exception {
         EntitySpec e = SinkFixtures.customer("batches_fenced", DS);
         TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
