@@ -7,6 +7,7 @@ import io.dimstream.admin.replay.ReplayPage;
 import io.dimstream.admin.web.Conflict;
 import io.dimstream.admin.auth.Accounts;
 import io.dimstream.admin.auth.LoginPages;
+import io.dimstream.admin.auth.LoginThrottle;
 import io.dimstream.admin.auth.Security;
 import io.dimstream.admin.auth.Sessions;
 import io.dimstream.admin.dashboard.Dashboard;
@@ -83,7 +84,7 @@ public final class AdminServer {
                 admin.secureCookie());
         HistoryQueries queries = new HistoryQueries(ds);
         IntegrityRuns integrity = new IntegrityRuns(ds);
-        LoginPages login = new LoginPages(security, views);
+        LoginPages login = new LoginPages(security, views, new LoginThrottle(settings.clock()));
         DashboardPage dashboard = new DashboardPage(new Dashboard(ds, catalog, integrity, settings.clock()), pages);
         HistoryPage history = new HistoryPage(queries, catalog, pages);
         AsOfPage asOf = new AsOfPage(queries, catalog, pages, settings.clock());

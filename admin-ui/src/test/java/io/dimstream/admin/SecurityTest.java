@@ -53,6 +53,25 @@ class SecurityTest {
     }
 
     @Test
+    void afterFiveFailedLoginsTheNameIsLockedEvenWithTheRightPasswordAndOthersAreNot() {
+        JavalinTest.test(server().app(), (app, client) -> {
+            Browser b = browser(client);
+            for (int i = 0; i < 5; i++) {
+                assertThat(b.login("alice", "guess-" + i).statusCode()).isEqualTo(401);
+            }
+            HttpResponse<String> locked = b.login("alice", AdminFixture.ADMIN_PASSWORD);
+            assertThat(locked.statusCode()).isEqualTo(429);
+            assertThat(locked.headers().firstValue("Retry-After").map(Long::parseLong).orElseThrow()).isBetween(890L, 900L);
+            assertThat(locked.body()).contains("<p class=\"error\" id=\"login-error\">Too many failed logins. Try again in 15 minutes.</p>");
+            assertThat(b.cookies).doesNotContainKey("dimstream_session");
+
+            Browser other = browser(client);
+            HttpResponse<String> victor = other.login("victor", AdminFixture.VIEWER_PASSWORD);
+            assertThat(victor.statusCode()).isEqualTo(303);
+        });
+    }
+
+    @Test
     void aLoginPostWithoutTheFormsTokenIsRefused() {
         JavalinTest.test(server().app(), (app, client) -> {
             Browser b = browser(client);

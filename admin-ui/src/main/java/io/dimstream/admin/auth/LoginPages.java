@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Login and logout. The login form is CSRF-protected before any session exists by a
  * double-submit token: a random value both in an HttpOnly SameSite=Strict cookie scoped to
- * {@code /login} and in the form's hidden field, which must match.
+ * {@code /login} and in the form's hidden field, which must match. Failed logins are throttled
+ * per user name and client address ({@link LoginThrottle}): past the limit, 429 with Retry-After.
  */
 public final class LoginPages {
 
@@ -22,10 +23,12 @@ public final class LoginPages {
 
     private final Security security;
     private final Views views;
+    private final LoginThrottle throttle;
 
-    public LoginPages(Security security, Views views) {
+    public LoginPages(Security security, Views views, LoginThrottle throttle) {
         this.security = security;
         this.views = views;
+        this.throttle = throttle;
     }
 
     public void form(Context ctx) {
@@ -56,13 +59,23 @@ public final class LoginPages {
         }
         String next = safeNext(ctx.formParam("next"));
         String user = ctx.formParam("username");
+        Optional<java.time.Duration> wait = throttle.retryAfter(user, ctx.ip());
+        if (wait.isPresent()) {
+            long minutes = Math.max(1, (wait.get().toSeconds() + 59) / 60);
+            LOG.warn("login for user {} from {} refused: too many failed logins (retry in {} s)", user, ctx.ip(), wait.get().toSeconds());
+            ctx.status(HttpStatus.TOO_MANY_REQUESTS).header("Retry-After", Long.toString(Math.max(1, wait.get().toSeconds())));
+            render(ctx, next, "Too many failed logins. Try again in " + minutes + (minutes == 1 ? " minute." : " minutes."));
+            return;
+        }
         Optional<Principal> p = security.accounts().login(user, ctx.formParam("password"));
         if (p.isEmpty()) {
+            throttle.failed(user, ctx.ip());
             LOG.info("failed login for user {} from {}", user, ctx.ip());
             ctx.status(HttpStatus.UNAUTHORIZED);
             render(ctx, next, "Unknown user or wrong password.");
             return;
         }
+        throttle.succeeded(user);
         Sessions.Session s = security.sessions().open(p.get());
         LOG.info("user {} ({}) logged in from {}", p.get().name(), p.get().role().configName(), ctx.ip());
         security.setCookie(ctx, Security.SESSION_COOKIE, s.id(), "/", -1);
