@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.demo.CustomerFeed;
+import io.dimstream.app.pipeline.FeedFixtures;
 import io.dimstream.app.pipeline.Pipeline;
 import io.dimstream.app.pipeline.PipelineOptions;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
-import io.dimstream.db.event.Event;
-import io.dimstream.db.event.EventValidator;
-import io.dimstream.db.event.NativeEventJson;
-import io.dimstream.db.event.Source;
 import io.dimstream.db.jobs.DlqRecords;
 import io.dimstream.db.jobs.JobState;
 import io.dimstream.db.jobs.ReplayJob;
@@ -32,16 +29,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,23 +63,14 @@ class KafkaSecurityIT {
             EntitySpec spec = config.entity("customer").toEntitySpec();
             DataSource ds = TestPostgres.dataSource();
             List<CustomerFeed.FeedRecord> feed = new CustomerFeed(7, 25, Instant.parse("2025-08-01T00:00:00Z")).next(400);
-            EventValidator validator = new EventValidator(spec);
-            List<Event> valid = new ArrayList<>();
-            List<String> malformed = new ArrayList<>();
-            for (int i = 0; i < feed.size(); i++) {
-                NativeEventJson.Parsed p = NativeEventJson.parse(feed.get(i).valueText(), i, Source.kafka(TOPIC, 0, i));
-                if (p.event() != null && validator.validate(p.event()).ok()) {
-                    valid.add(p.event());
-                } else {
-                    malformed.add(feed.get(i).valueText());
-                }
-            }
+            List<String> malformed = FeedFixtures.malformed(spec, TOPIC, feed);
             assertThat(malformed).isNotEmpty();
-            List<ExpectedRow> expected = new ReferenceModel(spec).rows(valid);
+            List<ExpectedRow> expected = new ReferenceModel(spec).rows(FeedFixtures.validEvents(spec, TOPIC, feed));
 
             PipelineOptions options = new PipelineOptions(dir.resolve("data"), "sasl-it", 3, Duration.ofHours(1));
             try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
-                produce(sasl, feed);
+                FeedFixtures.produce(sasl, TOPIC, feed, Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
+                        "sasl.jaas.config", jaas(USER, PASSWORD)));
 
                 // Kafka Streams and the sink
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
@@ -176,21 +159,6 @@ class KafkaSecurityIT {
                 "sasl.enabled.mechanisms", "PLAIN",
                 "listener.name.sasl_plaintext.plain.sasl.jaas.config",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required user_" + USER + "=\"" + PASSWORD + "\";"));
-    }
-
-    private static void produce(String bootstrap, List<CustomerFeed.FeedRecord> feed) {
-        Map<String, Object> p = new java.util.HashMap<>();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put("security.protocol", "SASL_PLAINTEXT");
-        p.put("sasl.mechanism", "PLAIN");
-        p.put("sasl.jaas.config", jaas(USER, PASSWORD));
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (CustomerFeed.FeedRecord r : feed) {
-                producer.send(new ProducerRecord<>(TOPIC, r.key(), r.value()));
-            }
-            producer.flush();
-        }
     }
 
     private static int freePort() throws Exception {

@@ -7,10 +7,6 @@ import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
-import io.dimstream.db.event.Event;
-import io.dimstream.db.event.EventValidator;
-import io.dimstream.db.event.NativeEventJson;
-import io.dimstream.db.event.Source;
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ExpectedRow;
@@ -19,15 +15,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,29 +84,11 @@ class PipelineBrokerRestartIT {
         }
     }
 
-    /** The reference model over the valid events, in produce order (a key's records share a partition). */
     private static List<ExpectedRow> model(EntitySpec spec, List<CustomerFeed.FeedRecord> records) {
-        EventValidator validator = new EventValidator(spec);
-        List<Event> valid = new ArrayList<>();
-        for (int i = 0; i < records.size(); i++) {
-            NativeEventJson.Parsed p = NativeEventJson.parse(records.get(i).valueText(), i, Source.kafka(TOPIC, 0, i));
-            if (p.event() != null && validator.validate(p.event()).ok()) {
-                valid.add(p.event());
-            }
-        }
-        return new ReferenceModel(spec).rows(valid);
+        return new ReferenceModel(spec).rows(FeedFixtures.validEvents(spec, TOPIC, records));
     }
 
     private static void produce(String bootstrap, List<CustomerFeed.FeedRecord> records) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (CustomerFeed.FeedRecord r : records) {
-                producer.send(new ProducerRecord<>(TOPIC, r.key(), r.value()));
-            }
-            producer.flush();
-        }
+        FeedFixtures.produce(bootstrap, TOPIC, records, Map.of());
     }
 }

@@ -7,10 +7,6 @@ import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
-import io.dimstream.db.event.Event;
-import io.dimstream.db.event.EventValidator;
-import io.dimstream.db.event.NativeEventJson;
-import io.dimstream.db.event.Source;
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ExpectedRow;
@@ -28,11 +24,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,41 +64,18 @@ class PipelineIT {
             List<CustomerFeed.FeedRecord> feed = new CustomerFeed(42, 40, Instant.parse("2025-08-01T00:00:00Z")).next(1500);
 
             // the model's arrival order is the order a key's records reach the sink: the produce order
-            EventValidator validator = new EventValidator(customer);
-            List<Event> valid = new ArrayList<>();
-            List<String> malformed = new ArrayList<>();
-            for (int i = 0; i < feed.size(); i++) {
-                NativeEventJson.Parsed p = NativeEventJson.parse(feed.get(i).valueText(), i, Source.kafka("crm.customers", 0, i));
-                if (p.event() != null && validator.validate(p.event()).ok()) {
-                    valid.add(p.event());
-                } else {
-                    malformed.add(feed.get(i).valueText());
-                }
-            }
-            List<ExpectedRow> expected = new ReferenceModel(customer).rows(valid);
+            List<String> malformed = FeedFixtures.malformed(customer, "crm.customers", feed);
+            List<ExpectedRow> expected = new ReferenceModel(customer).rows(FeedFixtures.validEvents(customer, "crm.customers", feed));
 
             PipelineOptions options = new PipelineOptions(dir.resolve("data"), "pipeline-it", 3, Duration.ofHours(1));
             try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
-                produce(kafka.bootstrapServers(), "crm.customers", feed);
+                FeedFixtures.produce(kafka.bootstrapServers(), "crm.customers", feed, Map.of());
 
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                         assertThat(EntityTableReader.rows(TestPostgres.dataSource(), customer)).isEqualTo(expected));
                 assertThat(dlqValues(kafka.bootstrapServers(), "crm.customers.dlq", malformed.size()))
                         .containsExactlyInAnyOrderElementsOf(malformed);
             }
-        }
-    }
-
-    private static void produce(String bootstrap, String topic, List<CustomerFeed.FeedRecord> feed) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (CustomerFeed.FeedRecord r : feed) {
-                producer.send(new ProducerRecord<>(topic, r.key(), r.value()));
-            }
-            producer.flush();
         }
     }
 

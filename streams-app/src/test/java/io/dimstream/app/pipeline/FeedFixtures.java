@@ -1,0 +1,66 @@
+package io.dimstream.app.pipeline;
+
+import io.dimstream.app.demo.CustomerFeed;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.event.EventValidator;
+import io.dimstream.db.event.NativeEventJson;
+import io.dimstream.db.event.Source;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** A generated customer feed on its way into a topic, and what the reference model makes of it. */
+public final class FeedFixtures {
+
+    private FeedFixtures() {
+    }
+
+    /**
+     * The valid events of the feed, in produce order (the order a key's records reach the sink: they
+     * share a partition), as the reference model takes them.
+     */
+    public static List<Event> validEvents(EntitySpec spec, String topic, List<CustomerFeed.FeedRecord> feed) {
+        EventValidator validator = new EventValidator(spec);
+        List<Event> valid = new ArrayList<>();
+        for (int i = 0; i < feed.size(); i++) {
+            NativeEventJson.Parsed p = NativeEventJson.parse(feed.get(i).valueText(), i, Source.kafka(topic, 0, i));
+            if (p.event() != null && validator.validate(p.event()).ok()) {
+                valid.add(p.event());
+            }
+        }
+        return valid;
+    }
+
+    /** The feed's values the pipeline must send to the DLQ: those that are no valid event. */
+    public static List<String> malformed(EntitySpec spec, String topic, List<CustomerFeed.FeedRecord> feed) {
+        EventValidator validator = new EventValidator(spec);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < feed.size(); i++) {
+            NativeEventJson.Parsed p = NativeEventJson.parse(feed.get(i).valueText(), i, Source.kafka(topic, 0, i));
+            if (p.event() == null || !validator.validate(p.event()).ok()) {
+                out.add(feed.get(i).valueText());
+            }
+        }
+        return out;
+    }
+
+    /** Produces the feed (acks=all, idempotent) with extra client settings (e.g. SASL), and flushes. */
+    public static void produce(String bootstrap, String topic, List<CustomerFeed.FeedRecord> feed, Map<String, Object> settings) {
+        Map<String, Object> p = new HashMap<>(settings);
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (CustomerFeed.FeedRecord r : feed) {
+                producer.send(new ProducerRecord<>(topic, r.key(), r.value()));
+            }
+            producer.flush();
+        }
+    }
+}
