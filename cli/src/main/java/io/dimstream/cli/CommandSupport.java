@@ -97,7 +97,13 @@ final class CommandSupport {
      */
     static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, int batchSize,
                                      BufferedReader in, String inputName) {
-        EventFileLoader loader = new EventFileLoader(ds, entity, batchSize);
+        return prepareAndLoad(out, ds, entity, batchSize, 1, in, inputName);
+    }
+
+    /** As above, each batch applied on {@code parallelism} connections at once (disjoint keys). */
+    static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, int batchSize, int parallelism,
+                                     BufferedReader in, String inputName) {
+        EventFileLoader loader = new EventFileLoader(ds, entity, batchSize, parallelism);
         try {
             loader.prepare();
         } catch (EntityTables.SchemaMismatchException e) {

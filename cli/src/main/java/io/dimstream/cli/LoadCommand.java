@@ -38,6 +38,12 @@ final class LoadCommand implements Callable<Integer> {
             description = "events per database transaction (default: batch-size of the config, 10000 if unset)")
     Integer batchSize;
 
+    @Option(names = "--parallel", paramLabel = "N",
+            description = "connections each batch is applied on at once, each with a disjoint set of keys in its own "
+                    + "transaction (default: the machine's cores, at most 4 and at most postgres.pool-size); 1: one "
+                    + "transaction per batch")
+    Integer parallel;
+
     @Override
     public Integer call() throws Exception {
         return CommandSupport.run(spec, () -> {
@@ -47,9 +53,15 @@ final class LoadCommand implements Callable<Integer> {
             if (n < 1) {
                 throw new CliFailure(CliFailure.USAGE, "--batch-size: must be at least 1, got " + n, null);
             }
+            int p = parallel != null ? parallel
+                    : Math.max(1, Math.min(Math.min(Runtime.getRuntime().availableProcessors(), 4), cfg.postgres().poolSize()));
+            if (p < 1 || p > cfg.postgres().poolSize()) {
+                throw new CliFailure(CliFailure.USAGE, "--parallel: must be from 1 to postgres.pool-size ("
+                        + cfg.postgres().poolSize() + "), got " + p, null);
+            }
             try (BufferedReader in = CommandSupport.openInput(input);
                  Databases.Handle db = CommandSupport.openDatabase(cfg.postgres())) {
-                LoadReport report = CommandSupport.prepareAndLoad(spec.commandLine().getOut(), db.dataSource(), e, n, in,
+                LoadReport report = CommandSupport.prepareAndLoad(spec.commandLine().getOut(), db.dataSource(), e, n, p, in,
                         String.valueOf(input.getFileName()));
                 LoadReportPrinter.print(spec.commandLine().getOut(), report);
             }

@@ -70,7 +70,8 @@ class WriterPropertyTest {
     record Draft(boolean delete, int key, int hour, int tracked, int login, boolean redeliver) {
     }
 
-    enum Delivery { SORTED, SHUFFLED, NEWEST_FIRST }
+    /** PARALLEL: shuffled, each batch applied on 3 connections at once (disjoint keys), as {@code load} does. */
+    enum Delivery { SORTED, SHUFFLED, NEWEST_FIRST, PARALLEL }
 
     private final Scd2Writer writer = new Scd2Writer(DS);
 
@@ -86,7 +87,7 @@ class WriterPropertyTest {
         for (Delivery d : Delivery.values()) {
             EntitySpec spec = spec(name, name + "_" + d.name().toLowerCase());
             EntityTables.ensure(DS, spec);
-            applyInBatches(spec, arrange(delivered, d, random), random);
+            applyInBatches(spec, arrange(delivered, d, random), random, d == Delivery.PARALLEL ? 3 : 1);
             List<EntityTableReader.StoredRow> stored = EntityTableReader.withSurrogateKeys(DS, spec);
             assertThat(stored.stream().map(EntityTableReader.StoredRow::row).toList())
                     .as("%s delivery of %s", d, delivered).isEqualTo(expected);
@@ -95,9 +96,10 @@ class WriterPropertyTest {
         }
         assertThat(tables.get(Delivery.SHUFFLED)).as("surrogate keys, shuffled vs sorted").isEqualTo(tables.get(Delivery.SORTED));
         assertThat(tables.get(Delivery.NEWEST_FIRST)).as("surrogate keys, newest first vs sorted").isEqualTo(tables.get(Delivery.SORTED));
+        assertThat(tables.get(Delivery.PARALLEL)).as("surrogate keys, parallel vs sorted").isEqualTo(tables.get(Delivery.SORTED));
 
         EntitySpec sorted = specs.get(Delivery.SORTED);
-        applyInBatches(sorted, arrange(delivered, Delivery.SHUFFLED, random), random);
+        applyInBatches(sorted, arrange(delivered, Delivery.SHUFFLED, random), random, 1);
         assertThat(EntityTableReader.withSurrogateKeys(DS, sorted))
                 .as("table after every event was applied again, shuffled").isEqualTo(tables.get(Delivery.SORTED));
     }
@@ -151,17 +153,17 @@ class WriterPropertyTest {
         Comparator<Event> byTime = Comparator.comparing(Event::eventTime).thenComparingLong(Event::seq);
         switch (d) {
             case SORTED -> out.sort(byTime);
-            case SHUFFLED -> Collections.shuffle(out, random);
+            case SHUFFLED, PARALLEL -> Collections.shuffle(out, random);
             case NEWEST_FIRST -> out.sort(byTime.reversed());
         }
         return out;
     }
 
-    private void applyInBatches(EntitySpec spec, List<Event> events, Random random) throws SQLException {
+    private void applyInBatches(EntitySpec spec, List<Event> events, Random random, int parallelism) throws SQLException {
         int i = 0;
         while (i < events.size()) {
             int size = 1 + random.nextInt(8);
-            writer.apply(spec, events.subList(i, Math.min(events.size(), i + size)));
+            writer.applyParallel(spec, events.subList(i, Math.min(events.size(), i + size)), parallelism);
             i += size;
         }
     }

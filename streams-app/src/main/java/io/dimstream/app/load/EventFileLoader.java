@@ -37,15 +37,30 @@ public final class EventFileLoader {
     private final DataSource ds;
     private final EntitySpec entity;
     private final int batchSize;
+    private final int parallelism;
     private final Scd2Writer writer;
 
     public EventFileLoader(DataSource ds, EntitySpec entity, int batchSize) {
+        this(ds, entity, batchSize, 1);
+    }
+
+    /**
+     * @param parallelism connections each batch is applied on at once, each taking the events of a
+     *                    disjoint set of keys in a transaction of its own ({@link Scd2Writer#applyParallel}):
+     *                    the apply is CPU-bound in the PostgreSQL backend, so this uses more cores. A batch
+     *                    is then atomic per part, not as a whole; loading the same file again converges.
+     */
+    public EventFileLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size must be at least 1, got " + batchSize);
+        }
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
         }
         this.ds = ds;
         this.entity = entity;
         this.batchSize = batchSize;
+        this.parallelism = parallelism;
         this.writer = new Scd2Writer(ds);
     }
 
@@ -117,7 +132,7 @@ public final class EventFileLoader {
     private ApplyResult apply(List<Event> batch, ApplyResult soFar, List<Rejection> parseRejections, long lineNo, int batches)
             throws LoadException {
         try {
-            return writer.apply(entity, batch);
+            return writer.applyParallel(entity, batch, parallelism);
         } catch (SQLException e) {
             throw new LoadException("the database refused the batch ending at line " + lineNo + ": " + e.getMessage()
                     + " (SQL state " + e.getSQLState() + ")", new LoadReport(soFar, parseRejections, lineNo, batches), e);

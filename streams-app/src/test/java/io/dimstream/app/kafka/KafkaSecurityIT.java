@@ -51,6 +51,8 @@ class KafkaSecurityIT {
     private static final String USER = "dimstream";
     private static final String PASSWORD = "s3cret-\u00e4";
     private static final String TOPIC = "crm.customers_sasl";
+    /** Its own entity name: the DLQ mirror and replay jobs of other ITs in this JVM's database are under theirs. */
+    private static final String ENTITY = "customer_sasl";
 
     @Test
     void everyClientConnectsThroughSaslWithTheConfiguredSettings(@TempDir Path dir) throws Exception {
@@ -59,8 +61,8 @@ class KafkaSecurityIT {
             kafka.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 1)));
             String sasl = "127.0.0.1:" + saslPort;
             String table = "dim_customer_sasl_it";
-            DimstreamConfig config = config(sasl, PASSWORD, table);
-            EntitySpec spec = config.entity("customer").toEntitySpec();
+            DimstreamConfig config = config(sasl, PASSWORD, ENTITY, table);
+            EntitySpec spec = config.entity(ENTITY).toEntitySpec();
             DataSource ds = TestPostgres.dataSource();
             List<CustomerFeed.FeedRecord> feed = new CustomerFeed(7, 25, Instant.parse("2025-08-01T00:00:00Z")).next(400);
             List<String> malformed = FeedFixtures.malformed(spec, TOPIC, feed);
@@ -78,22 +80,22 @@ class KafkaSecurityIT {
 
                 // the DLQ mirror's consumer
                 DlqRecords dlq = new DlqRecords(ds);
-                await().atMost(Duration.ofMinutes(1)).until(() -> dlq.page("customer", null, 1000).size() == malformed.size());
-                List<DlqRecords.DlqRecord> mirrored = dlq.page("customer", null, 1000);
+                await().atMost(Duration.ofMinutes(1)).until(() -> dlq.page(ENTITY, null, 1000).size() == malformed.size());
+                List<DlqRecords.DlqRecord> mirrored = dlq.page(ENTITY, null, 1000);
                 assertThat(mirrored.stream().map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList())
                         .containsExactlyInAnyOrderElementsOf(malformed);
 
                 // the re-drive producer: the record goes back to the source topic and, still malformed, to the DLQ again
                 DlqRecords.DlqRecord one = mirrored.get(0);
                 assertThat(dlq.requestRedrive(List.of(one.id()), "carol")).containsExactly(one.id());
-                await().atMost(Duration.ofMinutes(1)).until(() -> dlq.page("customer", null, 1000).size() == malformed.size() + 1);
-                List<DlqRecords.DlqRecord> after = dlq.page("customer", null, 1000);
+                await().atMost(Duration.ofMinutes(1)).until(() -> dlq.page(ENTITY, null, 1000).size() == malformed.size() + 1);
+                List<DlqRecords.DlqRecord> after = dlq.page(ENTITY, null, 1000);
                 assertThat(after.stream().filter(r -> r.id() == one.id()).findFirst().orElseThrow().redriveState()).isEqualTo("done");
                 assertThat(new String(after.get(0).value(), StandardCharsets.UTF_8)).isEqualTo(new String(one.value(), StandardCharsets.UTF_8));
 
                 // the replay worker's consumer: a live replay of the whole topic changes no row
                 ReplayJobs jobs = new ReplayJobs(ds);
-                long id = jobs.submit("customer", TOPIC, ReplaySource.earliest(), ReplayTarget.LIVE, "alice");
+                long id = jobs.submit(ENTITY, TOPIC, ReplaySource.earliest(), ReplayTarget.LIVE, "alice");
                 await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
                         .until(() -> jobs.find(id).orElseThrow().state().finished());
                 ReplayJob job = jobs.find(id).orElseThrow();
@@ -103,14 +105,14 @@ class KafkaSecurityIT {
             }
 
             // the same settings with a wrong password: refused at startup, saying why
-            DimstreamConfig wrong = config(sasl, "not-the-password", table + "_wrong");
+            DimstreamConfig wrong = config(sasl, "not-the-password", ENTITY + "_wrong", table + "_wrong");
             assertThatThrownBy(() -> Pipeline.start(wrong, new PipelineOptions(dir.resolve("data-wrong"), "sasl-it-wrong", 3,
                     Duration.ofHours(1)), new SimpleMeterRegistry()))
                     .hasStackTraceContaining("Authentication failed");
         }
     }
 
-    private static DimstreamConfig config(String bootstrap, String password, String table) {
+    private static DimstreamConfig config(String bootstrap, String password, String entity, String table) {
         return DimstreamConfig.parse("""
                 kafka:
                   bootstrap-servers: %s
@@ -121,7 +123,7 @@ class KafkaSecurityIT {
                 postgres:
                   url: %s
                 entities:
-                  - name: customer
+                  - name: %s
                     topic: %s
                     table: %s
                     key: [customer_id]
@@ -129,7 +131,7 @@ class KafkaSecurityIT {
                     type1: [last_login]
                     columns: {customer_id: text, email: text, full_name: text, country: text, city: text,
                               loyalty_tier: text, last_login: bigint}
-                """.formatted(bootstrap, TestPostgres.jdbcUrl(), TOPIC, table), "test config", Map.of("SASL_JAAS", jaas(USER, password)));
+                """.formatted(bootstrap, TestPostgres.jdbcUrl(), entity, TOPIC, table), "test config", Map.of("SASL_JAAS", jaas(USER, password)));
     }
 
     private static String jaas(String user, String password) {
