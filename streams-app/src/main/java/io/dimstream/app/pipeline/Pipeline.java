@@ -74,11 +74,12 @@ public final class Pipeline implements AutoCloseable {
     private final List<EntityPipeline> pipelines;
     private final MeterRegistry registry;
     private final String sinkGroup;
+    private final String applicationId;
     private final List<AutoCloseable> adminWorkers;
 
     private Pipeline(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
                      ChangeSink sink, ScheduledExecutorService pruner, KafkaClients clients, List<EntityPipeline> pipelines,
-                     MeterRegistry registry, String sinkGroup, List<AutoCloseable> adminWorkers) {
+                     MeterRegistry registry, String sinkGroup, String applicationId, List<AutoCloseable> adminWorkers) {
         this.embeddedKafka = embeddedKafka;
         this.db = db;
         this.streams = streams;
@@ -89,6 +90,7 @@ public final class Pipeline implements AutoCloseable {
         this.pipelines = pipelines;
         this.registry = registry;
         this.sinkGroup = sinkGroup;
+        this.applicationId = applicationId;
         this.adminWorkers = adminWorkers;
     }
 
@@ -181,6 +183,7 @@ public final class Pipeline implements AutoCloseable {
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.entity().table()).collect(Collectors.joining(", ")));
             return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, clients, pipelines, registry, sinkSettings.groupId(),
+                    options.applicationId(),
                     List.copyOf(started.subList(started.indexOf(sink) + 1, started.size())));
         } catch (Exception e) {
             for (int i = started.size() - 1; i >= 0; i--) {
@@ -302,7 +305,7 @@ public final class Pipeline implements AutoCloseable {
                     if (partitions == null) {
                         partitions = changesPartitions(admin);
                     }
-                    if (eventsSeen() >= sourceRecords && sinkCaughtUp(admin, stored, partitions, eventsForwarded())) {
+                    if (eventsSeen() >= sourceRecords && streamsCommitted(admin) && sinkCaughtUp(admin, stored, partitions)) {
                         return true;
                     }
                 } catch (ExecutionException | SQLException e) {
@@ -326,16 +329,41 @@ public final class Pipeline implements AutoCloseable {
     }
 
     /**
-     * True when the changes topics hold at least {@code forwarded} committed records (end offsets
-     * count transaction markers too, so they are never fewer) and the sink's stored offsets reach
-     * every partition's committed end.
+     * True when Kafka Streams has committed everything it consumed: its group's committed offsets
+     * reach the end of every partition of its input topics (sources, and repartition topics). With
+     * exactly-once, those offsets commit in the same transaction as the outputs, so from then on
+     * the changes topics' committed ends are final. (Counting records against the changes topics'
+     * end offsets instead is not enough: the ends include transaction markers, so they can reach
+     * the count while the last records still wait in an open transaction.)
      */
-    private static boolean sinkCaughtUp(Admin admin, PreparedStatement stored, Map<TopicPartition, OffsetSpec> partitions,
-                                        long forwarded) throws ExecutionException, InterruptedException, SQLException {
-        var ends = admin.listOffsets(partitions, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
-        if (ends.values().stream().mapToLong(o -> o.offset()).sum() < forwarded) {
-            return false;
+    private boolean streamsCommitted(Admin admin) throws ExecutionException, InterruptedException {
+        List<String> inputs = new ArrayList<>();
+        for (EntityPipeline ep : pipelines) {
+            inputs.add(ep.sourceTopic());
+            if (!ep.partitionedByKey()) {
+                inputs.add(applicationId + "-" + DimstreamTopology.repartitionName(ep.entity().name()) + "-repartition");
+            }
         }
+        Map<TopicPartition, OffsetSpec> want = new HashMap<>();
+        admin.describeTopics(inputs).allTopicNames().get().forEach((topic, d) ->
+                d.partitions().forEach(pi -> want.put(new TopicPartition(topic, pi.partition()), OffsetSpec.latest())));
+        var ends = admin.listOffsets(want, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
+        var committed = admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get();
+        for (var e : ends.entrySet()) {
+            var c = committed.get(e.getKey());
+            // a transactional input (the repartition topic) may end in a marker the position has passed or not
+            long need = e.getValue().offset() - (e.getKey().topic().endsWith("-repartition") ? 1 : 0);
+            if (e.getValue().offset() > 0 && (c == null || c.offset() < need)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True when the sink's stored offsets reach every changes partition's committed end. */
+    private static boolean sinkCaughtUp(Admin admin, PreparedStatement stored, Map<TopicPartition, OffsetSpec> partitions)
+            throws ExecutionException, InterruptedException, SQLException {
+        var ends = admin.listOffsets(partitions, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
         for (var e : ends.entrySet()) {
             stored.setString(2, e.getKey().topic());
             stored.setInt(3, e.getKey().partition());
@@ -353,13 +381,6 @@ public final class Pipeline implements AutoCloseable {
     /** Records the topology has classified or set aside, over all entities. */
     public long eventsSeen() {
         return (long) registry.find("dimstream.events").counters().stream().mapToDouble(c -> c.count()).sum();
-    }
-
-    /** Records the topology forwarded to the changes topics (not DLQ, duplicates or skipped ones). */
-    private long eventsForwarded() {
-        return (long) registry.find("dimstream.events").counters().stream()
-                .filter(c -> Set.of("new", "changed", "deleted", "unchanged", "late").contains(c.getId().getTag("class")))
-                .mapToDouble(c -> c.count()).sum();
     }
 
     @Override
