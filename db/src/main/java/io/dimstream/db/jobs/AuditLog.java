@@ -54,23 +54,6 @@ public final class AuditLog {
         }
     }
 
-    /** The newest entries first. */
-    public List<Entry> recent(int limit) throws SQLException {
-        try (Connection c = ds.getConnection();
-             PreparedStatement p = c.prepareStatement("SELECT id, at, actor, action, target, detail::text FROM dimstream.admin_audit "
-                     + "ORDER BY id DESC LIMIT ?")) {
-            p.setInt(1, limit);
-            List<Entry> out = new ArrayList<>();
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new Entry(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getString(6)));
-                }
-            }
-            return out;
-        }
-    }
-
     /**
      * A page of entries, newest first: of {@code actor} (all when null), whose action starts with
      * {@code actionPrefix} (all when null, e.g. {@code replay.}), with ids below {@code beforeId} (all when null).

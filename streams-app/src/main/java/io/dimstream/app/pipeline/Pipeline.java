@@ -150,9 +150,8 @@ public final class Pipeline implements AutoCloseable {
             // two deployments sharing a database (or tests sharing one) never read each other's
             SinkSettings sinkSettings = SinkSettings.defaults()
                     .withGroupId(config.sink().groupId().orElse(options.applicationId() + "-sink"))
-                    .withBatching(config.sink().batchSize(), config.sink().batchMaxWait())
-                    .withConsumerOverrides(new HashMap<>(kafkaConfig.client()));
-            ChangeSink sink = ChangeSink.create(config, sinkSettings, bootstrap, db.dataSource(), registry).start();
+                    .withBatching(config.sink().batchSize(), config.sink().batchMaxWait());
+            ChangeSink sink = ChangeSink.create(config, sinkSettings, clients, db.dataSource(), registry).start();
             started.add(sink);
 
             ScheduledExecutorService pruner = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -299,13 +298,16 @@ public final class Pipeline implements AutoCloseable {
              PreparedStatement stored = c.prepareStatement("SELECT coalesce(max(next_offset), 0) FROM dimstream.sink_offsets "
                      + "WHERE consumer_group = ? AND topic = ? AND partition = ?")) {
             stored.setString(1, sinkGroup);
-            Map<TopicPartition, OffsetSpec> partitions = null;
+            // the topics' partitions, looked up once (not at every look)
+            Map<TopicPartition, OffsetSpec> inputs = null;
+            Map<TopicPartition, OffsetSpec> changes = null;
             while (System.nanoTime() < deadline) {
                 try {
-                    if (partitions == null) {
-                        partitions = changesPartitions(admin);
+                    if (changes == null) {
+                        inputs = latestOf(admin, inputTopics());
+                        changes = latestOf(admin, pipelines.stream().map(EntityPipeline::changesTopic).toList());
                     }
-                    if (eventsSeen() >= sourceRecords && streamsCommitted(admin) && sinkCaughtUp(admin, stored, partitions)) {
+                    if (eventsSeen() >= sourceRecords && streamsCommitted(admin, inputs) && sinkCaughtUp(admin, stored, changes)) {
                         return true;
                     }
                 } catch (ExecutionException | SQLException e) {
@@ -319,13 +321,25 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    private Map<TopicPartition, OffsetSpec> changesPartitions(Admin admin) throws ExecutionException, InterruptedException {
+    /** Every partition of the topics, each asked for its latest offset. */
+    private static Map<TopicPartition, OffsetSpec> latestOf(Admin admin, List<String> topics)
+            throws ExecutionException, InterruptedException {
         Map<TopicPartition, OffsetSpec> want = new HashMap<>();
-        for (EntityPipeline ep : pipelines) {
-            admin.describeTopics(List.of(ep.changesTopic())).allTopicNames().get().get(ep.changesTopic()).partitions()
-                    .forEach(pi -> want.put(new TopicPartition(ep.changesTopic(), pi.partition()), OffsetSpec.latest()));
-        }
+        admin.describeTopics(topics).allTopicNames().get().forEach((topic, d) ->
+                d.partitions().forEach(pi -> want.put(new TopicPartition(topic, pi.partition()), OffsetSpec.latest())));
         return want;
+    }
+
+    /** What Kafka Streams consumes: the source topics, and the repartition topics of entities that have one. */
+    private List<String> inputTopics() {
+        List<String> inputs = new ArrayList<>();
+        for (EntityPipeline ep : pipelines) {
+            inputs.add(ep.sourceTopic());
+            if (!ep.partitionedByKey()) {
+                inputs.add(applicationId + "-" + DimstreamTopology.repartitionName(ep.entity().name()) + "-repartition");
+            }
+        }
+        return inputs;
     }
 
     /**
@@ -336,18 +350,8 @@ public final class Pipeline implements AutoCloseable {
      * end offsets instead is not enough: the ends include transaction markers, so they can reach
      * the count while the last records still wait in an open transaction.)
      */
-    private boolean streamsCommitted(Admin admin) throws ExecutionException, InterruptedException {
-        List<String> inputs = new ArrayList<>();
-        for (EntityPipeline ep : pipelines) {
-            inputs.add(ep.sourceTopic());
-            if (!ep.partitionedByKey()) {
-                inputs.add(applicationId + "-" + DimstreamTopology.repartitionName(ep.entity().name()) + "-repartition");
-            }
-        }
-        Map<TopicPartition, OffsetSpec> want = new HashMap<>();
-        admin.describeTopics(inputs).allTopicNames().get().forEach((topic, d) ->
-                d.partitions().forEach(pi -> want.put(new TopicPartition(topic, pi.partition()), OffsetSpec.latest())));
-        var ends = admin.listOffsets(want, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
+    private boolean streamsCommitted(Admin admin, Map<TopicPartition, OffsetSpec> inputs) throws ExecutionException, InterruptedException {
+        var ends = admin.listOffsets(inputs, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
         var committed = admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get();
         for (var e : ends.entrySet()) {
             var c = committed.get(e.getKey());

@@ -2,6 +2,7 @@ package io.dimstream.app.sink;
 
 import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.change.SliceMarker;
+import io.dimstream.app.kafka.KafkaClients;
 import io.dimstream.app.metrics.SinkMetrics;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
@@ -120,6 +121,11 @@ public final class ChangeSink implements Runnable, AutoCloseable {
      *                         {@code EntityTables.ensure}) and dimstream's schema (migrated)
      */
     public ChangeSink(SinkSettings settings, String bootstrapServers, List<EntitySpec> entities, DataSource ds, SinkMetrics metrics) {
+        this(settings, KafkaClients.of(bootstrapServers), entities, ds, metrics);
+    }
+
+    /** @param kafka the cluster and the {@code kafka.client:} settings (security) every client of dimstream takes */
+    public ChangeSink(SinkSettings settings, KafkaClients kafka, List<EntitySpec> entities, DataSource ds, SinkMetrics metrics) {
         if (entities.isEmpty()) {
             throw new IllegalArgumentException("entities: the sink needs at least one entity");
         }
@@ -135,8 +141,8 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             }
         }
         this.entityByTopic = Map.copyOf(byTopic);
-        Map<String, Object> p = new HashMap<>(settings.consumerOverrides());
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> p = kafka.properties();
+        p.putAll(settings.consumerOverrides());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -157,8 +163,13 @@ public final class ChangeSink implements Runnable, AutoCloseable {
 
     public static ChangeSink create(DimstreamConfig config, SinkSettings settings, String bootstrapServers, DataSource ds,
                                     MeterRegistry registry) {
+        return create(config, settings, KafkaClients.of(bootstrapServers), ds, registry);
+    }
+
+    public static ChangeSink create(DimstreamConfig config, SinkSettings settings, KafkaClients kafka, DataSource ds,
+                                    MeterRegistry registry) {
         List<EntitySpec> entities = config.entities().stream().map(EntityConfig::toEntitySpec).toList();
-        return new ChangeSink(settings, bootstrapServers, entities, ds, new SinkMetrics(registry));
+        return new ChangeSink(settings, kafka, entities, ds, new SinkMetrics(registry));
     }
 
     /** Runs {@link #run()} on a new thread named {@code dimstream-sink}; returns this. */

@@ -1,8 +1,8 @@
 package io.dimstream.app.topology;
 
+import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.SliceMarker;
 import io.dimstream.app.decode.Decoded;
-import io.dimstream.app.decode.EventDecoder;
 import io.dimstream.db.event.EventValidator;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Headers;
@@ -27,12 +27,15 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
     private final EntityPipeline pipeline;
     private final EventValidator validator;
     private final EventCounters counters;
+    /** Where the classifier splices the class into this entity's change JSON (ChangeCodec#classOffset). */
+    private final int classOffset;
     private ProcessorContext<byte[], Routed> context;
 
     DecodeProcessor(EntityPipeline pipeline, EventCounters counters) {
         this.pipeline = pipeline;
         this.validator = new EventValidator(pipeline.entity());
         this.counters = counters;
+        this.classOffset = ChangeCodec.classOffset(pipeline.entity().name());
     }
 
     @Override
@@ -65,7 +68,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
                 deadLetter(record, md, result.rejection().reason());
                 return;
             }
-            PendingChange pending = PendingChange.of(pipeline.entity(), result.event());
+            PendingChange pending = PendingChange.of(pipeline.entity(), result.event(), classOffset);
             context.forward(new Record<>(PendingChange.businessKey(pipeline.entity(), result.event()),
                     new Routed(true, pending.encode()), record.timestamp(), new RecordHeaders()));
         }

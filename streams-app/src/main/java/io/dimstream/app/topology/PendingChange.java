@@ -49,7 +49,11 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
         return ChangeCodec.key(parts);
     }
 
-    static PendingChange of(EntitySpec entity, TypedEvent e) {
+    /**
+     * @param classOffset {@link ChangeCodec#classOffset} of the entity's name: the same for every
+     *                    event of the entity, so the caller computes it once
+     */
+    static PendingChange of(EntitySpec entity, TypedEvent e, int classOffset) {
         List<String> columns = entity.dataColumns();
         int n = e.delete() ? entity.key().size() : columns.size();
         Map<String, Object> data = new LinkedHashMap<>();
@@ -64,7 +68,7 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
         ChangeRecord change = new ChangeRecord(entity.name(), ChangeClass.NEW, e.delete() ? Op.DELETE : Op.UPSERT,
                 e.eventTime(), data, e.source().topic(), e.source().partition(), e.source().offset());
         long fingerprint = ByteBuffer.wrap(RecordHash.of(fingerprintInput)).getLong();
-        return new PendingChange(KeyState.micros(e.eventTime()), e.hash(), fingerprint, ChangeCodec.classOffset(entity.name()),
+        return new PendingChange(KeyState.micros(e.eventTime()), e.hash(), fingerprint, classOffset,
                 ChangeCodec.encodeUnclassified(change));
     }
 

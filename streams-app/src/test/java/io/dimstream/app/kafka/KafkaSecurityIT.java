@@ -65,9 +65,10 @@ class KafkaSecurityIT {
             EntitySpec spec = config.entity(ENTITY).toEntitySpec();
             DataSource ds = TestPostgres.dataSource();
             List<CustomerFeed.FeedRecord> feed = new CustomerFeed(7, 25, Instant.parse("2025-08-01T00:00:00Z")).next(400);
-            List<String> malformed = FeedFixtures.malformed(spec, TOPIC, feed);
+            FeedFixtures.Split split = FeedFixtures.split(spec, TOPIC, feed);
+            List<String> malformed = split.malformed();
             assertThat(malformed).isNotEmpty();
-            List<ExpectedRow> expected = new ReferenceModel(spec).rows(FeedFixtures.validEvents(spec, TOPIC, feed));
+            List<ExpectedRow> expected = new ReferenceModel(spec).rows(split.valid());
 
             PipelineOptions options = new PipelineOptions(dir.resolve("data"), "sasl-it", 3, Duration.ofHours(1));
             try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {

@@ -22,32 +22,26 @@ public final class FeedFixtures {
     }
 
     /**
-     * The valid events of the feed, in produce order (the order a key's records reach the sink: they
-     * share a partition), as the reference model takes them.
+     * The feed read as the pipeline reads it: the valid events in produce order (the order a key's
+     * records reach the sink: they share a partition), as the reference model takes them, and the
+     * values the pipeline must send to the DLQ (those that are no valid event).
      */
-    public static List<Event> validEvents(EntitySpec spec, String topic, List<CustomerFeed.FeedRecord> feed) {
+    public record Split(List<Event> valid, List<String> malformed) {
+    }
+
+    public static Split split(EntitySpec spec, String topic, List<CustomerFeed.FeedRecord> feed) {
         EventValidator validator = new EventValidator(spec);
         List<Event> valid = new ArrayList<>();
+        List<String> malformed = new ArrayList<>();
         for (int i = 0; i < feed.size(); i++) {
             NativeEventJson.Parsed p = NativeEventJson.parse(feed.get(i).valueText(), i, Source.kafka(topic, 0, i));
             if (p.event() != null && validator.validate(p.event()).ok()) {
                 valid.add(p.event());
+            } else {
+                malformed.add(feed.get(i).valueText());
             }
         }
-        return valid;
-    }
-
-    /** The feed's values the pipeline must send to the DLQ: those that are no valid event. */
-    public static List<String> malformed(EntitySpec spec, String topic, List<CustomerFeed.FeedRecord> feed) {
-        EventValidator validator = new EventValidator(spec);
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < feed.size(); i++) {
-            NativeEventJson.Parsed p = NativeEventJson.parse(feed.get(i).valueText(), i, Source.kafka(topic, 0, i));
-            if (p.event() == null || !validator.validate(p.event()).ok()) {
-                out.add(feed.get(i).valueText());
-            }
-        }
-        return out;
+        return new Split(valid, malformed);
     }
 
     /** Produces the feed (acks=all, idempotent) with extra client settings (e.g. SASL), and flushes. */

@@ -85,7 +85,7 @@ class PipelineBrokerRestartIT {
     }
 
     private static List<ExpectedRow> model(EntitySpec spec, List<CustomerFeed.FeedRecord> records) {
-        return new ReferenceModel(spec).rows(FeedFixtures.validEvents(spec, TOPIC, records));
+        return new ReferenceModel(spec).rows(FeedFixtures.split(spec, TOPIC, records).valid());
     }
 
     private static void produce(String bootstrap, List<CustomerFeed.FeedRecord> records) {

@@ -64,8 +64,9 @@ class PipelineIT {
             List<CustomerFeed.FeedRecord> feed = new CustomerFeed(42, 40, Instant.parse("2025-08-01T00:00:00Z")).next(1500);
 
             // the model's arrival order is the order a key's records reach the sink: the produce order
-            List<String> malformed = FeedFixtures.malformed(customer, "crm.customers", feed);
-            List<ExpectedRow> expected = new ReferenceModel(customer).rows(FeedFixtures.validEvents(customer, "crm.customers", feed));
+            FeedFixtures.Split split = FeedFixtures.split(customer, "crm.customers", feed);
+            List<String> malformed = split.malformed();
+            List<ExpectedRow> expected = new ReferenceModel(customer).rows(split.valid());
 
             PipelineOptions options = new PipelineOptions(dir.resolve("data"), "pipeline-it", 3, Duration.ofHours(1));
             try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
