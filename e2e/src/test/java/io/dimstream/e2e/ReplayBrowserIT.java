@@ -191,10 +191,15 @@ class ReplayBrowserIT {
                     // the job page: htmx polls the progress fragment until the job has finished
                     wait.until(d -> d.getCurrentUrl().matches(".*/replay/\\d+$"));
                     long id = Long.parseLong(driver.getCurrentUrl().replaceAll(".*/replay/", ""));
-                    String firstState = driver.findElement(By.id("job-state")).getText();
+                    // htmx swaps the progress fragment in place: an element found just before a swap is stale
+                    // when read, so each read finds it again and a stale one is read again on the next poll
+                    String firstState = new WebDriverWait(driver, Duration.ofSeconds(30), Duration.ofMillis(50))
+                            .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                            .until(d -> d.findElement(By.id("job-state")).getText());
                     shot(driver, "11-replay-started");
                     List<String> seen = new ArrayList<>(List.of(firstState));
-                    new WebDriverWait(driver, Duration.ofMinutes(3), Duration.ofMillis(200)).until(d -> {
+                    new WebDriverWait(driver, Duration.ofMinutes(3), Duration.ofMillis(200))
+                            .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
                         String s = d.findElement(By.id("job-state")).getText();
                         if (!seen.get(seen.size() - 1).equals(s)) {
                             seen.add(s);
