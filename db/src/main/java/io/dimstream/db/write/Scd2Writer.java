@@ -202,16 +202,24 @@ public final class Scd2Writer {
                                       int superseded, List<Rejection> rejected) throws SQLException {
         WriterSql sql = sqlCache.computeIfAbsent(entity, WriterSql::new);
         try (Statement s = c.createStatement()) {
-            s.execute("SET LOCAL TimeZone = 'UTC'");
-            s.execute("SET LOCAL work_mem = '" + workMem + "'");
-            // JIT compiling these big one-shot statements cost ~0.6 s per 100k-event batch, more than it saved
-            s.execute("SET LOCAL jit = off");
-            s.execute(PROBES);
-            s.execute(sql.createTemp);
-            s.execute("TRUNCATE " + String.join(", ", sql.stg, sql.w, sql.ak, sql.r, sql.n));
+            timed("set", () -> {
+                s.execute("SET LOCAL TimeZone = 'UTC'");
+                s.execute("SET LOCAL work_mem = '" + workMem + "'");
+                // JIT compiling these big one-shot statements cost ~0.6 s per 100k-event batch, more than it saved
+                s.execute("SET LOCAL jit = off");
+                return s.execute(PROBES);
+            });
+            timed("temp", () -> s.execute(sql.createTemp));
+            timed("truncate", () -> s.execute("TRUNCATE " + String.join(", ", sql.stg, sql.w, sql.ak, sql.r, sql.n)));
         }
+        // Key order. Only a hint: the classify statement sorts by the columns' collation anyway,
+        // but PostgreSQL's quicksort checks for presorted input first, so a batch already in that
+        // order (Java's natural order agrees with C-like collations) costs one pass instead of a
+        // sort with a collation-aware comparison per step (~0.2 s per 100k events).
+        List<TypedEvent> ordered = new ArrayList<>(events);
+        ordered.sort(keyOrder(entity.key().size()));
         timed("copy", () -> {
-            copy(c, entity, sql, events);
+            copy(c, entity, sql, ordered);
             return 0;
         });
         int quarantined;
@@ -239,7 +247,7 @@ public final class Scd2Writer {
         }
         int rowsDeleted = 0;
         int rowsUpdated = 0;
-        int rowsInserted;
+        int rowsInserted = 0;
         try (Statement s = c.createStatement()) {
             int slowKeys = 0;
             if (slow > 0) {
@@ -251,12 +259,20 @@ public final class Scd2Writer {
                 // keys with late or several events: their region is recomputed (ak must see the memory before this batch)
                 slowKeys = timed("affected keys", () -> s.executeUpdate(sql.fillAk));
             }
-            timed("memory", () -> s.executeUpdate(sql.upsertMemory));
-            try (ResultSet rs = timed("fast close", () -> s.executeQuery(sql.fastClose))) {
-                rs.next();
-                rowsUpdated += rs.getInt(1);
+            timed("memory", () -> s.executeUpdate(sql.insertMemory));
+            if (slow > 0) {
+                timed("memory upsert", () -> s.executeUpdate(sql.upsertMemory));
             }
-            timed("fast new", () -> s.executeUpdate(sql.fastNew));
+            rowsUpdated += timed("fast close", () -> s.executeUpdate(sql.fastClose));
+            // counts[3]: fast deletes (also those of keys with no version, which close nothing)
+            int fastDeletes = counts[3];
+            if (fastDeletes > 0) {
+                try (ResultSet rs = timed("fast close deleted", () -> s.executeQuery(sql.fastCloseDeleted))) {
+                    rs.next();
+                    rowsUpdated += rs.getInt(1);
+                }
+            }
+            rowsInserted = timed("fast new", () -> s.executeUpdate(sql.fastNew));
             if (sql.fastType1 != null) {
                 rowsUpdated += timed("fast type-1", () -> s.executeUpdate(sql.fastType1));
             }
@@ -277,9 +293,10 @@ public final class Scd2Writer {
                 rowsUpdated += timed("update", () -> s.executeUpdate(sql.updateRows));
                 s.execute(PROBES);
             }
-        }
-        try (Statement s = c.createStatement()) {
-            rowsInserted = timed("insert", () -> s.executeUpdate(sql.insertRows));
+            if (fastDeletes > 0 || slowKeys > 0) {
+                // n holds the is_deleted rows of fast deletes and the region's versions
+                rowsInserted += timed("insert", () -> s.executeUpdate(sql.insertRows));
+            }
         }
         int late = counts[0];
         int newKeys = counts[1];
@@ -355,6 +372,19 @@ public final class Scd2Writer {
         T r = step.run();
         LOG.debug("apply step {}: {} ms", name, (System.nanoTime() - t) / 1_000_000);
         return r;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static java.util.Comparator<TypedEvent> keyOrder(int nKey) {
+        return (a, b) -> {
+            for (int i = 0; i < nKey; i++) {
+                int cmp = ((Comparable) a.values().get(i)).compareTo(b.values().get(i));
+                if (cmp != 0) {
+                    return cmp;
+                }
+            }
+            return 0;
+        };
     }
 
     private static void copy(Connection c, EntitySpec e, WriterSql sql, List<TypedEvent> events) throws SQLException {

@@ -36,10 +36,12 @@ final class WriterSql {
     final String classify;
     final String classifyPruned;
     final String fastClose;
+    final String fastCloseDeleted;
     final String fastNew;
     final String fastType1;
     final String prune;
     final String fillAk;
+    final String insertMemory;
     final String upsertMemory;
     final String fillR;
     final String counts;
@@ -92,35 +94,40 @@ final class WriterSql {
         copyStg = "COPY " + stg + " (" + eventCols + ", single) FROM STDIN";
 
         // ---- classify the batch against the memory, in one statement ----------------------
-        // cand: each event with its key's newest remembered event (one backward index probe)
-        //       and, when the entity was ever pruned, the key's prune point;
-        // q:    beyond the lateness horizon or at/before the prune point -> quarantine;
-        // win:  the events that change the memory: a (key, time) not remembered, or a later
-        //       arrival with different content. A remembered event at the same time can only
-        //       exist when the event is not newer than the newest, so that probe is skipped
-        //       (one-time filter) for in-order events;
-        // fast: the key's only event in the batch and newer than all it remembers.
-        // params: 1 horizon (interval or null), 2 horizon, 3 entity name.
+        // c:    each event with its key's newest remembered event (one backward index probe)
+        //       and, when the entity was ever pruned, the key's prune point; then judged:
+        //       dup:    the same (key, time) is remembered and this is not a later arrival with
+        //               other content. A remembered event at the same time can only exist when
+        //               the event is not newer than the newest, so that probe is skipped
+        //               (one-time filter) for in-order events;
+        //       beyond: older than the lateness horizon allows, or at/before the prune point
+        //               -> quarantine;
+        //       fast:   the key's only event in the batch and newer than all it remembers.
+        //       The winners (neither dup nor beyond) go to w. c is materialized once and read by
+        //       every consumer: a chain of CTEs each read twice cost a copy of the batch per
+        //       link (~170 ms per 100k events each, three of them).
+        // params: 1 horizon (interval or null), 2 entity name, 3 horizon.
         // Returns: quarantined, winners, slow winners, fast new, changed, deleted, unchanged.
         String keyJson = "jsonb_build_object(" + Sql.each(key, k -> Sql.literal(k) + ", q." + Sql.ident(k), ", ") + ")";
         String dataJson = "jsonb_build_object(" + Sql.each(e.dataColumns(), c -> Sql.literal(c) + ", q." + Sql.ident(c), ", ") + ")";
-        String contentS = "(c.is_deleted, c.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("c", type1)) + ")";
+        String contentS = "(s.is_deleted, s.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("s", type1)) + ")";
         String contentM = "(x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1)) + ")";
-        String classifyHead = "WITH cand AS (SELECT s.*, nw.event_time AS newest, nw.is_deleted AS newest_deleted, nw.record_hash AS newest_hash, ";
-        String classifyTail = " AS pruned_to FROM (SELECT * FROM " + stg + " ORDER BY " + keyList + ") s LEFT JOIN LATERAL (SELECT x.event_time, x.is_deleted, x.record_hash FROM " + m
-                + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time DESC LIMIT 1) nw ON true), "
-                // same (key, time) remembered: the event is a duplicate unless it is a later arrival with other content.
+        String classifyHead = "WITH c AS MATERIALIZED (SELECT j.*, "
+                + "(NOT j.dup AND (coalesce(j.event_time < j.newest - ?::interval, false) OR coalesce(j.event_time <= j.pruned_to, false))) AS beyond, "
+                + "(j.single AND (j.newest IS NULL OR j.event_time > j.newest)) AS fast "
+                + "FROM (SELECT s.*, nw.event_time AS newest, nw.is_deleted AS newest_deleted, nw.record_hash AS newest_hash, x.seq AS mem_seq, "
+                + "(x.seq IS NOT NULL AND NOT (s.seq > x.seq AND " + contentS + " IS DISTINCT FROM " + contentM + ")) AS dup, ";
+        String classifyTail = " AS pruned_to FROM (SELECT * FROM " + stg + " ORDER BY " + keyList + ") s "
+                + "LEFT JOIN LATERAL (SELECT x.event_time, x.is_deleted, x.record_hash FROM " + m
+                + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time DESC LIMIT 1) nw ON true "
                 // LIMIT 1 keeps the subquery from being flattened into the join, so `event_time <= newest`
                 // gates the probe (a one-time filter) instead of filtering its result: in-order events probe once
-                + "judged AS (SELECT c.*, x.seq AS mem_seq, (x.seq IS NOT NULL AND NOT (c.seq > x.seq AND " + contentS + " IS DISTINCT FROM " + contentM + ")) AS dup "
-                + "FROM cand c LEFT JOIN LATERAL (SELECT x.seq, x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1))
-                + " FROM " + m + " x WHERE " + Sql.eq("x", "c", key) + " AND x.event_time = c.event_time AND c.event_time <= c.newest LIMIT 1) x ON true), "
-                + "beyond AS (SELECT j.*, (NOT j.dup AND (coalesce(j.event_time < j.newest - ?::interval, false) OR coalesce(j.event_time <= j.pruned_to, false))) "
-                + "AS beyond FROM judged j), "
-                + "q AS (SELECT * FROM beyond WHERE beyond), "
+                + "LEFT JOIN LATERAL (SELECT x.seq, x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1))
+                + " FROM " + m + " x WHERE " + Sql.eq("x", "s", key) + " AND x.event_time = s.event_time AND s.event_time <= nw.event_time LIMIT 1) x ON true"
+                + ") j), "
                 // a later arrival repeating the remembered content changes no version, but it is
                 // now the arrival a same-time event must beat: remember its seq
-                + "bump AS (UPDATE " + m + " x SET seq = j.seq FROM judged j WHERE j.dup AND j.seq > j.mem_seq AND "
+                + "bump AS (UPDATE " + m + " x SET seq = j.seq FROM c j WHERE j.dup AND j.seq > j.mem_seq AND "
                 + Sql.eq("x", "j", key) + " AND x.event_time = j.event_time), "
                 + "qi AS (INSERT INTO dimstream.quarantine (entity, event_key, event_time, event, seq, reason, source_topic, source_partition, source_offset) "
                 + "SELECT ?, " + keyJson + ", q.event_time, "
@@ -130,17 +137,15 @@ final class WriterSql {
                 + "history before it is no longer remembered', q.event_time, q.pruned_to) "
                 + "ELSE format('event_time %s is older than the newest event of its key (%s) by more than the lateness horizon %s', "
                 + "q.event_time, q.newest, ?::interval) END, "
-                + "q.source_topic, q.source_partition, q.source_offset FROM q ON CONFLICT (entity, event_key, event_time, seq) DO NOTHING), "
-                + "win AS (SELECT b.*, (b.single AND (b.newest IS NULL OR b.event_time > b.newest)) AS fast FROM beyond b "
-                + "WHERE NOT b.beyond AND NOT b.dup), "
+                + "q.source_topic, q.source_partition, q.source_offset FROM c q WHERE q.beyond ON CONFLICT (entity, event_key, event_time, seq) DO NOTHING), "
                 + "ins AS (INSERT INTO " + w + " (" + eventCols + ", newest, newest_deleted, newest_hash, fast) SELECT " + eventCols
-                + ", newest, newest_deleted, newest_hash, fast FROM win) "
-                + "SELECT (SELECT count(*) FROM q), count(*), count(*) FILTER (WHERE NOT fast), "
-                + "count(*) FILTER (WHERE fast AND NOT is_deleted AND newest IS NULL), "
-                + "count(*) FILTER (WHERE fast AND NOT is_deleted AND newest IS NOT NULL AND (newest_deleted OR newest_hash IS DISTINCT FROM record_hash)), "
-                + "count(*) FILTER (WHERE fast AND is_deleted AND (newest IS NULL OR NOT newest_deleted)), "
-                + "count(*) FILTER (WHERE fast AND newest IS NOT NULL AND newest_deleted = is_deleted AND (is_deleted OR newest_hash = record_hash)) "
-                + "FROM win";
+                + ", newest, newest_deleted, newest_hash, fast FROM c WHERE NOT beyond AND NOT dup) "
+                + "SELECT count(*) FILTER (WHERE beyond), count(*) FILTER (WHERE win), count(*) FILTER (WHERE win AND NOT fast), "
+                + "count(*) FILTER (WHERE win AND fast AND NOT is_deleted AND newest IS NULL), "
+                + "count(*) FILTER (WHERE win AND fast AND NOT is_deleted AND newest IS NOT NULL AND (newest_deleted OR newest_hash IS DISTINCT FROM record_hash)), "
+                + "count(*) FILTER (WHERE win AND fast AND is_deleted AND (newest IS NULL OR NOT newest_deleted)), "
+                + "count(*) FILTER (WHERE win AND fast AND newest IS NOT NULL AND newest_deleted = is_deleted AND (is_deleted OR newest_hash = record_hash)) "
+                + "FROM (SELECT c.*, NOT c.beyond AND NOT c.dup AS win FROM c) c";
         classify = classifyHead + "NULL::timestamptz" + classifyTail;
         classifyPruned = classifyHead + "(SELECT x.pruned_to FROM " + m + " x WHERE " + Sql.eq("x", "s", key)
                 + " ORDER BY x.event_time LIMIT 1)" + classifyTail;
@@ -156,7 +161,12 @@ final class WriterSql {
 
         // ---- remember the winners -----------------------------------------------------------
         List<String> memCols = new ArrayList<>(stgCols);
-        upsertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + w
+        // An event newer than its key's newest remembered one cannot meet a remembered (key, time):
+        // a plain insert (no speculative insertion, one index descent fewer per event). The rest
+        // (late or same-time events) may replace a remembered event: upsert.
+        String newer = "(newest IS NULL OR event_time > newest)";
+        insertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + w + " WHERE " + newer;
+        upsertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + w + " WHERE NOT " + newer
                 + " ON CONFLICT (" + keyList + ", event_time) DO UPDATE SET "
                 + Sql.each(memCols.subList(key.size() + 1, memCols.size()), c -> Sql.ident(c) + " = excluded." + Sql.ident(c), ", ");
 
@@ -226,21 +236,33 @@ final class WriterSql {
                 + "FROM " + n + " x WHERE " + Sql.eq("v", "x", key) + " AND v." + vf + " = x.valid_from AND " + vCmp + " IS DISTINCT FROM " + nCmp;
 
         // ---- fast path: in-order single events, against the key's newest remembered state ----
-        // close the open row when the state changes; a delete also gets its is_deleted row (into n)
-        fastClose = "WITH closed AS (UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now() "
-                + "FROM " + w + " f WHERE f.fast AND f.newest IS NOT NULL "
-                + "AND (f.is_deleted <> f.newest_deleted OR (NOT f.is_deleted AND f.newest_hash IS DISTINCT FROM f.record_hash)) "
+        // An upsert that changes the state closes the open row (no RETURNING: the successor comes
+        // from w). Its guard repeats the state test against the row itself (IS DISTINCT FROM), so a
+        // row already closed or already equal is left alone.
+        fastClose = "UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now() "
+                + "FROM " + w + " f WHERE f.fast AND NOT f.is_deleted AND f.newest IS NOT NULL "
+                + "AND (f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash) "
                 + "AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL "
-                + "AND (f.is_deleted <> v." + del + " OR (NOT f.is_deleted AND v." + hash + " IS DISTINCT FROM f.record_hash)) "
+                + "AND (v." + del + " OR v." + hash + " IS DISTINCT FROM f.record_hash)";
+        // a delete closes the open row and gets its is_deleted row (into n), which carries the
+        // closed row's attributes and hash
+        fastCloseDeleted = "WITH closed AS (UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now() "
+                + "FROM " + w + " f WHERE f.fast AND f.is_deleted AND f.newest IS NOT NULL AND NOT f.newest_deleted "
+                + "AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL AND NOT v." + del + " "
                 + "RETURNING " + Sql.list("v", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("v", attrs) + ", ") + "v." + hash
-                + " AS old_hash, f.event_time, f.is_deleted, f.source_topic, f.source_partition, f.source_offset, f.surrogate_key AS new_sk) "
+                + " AS old_hash, f.event_time, f.source_topic, f.source_partition, f.source_offset, f.surrogate_key AS new_sk) "
                 + ", ins AS (INSERT INTO " + n + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
                 + "source_topic, source_partition, source_offset, surrogate_key) SELECT " + keyList + ", event_time, NULL, true, old_hash, "
-                + (attrs.isEmpty() ? "" : attrList + ", ") + "source_topic, source_partition, source_offset, new_sk FROM closed WHERE is_deleted RETURNING 1) "
+                + (attrs.isEmpty() ? "" : attrList + ", ") + "source_topic, source_partition, source_offset, new_sk FROM closed RETURNING 1) "
                 + "SELECT count(*) FROM closed";
-        fastNew = "INSERT INTO " + n + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
-                + "source_topic, source_partition, source_offset, surrogate_key) SELECT " + Sql.list("f", key) + ", f.event_time, NULL, false, f.record_hash, "
-                + (attrs.isEmpty() ? "" : Sql.list("f", attrs) + ", ") + "f.source_topic, f.source_partition, f.source_offset, f.surrogate_key FROM " + w + " f "
+        // the successor of a fast close, or a new key's first version: straight into the table.
+        // No NOT EXISTS probe: its time is newer than every remembered event of the key, and a
+        // version row starts at a remembered event (both written in the same transaction), so no
+        // row can be there; a re-applied batch finds its events remembered and never gets here.
+        fastNew = "INSERT INTO " + t + " (" + keyList + ", " + (attrs.isEmpty() ? "" : attrList + ", ") + Sql.ident(sc.surrogateKey()) + ", " + vf + ", "
+                + vt + ", " + del + ", " + hash + ", " + Sql.ident(sc.sourceTopic()) + ", " + Sql.ident(sc.sourcePartition()) + ", "
+                + Sql.ident(sc.sourceOffset()) + ") SELECT " + Sql.list("f", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("f", attrs) + ", ")
+                + "f.surrogate_key, f.event_time, NULL, false, f.record_hash, f.source_topic, f.source_partition, f.source_offset FROM " + w + " f "
                 + "WHERE f.fast AND NOT f.is_deleted AND (f.newest IS NULL OR f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash)";
         // a re-assertion overwrites the type-1 columns of the open version in place
         fastType1 = type1.isEmpty() ? null : "UPDATE " + t + " v SET " + Sql.each(type1, a -> Sql.ident(a) + " = f." + Sql.ident(a), ", ")
