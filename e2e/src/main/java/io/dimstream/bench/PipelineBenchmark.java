@@ -40,7 +40,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Reports the JVM's peak resident memory (it includes the embedded broker; PostgreSQL is external).
  *
  * <p>Usage: {@code ./mvnw -q -B -DskipTests install -pl e2e -am && ./mvnw -q -B -pl e2e exec:java
- * -Dexec.mainClass=io.dimstream.bench.PipelineBenchmark -Dexec.args="--jdbc URL --events 1000000 --keys 100000 --naive 20000"}
+ * -Dexec.mainClass=io.dimstream.bench.PipelineBenchmark -Dexec.args="--jdbc URL --events 1000000 --keys 100000 --naive 20000"}; {@code --sink-batch-size N} sets sink.batch-size
  */
 public final class PipelineBenchmark {
 
@@ -52,6 +52,8 @@ public final class PipelineBenchmark {
         int events = Integer.parseInt(a.getOrDefault("events", "1000000"));
         int keys = Integer.parseInt(a.getOrDefault("keys", "100000"));
         int naive = Integer.parseInt(a.getOrDefault("naive", "20000"));
+        // sink.batch-size; absent: the default
+        String sinkBatch = a.get("sink-batch-size");
         Path dir = Files.createTempDirectory("dimstream-pipeline-bench");
         String table = "bench_pipeline_customer";
         try (Databases.Handle db = Databases.open(jdbc, null, null, 4)) {
@@ -63,7 +65,7 @@ public final class PipelineBenchmark {
         }
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic("bench.customers", 3, (short) 1)));
-            DimstreamConfig config = DimstreamConfig.parse(config(kafka.bootstrapServers(), jdbc, table), "benchmark config", Map.of());
+            DimstreamConfig config = DimstreamConfig.parse(config(kafka.bootstrapServers(), jdbc, table, sinkBatch), "benchmark config", Map.of());
             PipelineOptions options = new PipelineOptions(dir.resolve("data"), "pipeline-bench", 3, Duration.ofHours(1));
             try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
                 long t0 = System.nanoTime();
@@ -84,12 +86,13 @@ public final class PipelineBenchmark {
         System.out.println("peak RSS of this JVM (embedded broker included): " + peakRss());
     }
 
-    static String config(String bootstrap, String jdbc, String table) {
+    static String config(String bootstrap, String jdbc, String table, String sinkBatch) {
         return """
                 kafka:
                   bootstrap-servers: %s
                 postgres:
                   url: %s
+                %s
                 entities:
                   - name: customer
                     topic: bench.customers
@@ -101,7 +104,7 @@ public final class PipelineBenchmark {
                     lateness-horizon: unlimited
                     columns: {customer_id: text, email: text, full_name: text, country: text, city: text,
                               loyalty_tier: text, last_login: bigint}
-                """.formatted(bootstrap, jdbc, table);
+                """.formatted(bootstrap, jdbc, sinkBatch == null ? "" : "sink: {batch-size: " + Integer.parseInt(sinkBatch) + "}", table);
     }
 
     /** Events in time order, keys drawn at random: every event is an upsert of a tracked change. */
@@ -146,7 +149,7 @@ public final class PipelineBenchmark {
     static double naiveRate(String jdbc, int events, int keys) throws Exception {
         try (Databases.Handle db = Databases.open(jdbc, null, null, 2)) {
             Migrations.migrate(db.dataSource());
-            DimstreamConfig cfg = DimstreamConfig.parse(config("unused:9092", jdbc, "bench_naive_customer"), "naive", Map.of());
+            DimstreamConfig cfg = DimstreamConfig.parse(config("unused:9092", jdbc, "bench_naive_customer", null), "naive", Map.of());
             EntitySpec spec = cfg.entities().get(0).toEntitySpec();
             EntityTables.ensure(db.dataSource(), spec);
             Random rnd = new Random(2);

@@ -32,6 +32,9 @@ final class WriterSql {
     final String n;
 
     final String createTemp;
+    final String analyzeW;
+    final String analyzeAk;
+    final String analyzeN;
     final String copyStg;
     final String classify;
     final String classifyPruned;
@@ -90,7 +93,14 @@ final class WriterSql {
                 + ", prev_exists boolean, prev_deleted boolean, prev_hash bytea, rstart timestamptz) ON COMMIT DELETE ROWS;\n"
                 + "CREATE TEMP TABLE IF NOT EXISTS " + n + " (" + keyDefs + ", valid_from timestamptz, valid_to timestamptz, is_deleted boolean, "
                 + "record_hash bytea, " + attrDefs + "source_topic text, source_partition integer, source_offset bigint, surrogate_key bigint) "
-                + "ON COMMIT DELETE ROWS";
+                + "ON COMMIT DELETE ROWS;\n"
+                // the region's delete probes n once per version row of the region (NOT EXISTS)
+                + "CREATE INDEX IF NOT EXISTS " + Sql.ident("ds_n_" + id + "_key") + " ON " + n + " (" + Sql.list(key) + ", valid_from)";
+        // Row counts and the statistics of the join columns only: the planner needs no more, and
+        // the hash and attribute columns made ANALYZE of a 5,000-row w cost ~15 ms.
+        analyzeW = "ANALYZE " + w + " (" + keyList + ", event_time, fast)";
+        analyzeAk = "ANALYZE " + ak + " (" + keyList + ")";
+        analyzeN = "ANALYZE " + n + " (" + keyList + ", valid_from)";
         copyStg = "COPY " + stg + " (" + eventCols + ", single) FROM STDIN";
 
         // ---- classify the batch against the memory, in one statement ----------------------
@@ -210,7 +220,10 @@ final class WriterSql {
                 + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + Sql.ident(sc.surrogateKey()) + " ELSE f.surrogate_key END AS surrogate_key, "
                 + "(f.run_no = 1 AND f.rstart IS NULL AND f.is_deleted) AS no_row "
                 + "FROM numbered f JOIN lasts l ON " + Sql.eq("l", "f", key) + " AND l.run_no = f.run_no "
-                + "LEFT JOIN " + t + " o ON f.run_no = 1 AND f.rstart IS NOT NULL AND " + Sql.eq("o", "f", key) + " AND o." + vf + " = f.rstart "
+                // LATERAL ... LIMIT 1: a probe of the primary key per run-1 row whatever the join
+                // settings (never a scan of the table), skipped (one-time filter) for the other rows
+                + "LEFT JOIN LATERAL (SELECT * FROM " + t + " o WHERE f.run_no = 1 AND f.rstart IS NOT NULL AND " + Sql.eq("o", "f", key)
+                + " AND o." + vf + " = f.rstart LIMIT 1) o ON true "
                 + "WHERE f.run_start), "
                 // a delete run (not run 1) takes the attributes and hash of the upsert run before it
                 + "carried AS (SELECT x." + Sql.each(key, Sql::ident, ", x.") + ", x.run_no, x.valid_from, x.is_deleted, x.no_row, "

@@ -40,8 +40,12 @@ class TopologyWiringTest {
                 "topic.message.timestamp.type", "LogAppendTime",
                 "num.stream.threads", 2));
         expected.put("rocksdb.config.setter", BoundedRocksDbConfig.class.getName());
+        expected.put("statestore.cache.max.bytes", 0L);
         assertThat(p).isEqualTo(expected);
         assertThat(StreamsConfigFactory.create("a", "b:1", Path.of("s"), Map.of()).get("replication.factor")).isEqualTo(-1);
+        // the record cache is off by default; a feed with hot keys turns it back on
+        assertThat(StreamsConfigFactory.create("a", "b:1", Path.of("s"), Map.of("statestore.cache.max.bytes", "10485760"))
+                .get("statestore.cache.max.bytes")).isEqualTo("10485760");
     }
 
     @Test
