@@ -12,7 +12,13 @@
  *       part of it; the version table is the materialized result.</li>
  *   <li><b>Fast path.</b> An event that is its key's only one in the batch and newer than all the
  *       key remembers is handled against the key's newest remembered state: close the open
- *       version and insert the successor, or overwrite type-1 columns in place.</li>
+ *       version and insert the successor, or overwrite type-1 columns in place. The successor
+ *       goes straight into the table: no version can start at a time newer than everything its
+ *       key remembers, so it needs no existence probe.</li>
+ *   <li><b>Plan shapes are pinned.</b> Every statement that joins the batch with a big table
+ *       (entity or memory) runs with hash/merge joins, materialization, seq and bitmap scans off:
+ *       one index probe per batch row, whatever the statistics of a fast-growing table say. Only
+ *       the region statements that join work tables with each other may hash.</li>
  *   <li><b>Exact late placement.</b> For other keys the region from the remembered event just
  *       before the batch's earliest event on is recomputed over memory and batch together (LAG
  *       for run starts, a running sum for run numbers, LEAD for valid_to) and the table is made
