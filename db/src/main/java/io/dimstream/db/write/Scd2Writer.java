@@ -223,8 +223,8 @@ public final class Scd2Writer {
         }
         // Key order. Only a hint: the classify statement sorts by the columns' collation anyway,
         // but PostgreSQL's quicksort checks for presorted input first, so a batch already in that
-        // order (Java's natural order agrees with C-like collations) costs one pass instead of a
-        // sort with a collation-aware comparison per step (~0.2 s per 100k events).
+        // order (Java's natural order agrees with C-like collations) costs one pass of comparisons
+        // (auto_explain, 100k events: the sort node took 125 ms instead of 169 ms).
         List<TypedEvent> ordered = new ArrayList<>(events);
         ordered.sort(keyOrder(entity.key().size()));
         timed("copy", () -> {
