@@ -94,8 +94,8 @@ public final class StreamsConfigFactory {
         // commit interval in a change feed (each key changes now and then), so the cache saved few
         // changelog records while costing the most CPU of the stream thread: a profile at
         // 5,000 events/s over 100k keys spent ~18% of its samples in the cache's TreeMap (lookups,
-        // evictions of a full cache, flushes), and turning it off took p99 from 3.1 s to 0.86 s and
-        // peak RSS from 751 to 485 MiB (README, Benchmarks). A feed with hot keys (the same key
+        // evictions of a full cache, flushes), and turning it off took p99 from 3.1 s to 0.73-0.78 s and
+        // peak RSS from 751 to 450-492 MiB (README, Benchmarks). A feed with hot keys (the same key
         // many times a second) can set kafka.streams.statestore.cache.max.bytes back on.
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0L);
         // RocksDB's off-heap memory bounded for the whole process (the service's RSS bar)
