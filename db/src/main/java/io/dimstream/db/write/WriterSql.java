@@ -32,6 +32,7 @@ final class WriterSql {
     final String n;
 
     final String createTemp;
+    final String clearWork;
     final String analyzeW;
     final String analyzeAk;
     final String analyzeN;
@@ -96,6 +97,11 @@ final class WriterSql {
                 + "ON COMMIT DELETE ROWS;\n"
                 // the region's delete probes n once per version row of the region (NOT EXISTS)
                 + "CREATE INDEX IF NOT EXISTS " + Sql.ident("ds_n_" + id + "_key") + " ON " + n + " (" + Sql.list(key) + ", valid_from)";
+        // The work tables empty themselves at commit (ON COMMIT DELETE ROWS); this empties them
+        // for a second apply of the entity in the same transaction (a sink batch and the deletes
+        // of a completed snapshot slice). DELETE, not TRUNCATE: a TRUNCATE gives each table a new
+        // file in every transaction, ~1 ms more per batch measured on 5 temp tables.
+        clearWork = "DELETE FROM " + stg + "; DELETE FROM " + w + "; DELETE FROM " + ak + "; DELETE FROM " + r + "; DELETE FROM " + n;
         // Row counts and the statistics of the join columns only: the planner needs no more, and
         // the hash and attribute columns made ANALYZE of a 5,000-row w cost ~15 ms.
         analyzeW = "ANALYZE " + w + " (" + keyList + ", event_time, fast)";

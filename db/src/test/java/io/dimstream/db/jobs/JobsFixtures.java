@@ -5,6 +5,7 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;
+import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.sql.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -38,6 +39,13 @@ final class JobsFixtures {
         cols.put("last_login", ColumnType.BIGINT);
         return new EntitySpec(prefix + "_" + n, prefix + "_" + n, List.of("customer_id"), List.of("email", "city"), List.of("last_login"),
                 cols, horizon, SystemColumns.DEFAULTS);
+    }
+
+    /** A fresh customer entity with its tables made. */
+    static EntitySpec ensuredCustomer(DataSource ds, String prefix, Optional<Duration> horizon) throws SQLException {
+        EntitySpec spec = customer(prefix, horizon);
+        EntityTables.ensure(ds, spec);
+        return spec;
     }
 
     static Event up(String id, int day, String email, String city, long login, long seq) {

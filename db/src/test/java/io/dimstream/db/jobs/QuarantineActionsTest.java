@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
-import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.EntityTableReader;
@@ -27,9 +26,7 @@ class QuarantineActionsTest {
     private final QuarantineActions actions = new QuarantineActions(ds, writer);
 
     private EntitySpec fresh() throws SQLException {
-        EntitySpec spec = JobsFixtures.customer("quarantine", Optional.of(Duration.ofDays(30)));
-        EntityTables.ensure(ds, spec);
-        return spec;
+        return JobsFixtures.ensuredCustomer(ds, "quarantine", Optional.of(Duration.ofDays(30)));
     }
 
     private long pendingId(EntitySpec spec) throws SQLException {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
-import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ReferenceModel;
@@ -27,8 +26,7 @@ class ShadowTablesTest {
 
     @Test
     void swappedShadowHoldsEverythingTheLiveTableHadPlusItsOwnAndTheViewAndFunctionFollow() throws SQLException {
-        EntitySpec live = JobsFixtures.customer("shadow_swap", Optional.empty());
-        EntityTables.ensure(ds, live);
+        EntitySpec live = JobsFixtures.ensuredCustomer(ds, "shadow_swap", Optional.empty());
         // the topic range the shadow replays: events 1..6; the live table saw 1..4 plus two later
         // events (after the job's end offsets) and one loaded from a file
         List<Event> range = List.of(up("A", 1, "a1", "Oslo", 1, 1), up("B", 1, "b1", "Rome", 1, 2), up("A", 3, "a2", "Oslo", 2, 3),

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
-import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.sql.Sql;
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.ApplyResult;
@@ -33,8 +32,7 @@ class WriterLockTest {
 
     @Test
     void aWriterWaitsForTheLockHolderAndThenBuildsOnWhatItCommitted() throws Exception {
-        EntitySpec spec = JobsFixtures.customer("writer_lock", Optional.empty());
-        EntityTables.ensure(ds, spec);
+        EntitySpec spec = JobsFixtures.ensuredCustomer(ds, "writer_lock", Optional.empty());
         Event first = up("C1", 0, "a@x", "Oslo", 1, 1);
         writer.apply(spec, List.of(first));
         Event holders = up("C1", 10, "b@x", "Rome", 2, 2);   // written under the lock

@@ -336,7 +336,7 @@ public final class Pipeline implements AutoCloseable {
         for (EntityPipeline ep : pipelines) {
             inputs.add(ep.sourceTopic());
             if (!ep.partitionedByKey()) {
-                inputs.add(applicationId + "-" + DimstreamTopology.repartitionName(ep.entity().name()) + "-repartition");
+                inputs.add(DimstreamTopology.repartitionTopic(applicationId, ep.entity().name()));
             }
         }
         return inputs;

@@ -82,6 +82,11 @@ public final class DimstreamTopology {
         return entityName + "-by-key";
     }
 
+    /** The repartition topic Kafka Streams makes for an entity: {@code <application.id>-<entity>-by-key-repartition}. */
+    public static String repartitionTopic(String applicationId, String entityName) {
+        return applicationId + "-" + repartitionName(entityName) + "-repartition";
+    }
+
     private static void add(StreamsBuilder builder, EntityPipeline p, EventCounters counters) {
         String e = p.entity().name();
         String store = storeName(e);
