@@ -162,7 +162,8 @@ final class ConfigReader {
                 problems.add("sink.batch-max-wait: \"" + raw.batchMaxWait() + "\" is not an ISO-8601 duration (e.g. PT0.2S)");
             }
         }
-        return new SinkConfig(group, size, wait);
+        int parallelism = positive("sink.parallelism", raw.parallelism(), SinkConfig.DEFAULTS.parallelism());
+        return new SinkConfig(group, size, wait, parallelism);
     }
 
     private PostgresConfig postgres(RawPostgres raw) {
@@ -601,7 +602,8 @@ final class ConfigReader {
     record RawSink(
             @JsonProperty("group-id") String groupId,
             @JsonProperty("batch-size") Integer batchSize,
-            @JsonProperty("batch-max-wait") String batchMaxWait) {
+            @JsonProperty("batch-max-wait") String batchMaxWait,
+            @JsonProperty("parallelism") Integer parallelism) {
     }
 
     record RawKafka(@JsonProperty("bootstrap-servers") String bootstrapServers,

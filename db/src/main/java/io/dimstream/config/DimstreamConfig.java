@@ -37,6 +37,7 @@ import java.util.stream.Collectors;
  *   group-id: my-sink                    # default "&lt;application-id&gt;-sink"
  *   batch-size: 5000                     # events per PostgreSQL transaction, default 5000
  *   batch-max-wait: PT0.2S               # ISO-8601 duration, default 200 ms
+ *   parallelism: 2                       # connections applying different partitions' batches at once, default 2
  * entities:
  *   - name: customer
  *     topic: crm.customers
@@ -155,6 +156,7 @@ public record DimstreamConfig(
             sink.groupId().ifPresent(g -> sk.put("group-id", g));
             sk.put("batch-size", sink.batchSize());
             sk.put("batch-max-wait", sink.batchMaxWait().toString());
+            sk.put("parallelism", sink.parallelism());
             root.put("sink", sk);
         }
         root.put("entities", entities.stream().map(DimstreamConfig::describe).toList());

@@ -411,9 +411,9 @@ class DimstreamConfigTest {
     @Test
     void sinkSectionSetsBatchingAndGroupAndSurvivesDescribe() {
         DimstreamConfig config = parse(DESIGN_EXAMPLE.replace("${DIMSTREAM_PG_PASSWORD}", "literal")
-                + "sink:\n  group-id: crm-sink\n  batch-size: 800\n  batch-max-wait: PT0.05S\n");
+                + "sink:\n  group-id: crm-sink\n  batch-size: 800\n  batch-max-wait: PT0.05S\n  parallelism: 3\n");
 
-        assertThat(config.sink()).isEqualTo(new SinkConfig(Optional.of("crm-sink"), 800, java.time.Duration.ofMillis(50)));
+        assertThat(config.sink()).isEqualTo(new SinkConfig(Optional.of("crm-sink"), 800, java.time.Duration.ofMillis(50), 3));
         assertThat(parse(config.describeMasked().replace("'****'", "literal"))).isEqualTo(config);
     }
 
@@ -424,8 +424,8 @@ class DimstreamConfigTest {
 
     @Test
     void badSinkSettingsAreRefusedNamingTheField() {
-        assertThat(refusal(DESIGN_EXAMPLE + "sink:\n  batch-size: 0\n  batch-max-wait: 200ms\n  group-id: ' '\n"))
-                .isEqualTo("config test.yml: 3 problems: sink.group-id: must not be empty; sink.batch-size: must be at least 1, got 0; "
-                        + "sink.batch-max-wait: \"200ms\" is not an ISO-8601 duration (e.g. PT0.2S)");
+        assertThat(refusal(DESIGN_EXAMPLE + "sink:\n  batch-size: 0\n  batch-max-wait: 200ms\n  group-id: ' '\n  parallelism: 0\n"))
+                .isEqualTo("config test.yml: 4 problems: sink.group-id: must not be empty; sink.batch-size: must be at least 1, got 0; "
+                        + "sink.batch-max-wait: \"200ms\" is not an ISO-8601 duration (e.g. PT0.2S); sink.parallelism: must be at least 1, got 0");
     }
 }

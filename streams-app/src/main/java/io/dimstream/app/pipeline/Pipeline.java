@@ -150,7 +150,8 @@ public final class Pipeline implements AutoCloseable {
             // two deployments sharing a database (or tests sharing one) never read each other's
             SinkSettings sinkSettings = SinkSettings.defaults()
                     .withGroupId(config.sink().groupId().orElse(options.applicationId() + "-sink"))
-                    .withBatching(config.sink().batchSize(), config.sink().batchMaxWait());
+                    .withBatching(config.sink().batchSize(), config.sink().batchMaxWait())
+                    .withParallelism(config.sink().parallelism());
             ChangeSink sink = ChangeSink.create(config, sinkSettings, clients, db.dataSource(), registry).start();
             started.add(sink);
 

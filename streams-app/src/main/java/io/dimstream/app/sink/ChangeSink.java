@@ -55,7 +55,10 @@ import org.slf4j.LoggerFactory;
  * the usual tools show the group's lag; the sink never reads them.
  *
  * <p><b>Batches</b> close per partition at {@link SinkSettings#batchSize()} records or when the
- * first buffered record has waited {@link SinkSettings#batchMaxWait()}.
+ * first buffered record has waited {@link SinkSettings#batchMaxWait()}. The due batches of several
+ * partitions of one entity are applied together: split into {@link SinkSettings#parallelism()}
+ * groups, each group in one transaction on a connection of its own, the groups at once (one
+ * PostgreSQL backend is the limit of a single transaction; partitions hold disjoint keys).
  *
  * <p><b>Nothing vanishes.</b> A record that is not a change record of the topic's entity, and an
  * event the writer refuses, is kept in {@code dimstream.sink_rejects} with the reason and its
@@ -67,8 +70,9 @@ import org.slf4j.LoggerFactory;
  * consumer's business: it reconnects and continues from its position, and the offsets in
  * PostgreSQL make a re-read harmless anyway.
  *
- * <p>One thread: {@link #run()} (or {@link #start()}) polls and applies; {@link #close()} from
- * any thread stops it. On close, the records already buffered are applied once if PostgreSQL
+ * <p>One thread: {@link #run()} (or {@link #start()}) polls and applies; with parallelism above 1,
+ * helper threads ({@code dimstream-sink-apply-N}) run the other groups' transactions while it waits
+ * (the consumer is only ever touched by the sink's thread). {@link #close()} from any thread stops it. On close, the records already buffered are applied once if PostgreSQL
  * answers, otherwise abandoned (nothing committed: they are read again next time).
  */
 public final class ChangeSink implements Runnable, AutoCloseable {
@@ -93,6 +97,8 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     private volatile boolean closing;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile Throwable failure;
+    /** See {@link #applyPool()}; touched only by the consumer thread. */
+    private java.util.concurrent.ExecutorService applyPool;
 
     /** What the sink knows of one partition it owns. */
     private static final class PartitionState {
@@ -148,7 +154,8 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // positions always come from PostgreSQL; an out-of-range one is reported, never reset silently
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
-        p.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.batchSize());
+        // a poll can fill the batches of as many partitions as there are connections to apply them on
+        p.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.batchSize() * settings.parallelism());
         p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
         this.consumerProps = Map.copyOf(p);
     }
@@ -214,6 +221,9 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             failure = e;
             LOG.error("sink {} stopped: {}", settings.groupId(), e.toString(), e);
         } finally {
+            if (applyPool != null) {
+                applyPool.shutdown();
+            }
             owned.clear();
             ownedView = Set.of();
             consumer = null;
@@ -233,6 +243,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                     continue;
                 }
                 buffer(records);
+                drainFetched(c);
                 if (backoff.remaining().isZero() && resolvePending(c)) {
                     flushDue(c);
                 }
@@ -243,6 +254,34 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                     throw e;
                 }
             }
+        }
+    }
+
+    /**
+     * With parallelism above 1: takes what the consumer has fetched already for the partitions
+     * whose batch is not full yet, before applying. A poll returns up to max.poll.records of one
+     * partition's fetched data first, so with a backlog each poll would fill one partition's batch
+     * and the others would wait for the next poll: one transaction at a time. Polling on (without
+     * waiting; full partitions are paused) fills the batches of several partitions, which then go
+     * to PostgreSQL at once ({@link #flushMerged}).
+     */
+    private void drainFetched(KafkaConsumer<byte[], byte[]> c) {
+        if (settings.parallelism() < 2) {
+            return;
+        }
+        for (int i = 0; i < owned.size(); i++) {
+            updatePauses(c);
+            ConsumerRecords<byte[], byte[]> more;
+            try {
+                more = c.poll(Duration.ZERO);
+            } catch (OffsetOutOfRangeException e) {
+                outOfRange(c, e);
+                return;
+            }
+            if (more.isEmpty()) {
+                return;
+            }
+            buffer(more);
         }
     }
 
@@ -313,24 +352,43 @@ public final class ChangeSink implements Runnable, AutoCloseable {
 
     /** Applies every batch that is full or has waited long enough; stops at the first PostgreSQL failure. */
     private void flushDue(KafkaConsumer<byte[], byte[]> c) {
-        // first, the due batches of several partitions of one entity together (SinkTransaction#applyMerged)
-        Map<EntitySpec, List<PartitionState>> mergeable = new java.util.LinkedHashMap<>();
-        for (PartitionState st : owned.values()) {
-            if (st.resolved && !st.buffer.isEmpty() && due(c, st) && firstBatch(st).stream().noneMatch(r -> SliceMarker.isControl(r.headers()))) {
-                mergeable.computeIfAbsent(st.entity, e -> new ArrayList<>()).add(st);
+        // first, the due batches of the partitions of one entity together (flushMerged), in rounds
+        // while any is due (a partition may hold more than one batch)
+        while (true) {
+            Map<EntitySpec, List<PartitionState>> mergeable = new java.util.LinkedHashMap<>();
+            for (PartitionState st : owned.values()) {
+                if (st.resolved && !st.buffer.isEmpty() && due(c, st) && firstBatch(st).stream().noneMatch(r -> SliceMarker.isControl(r.headers()))) {
+                    mergeable.computeIfAbsent(st.entity, e -> new ArrayList<>()).add(st);
+                }
+            }
+            if (mergeable.isEmpty()) {
+                break;
+            }
+            for (List<PartitionState> group : mergeable.values()) {
+                if (!(group.size() > 1 ? flushMerged(c, group) : flushOne(c, group.get(0)))) {
+                    return;
+                }
             }
         }
-        for (List<PartitionState> group : mergeable.values()) {
-            if (group.size() > 1 && !flushMerged(c, group)) {
-                return;
-            }
-        }
+        // then batches holding an end-of-slice marker, and positions moved past transaction markers
         for (PartitionState st : List.copyOf(owned.values())) {
             while (st.resolved && due(c, st)) {
                 if (!flushOne(c, st)) {
                     return;
                 }
             }
+        }
+    }
+
+    /**
+     * Drops an applied batch from the front of the buffer. What remains (a backlog) starts its own
+     * batch now: it is topped up by the next poll instead of going to PostgreSQL on its own, part-full,
+     * because its first record had waited while the batch before it was applied.
+     */
+    private static void dropApplied(PartitionState st, int n) {
+        st.buffer.subList(0, n).clear();
+        if (!st.buffer.isEmpty()) {
+            st.firstBufferedNanos = System.nanoTime();
         }
     }
 
@@ -350,52 +408,142 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     }
 
     /**
-     * Applies the first batch of each of these partitions (one entity, no control record among them)
-     * in ONE transaction.
+     * Applies the first batch of each of these partitions (one entity, no control record among them):
+     * in ONE transaction, or with {@link SinkSettings#parallelism()} above 1 split into that many
+     * groups of partitions, each group's batches in one transaction on a connection of its own, all
+     * at once. Partitions of a changes topic hold disjoint keys, so the transactions never touch the
+     * same rows (the same holds between instances; see {@code WriterLock} for what does cross
+     * partitions). Each transaction fences and advances its own partitions' offsets, so a group
+     * that fails or is fenced leaves the others committed.
      *
-     * @return false when PostgreSQL failed (the batches are kept for the retry)
+     * @return false when PostgreSQL failed for any group (its batches are kept for the retry)
      */
     private boolean flushMerged(KafkaConsumer<byte[], byte[]> c, List<PartitionState> group) {
-        List<SinkTransaction.PartitionBatch> batches = new ArrayList<>(group.size());
-        for (PartitionState st : group) {
+        int n = Math.min(settings.parallelism(), group.size());
+        // balanced by records: the biggest batch first, each to the group with the fewest so far
+        List<List<PartitionState>> parts = new ArrayList<>(n);
+        int[] size = new int[n];
+        for (int i = 0; i < n; i++) {
+            parts.add(new ArrayList<>());
+        }
+        List<PartitionState> bySize = new ArrayList<>(group);
+        bySize.sort(java.util.Comparator.comparingInt((PartitionState st) -> firstBatch(st).size()).reversed());
+        for (PartitionState st : bySize) {
+            int least = 0;
+            for (int i = 1; i < n; i++) {
+                if (size[i] < size[least]) {
+                    least = i;
+                }
+            }
+            parts.get(least).add(st);
+            size[least] += firstBatch(st).size();
+        }
+        // the consumer is not thread-safe: positions and lags are read here, before the applies
+        List<List<SinkTransaction.PartitionBatch>> batches = new ArrayList<>(n);
+        for (List<PartitionState> part : parts) {
+            batches.add(prepare(c, part));
+        }
+        EntitySpec entity = group.get(0).entity;
+        long t0 = System.nanoTime();
+        List<java.util.concurrent.Future<SinkTransaction.Outcome>> others = new ArrayList<>(n - 1);
+        for (int i = 1; i < n; i++) {
+            List<SinkTransaction.PartitionBatch> b = batches.get(i);
+            others.add(applyPool().submit(() -> tx.applyMerged(entity, b)));
+        }
+        List<Object> outcomes = new ArrayList<>(n); // an Outcome, or the exception that failed the group
+        try {
+            outcomes.add(tx.applyMerged(entity, batches.get(0)));
+        } catch (SQLException | RuntimeException e) {
+            outcomes.add(e);
+        }
+        for (var f : others) {
+            outcomes.add(awaitApply(f));
+        }
+        Exception failed = null;
+        String failedWhat = null;
+        for (int i = 0; i < n; i++) {
+            List<PartitionState> part = parts.get(i);
+            List<SinkTransaction.PartitionBatch> b = batches.get(i);
+            int total = b.stream().mapToInt(x -> x.records().size()).sum();
+            Object o = outcomes.get(i);
+            if (o instanceof SinkTransaction.Committed done) {
+                committedMerged(c, entity, part, b, done, total, t0);
+            } else if (o instanceof SinkTransaction.FencedIn fenced) {
+                fencedOff(c, owned.get(fenced.tp()), fenced.stored(), "the merged batch of " + total + " records");
+            } else if (failed == null) {
+                failed = (Exception) o;
+                failedWhat = "applying " + total + " records of " + part.stream().map(st -> st.tp.toString()).collect(Collectors.joining(", "));
+            }
+        }
+        if (failed != null) {
+            backoff.failed(failedWhat, failed);
+            return false;
+        }
+        backoff.succeeded();
+        return true;
+    }
+
+    private List<SinkTransaction.PartitionBatch> prepare(KafkaConsumer<byte[], byte[]> c, List<PartitionState> part) {
+        List<SinkTransaction.PartitionBatch> batches = new ArrayList<>(part.size());
+        for (PartitionState st : part) {
             List<ConsumerRecord<byte[], byte[]>> batch = List.copyOf(firstBatch(st));
             int n = batch.size();
             long next = n == st.buffer.size() ? c.position(st.tp) : batch.get(n - 1).offset() + 1;
             batches.add(new SinkTransaction.PartitionBatch(st.tp, st.committed, batch, next, lagAfter(c, st.tp, next)));
         }
-        long t0 = System.nanoTime();
-        EntitySpec entity = group.get(0).entity;
-        int total = batches.stream().mapToInt(b -> b.records().size()).sum();
-        SinkTransaction.Outcome outcome;
-        try {
-            outcome = tx.applyMerged(entity, batches);
-        } catch (SQLException | RuntimeException e) {
-            backoff.failed("applying " + total + " records of " + group.stream().map(st -> st.tp.toString())
-                    .collect(Collectors.joining(", ")), e);
-            return false;
+        return batches;
+    }
+
+    private void committedMerged(KafkaConsumer<byte[], byte[]> c, EntitySpec entity, List<PartitionState> part,
+                                 List<SinkTransaction.PartitionBatch> batches, SinkTransaction.Committed done, int total, long t0) {
+        Map<TopicPartition, OffsetAndMetadata> kafkaOffsets = new HashMap<>();
+        for (int i = 0; i < part.size(); i++) {
+            PartitionState st = part.get(i);
+            SinkTransaction.PartitionBatch b = batches.get(i);
+            dropApplied(st, b.records().size());
+            st.committed = OptionalLong.of(b.nextOffset());
+            kafkaOffsets.put(st.tp, new OffsetAndMetadata(b.nextOffset()));
         }
-        backoff.succeeded();
-        if (outcome instanceof SinkTransaction.Committed done) {
-            Map<TopicPartition, OffsetAndMetadata> kafkaOffsets = new HashMap<>();
-            for (int i = 0; i < group.size(); i++) {
-                PartitionState st = group.get(i);
-                SinkTransaction.PartitionBatch b = batches.get(i);
-                st.buffer.subList(0, b.records().size()).clear();
-                st.committed = OptionalLong.of(b.nextOffset());
-                kafkaOffsets.put(st.tp, new OffsetAndMetadata(b.nextOffset()));
+        metrics.batchCommitted(entity.name(), total, Duration.ofNanos(System.nanoTime() - t0), done.result(), done.rejects());
+        LOG.debug("{}: applied {} records in one transaction", kafkaOffsets.keySet(), total);
+        c.commitAsync(kafkaOffsets, (offsets, ex) -> {
+            if (ex != null) {
+                LOG.debug("monitoring-only Kafka commit of {} failed: {}", offsets, ex.toString());
             }
-            metrics.batchCommitted(entity.name(), total, Duration.ofNanos(System.nanoTime() - t0), done.result(), done.rejects());
-            LOG.debug("{}: applied {} records in one transaction", kafkaOffsets.keySet(), total);
-            c.commitAsync(kafkaOffsets, (offsets, ex) -> {
-                if (ex != null) {
-                    LOG.debug("monitoring-only Kafka commit of {} failed: {}", offsets, ex.toString());
-                }
+        });
+    }
+
+    /** The threads applying all but the first group of a parallel flush; made on first use. */
+    private java.util.concurrent.ExecutorService applyPool() {
+        if (applyPool == null) {
+            java.util.concurrent.atomic.AtomicInteger no = new java.util.concurrent.atomic.AtomicInteger();
+            applyPool = java.util.concurrent.Executors.newFixedThreadPool(settings.parallelism() - 1, r -> {
+                Thread t = new Thread(r, "dimstream-sink-apply-" + no.incrementAndGet());
+                t.setDaemon(true);
+                return t;
             });
-            return true;
         }
-        SinkTransaction.FencedIn fenced = (SinkTransaction.FencedIn) outcome;
-        fencedOff(c, owned.get(fenced.tp()), fenced.stored(), "the merged batch of " + total + " records");
-        return true;
+        return applyPool;
+    }
+
+    /** The group's outcome, or the exception that failed it; waits through interrupts (the transaction runs on). */
+    private static Object awaitApply(java.util.concurrent.Future<SinkTransaction.Outcome> f) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return f.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    return e.getCause() instanceof Exception ex ? ex : new IllegalStateException(e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
@@ -439,7 +587,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         }
         backoff.succeeded();
         if (outcome instanceof SinkTransaction.Committed done) {
-            st.buffer.subList(0, n).clear();
+            dropApplied(st, n);
             st.committed = OptionalLong.of(done.nextOffset());
             if (n > 0) {
                 metrics.batchCommitted(st.entity.name(), n, Duration.ofNanos(System.nanoTime() - t0), done.result(),

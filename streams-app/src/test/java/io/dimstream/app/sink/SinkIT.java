@@ -110,6 +110,46 @@ class SinkIT {
         assertThat(SinkFixtures.offsetRows(DS, group)).isEqualTo(offsetsBefore);
     }
 
+    /**
+     * A backlog on three partitions, batches of 5: every round has several partitions due at once,
+     * applied as groups on {@code parallelism} connections at once (1: one transaction per round),
+     * with remainders carried into the next round. Whatever the parallelism, the table ends exact
+     * and every partition's stored offset at its end.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 3})
+    void aBacklogOnSeveralPartitionsEndsExactWhateverTheParallelism(int parallelism) throws Exception {
+        String name = "sinkit_backlog_" + parallelism;
+        EntitySpec e = SinkFixtures.customer(name, DS);
+        String topic = ChangeTopics.name(name);
+        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
+        String[] days = {"2025-08-01T09:00:00Z", "2025-08-02T09:00:00Z", "2025-08-03T09:00:00Z"};
+        String[] cities = {"Paris", "Lyon", "Nice"};
+        List<io.dimstream.app.change.ChangeRecord> changes = new java.util.ArrayList<>();
+        List<Row> expected = new java.util.ArrayList<>();
+        for (int k = 10; k < 22; k++) {
+            for (int v = 0; v < 3; v++) {
+                long offset = k * 10L + v;
+                changes.add(upsert(name, days[v], "C" + k, "c" + k + "@x.io", cities[v], v, offset));
+                expected.add(Row.of("C" + k, "c" + k + "@x.io", cities[v], (long) v, days[v], v < 2 ? days[v + 1] : null, v == 2, false, offset));
+            }
+        }
+        // in time order per key, keys interleaved (C10 v0, C11 v0, ..., C10 v1, ...)
+        changes.sort(java.util.Comparator.comparing(io.dimstream.app.change.ChangeRecord::eventTime));
+        SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(changes));
+
+        String group = "sinkit-backlog-" + parallelism;
+        SinkSettings settings = SinkSettings.defaults().withGroupId(group).withBatching(5, Duration.ofMillis(200))
+                .withParallelism(parallelism);
+        try (ChangeSink sink = new ChangeSink(settings, kafka.bootstrapServers(), List.of(e), DS, new SinkMetrics(new SimpleMeterRegistry()))
+                .start()) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                assertThat(SinkFixtures.rows(DS, e)).containsExactlyElementsOf(expected);
+                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), topic));
+            });
+        }
+    }
+
     @Test
     void prometheusScrapeShowsTheSinkMeters() throws Exception {
         String name = "sinkit_prom";
