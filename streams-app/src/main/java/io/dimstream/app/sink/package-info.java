@@ -2,7 +2,9 @@
  * The streaming sink: a {@code read_committed} consumer of the changes topics that applies each
  * partition's batch to the SCD2 tables in one PostgreSQL transaction with that partition's offset
  * ({@code dimstream.sink_offsets}), fenced so an instance that lost a partition cannot commit a
- * stale batch; unusable records go to {@code dimstream.sink_rejects}. Entry point: {@link
+ * stale batch; unusable records go to {@code dimstream.sink_rejects}. The due batches of several
+ * partitions are applied at once, in groups on {@code sink.parallelism} connections, each group in
+ * a transaction of its own with its partitions' offsets (a partition's keys are its own). Entry point: {@link
  * io.dimstream.app.sink.ChangeSink}; settings: {@link io.dimstream.app.sink.SinkSettings}; topic
  * names: {@link io.dimstream.app.change.ChangeTopics}.
  *
