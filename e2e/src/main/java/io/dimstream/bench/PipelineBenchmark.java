@@ -38,7 +38,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Reports the JVM's peak resident memory (it includes the embedded broker; PostgreSQL is external).
  *
  * <p>Usage: {@code ./mvnw -q -B -DskipTests install -pl e2e -am && ./mvnw -q -B -pl e2e exec:java
- * -Dexec.mainClass=io.dimstream.bench.PipelineBenchmark -Dexec.args="--jdbc URL --events 1000000 --keys 100000 --naive 20000"}; {@code --sink-batch-size N} sets sink.batch-size
+ * -Dexec.mainClass=io.dimstream.bench.PipelineBenchmark -Dexec.args="--jdbc URL --events 1000000 --keys 100000 --naive 20000"}; {@code --sink-batch-size N} sets sink.batch-size, {@code --sink-parallelism N} sink.parallelism
  */
 public final class PipelineBenchmark {
 
@@ -69,7 +69,7 @@ public final class PipelineBenchmark {
         }
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic("bench.customers", 3, (short) 1)));
-            DimstreamConfig config = DimstreamConfig.parse(config(kafka.bootstrapServers(), jdbc, table, sinkBatch, byKey), "benchmark config", Map.of());
+            DimstreamConfig config = DimstreamConfig.parse(config(kafka.bootstrapServers(), jdbc, table, sinkBatch, byKey, a.get("sink-parallelism")), "benchmark config", Map.of());
             PipelineOptions options = new PipelineOptions(dir.resolve("data"), "pipeline-bench", 3, Duration.ofHours(1));
             try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
                 if (warmup > 0) {
@@ -104,6 +104,18 @@ public final class PipelineBenchmark {
     }
 
     static String config(String bootstrap, String jdbc, String table, String sinkBatch, boolean partitionedByKey) {
+        return config(bootstrap, jdbc, table, sinkBatch, partitionedByKey, null);
+    }
+
+    static String config(String bootstrap, String jdbc, String table, String sinkBatch, boolean partitionedByKey,
+                         String sinkParallelism) {
+        List<String> sink = new java.util.ArrayList<>();
+        if (sinkBatch != null) {
+            sink.add("batch-size: " + Integer.parseInt(sinkBatch));
+        }
+        if (sinkParallelism != null) {
+            sink.add("parallelism: " + Integer.parseInt(sinkParallelism));
+        }
         return """
                 kafka:
                   bootstrap-servers: %s
@@ -121,7 +133,7 @@ public final class PipelineBenchmark {
                     lateness-horizon: unlimited
                 %s    columns: {customer_id: text, email: text, full_name: text, country: text, city: text,
                               loyalty_tier: text, last_login: bigint}
-                """.formatted(bootstrap, jdbc, sinkBatch == null ? "" : "sink: {batch-size: " + Integer.parseInt(sinkBatch) + "}", table,
+                """.formatted(bootstrap, jdbc, sink.isEmpty() ? "" : "sink: {" + String.join(", ", sink) + "}", table,
                 // LatencyBenchmark adds the line itself to the 4-argument form
                 partitionedByKey ? "    partitioned-by-key: true\n" : "");
     }
