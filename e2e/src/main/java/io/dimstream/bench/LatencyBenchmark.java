@@ -84,7 +84,8 @@ public final class LatencyBenchmark {
         Path dir = Files.createTempDirectory("dimstream-latency-bench");
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1)));
-            String yaml = PipelineBenchmark.config(kafka.bootstrapServers(), jdbc, table, null).replace("bench.customers", TOPIC);
+            String yaml = PipelineBenchmark.config(kafka.bootstrapServers(), jdbc, table, null, partitionedByKey, null)
+                    .replace("bench.customers", TOPIC);
             // --streams 'name: value, ...' passes Kafka Streams properties (kafka.streams:)
             List<String> streams = new ArrayList<>();
             if (commitMs != null) {
@@ -96,9 +97,6 @@ public final class LatencyBenchmark {
             if (!streams.isEmpty()) {
                 yaml = yaml.replaceFirst("(?m)^  bootstrap-servers: (.*)$", "  bootstrap-servers: $1\n  streams: {"
                         + java.util.regex.Matcher.quoteReplacement(String.join(", ", streams)) + "}");
-            }
-            if (partitionedByKey) {
-                yaml = yaml.replace("    format: json\n", "    format: json\n    partitioned-by-key: true\n");
             }
             if (batchMaxWait != null) {
                 yaml = yaml.replaceFirst("(?m)^entities:$", "sink: {batch-max-wait: " + batchMaxWait + "}\nentities:");

@@ -74,12 +74,13 @@ public final class PipelineBenchmark {
             try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
                 if (warmup > 0) {
                     long w0 = System.nanoTime();
-                    produce(kafka.bootstrapServers(), "bench.customers", warmup, Math.max(1, warmup / 10), 7, 'W');
+                    int warmupKeys = Math.max(1, warmup / 10);
+                    produce(kafka.bootstrapServers(), "bench.customers", warmup, warmupKeys, 7, 'W');
                     if (!pipeline.awaitCaughtUp(warmup, Duration.ofMinutes(30))) {
                         throw new IllegalStateException("the pipeline did not catch up with the warm-up within 30 minutes");
                     }
                     System.out.printf(Locale.ROOT, "warm-up: %,d events over %,d other keys in %.1f s (not measured)%n", warmup,
-                            Math.max(1, warmup / 10), (System.nanoTime() - w0) / 1e9);
+                            warmupKeys, (System.nanoTime() - w0) / 1e9);
                 }
                 long t0 = System.nanoTime();
                 produce(kafka.bootstrapServers(), "bench.customers", events, keys, 1);
@@ -100,11 +101,7 @@ public final class PipelineBenchmark {
     }
 
     static String config(String bootstrap, String jdbc, String table, String sinkBatch) {
-        return config(bootstrap, jdbc, table, sinkBatch, false);
-    }
-
-    static String config(String bootstrap, String jdbc, String table, String sinkBatch, boolean partitionedByKey) {
-        return config(bootstrap, jdbc, table, sinkBatch, partitionedByKey, null);
+        return config(bootstrap, jdbc, table, sinkBatch, false, null);
     }
 
     static String config(String bootstrap, String jdbc, String table, String sinkBatch, boolean partitionedByKey,
@@ -134,7 +131,6 @@ public final class PipelineBenchmark {
                 %s    columns: {customer_id: text, email: text, full_name: text, country: text, city: text,
                               loyalty_tier: text, last_login: bigint}
                 """.formatted(bootstrap, jdbc, sink.isEmpty() ? "" : "sink: {" + String.join(", ", sink) + "}", table,
-                // LatencyBenchmark adds the line itself to the 4-argument form
                 partitionedByKey ? "    partitioned-by-key: true\n" : "");
     }
 

@@ -243,7 +243,10 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                     continue;
                 }
                 buffer(records);
-                drainFetched(c);
+                if (!records.isEmpty()) {
+                    // nothing polled: nothing fetched either, so nothing to drain
+                    drainFetched(c);
+                }
                 if (backoff.remaining().isZero() && resolvePending(c)) {
                     flushDue(c);
                 }
@@ -445,18 +448,17 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         }
         EntitySpec entity = group.get(0).entity;
         long t0 = System.nanoTime();
-        List<java.util.concurrent.Future<SinkTransaction.Outcome>> others = new ArrayList<>(n - 1);
-        for (int i = 1; i < n; i++) {
-            List<SinkTransaction.PartitionBatch> b = batches.get(i);
-            others.add(applyPool().submit(() -> tx.applyMerged(entity, b)));
+        // the first group on this thread, the others on the pool; every outcome read the same way
+        List<java.util.concurrent.FutureTask<SinkTransaction.Outcome>> applies = new ArrayList<>(n);
+        for (List<SinkTransaction.PartitionBatch> b : batches) {
+            applies.add(new java.util.concurrent.FutureTask<>(() -> tx.applyMerged(entity, b)));
         }
+        for (var f : applies.subList(1, n)) {
+            applyPool().execute(f);
+        }
+        applies.get(0).run();
         List<Object> outcomes = new ArrayList<>(n); // an Outcome, or the exception that failed the group
-        try {
-            outcomes.add(tx.applyMerged(entity, batches.get(0)));
-        } catch (SQLException | RuntimeException e) {
-            outcomes.add(e);
-        }
-        for (var f : others) {
+        for (var f : applies) {
             outcomes.add(awaitApply(f));
         }
         Exception failed = null;

@@ -114,7 +114,10 @@ class SinkIT {
      * A backlog on three partitions, batches of 5: every round has several partitions due at once,
      * applied as groups on {@code parallelism} connections at once (1: one transaction per round),
      * with remainders carried into the next round. Whatever the parallelism, the table ends exact
-     * and every partition's stored offset at its end.
+     * and every partition's stored offset at its end; and no transaction carried more partitions
+     * than a split into {@code parallelism} groups allows (each {@code sink_batches} row is written
+     * by its batch's transaction, so its {@code xmin} names the transaction). That concurrent
+     * groups overlap in time is not asserted (nothing here can observe it without timing).
      */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 3})
@@ -148,6 +151,25 @@ class SinkIT {
                 assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), topic));
             });
         }
+        int mostPerTransaction = (3 + parallelism - 1) / parallelism;
+        assertThat(partitionsPerTransaction(group, topic)).isNotEmpty()
+                .allSatisfy(partitions -> assertThat(partitions).hasSizeBetween(1, mostPerTransaction));
+    }
+
+    /** The partitions of each transaction that recorded sink batches of this group and topic. */
+    private static Collection<java.util.Set<Integer>> partitionsPerTransaction(String group, String topic) throws Exception {
+        java.util.Map<String, java.util.Set<Integer>> byTx = new java.util.TreeMap<>();
+        try (java.sql.Connection c = DS.getConnection(); java.sql.PreparedStatement p = c.prepareStatement(
+                "SELECT xmin::text, partition FROM dimstream.sink_batches WHERE consumer_group = ? AND topic = ?")) {
+            p.setString(1, group);
+            p.setString(2, topic);
+            try (java.sql.ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    byTx.computeIfAbsent(rs.getString(1), x -> new java.util.TreeSet<>()).add(rs.getInt(2));
+                }
+            }
+        }
+        return byTx.values();
     }
 
     @Test
