@@ -223,7 +223,7 @@ final class ConfigReader {
             return null;
         }
         EntityConfig e = new EntityConfig(name, topic, format, table, key, tracked, type1, horizon, columns, system, seedJson, avro,
-                mode, snapshotTimeField, partitionedByKey, ignoreUndeclared);
+                mode, snapshotTimeField, partitionedByKey, ignoreUndeclared, !Boolean.FALSE.equals(raw.surrogateKeyIndex()));
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
         } catch (IllegalArgumentException ex) {
@@ -521,6 +521,9 @@ final class ConfigReader {
         if (type == Integer.class || type == int.class) {
             return "an integer";
         }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
         return "a single value";
     }
 
@@ -637,7 +640,8 @@ final class ConfigReader {
             @JsonProperty("mode") String mode,
             @JsonProperty("snapshot-time-field") String snapshotTimeField,
             @JsonProperty("partitioned-by-key") Boolean partitionedByKey,
-            @JsonProperty("undeclared-columns") String undeclaredColumns) {
+            @JsonProperty("undeclared-columns") String undeclaredColumns,
+            @JsonProperty("surrogate-key-index") Boolean surrogateKeyIndex) {
     }
 
     record RawOpValues(@JsonProperty("upsert") List<String> upsert, @JsonProperty("delete") List<String> delete) {

@@ -25,6 +25,8 @@ import java.util.Optional;
  *                        of a business key on one partition of the source topic (they key records
  *                        by it, in any consistent encoding), so the topology skips its repartition
  *                        step: one Kafka transaction less per event on its way, less latency
+ * @param surrogateKeyIndex {@code surrogate-key-index: false}: the table dimstream creates has no
+ *                        unique index on {@code surrogate_key} ({@link EntitySpec#surrogateKeyIndex()})
  * @param ignoreUndeclaredColumns {@code undeclared-columns: ignore}: fields of a source record that
  *                        are not columns of the entity are dropped instead of sending the record to
  *                        the DLQ (a Debezium row image carries every column of its source table)
@@ -45,10 +47,20 @@ public record EntityConfig(
         FeedMode mode,
         String snapshotTimeField,
         boolean partitionedByKey,
-        boolean ignoreUndeclaredColumns) {
+        boolean ignoreUndeclaredColumns,
+        boolean surrogateKeyIndex) {
 
     /** The field of a snapshot row that holds its slice's instant, unless {@code snapshot-time-field} names another. */
     public static final String DEFAULT_SNAPSHOT_TIME_FIELD = "snapshot_time";
+
+    /** An entity whose table gets the unique index on {@code surrogate_key} (the default). */
+    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
+                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
+                        SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro, FeedMode mode,
+                        String snapshotTimeField, boolean partitionedByKey, boolean ignoreUndeclaredColumns) {
+        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
+                mode, snapshotTimeField, partitionedByKey, ignoreUndeclaredColumns, true);
+    }
 
     /** An entity that refuses undeclared columns (the default). */
     public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
@@ -104,6 +116,6 @@ public record EntityConfig(
 
     /** The entity as the database side sees it. */
     public EntitySpec toEntitySpec() {
-        return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, systemColumns);
+        return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, systemColumns, surrogateKeyIndex);
     }
 }

@@ -228,7 +228,7 @@ class DimstreamConfigTest {
     void unknownKeyIsRefusedNamingTheKey() {
         assertThat(refusal(designWith("    table: dim_customer ", "    tabel: dim_customer ")))
                 .isEqualTo("config test.yml: entities[0].tabel: unknown key (known here: columns, deserializer-config,"
-                        + " format, key, lateness-horizon, mode, name, op-field, op-values, partitioned-by-key, snapshot-time-field, system-columns, table,"
+                        + " format, key, lateness-horizon, mode, name, op-field, op-values, partitioned-by-key, snapshot-time-field, surrogate-key-index, system-columns, table,"
                         + " time-field, topic,"
                         + " tracked, type1, undeclared-columns, value-deserializer)");
     }
@@ -427,5 +427,25 @@ class DimstreamConfigTest {
         assertThat(refusal(DESIGN_EXAMPLE + "sink:\n  batch-size: 0\n  batch-max-wait: 200ms\n  group-id: ' '\n  parallelism: 0\n"))
                 .isEqualTo("config test.yml: 4 problems: sink.group-id: must not be empty; sink.batch-size: must be at least 1, got 0; "
                         + "sink.batch-max-wait: \"200ms\" is not an ISO-8601 duration (e.g. PT0.2S); sink.parallelism: must be at least 1, got 0");
+    }
+
+    @Test
+    void surrogateKeyIndexDefaultsToTrueAndFalseReachesTheSpecAndSurvivesDescribe() {
+        assertThat(parse(DESIGN_EXAMPLE).entities().get(0).toEntitySpec().surrogateKeyIndex()).isTrue();
+
+        DimstreamConfig config = parse(designWith("    table: dim_customer ", "    surrogate-key-index: false\n    table: dim_customer ")
+                .replace("${DIMSTREAM_PG_PASSWORD}", "literal"));
+        EntitySpec spec = config.entities().get(0).toEntitySpec();
+        assertThat(spec).isEqualTo(new EntitySpec("customer", "dim_customer", List.of("customer_id"),
+                List.of("email", "full_name", "country", "city", "loyalty_tier"), List.of("last_login"),
+                parse(DESIGN_EXAMPLE).entities().get(0).columns(), Optional.of(java.time.Duration.ofDays(30)), SystemColumns.DEFAULTS, false));
+        assertThat(config.describeMasked()).contains("  surrogate-key-index: false\n");
+        assertThat(parse(config.describeMasked().replace("'****'", "literal"))).isEqualTo(config);
+    }
+
+    @Test
+    void aSurrogateKeyIndexThatIsNotABooleanIsRefusedNamingTheField() {
+        assertThat(refusal(designWith("    table: dim_customer ", "    surrogate-key-index: sometimes\n    table: dim_customer ")))
+                .isEqualTo("config test.yml: entities[0].surrogate-key-index: \"sometimes\" is not true or false");
     }
 }

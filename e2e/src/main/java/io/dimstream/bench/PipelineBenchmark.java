@@ -38,7 +38,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Reports the JVM's peak resident memory (it includes the embedded broker; PostgreSQL is external).
  *
  * <p>Usage: {@code ./mvnw -q -B -DskipTests install -pl e2e -am && ./mvnw -q -B -pl e2e exec:java
- * -Dexec.mainClass=io.dimstream.bench.PipelineBenchmark -Dexec.args="--jdbc URL --events 1000000 --keys 100000 --naive 20000"}; {@code --sink-batch-size N} sets sink.batch-size, {@code --sink-parallelism N} sink.parallelism
+ * -Dexec.mainClass=io.dimstream.bench.PipelineBenchmark -Dexec.args="--jdbc URL --events 1000000 --keys 100000 --naive 20000"}; {@code --sink-batch-size N} sets sink.batch-size, {@code --sink-parallelism N} sink.parallelism,
+ * {@code --surrogate-index false} the entity's (and the naive peer's table's) {@code surrogate-key-index: false}
  */
 public final class PipelineBenchmark {
 
@@ -58,6 +59,8 @@ public final class PipelineBenchmark {
         // so the JIT has compiled the hot paths (cold, C2 compiles took ~15% of the machine's CPU
         // in the timed window of a 1M-event run); 0: measure from a cold start
         int warmup = Integer.parseInt(a.getOrDefault("warmup", "0"));
+        // surrogate-key-index of the entity (and of the naive peer's table); absent: the default, true
+        boolean surrogateIndex = !"false".equals(a.get("surrogate-index"));
         Path dir = Files.createTempDirectory("dimstream-pipeline-bench");
         String table = "bench_pipeline_customer";
         try (Databases.Handle db = Databases.open(jdbc, null, null, 4)) {
@@ -69,7 +72,7 @@ public final class PipelineBenchmark {
         }
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic("bench.customers", 3, (short) 1)));
-            DimstreamConfig config = DimstreamConfig.parse(config(kafka.bootstrapServers(), jdbc, table, sinkBatch, byKey, a.get("sink-parallelism")), "benchmark config", Map.of());
+            DimstreamConfig config = DimstreamConfig.parse(config(kafka.bootstrapServers(), jdbc, table, sinkBatch, byKey, a.get("sink-parallelism"), surrogateIndex), "benchmark config", Map.of());
             PipelineOptions options = new PipelineOptions(dir.resolve("data"), "pipeline-bench", 3, Duration.ofHours(1));
             try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
                 if (warmup > 0) {
@@ -94,18 +97,18 @@ public final class PipelineBenchmark {
             }
             if (naive > 0) {
                 System.out.printf(Locale.ROOT, "naive consumer (one transaction per event): %,.0f events/s over %,d events%n",
-                        naiveRate(jdbc, naive, keys), naive);
+                        naiveRate(jdbc, naive, keys, surrogateIndex), naive);
             }
         }
         System.out.println("peak RSS of this JVM (embedded broker included): " + peakRss());
     }
 
     static String config(String bootstrap, String jdbc, String table, String sinkBatch) {
-        return config(bootstrap, jdbc, table, sinkBatch, false, null);
+        return config(bootstrap, jdbc, table, sinkBatch, false, null, true);
     }
 
     static String config(String bootstrap, String jdbc, String table, String sinkBatch, boolean partitionedByKey,
-                         String sinkParallelism) {
+                         String sinkParallelism, boolean surrogateKeyIndex) {
         List<String> sink = new java.util.ArrayList<>();
         if (sinkBatch != null) {
             sink.add("batch-size: " + Integer.parseInt(sinkBatch));
@@ -131,7 +134,7 @@ public final class PipelineBenchmark {
                 %s    columns: {customer_id: text, email: text, full_name: text, country: text, city: text,
                               loyalty_tier: text, last_login: bigint}
                 """.formatted(bootstrap, jdbc, sink.isEmpty() ? "" : "sink: {" + String.join(", ", sink) + "}", table,
-                partitionedByKey ? "    partitioned-by-key: true\n" : "");
+                (partitionedByKey ? "    partitioned-by-key: true\n" : "") + (surrogateKeyIndex ? "" : "    surrogate-key-index: false\n"));
     }
 
     /** Events in time order, keys drawn at random: every event is an upsert of a tracked change. */
@@ -183,10 +186,10 @@ public final class PipelineBenchmark {
      * The naive peer: per event, a close (UPDATE of the open row) and an INSERT of the successor,
      * committed on their own, as a hand-written consumer would do it.
      */
-    static double naiveRate(String jdbc, int events, int keys) throws Exception {
+    static double naiveRate(String jdbc, int events, int keys, boolean surrogateKeyIndex) throws Exception {
         try (Databases.Handle db = Databases.open(jdbc, null, null, 2)) {
             Migrations.migrate(db.dataSource());
-            DimstreamConfig cfg = DimstreamConfig.parse(config("unused:9092", jdbc, "bench_naive_customer", null), "naive", Map.of());
+            DimstreamConfig cfg = DimstreamConfig.parse(config("unused:9092", jdbc, "bench_naive_customer", null, false, null, surrogateKeyIndex), "naive", Map.of());
             EntitySpec spec = cfg.entities().get(0).toEntitySpec();
             EntityTables.ensure(db.dataSource(), spec);
             Random rnd = new Random(2);

@@ -69,6 +69,16 @@ public final class WriterBenchmark {
                     st.execute("DROP INDEX bench_customer_surrogate_key");
                 }
             }
+            if (a.containsKey("fillfactor")) {
+                try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                    st.execute("ALTER TABLE bench_customer SET (fillfactor = " + Integer.parseInt(a.get("fillfactor")) + ")");
+                }
+            }
+            if ("false".equals(a.get("one-open-index"))) {
+                try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                    st.execute("DROP INDEX bench_customer_one_open");
+                }
+            }
             if ("true".equals(a.get("exclusion"))) {
                 // the overlap-preventing constraint the README weighs: measure its cost
                 try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {

@@ -13,7 +13,13 @@ import java.util.Set;
  * One SCD2 entity: its table, business key, tracked columns (a change makes a new version) and
  * type-1 columns (overwritten in place). Immutable; validated on construction.
  *
- * @param latenessHorizon empty means unlimited
+ * @param latenessHorizon   empty means unlimited
+ * @param surrogateKeyIndex whether the table dimstream creates carries a unique index on
+ *                          {@code surrogate_key} (for fact tables that look versions up by it).
+ *                          Uniqueness does not depend on it: the surrogate key is a 64-bit hash of
+ *                          entity, key and {@code valid_from}, which the primary key makes unique.
+ *                          Its cost is a random B-tree insert for every version written and every
+ *                          close (a close rewrites the row, see the README's benchmarks)
  */
 public record EntitySpec(
         String name,
@@ -23,7 +29,8 @@ public record EntitySpec(
         List<String> type1,
         Map<String, ColumnType> columns,
         Optional<Duration> latenessHorizon,
-        SystemColumns system) {
+        SystemColumns system,
+        boolean surrogateKeyIndex) {
 
     /** Columns of the event memory table besides the entity's own: no entity column may take these names. */
     public static final List<String> MEMORY_COLUMNS = List.of("event_time", "seq", "is_deleted", "record_hash",
@@ -31,6 +38,12 @@ public record EntitySpec(
 
     /** Used when config names no horizon. */
     public static final Duration DEFAULT_LATENESS_HORIZON = Duration.ofDays(30);
+
+    /** An entity whose table gets the unique index on {@code surrogate_key} (the default). */
+    public EntitySpec(String name, String table, List<String> key, List<String> tracked, List<String> type1,
+                      Map<String, ColumnType> columns, Optional<Duration> latenessHorizon, SystemColumns system) {
+        this(name, table, key, tracked, type1, columns, latenessHorizon, system, true);
+    }
 
     public EntitySpec {
         key = List.copyOf(key);
@@ -80,6 +93,16 @@ public record EntitySpec(
                 throw new IllegalArgumentException("lateness-horizon: must be positive, got " + h);
             }
         });
+    }
+
+    /** The same entity on another table (a replay's shadow table). */
+    public EntitySpec withTable(String otherTable) {
+        return new EntitySpec(name, otherTable, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex);
+    }
+
+    /** The same entity with another lateness horizon (empty: unlimited). */
+    public EntitySpec withLatenessHorizon(Optional<Duration> horizon) {
+        return new EntitySpec(name, table, key, tracked, type1, columns, horizon, system, surrogateKeyIndex);
     }
 
     /** Tracked then type-1 columns: the attributes a version row carries. */

@@ -111,8 +111,7 @@ public final class QuarantineActions {
             try {
                 QuarantinedEvent q = lockPending(c, id, entity.name());
                 Event ev = ShadowTables.parse(q.event(), q.seq(), q.source());
-                EntitySpec unlimited = new EntitySpec(entity.name(), entity.table(), entity.key(), entity.tracked(), entity.type1(),
-                        entity.columns(), Optional.empty(), entity.system());
+                EntitySpec unlimited = entity.withLatenessHorizon(Optional.empty());
                 WriterLock.exclusiveWriter(c, entity);
                 ApplyResult r = writer.apply(c, unlimited, List.of(ev));
                 if (r.quarantined() > 0) {

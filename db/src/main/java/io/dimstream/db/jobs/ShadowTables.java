@@ -44,16 +44,12 @@ public final class ShadowTables {
 
     /** The shadow's spec: the live entity (same name, so surrogate keys are reproduced) on another table. */
     public static EntitySpec shadowSpec(EntitySpec live, long jobId) {
-        return withTable(live, live.table() + "_shadow_" + jobId);
+        return live.withTable(live.table() + "_shadow_" + jobId);
     }
 
     /** Where the replaced live table is kept after a swap. */
     public static String retiredTable(EntitySpec live, long jobId) {
         return live.table() + "_replaced_" + jobId;
-    }
-
-    static EntitySpec withTable(EntitySpec e, String table) {
-        return new EntitySpec(e.name(), table, e.key(), e.tracked(), e.type1(), e.columns(), e.latenessHorizon(), e.system());
     }
 
     /** Creates the shadow table and memory when missing (idempotent: a resumed job finds them). */
@@ -100,8 +96,7 @@ public final class ShadowTables {
             s.execute("LOCK TABLE " + Sql.table(live.memoryTable()) + ", " + Sql.table(live.table()) + " IN ACCESS EXCLUSIVE MODE");
         }
         List<Event> missing = liveEventsMissingFromShadow(c, live, shadow);
-        EntitySpec unlimited = new EntitySpec(shadow.name(), shadow.table(), shadow.key(), shadow.tracked(), shadow.type1(),
-                shadow.columns(), Optional.empty(), shadow.system());
+        EntitySpec unlimited = shadow.withLatenessHorizon(Optional.empty());
         ApplyResult merged = missing.isEmpty() ? ApplyResult.empty() : writer.apply(c, unlimited, missing);
         if (!merged.rejected().isEmpty() || merged.quarantined() > 0) {
             throw new IllegalStateException("swap of " + shadow.table() + ": " + merged.rejected().size() + " events of the live "
@@ -109,7 +104,7 @@ public final class ShadowTables {
                     + merged.rejected().stream().findFirst().map(Object::toString).orElse("none"));
         }
         String retired = retiredTable(live, jobId);
-        EntitySpec retiredSpec = withTable(live, retired);
+        EntitySpec retiredSpec = live.withTable(retired);
         rename(c, live.table(), retiredSpec.table());
         rename(c, live.memoryTable(), retiredSpec.memoryTable());
         rename(c, shadow.table(), live.table());

@@ -24,7 +24,9 @@ import javax.sql.DataSource;
  *       PRIMARY KEY (key, valid_from); a partial unique index allowing one open row
  *       ({@code valid_to IS NULL}) per key, which implies one current row; CHECK valid_to &gt;
  *       valid_from; {@code is_current} is a generated column so it cannot disagree with
- *       {@code valid_to}/{@code is_deleted}; a unique index on {@code surrogate_key} for fact joins.
+ *       {@code valid_to}/{@code is_deleted}; a unique index on {@code surrogate_key} for fact joins,
+ *       unless the entity says {@code surrogate-key-index: false} (applies when the table is
+ *       created: an existing table's indexes are left as they are).
  *       Overlapping ranges are not prevented by an exclusion constraint (see README: it costs
  *       apply throughput) but reported by the integrity check.</li>
  *   <li>{@code T_events}: the per-key event memory (one row per key and event time, the winning
@@ -171,7 +173,9 @@ public final class EntityTables {
         return "CREATE TABLE " + t + " (\n  " + String.join(",\n  ", cols) + "\n);\n"
                 + "CREATE UNIQUE INDEX " + Sql.ident(bare + "_one_open") + " ON " + t + " (" + Sql.list(e.key()) + ") WHERE "
                 + Sql.ident(sc.validTo()) + " IS NULL;\n"
-                + "CREATE UNIQUE INDEX " + Sql.ident(bare + "_surrogate_key") + " ON " + t + " (" + Sql.ident(sc.surrogateKey()) + ");\n"
+                + (e.surrogateKeyIndex()
+                        ? "CREATE UNIQUE INDEX " + Sql.ident(bare + "_surrogate_key") + " ON " + t + " (" + Sql.ident(sc.surrogateKey()) + ");\n"
+                        : "")
                 + "COMMENT ON TABLE " + t + " IS " + Sql.literal("SCD2 history of entity " + e.name() + ", maintained by dimstream") + ";\n";
     }
 

@@ -1,0 +1,104 @@
+package io.dimstream.db.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.dimstream.db.schema.EntityTables.SchemaMismatchException;
+
+import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.jobs.ShadowTables;
+import io.dimstream.db.testing.TestPostgres;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+/** The entity table as {@link EntityTables} creates it, and its refusal of a table that differs from the config. */
+class EntityTablesTest {
+
+    private final DataSource ds = TestPostgres.dataSource();
+
+    static EntitySpec spec(String table, boolean surrogateKeyIndex) {
+        Map<String, ColumnType> cols = new LinkedHashMap<>();
+        cols.put("id", ColumnType.TEXT);
+        cols.put("name", ColumnType.TEXT);
+        cols.put("visits", ColumnType.BIGINT);
+        return new EntitySpec("et_" + table, table, List.of("id"), List.of("name"), List.of("visits"), cols,
+                Optional.of(Duration.ofDays(30)), SystemColumns.DEFAULTS, surrogateKeyIndex);
+    }
+
+    @Test
+    void createdTableCarriesTheInvariantIndexesAndTheSurrogateKeyIndexByDefault() throws SQLException {
+        EntityTables.ensure(ds, spec("et_default", true));
+        assertThat(indexes("et_default")).containsExactly(
+                "CREATE UNIQUE INDEX et_default_one_open ON public.et_default USING btree (id) WHERE (valid_to IS NULL)",
+                "CREATE UNIQUE INDEX et_default_pkey ON public.et_default USING btree (id, valid_from)",
+                "CREATE UNIQUE INDEX et_default_surrogate_key ON public.et_default USING btree (surrogate_key)");
+    }
+
+    @Test
+    void withoutTheSurrogateKeyIndexOnlyTheInvariantIndexesAreCreated() throws SQLException {
+        EntityTables.ensure(ds, spec("et_no_sk", false));
+        assertThat(indexes("et_no_sk")).containsExactly(
+                "CREATE UNIQUE INDEX et_no_sk_one_open ON public.et_no_sk USING btree (id) WHERE (valid_to IS NULL)",
+                "CREATE UNIQUE INDEX et_no_sk_pkey ON public.et_no_sk USING btree (id, valid_from)");
+    }
+
+    @Test
+    void aReplaysShadowTableFollowsTheLiveEntitysSetting() throws SQLException {
+        EntitySpec live = spec("et_live", false);
+        EntityTables.ensure(ds, live);
+        ShadowTables.create(ds, ShadowTables.shadowSpec(live, 9));
+        assertThat(indexes("et_live_shadow_9")).containsExactly(
+                "CREATE UNIQUE INDEX et_live_shadow_9_one_open ON public.et_live_shadow_9 USING btree (id) WHERE (valid_to IS NULL)",
+                "CREATE UNIQUE INDEX et_live_shadow_9_pkey ON public.et_live_shadow_9 USING btree (id, valid_from)");
+    }
+
+    @Test
+    void anExistingTableKeepsItsIndexesWhateverTheSetting() throws SQLException {
+        EntityTables.ensure(ds, spec("et_kept", true));
+        EntityTables.ensure(ds, spec("et_kept", false));
+        assertThat(indexes("et_kept")).containsExactly(
+                "CREATE UNIQUE INDEX et_kept_one_open ON public.et_kept USING btree (id) WHERE (valid_to IS NULL)",
+                "CREATE UNIQUE INDEX et_kept_pkey ON public.et_kept USING btree (id, valid_from)",
+                "CREATE UNIQUE INDEX et_kept_surrogate_key ON public.et_kept USING btree (surrogate_key)");
+    }
+
+    @Test
+    void anExistingTableWithAMissingOrMistypedColumnIsRefusedNamingTableAndColumns() throws SQLException {
+        EntityTables.ensure(ds, spec("et_edited", true));
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE et_edited DROP COLUMN name CASCADE"); // and the _current view that reads it
+            s.execute("ALTER TABLE et_edited ALTER COLUMN visits TYPE integer");
+        }
+        assertThatThrownBy(() -> EntityTables.ensure(ds, spec("et_edited", true)))
+                .isInstanceOf(SchemaMismatchException.class)
+                .hasMessage("table et_edited does not match the entity config: column name is missing (expected text); "
+                        + "column visits has type integer, expected bigint");
+    }
+
+    private List<String> indexes(String table) throws SQLException {
+        List<String> defs = new ArrayList<>();
+        try (Connection c = ds.getConnection();
+             PreparedStatement p = c.prepareStatement("SELECT indexdef FROM pg_indexes WHERE tablename = ? ORDER BY indexname")) {
+            p.setString(1, table);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    defs.add(rs.getString(1));
+                }
+            }
+        }
+        return defs;
+    }
+}
