@@ -23,7 +23,7 @@ WHERE d.customer_id = f.customer_id
   AND (d.valid_to IS NULL OR f.ts < d.valid_to)
   AND NOT d.is_deleted;
 
--- 3. By surrogate key: an equi-join on the dimension's unique surrogate_key index, no time
+-- 3. By surrogate key: an equi-join on the dimension's surrogate_key, no time
 --    condition needed; gives the same rows as statement 1.
 SELECT f.order_id, f.customer_id, f.ts, f.amount, d.surrogate_key AS customer_sk, d.tier
 FROM fact_orders f

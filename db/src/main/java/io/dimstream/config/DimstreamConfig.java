@@ -49,7 +49,7 @@ import java.util.stream.Collectors;
  *     lateness-horizon: P30D             # ISO-8601 duration or "unlimited"; default P30D
  *     columns: {customer_id: text, email: text, ...}
  *     system-columns: {valid_from: start_ts}   # optional renames, keys as in the default names
- *     surrogate-key-index: true          # default true: a unique index on surrogate_key when the table is created
+ *     surrogate-key-index: false         # default false; true: a unique index on surrogate_key when the table is created
  *     # format: seed-json only (see SeedJsonOptions):
  *     op-field: operation                # default "operation"
  *     time-field: change_time            # default "change_time"
@@ -211,8 +211,8 @@ public record DimstreamConfig(
         if (e.ignoreUndeclaredColumns()) {
             m.put("undeclared-columns", "ignore");
         }
-        if (!e.surrogateKeyIndex()) {
-            m.put("surrogate-key-index", false);
+        if (e.surrogateKeyIndex()) {
+            m.put("surrogate-key-index", true);
         }
         m.put("table", e.table());
         m.put("key", e.key());

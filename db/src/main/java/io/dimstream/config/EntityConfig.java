@@ -25,7 +25,7 @@ import java.util.Optional;
  *                        of a business key on one partition of the source topic (they key records
  *                        by it, in any consistent encoding), so the topology skips its repartition
  *                        step: one Kafka transaction less per event on its way, less latency
- * @param surrogateKeyIndex {@code surrogate-key-index: false}: the table dimstream creates has no
+ * @param surrogateKeyIndex {@code surrogate-key-index: true}: the table dimstream creates gets a
  *                        unique index on {@code surrogate_key} ({@link EntitySpec#surrogateKeyIndex()})
  * @param ignoreUndeclaredColumns {@code undeclared-columns: ignore}: fields of a source record that
  *                        are not columns of the entity are dropped instead of sending the record to
@@ -53,13 +53,13 @@ public record EntityConfig(
     /** The field of a snapshot row that holds its slice's instant, unless {@code snapshot-time-field} names another. */
     public static final String DEFAULT_SNAPSHOT_TIME_FIELD = "snapshot_time";
 
-    /** An entity whose table gets the unique index on {@code surrogate_key} (the default). */
+    /** An entity whose table gets no index on {@code surrogate_key} (the default). */
     public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
                         List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
                         SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro, FeedMode mode,
                         String snapshotTimeField, boolean partitionedByKey, boolean ignoreUndeclaredColumns) {
         this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
-                mode, snapshotTimeField, partitionedByKey, ignoreUndeclaredColumns, true);
+                mode, snapshotTimeField, partitionedByKey, ignoreUndeclaredColumns, false);
     }
 
     /** An entity that refuses undeclared columns (the default). */

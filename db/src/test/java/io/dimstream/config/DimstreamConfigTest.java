@@ -430,16 +430,17 @@ class DimstreamConfigTest {
     }
 
     @Test
-    void surrogateKeyIndexDefaultsToTrueAndFalseReachesTheSpecAndSurvivesDescribe() {
-        assertThat(parse(DESIGN_EXAMPLE).entities().get(0).toEntitySpec().surrogateKeyIndex()).isTrue();
+    void surrogateKeyIndexDefaultsToFalseAndTrueReachesTheSpecAndSurvivesDescribe() {
+        assertThat(parse(DESIGN_EXAMPLE).entities().get(0).toEntitySpec().surrogateKeyIndex()).isFalse();
+        assertThat(parse(DESIGN_EXAMPLE).describeMasked()).doesNotContain("surrogate-key-index");
 
-        DimstreamConfig config = parse(designWith("    table: dim_customer ", "    surrogate-key-index: false\n    table: dim_customer ")
+        DimstreamConfig config = parse(designWith("    table: dim_customer ", "    surrogate-key-index: true\n    table: dim_customer ")
                 .replace("${DIMSTREAM_PG_PASSWORD}", "literal"));
         EntitySpec spec = config.entities().get(0).toEntitySpec();
         assertThat(spec).isEqualTo(new EntitySpec("customer", "dim_customer", List.of("customer_id"),
                 List.of("email", "full_name", "country", "city", "loyalty_tier"), List.of("last_login"),
-                parse(DESIGN_EXAMPLE).entities().get(0).columns(), Optional.of(java.time.Duration.ofDays(30)), SystemColumns.DEFAULTS, false));
-        assertThat(config.describeMasked()).contains("  surrogate-key-index: false\n");
+                parse(DESIGN_EXAMPLE).entities().get(0).columns(), Optional.of(java.time.Duration.ofDays(30)), SystemColumns.DEFAULTS, true));
+        assertThat(config.describeMasked()).contains("  surrogate-key-index: true\n");
         assertThat(parse(config.describeMasked().replace("'****'", "literal"))).isEqualTo(config);
     }
 

@@ -84,7 +84,7 @@ public final class LatencyBenchmark {
         Path dir = Files.createTempDirectory("dimstream-latency-bench");
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1)));
-            String yaml = PipelineBenchmark.config(kafka.bootstrapServers(), jdbc, table, null, partitionedByKey, null, true)
+            String yaml = PipelineBenchmark.config(kafka.bootstrapServers(), jdbc, table, null, partitionedByKey, null, false)
                     .replace("bench.customers", TOPIC);
             // --streams 'name: value, ...' passes Kafka Streams properties (kafka.streams:)
             List<String> streams = new ArrayList<>();

@@ -39,7 +39,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>Usage: {@code ./mvnw -q -B -DskipTests install -pl e2e -am && ./mvnw -q -B -pl e2e exec:java
  * -Dexec.mainClass=io.dimstream.bench.PipelineBenchmark -Dexec.args="--jdbc URL --events 1000000 --keys 100000 --naive 20000"}; {@code --sink-batch-size N} sets sink.batch-size, {@code --sink-parallelism N} sink.parallelism,
- * {@code --surrogate-index false} the entity's (and the naive peer's table's) {@code surrogate-key-index: false}
+ * {@code --surrogate-index true} the entity's (and the naive peer's table's) {@code surrogate-key-index: true}
  */
 public final class PipelineBenchmark {
 
@@ -59,8 +59,8 @@ public final class PipelineBenchmark {
         // so the JIT has compiled the hot paths (cold, C2 compiles took ~15% of the machine's CPU
         // in the timed window of a 1M-event run); 0: measure from a cold start
         int warmup = Integer.parseInt(a.getOrDefault("warmup", "0"));
-        // surrogate-key-index of the entity (and of the naive peer's table); absent: the default, true
-        boolean surrogateIndex = !"false".equals(a.get("surrogate-index"));
+        // surrogate-key-index of the entity (and of the naive peer's table); absent: the default, false
+        boolean surrogateIndex = "true".equals(a.get("surrogate-index"));
         Path dir = Files.createTempDirectory("dimstream-pipeline-bench");
         String table = "bench_pipeline_customer";
         try (Databases.Handle db = Databases.open(jdbc, null, null, 4)) {
@@ -104,7 +104,7 @@ public final class PipelineBenchmark {
     }
 
     static String config(String bootstrap, String jdbc, String table, String sinkBatch) {
-        return config(bootstrap, jdbc, table, sinkBatch, false, null, true);
+        return config(bootstrap, jdbc, table, sinkBatch, false, null, false);
     }
 
     static String config(String bootstrap, String jdbc, String table, String sinkBatch, boolean partitionedByKey,
@@ -134,7 +134,7 @@ public final class PipelineBenchmark {
                 %s    columns: {customer_id: text, email: text, full_name: text, country: text, city: text,
                               loyalty_tier: text, last_login: bigint}
                 """.formatted(bootstrap, jdbc, sink.isEmpty() ? "" : "sink: {" + String.join(", ", sink) + "}", table,
-                (partitionedByKey ? "    partitioned-by-key: true\n" : "") + (surrogateKeyIndex ? "" : "    surrogate-key-index: false\n"));
+                (partitionedByKey ? "    partitioned-by-key: true\n" : "") + (surrogateKeyIndex ? "    surrogate-key-index: true\n" : ""));
     }
 
     /** Events in time order, keys drawn at random: every event is an upsert of a tracked change. */

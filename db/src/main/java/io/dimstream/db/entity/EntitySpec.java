@@ -15,11 +15,13 @@ import java.util.Set;
  *
  * @param latenessHorizon   empty means unlimited
  * @param surrogateKeyIndex whether the table dimstream creates carries a unique index on
- *                          {@code surrogate_key} (for fact tables that look versions up by it).
- *                          Uniqueness does not depend on it: the surrogate key is a 64-bit hash of
- *                          entity, key and {@code valid_from}, which the primary key makes unique.
- *                          Its cost is a random B-tree insert for every version written and every
- *                          close (a close rewrites the row, see the README's benchmarks)
+ *                          {@code surrogate_key}, for queries that look versions up by it one at a
+ *                          time. Off by default: dimstream never looks a version up by it, a join
+ *                          of many facts hash-joins without it, and the surrogate key is a 64-bit
+ *                          hash of entity, key and {@code valid_from}, which the primary key makes
+ *                          unique. Its cost is a random B-tree insert for every version written
+ *                          and every close (a close rewrites the row): ~20% of the writer's time
+ *                          (README, "Benchmarks")
  */
 public record EntitySpec(
         String name,
@@ -39,10 +41,10 @@ public record EntitySpec(
     /** Used when config names no horizon. */
     public static final Duration DEFAULT_LATENESS_HORIZON = Duration.ofDays(30);
 
-    /** An entity whose table gets the unique index on {@code surrogate_key} (the default). */
+    /** An entity whose table gets no index on {@code surrogate_key} (the default). */
     public EntitySpec(String name, String table, List<String> key, List<String> tracked, List<String> type1,
                       Map<String, ColumnType> columns, Optional<Duration> latenessHorizon, SystemColumns system) {
-        this(name, table, key, tracked, type1, columns, latenessHorizon, system, true);
+        this(name, table, key, tracked, type1, columns, latenessHorizon, system, false);
     }
 
     public EntitySpec {

@@ -24,9 +24,9 @@ import javax.sql.DataSource;
  *       PRIMARY KEY (key, valid_from); a partial unique index allowing one open row
  *       ({@code valid_to IS NULL}) per key, which implies one current row; CHECK valid_to &gt;
  *       valid_from; {@code is_current} is a generated column so it cannot disagree with
- *       {@code valid_to}/{@code is_deleted}; a unique index on {@code surrogate_key} for fact joins,
- *       unless the entity says {@code surrogate-key-index: false} (applies when the table is
- *       created: an existing table's indexes are left as they are).
+ *       {@code valid_to}/{@code is_deleted}; with {@code surrogate-key-index: true}, a unique
+ *       index on {@code surrogate_key} (applies when the table is created: an existing table's
+ *       indexes are left as they are).
  *       Overlapping ranges are not prevented by an exclusion constraint (see README: it costs
  *       apply throughput) but reported by the integrity check.</li>
  *   <li>{@code T_events}: the per-key event memory (one row per key and event time, the winning

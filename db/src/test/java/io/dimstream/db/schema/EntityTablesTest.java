@@ -39,30 +39,32 @@ class EntityTablesTest {
     }
 
     @Test
-    void createdTableCarriesTheInvariantIndexesAndTheSurrogateKeyIndexByDefault() throws SQLException {
-        EntityTables.ensure(ds, spec("et_default", true));
+    void byDefaultTheCreatedTableCarriesTheInvariantIndexesOnly() throws SQLException {
+        EntityTables.ensure(ds, new EntitySpec("et_default", "et_default", List.of("id"), List.of("name"), List.of("visits"),
+                spec("unused", false).columns(), Optional.empty(), SystemColumns.DEFAULTS));
         assertThat(indexes("et_default")).containsExactly(
                 "CREATE UNIQUE INDEX et_default_one_open ON public.et_default USING btree (id) WHERE (valid_to IS NULL)",
-                "CREATE UNIQUE INDEX et_default_pkey ON public.et_default USING btree (id, valid_from)",
-                "CREATE UNIQUE INDEX et_default_surrogate_key ON public.et_default USING btree (surrogate_key)");
+                "CREATE UNIQUE INDEX et_default_pkey ON public.et_default USING btree (id, valid_from)");
     }
 
     @Test
-    void withoutTheSurrogateKeyIndexOnlyTheInvariantIndexesAreCreated() throws SQLException {
-        EntityTables.ensure(ds, spec("et_no_sk", false));
-        assertThat(indexes("et_no_sk")).containsExactly(
-                "CREATE UNIQUE INDEX et_no_sk_one_open ON public.et_no_sk USING btree (id) WHERE (valid_to IS NULL)",
-                "CREATE UNIQUE INDEX et_no_sk_pkey ON public.et_no_sk USING btree (id, valid_from)");
+    void withTheSurrogateKeyIndexItIsCreatedUnique() throws SQLException {
+        EntityTables.ensure(ds, spec("et_sk", true));
+        assertThat(indexes("et_sk")).containsExactly(
+                "CREATE UNIQUE INDEX et_sk_one_open ON public.et_sk USING btree (id) WHERE (valid_to IS NULL)",
+                "CREATE UNIQUE INDEX et_sk_pkey ON public.et_sk USING btree (id, valid_from)",
+                "CREATE UNIQUE INDEX et_sk_surrogate_key ON public.et_sk USING btree (surrogate_key)");
     }
 
     @Test
     void aReplaysShadowTableFollowsTheLiveEntitysSetting() throws SQLException {
-        EntitySpec live = spec("et_live", false);
+        EntitySpec live = spec("et_live", true);
         EntityTables.ensure(ds, live);
         ShadowTables.create(ds, ShadowTables.shadowSpec(live, 9));
         assertThat(indexes("et_live_shadow_9")).containsExactly(
                 "CREATE UNIQUE INDEX et_live_shadow_9_one_open ON public.et_live_shadow_9 USING btree (id) WHERE (valid_to IS NULL)",
-                "CREATE UNIQUE INDEX et_live_shadow_9_pkey ON public.et_live_shadow_9 USING btree (id, valid_from)");
+                "CREATE UNIQUE INDEX et_live_shadow_9_pkey ON public.et_live_shadow_9 USING btree (id, valid_from)",
+                "CREATE UNIQUE INDEX et_live_shadow_9_surrogate_key ON public.et_live_shadow_9 USING btree (surrogate_key)");
     }
 
     @Test
