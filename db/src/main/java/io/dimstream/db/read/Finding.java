@@ -34,7 +34,13 @@ public record Finding(Kind kind, Map<String, Object> key, Instant validFrom, Str
          * The key's last version is closed ({@code valid_to} not NULL): per DESIGN section 3 the last
          * row is always open, current or (after a delete) an open {@code is_deleted} row.
          */
-        NO_CURRENT
+        NO_CURRENT,
+        /**
+         * Two or more versions share a {@code surrogate_key} (a collision of its 63-bit hash, or a
+         * table edited by hand); reported once per surrogate key, at its first version in key order.
+         * A table created with {@code surrogate-key-index: true} prevents it.
+         */
+        DUPLICATE_SURROGATE_KEY
     }
 
     /** {@code OVERLAP customer_id=C1 valid_from=2025-01-01T00:00:00Z : detail} */

@@ -22,9 +22,10 @@ import org.slf4j.LoggerFactory;
  * Checks the invariants of DESIGN section 3 on an entity's table, in one statement: a single
  * pass computes, per key ordered by {@code valid_from}, the neighbours of every row with
  * {@code LAG}/{@code LEAD} and the per-key counts with {@code count(*) FILTER}; the findings are
- * the rows that break a rule ({@link Finding.Kind}). No self-joins and no GROUP BY: every window
- * shares one ordering, {@code (key, valid_from)}, which a scan of the primary key delivers
- * without a sort.
+ * the rows that break a rule ({@link Finding.Kind}). No self-joins and no GROUP BY: the per-key
+ * windows share one ordering, {@code (key, valid_from)}, which a scan of the primary key delivers
+ * without a sort; the one window by {@code surrogate_key} (duplicates) costs one sort of the
+ * table, since the table need not have an index on it.
  *
  * <p>The table dimstream creates already prevents some of these (a generated {@code is_current},
  * one open row per key, unique {@code (key, valid_from)}); the check still runs them all, so it
@@ -80,7 +81,8 @@ public final class IntegrityChecker {
                     long n = rs.getLong(i + 3);
                     Boolean b1 = bool(rs, i + 4);
                     Boolean b2 = bool(rs, i + 5);
-                    findings.add(new Finding(kind, key, validFrom, detail(e.system(), kind, t1, t2, n, b1, b2)));
+                    long n2 = rs.getLong(i + 6);
+                    findings.add(new Finding(kind, key, validFrom, detail(e.system(), kind, t1, t2, n, b1, b2, n2)));
                 }
             }
         }
@@ -101,7 +103,7 @@ public final class IntegrityChecker {
      *
      * <p>Result columns: rows checked, kind (the {@link Finding.Kind} ordinal, NULL on the one row
      * returned when nothing is wrong), the kind's total, the key, the finding's valid_from, then
-     * t1, t2, n, b1, b2 whose meaning depends on the kind (see {@link #rules}). One parameter: the
+     * t1, t2, n, b1, b2, n2 whose meaning depends on the kind (see {@link #rules}). One parameter: the
      * cap per kind.
      */
     static String sql(EntitySpec e) {
@@ -110,6 +112,7 @@ public final class IntegrityChecker {
         String vf = Sql.ident(sc.validFrom());
         String vt = Sql.ident(sc.validTo());
         String cur = Sql.ident(sc.isCurrent());
+        String sk = Sql.ident(sc.surrogateKey());
         List<Rule> rules = rules(sc);
         StringBuilder values = new StringBuilder();
         for (Rule r : rules) {
@@ -118,20 +121,21 @@ public final class IntegrityChecker {
         }
         return "WITH bad AS (\n"
                 + "  SELECT * FROM (\n"
-                + "    SELECT " + k + ", " + vf + ", " + vt + ", " + cur + ", " + Sql.ident(sc.isDeleted()) + ",\n"
+                + "    SELECT " + k + ", " + vf + ", " + vt + ", " + cur + ", " + Sql.ident(sc.isDeleted()) + ", " + sk + ",\n"
+                + "           count(*) OVER s AS ds_sk_n, row_number() OVER (PARTITION BY " + sk + " ORDER BY " + k + ", " + vf + ") AS ds_sk_rn,\n"
                 + "           row_number() OVER o AS ds_rn, count(*) OVER p AS ds_versions,\n"
                 + "           count(*) FILTER (WHERE " + cur + ") OVER p AS ds_currents,\n"
                 + "           min(" + vf + ") FILTER (WHERE " + cur + ") OVER p AS ds_first_current,\n"
                 + "           max(" + vf + ") FILTER (WHERE " + cur + ") OVER p AS ds_last_current,\n"
                 + "           lag(" + vf + ") OVER o AS ds_prev_vf, lag(" + vt + ") OVER o AS ds_prev_vt, lead(" + vf + ") OVER o AS ds_next_vf\n"
                 + "    FROM " + Sql.table(e.table()) + "\n"
-                + "    WINDOW p AS (PARTITION BY " + k + "), o AS (PARTITION BY " + k + " ORDER BY " + vf + ")\n"
+                + "    WINDOW p AS (PARTITION BY " + k + "), o AS (PARTITION BY " + k + " ORDER BY " + vf + "), s AS (PARTITION BY " + sk + ")\n"
                 + "  ) w\n"
                 + "  WHERE " + rules.stream().map(r -> "(" + r.condition() + ")").collect(Collectors.joining("\n     OR ")) + "\n"
                 + "), f AS (\n"
                 + "  SELECT " + Sql.list("w", e.key()) + ", v.*\n"
                 + "  FROM bad AS w CROSS JOIN LATERAL (VALUES\n" + values + "\n"
-                + "  ) AS v (ds_kind, ds_hit, ds_vf, ds_t1, ds_t2, ds_n, ds_b1, ds_b2)\n"
+                + "  ) AS v (ds_kind, ds_hit, ds_vf, ds_t1, ds_t2, ds_n, ds_b1, ds_b2, ds_n2)\n"
                 + "  WHERE v.ds_hit\n"
                 + "), r AS (\n"
                 + "  SELECT f.*, count(*) OVER (PARTITION BY ds_kind) AS ds_total,\n"
@@ -139,14 +143,14 @@ public final class IntegrityChecker {
                 + "  FROM f\n"
                 + ")\n"
                 + "SELECT (SELECT count(*) FROM " + Sql.table(e.table()) + "), r.ds_kind, r.ds_total, " + Sql.list("r", e.key())
-                + ", r.ds_vf, r.ds_t1, r.ds_t2, r.ds_n, r.ds_b1, r.ds_b2\n"
+                + ", r.ds_vf, r.ds_t1, r.ds_t2, r.ds_n, r.ds_b1, r.ds_b2, r.ds_n2\n"
                 + "FROM (SELECT 1) AS one LEFT JOIN r ON r.ds_kind_rn <= ?\n"
                 + "ORDER BY r.ds_kind, " + Sql.list("r", e.key()) + ", r.ds_vf";
     }
 
     /**
      * One rule per kind: the condition on a row of the window pass, and the finding's columns
-     * {@code valid_from, t1, t2, n, b1, b2}.
+     * {@code valid_from, t1, t2, n, b1, b2, n2}.
      */
     private record Rule(Finding.Kind kind, String condition, String columns) {
     }
@@ -160,22 +164,25 @@ public final class IntegrityChecker {
         return List.of(
                 // once per key (on its first row), at its first current row; t1 = the last current row's valid_from, n = how many
                 new Rule(Finding.Kind.DUPLICATE_CURRENT, "w.ds_rn = 1 AND w.ds_currents > 1",
-                        "w.ds_first_current, w.ds_last_current, " + none + ", w.ds_currents, NULL::boolean, NULL::boolean"),
+                        "w.ds_first_current, w.ds_last_current, " + none + ", w.ds_currents, NULL::boolean, NULL::boolean, NULL::bigint"),
                 // t1, t2 = the previous version's valid_from, valid_to
                 new Rule(Finding.Kind.OVERLAP, "w.ds_rn > 1 AND (w.ds_prev_vt IS NULL OR w.ds_prev_vt > " + vf + ")",
-                        vf + ", w.ds_prev_vf, w.ds_prev_vt, NULL::bigint, NULL::boolean, NULL::boolean"),
+                        vf + ", w.ds_prev_vf, w.ds_prev_vt, NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint"),
                 // t1 = valid_to, t2 = the next version's valid_from (valid_to past it is the next row's OVERLAP)
                 new Rule(Finding.Kind.GAP, vt + " < w.ds_next_vf",
-                        vf + ", " + vt + ", w.ds_next_vf, NULL::bigint, NULL::boolean, NULL::boolean"),
+                        vf + ", " + vt + ", w.ds_next_vf, NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint"),
                 // t1 = valid_to, b1 = is_current, b2 = is_deleted
                 new Rule(Finding.Kind.CURRENT_FLAG_INCONSISTENT, cur + " IS DISTINCT FROM (" + vt + " IS NULL AND NOT " + del + ")",
-                        vf + ", " + vt + ", " + none + ", NULL::bigint, " + cur + ", " + del),
+                        vf + ", " + vt + ", " + none + ", NULL::bigint, " + cur + ", " + del + ", NULL::bigint"),
                 // the key's last row is closed; t1 = valid_to, b1 = is_deleted
                 new Rule(Finding.Kind.NO_CURRENT, "w.ds_rn = w.ds_versions AND " + vt + " IS NOT NULL",
-                        vf + ", " + vt + ", " + none + ", NULL::bigint, " + del + ", NULL::boolean"));
+                        vf + ", " + vt + ", " + none + ", NULL::bigint, " + del + ", NULL::boolean, NULL::bigint"),
+                // once per surrogate key shared by several versions, at the first; n = how many, n2 = the surrogate key
+                new Rule(Finding.Kind.DUPLICATE_SURROGATE_KEY, "w.ds_sk_rn = 1 AND w.ds_sk_n > 1",
+                        vf + ", " + none + ", " + none + ", w.ds_sk_n, NULL::boolean, NULL::boolean, w." + Sql.ident(sc.surrogateKey())));
     }
 
-    private static String detail(SystemColumns sc, Finding.Kind kind, Instant t1, Instant t2, long n, Boolean b1, Boolean b2) {
+    private static String detail(SystemColumns sc, Finding.Kind kind, Instant t1, Instant t2, long n, Boolean b1, Boolean b2, long n2) {
         return switch (kind) {
             case DUPLICATE_CURRENT -> n + " rows have " + sc.isCurrent() + " = true (the last from " + sc.validFrom() + " " + t1
                     + "); at most one is allowed";
@@ -187,6 +194,8 @@ public final class IntegrityChecker {
                     + sc.isDeleted() + " = " + b2 + ", so it must be " + (t1 == null && Boolean.FALSE.equals(b2));
             case NO_CURRENT -> "the key's last version is closed at " + sc.validTo() + " " + t1 + " (" + sc.isDeleted() + " = " + b1
                     + "); the last version must be open";
+            case DUPLICATE_SURROGATE_KEY -> n + " versions have " + sc.surrogateKey() + " = " + n2 + " (this is the first in key order); "
+                    + "it must identify one";
         };
     }
 

@@ -41,8 +41,9 @@
  * <h2>Integrity</h2>
  * {@link io.dimstream.db.read.IntegrityChecker} runs one statement: a single window pass
  * ({@code row_number}, {@code LAG}, {@code LEAD}, {@code count(*) FILTER} over
- * {@code PARTITION BY key ORDER BY valid_from}), whose order the primary key provides, keeps the
- * rows breaking any rule, and only those are unpivoted into findings, capped per kind with true
+ * {@code PARTITION BY key ORDER BY valid_from}), whose order the primary key provides, plus one
+ * window by {@code surrogate_key} (shared surrogate keys; one sort, as the table has no index on
+ * it by default), keeps the rows breaking any rule, and only those are unpivoted into findings, capped per kind with true
  * totals kept. No self-joins: one read of the table plus a count. The checker vouches for tables
  * made by hand too, so it does not rely on the constraints dimstream creates.
  *

@@ -85,7 +85,10 @@ class IntegrityCheckerTest {
                 b.row(List.of("N1"), values("b"), 11, FEB1, MAR1, false, false),
                 // last version a closed delete
                 b.row(List.of("N2"), values("a"), 12, JAN1, FEB1, false, false),
-                b.row(List.of("N2"), values("a"), 13, FEB1, MAR1, true, false));
+                b.row(List.of("N2"), values("a"), 13, FEB1, MAR1, true, false),
+                // two sound keys whose versions share a surrogate key
+                b.row(List.of("S1"), values("a"), 14, JAN1, null, false, true),
+                b.row(List.of("S2"), values("a"), 14, FEB1, null, false, true));
 
         exec("CREATE TABLE ic_broken_pair (region text, n integer, status text, sk bigint, from_ts timestamptz, "
                 + "to_ts timestamptz, current_flag boolean, deleted_flag boolean, row_hash bytea, src_topic text, "
@@ -123,12 +126,12 @@ class IntegrityCheckerTest {
     @Test
     void aBrokenTableReportsEveryKindExactlyOncePerDefect() throws SQLException {
         IntegrityReport report = new IntegrityChecker(ds).check(BROKEN);
-        assertThat(report).isEqualTo(new IntegrityReport("ic_broken", 13, BROKEN_FINDINGS));
+        assertThat(report).isEqualTo(new IntegrityReport("ic_broken", 15, BROKEN_FINDINGS));
         assertThat(report.ok()).isFalse();
         assertThat(report.counts()).isEqualTo(Map.of(Kind.DUPLICATE_CURRENT, 1L, Kind.OVERLAP, 2L, Kind.GAP, 1L,
-                Kind.CURRENT_FLAG_INCONSISTENT, 1L, Kind.NO_CURRENT, 2L));
+                Kind.CURRENT_FLAG_INCONSISTENT, 1L, Kind.NO_CURRENT, 2L, Kind.DUPLICATE_SURROGATE_KEY, 1L));
         assertThat(report.render()).isEqualTo("""
-                FAILED: ic_broken: 13 rows, 7 findings (DUPLICATE_CURRENT 1, OVERLAP 2, GAP 1, CURRENT_FLAG_INCONSISTENT 1, NO_CURRENT 2)
+                FAILED: ic_broken: 15 rows, 8 findings (DUPLICATE_CURRENT 1, OVERLAP 2, GAP 1, CURRENT_FLAG_INCONSISTENT 1, NO_CURRENT 2, DUPLICATE_SURROGATE_KEY 1)
                 DUPLICATE_CURRENT customer_id=D1 valid_from=2025-01-01T00:00:00Z : 2 rows have is_current = true (the last from valid_from 2025-02-01T00:00:00Z); at most one is allowed
                 OVERLAP customer_id=D1 valid_from=2025-02-01T00:00:00Z : starts while the previous version (valid_from 2025-01-01T00:00:00Z) is still open (valid_to NULL)
                 OVERLAP customer_id=O1 valid_from=2025-02-01T00:00:00Z : starts before the previous version (valid_from 2025-01-01T00:00:00Z) ends at 2025-03-01T00:00:00Z
@@ -136,21 +139,23 @@ class IntegrityCheckerTest {
                 CURRENT_FLAG_INCONSISTENT customer_id=F1 valid_from=2025-01-01T00:00:00Z : is_current = false but valid_to = NULL and is_deleted = false, so it must be true
                 NO_CURRENT customer_id=N1 valid_from=2025-02-01T00:00:00Z : the key's last version is closed at valid_to 2025-03-01T00:00:00Z (is_deleted = false); the last version must be open
                 NO_CURRENT customer_id=N2 valid_from=2025-02-01T00:00:00Z : the key's last version is closed at valid_to 2025-03-01T00:00:00Z (is_deleted = true); the last version must be open
+                DUPLICATE_SURROGATE_KEY customer_id=S1 valid_from=2025-01-01T00:00:00Z : 2 versions have surrogate_key = 14 (this is the first in key order); it must identify one
                 """);
     }
 
     @Test
     void theCapListsTheFirstFindingsOfEachKindButCountsThemAll() throws SQLException {
         IntegrityReport report = new IntegrityChecker(ds, 1).check(BROKEN);
-        assertThat(report).isEqualTo(new IntegrityReport("ic_broken", 13,
+        assertThat(report).isEqualTo(new IntegrityReport("ic_broken", 15,
                 List.of(BROKEN_FINDINGS.get(0), BROKEN_FINDINGS.get(1), BROKEN_FINDINGS.get(3), BROKEN_FINDINGS.get(4),
-                        BROKEN_FINDINGS.get(5)),
+                        BROKEN_FINDINGS.get(5), BROKEN_FINDINGS.get(7)),
                 Map.of(Kind.DUPLICATE_CURRENT, 1L, Kind.OVERLAP, 2L, Kind.GAP, 1L, Kind.CURRENT_FLAG_INCONSISTENT, 1L,
-                        Kind.NO_CURRENT, 2L)));
+                        Kind.NO_CURRENT, 2L, Kind.DUPLICATE_SURROGATE_KEY, 1L)));
         assertThat(report.truncated()).isTrue();
-        assertThat(report.totalFindings()).isEqualTo(7);
+        assertThat(report.totalFindings()).isEqualTo(8);
         assertThat(report.render()).endsWith("""
                 NO_CURRENT customer_id=N1 valid_from=2025-02-01T00:00:00Z : the key's last version is closed at valid_to 2025-03-01T00:00:00Z (is_deleted = false); the last version must be open
+                DUPLICATE_SURROGATE_KEY customer_id=S1 valid_from=2025-01-01T00:00:00Z : 2 versions have surrogate_key = 14 (this is the first in key order); it must identify one
                 ... 1 more OVERLAP not listed
                 ... 1 more NO_CURRENT not listed
                 """);
@@ -181,7 +186,9 @@ class IntegrityCheckerTest {
             new Finding(Kind.NO_CURRENT, key("customer_id", "N1"), FEB1,
                     "the key's last version is closed at valid_to 2025-03-01T00:00:00Z (is_deleted = false); the last version must be open"),
             new Finding(Kind.NO_CURRENT, key("customer_id", "N2"), FEB1,
-                    "the key's last version is closed at valid_to 2025-03-01T00:00:00Z (is_deleted = true); the last version must be open"));
+                    "the key's last version is closed at valid_to 2025-03-01T00:00:00Z (is_deleted = true); the last version must be open"),
+            new Finding(Kind.DUPLICATE_SURROGATE_KEY, key("customer_id", "S1"), JAN1,
+                    "2 versions have surrogate_key = 14 (this is the first in key order); it must identify one"));
 
     private static EntitySpec customer(String table) {
         return new EntitySpec(table, table, List.of("customer_id"), List.of("email"), List.of(),
