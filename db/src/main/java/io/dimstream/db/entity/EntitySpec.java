@@ -20,7 +20,7 @@ import java.util.Set;
  *                          of many facts hash-joins without it, and the surrogate key is a 64-bit
  *                          hash of entity, key and {@code valid_from}, which the primary key makes
  *                          unique. Its cost is a random B-tree insert for every version written
- *                          and every close (a close rewrites the row): ~20% of the writer's time
+ *                          and every close (a close rewrites the row): ~16% of the writer's time
  *                          (README, "Benchmarks")
  */
 public record EntitySpec(
