@@ -84,7 +84,8 @@ public final class LatencyBenchmark {
         Path dir = Files.createTempDirectory("dimstream-latency-bench");
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1)));
-            String yaml = PipelineBenchmark.config(kafka.bootstrapServers(), jdbc, table, null, partitionedByKey, null, false)
+            List<String> sink = batchMaxWait == null ? List.of() : List.of("batch-max-wait: " + batchMaxWait);
+            String yaml = PipelineBenchmark.config(kafka.bootstrapServers(), jdbc, table, sink, partitionedByKey, false)
                     .replace("bench.customers", TOPIC);
             // --streams 'name: value, ...' passes Kafka Streams properties (kafka.streams:)
             List<String> streams = new ArrayList<>();
@@ -97,9 +98,6 @@ public final class LatencyBenchmark {
             if (!streams.isEmpty()) {
                 yaml = yaml.replaceFirst("(?m)^  bootstrap-servers: (.*)$", "  bootstrap-servers: $1\n  streams: {"
                         + java.util.regex.Matcher.quoteReplacement(String.join(", ", streams)) + "}");
-            }
-            if (batchMaxWait != null) {
-                yaml = yaml.replaceFirst("(?m)^entities:$", "sink: {batch-max-wait: " + batchMaxWait + "}\nentities:");
             }
             Path config = Files.writeString(dir.resolve("config.yml"), yaml);
             System.out.println("service config:\n" + yaml);

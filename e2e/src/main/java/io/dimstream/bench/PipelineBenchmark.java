@@ -50,8 +50,14 @@ public final class PipelineBenchmark {
         int events = Integer.parseInt(a.getOrDefault("events", "1000000"));
         int keys = Integer.parseInt(a.getOrDefault("keys", "100000"));
         int naive = Integer.parseInt(a.getOrDefault("naive", "20000"));
-        // sink.batch-size; absent: the default
-        String sinkBatch = a.get("sink-batch-size");
+        // the sink: section, from --sink-batch-size and --sink-parallelism; absent: the defaults
+        List<String> sink = new java.util.ArrayList<>();
+        if (a.containsKey("sink-batch-size")) {
+            sink.add("batch-size: " + Integer.parseInt(a.get("sink-batch-size")));
+        }
+        if (a.containsKey("sink-parallelism")) {
+            sink.add("parallelism: " + Integer.parseInt(a.get("sink-parallelism")));
+        }
         // partitioned-by-key: true skips the repartition step; true of this benchmark's producer,
         // which keys every record by its customer_id (the default partitioner)
         boolean byKey = Boolean.parseBoolean(a.getOrDefault("partitioned-by-key", "false"));
@@ -72,7 +78,7 @@ public final class PipelineBenchmark {
         }
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic("bench.customers", 3, (short) 1)));
-            DimstreamConfig config = DimstreamConfig.parse(config(kafka.bootstrapServers(), jdbc, table, sinkBatch, byKey, a.get("sink-parallelism"), surrogateIndex), "benchmark config", Map.of());
+            DimstreamConfig config = DimstreamConfig.parse(config(kafka.bootstrapServers(), jdbc, table, sink, byKey, surrogateIndex), "benchmark config", Map.of());
             PipelineOptions options = new PipelineOptions(dir.resolve("data"), "pipeline-bench", 3, Duration.ofHours(1));
             try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
                 if (warmup > 0) {
@@ -103,19 +109,13 @@ public final class PipelineBenchmark {
         System.out.println("peak RSS of this JVM (embedded broker included): " + peakRss());
     }
 
-    static String config(String bootstrap, String jdbc, String table, String sinkBatch) {
-        return config(bootstrap, jdbc, table, sinkBatch, false, null, false);
-    }
-
-    static String config(String bootstrap, String jdbc, String table, String sinkBatch, boolean partitionedByKey,
-                         String sinkParallelism, boolean surrogateKeyIndex) {
-        List<String> sink = new java.util.ArrayList<>();
-        if (sinkBatch != null) {
-            sink.add("batch-size: " + Integer.parseInt(sinkBatch));
-        }
-        if (sinkParallelism != null) {
-            sink.add("parallelism: " + Integer.parseInt(sinkParallelism));
-        }
+    /**
+     * The benchmark entity's config.
+     *
+     * @param sink entries of the {@code sink:} section ({@code "batch-size: 800"}); empty: none
+     */
+    static String config(String bootstrap, String jdbc, String table, List<String> sink, boolean partitionedByKey,
+                         boolean surrogateKeyIndex) {
         return """
                 kafka:
                   bootstrap-servers: %s
@@ -189,7 +189,7 @@ public final class PipelineBenchmark {
     static double naiveRate(String jdbc, int events, int keys, boolean surrogateKeyIndex) throws Exception {
         try (Databases.Handle db = Databases.open(jdbc, null, null, 2)) {
             Migrations.migrate(db.dataSource());
-            DimstreamConfig cfg = DimstreamConfig.parse(config("unused:9092", jdbc, "bench_naive_customer", null, false, null, surrogateKeyIndex), "naive", Map.of());
+            DimstreamConfig cfg = DimstreamConfig.parse(config("unused:9092", jdbc, "bench_naive_customer", List.of(), false, surrogateKeyIndex), "naive", Map.of());
             EntitySpec spec = cfg.entities().get(0).toEntitySpec();
             EntityTables.ensure(db.dataSource(), spec);
             Random rnd = new Random(2);

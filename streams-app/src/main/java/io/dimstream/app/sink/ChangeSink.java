@@ -22,9 +22,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.Comparator;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -98,7 +105,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile Throwable failure;
     /** See {@link #applyPool()}; touched only by the consumer thread. */
-    private java.util.concurrent.ExecutorService applyPool;
+    private ExecutorService applyPool;
 
     /** What the sink knows of one partition it owns. */
     private static final class PartitionState {
@@ -235,11 +242,8 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     private void loop(KafkaConsumer<byte[], byte[]> c) {
         while (!closing) {
             try {
-                ConsumerRecords<byte[], byte[]> records;
-                try {
-                    records = c.poll(pollTimeout());
-                } catch (OffsetOutOfRangeException e) {
-                    outOfRange(c, e);
+                ConsumerRecords<byte[], byte[]> records = poll(c, pollTimeout());
+                if (records == null) {
                     continue;
                 }
                 buffer(records);
@@ -274,17 +278,21 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         }
         for (int i = 0; i < owned.size(); i++) {
             updatePauses(c);
-            ConsumerRecords<byte[], byte[]> more;
-            try {
-                more = c.poll(Duration.ZERO);
-            } catch (OffsetOutOfRangeException e) {
-                outOfRange(c, e);
-                return;
-            }
-            if (more.isEmpty()) {
+            ConsumerRecords<byte[], byte[]> more = poll(c, Duration.ZERO);
+            if (more == null || more.isEmpty()) {
                 return;
             }
             buffer(more);
+        }
+    }
+
+    /** One poll; null when a position was out of range (reported and handled by {@link #outOfRange}). */
+    private ConsumerRecords<byte[], byte[]> poll(KafkaConsumer<byte[], byte[]> c, Duration timeout) {
+        try {
+            return c.poll(timeout);
+        } catch (OffsetOutOfRangeException e) {
+            outOfRange(c, e);
+            return null;
         }
     }
 
@@ -430,7 +438,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             parts.add(new ArrayList<>());
         }
         List<PartitionState> bySize = new ArrayList<>(group);
-        bySize.sort(java.util.Comparator.comparingInt((PartitionState st) -> firstBatch(st).size()).reversed());
+        bySize.sort(Comparator.comparingInt((PartitionState st) -> firstBatch(st).size()).reversed());
         for (PartitionState st : bySize) {
             int least = 0;
             for (int i = 1; i < n; i++) {
@@ -449,32 +457,37 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         EntitySpec entity = group.get(0).entity;
         long t0 = System.nanoTime();
         // the first group on this thread, the others on the pool; every outcome read the same way
-        List<java.util.concurrent.FutureTask<SinkTransaction.Outcome>> applies = new ArrayList<>(n);
+        List<FutureTask<SinkTransaction.Outcome>> applies = new ArrayList<>(n);
         for (List<SinkTransaction.PartitionBatch> b : batches) {
-            applies.add(new java.util.concurrent.FutureTask<>(() -> tx.applyMerged(entity, b)));
+            applies.add(new FutureTask<>(() -> tx.applyMerged(entity, b)));
         }
-        for (var f : applies.subList(1, n)) {
+        for (FutureTask<SinkTransaction.Outcome> f : applies.subList(1, n)) {
             applyPool().execute(f);
         }
         applies.get(0).run();
-        List<Object> outcomes = new ArrayList<>(n); // an Outcome, or the exception that failed the group
-        for (var f : applies) {
-            outcomes.add(awaitApply(f));
-        }
+        // every group is awaited (this loop reads each outcome in turn) before the sink goes on
         Exception failed = null;
         String failedWhat = null;
         for (int i = 0; i < n; i++) {
             List<PartitionState> part = parts.get(i);
             List<SinkTransaction.PartitionBatch> b = batches.get(i);
             int total = b.stream().mapToInt(x -> x.records().size()).sum();
-            Object o = outcomes.get(i);
-            if (o instanceof SinkTransaction.Committed done) {
+            SinkTransaction.Outcome outcome;
+            try {
+                outcome = awaitApply(applies.get(i));
+            } catch (Exception e) {
+                if (failed == null) {
+                    failed = e;
+                    failedWhat = "applying " + total + " records of "
+                            + part.stream().map(st -> st.tp.toString()).collect(Collectors.joining(", "));
+                }
+                continue;
+            }
+            if (outcome instanceof SinkTransaction.Committed done) {
                 committedMerged(c, entity, part, b, done, total, t0);
-            } else if (o instanceof SinkTransaction.FencedIn fenced) {
+            } else {
+                SinkTransaction.FencedIn fenced = (SinkTransaction.FencedIn) outcome;
                 fencedOff(c, owned.get(fenced.tp()), fenced.stored(), "the merged batch of " + total + " records");
-            } else if (failed == null) {
-                failed = (Exception) o;
-                failedWhat = "applying " + total + " records of " + part.stream().map(st -> st.tp.toString()).collect(Collectors.joining(", "));
             }
         }
         if (failed != null) {
@@ -516,10 +529,10 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     }
 
     /** The threads applying all but the first group of a parallel flush; made on first use. */
-    private java.util.concurrent.ExecutorService applyPool() {
+    private ExecutorService applyPool() {
         if (applyPool == null) {
-            java.util.concurrent.atomic.AtomicInteger no = new java.util.concurrent.atomic.AtomicInteger();
-            applyPool = java.util.concurrent.Executors.newFixedThreadPool(settings.parallelism() - 1, r -> {
+            AtomicInteger no = new AtomicInteger();
+            applyPool = Executors.newFixedThreadPool(settings.parallelism() - 1, r -> {
                 Thread t = new Thread(r, "dimstream-sink-apply-" + no.incrementAndGet());
                 t.setDaemon(true);
                 return t;
@@ -528,8 +541,8 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         return applyPool;
     }
 
-    /** The group's outcome, or the exception that failed it; waits through interrupts (the transaction runs on). */
-    private static Object awaitApply(java.util.concurrent.Future<SinkTransaction.Outcome> f) {
+    /** The group's outcome; throws what failed it. Waits through interrupts (the transaction runs on). */
+    private static SinkTransaction.Outcome awaitApply(Future<SinkTransaction.Outcome> f) throws Exception {
         boolean interrupted = false;
         try {
             while (true) {
@@ -537,8 +550,8 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                     return f.get();
                 } catch (InterruptedException e) {
                     interrupted = true;
-                } catch (java.util.concurrent.ExecutionException e) {
-                    return e.getCause() instanceof Exception ex ? ex : new IllegalStateException(e.getCause());
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception ex ? ex : new IllegalStateException(e.getCause());
                 }
             }
         } finally {

@@ -17,13 +17,25 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.testing.TestPostgres;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.dimstream.app.change.ChangeRecord;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class SinkIT {
 
@@ -119,8 +131,8 @@ class SinkIT {
      * by its batch's transaction, so its {@code xmin} names the transaction). That concurrent
      * groups overlap in time is not asserted (nothing here can observe it without timing).
      */
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 3})
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3})
     void aBacklogOnSeveralPartitionsEndsExactWhateverTheParallelism(int parallelism) throws Exception {
         String name = "sinkit_backlog_" + parallelism;
         EntitySpec e = SinkFixtures.customer(name, DS);
@@ -128,8 +140,8 @@ class SinkIT {
         kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
         String[] days = {"2025-08-01T09:00:00Z", "2025-08-02T09:00:00Z", "2025-08-03T09:00:00Z"};
         String[] cities = {"Paris", "Lyon", "Nice"};
-        List<io.dimstream.app.change.ChangeRecord> changes = new java.util.ArrayList<>();
-        List<Row> expected = new java.util.ArrayList<>();
+        List<ChangeRecord> changes = new ArrayList<>();
+        List<Row> expected = new ArrayList<>();
         for (int k = 10; k < 22; k++) {
             for (int v = 0; v < 3; v++) {
                 long offset = k * 10L + v;
@@ -138,7 +150,7 @@ class SinkIT {
             }
         }
         // in time order per key, keys interleaved (C10 v0, C11 v0, ..., C10 v1, ...)
-        changes.sort(java.util.Comparator.comparing(io.dimstream.app.change.ChangeRecord::eventTime));
+        changes.sort(Comparator.comparing(ChangeRecord::eventTime));
         SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(changes));
 
         String group = "sinkit-backlog-" + parallelism;
@@ -157,15 +169,15 @@ class SinkIT {
     }
 
     /** The partitions of each transaction that recorded sink batches of this group and topic. */
-    private static Collection<java.util.Set<Integer>> partitionsPerTransaction(String group, String topic) throws Exception {
-        java.util.Map<String, java.util.Set<Integer>> byTx = new java.util.TreeMap<>();
-        try (java.sql.Connection c = DS.getConnection(); java.sql.PreparedStatement p = c.prepareStatement(
+    private static Collection<Set<Integer>> partitionsPerTransaction(String group, String topic) throws Exception {
+        Map<String, Set<Integer>> byTx = new TreeMap<>();
+        try (Connection c = DS.getConnection(); PreparedStatement p = c.prepareStatement(
                 "SELECT xmin::text, partition FROM dimstream.sink_batches WHERE consumer_group = ? AND topic = ?")) {
             p.setString(1, group);
             p.setString(2, topic);
-            try (java.sql.ResultSet rs = p.executeQuery()) {
+            try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
-                    byTx.computeIfAbsent(rs.getString(1), x -> new java.util.TreeSet<>()).add(rs.getInt(2));
+                    byTx.computeIfAbsent(rs.getString(1), x -> new TreeSet<>()).add(rs.getInt(2));
                 }
             }
         }
