@@ -4,7 +4,7 @@ import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.jobs.DlqRecords;
 import io.dimstream.db.status.IntegrityRuns;
-import io.dimstream.db.status.SinkBatches;
+import io.dimstream.db.sink.SinkBatches;
 import io.dimstream.db.status.TableCounts;
 import java.math.BigDecimal;
 import java.math.RoundingMode;

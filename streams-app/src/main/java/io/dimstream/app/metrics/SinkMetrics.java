@@ -31,7 +31,16 @@ import org.apache.kafka.common.TopicPartition;
  *   <li>{@value #ROWS_CHANGED} (counter, tag {@code entity}): version rows inserted, updated or
  *       deleted;</li>
  *   <li>{@value #EVENTS} (counter, tags {@code entity}, {@code class}): events by how the
- *       writer classified them (new, changed, deleted, unchanged, late, duplicate).</li>
+ *       writer classified them (new, changed, deleted, unchanged, late, duplicate);</li>
+ *   <li>{@value #FAILURES} (counter, tags {@code entity}, {@code kind}): batch transactions of a
+ *       partition that failed for a reason neither transient nor a record's ({@code other}, or
+ *       {@code data} when a refused value escaped the isolation of records, e.g. in a snapshot marker's deletes);</li>
+ *   <li>{@value #STOPPED} (counter, tag {@code entity}): partitions stopped because their stored
+ *       offset left the changes topic's log; {@value #GAPS} (counter, tag {@code entity}): offsets
+ *       skipped past such a gap (recorded in {@code dimstream.sink_gaps});</li>
+ *   <li>{@value #RUNNING} (gauge): 1 while the sink's thread runs, 0 once it stopped or failed;
+ *       {@value #STUCK} (gauge): partitions with records left and no progress for longer than
+ *       {@code sink.stuck-after}, stopped ones included.</li>
  * </ul>
  * Thread-safe: the sink's thread records, a scrape reads.
  */
@@ -44,6 +53,11 @@ public final class SinkMetrics {
     public static final String QUARANTINE = "dimstream.quarantine";
     public static final String ROWS_CHANGED = "dimstream.rows.changed";
     public static final String EVENTS = "dimstream.sink.events";
+    public static final String FAILURES = "dimstream.sink.partition.failures";
+    public static final String STOPPED = "dimstream.sink.partitions.stopped";
+    public static final String GAPS = "dimstream.sink.gap.offsets";
+    public static final String RUNNING = "dimstream.sink.running";
+    public static final String STUCK = "dimstream.sink.partitions.stuck";
 
     private final MeterRegistry registry;
     private final Map<TopicPartition, LagGauge> lags = new ConcurrentHashMap<>();
@@ -85,6 +99,29 @@ public final class SinkMetrics {
     private void events(String entity, String changeClass, int n) {
         Counter.builder(EVENTS).description("events applied by the sink, by class").tag("entity", entity)
                 .tag("class", changeClass).register(registry).increment(n);
+    }
+
+    /** Registers the gauges read from the sink's published status ({@value #RUNNING}, {@value #STUCK}). */
+    public void bindStatus(java.util.function.Supplier<io.dimstream.app.sink.SinkStatus> status) {
+        Gauge.builder(RUNNING, status, s -> {
+            io.dimstream.app.sink.SinkStatus.State st = s.get().state();
+            return st == io.dimstream.app.sink.SinkStatus.State.RUNNING || st == io.dimstream.app.sink.SinkStatus.State.STARTING ? 1 : 0;
+        }).description("1 while the sink's thread runs").register(registry);
+        Gauge.builder(STUCK, status, s -> s.get().partitions().stream().filter(p -> p.stuck()).count())
+                .description("partitions with records left and no progress for longer than sink.stuck-after").register(registry);
+    }
+
+    public void partitionFailure(String entity, String kind) {
+        Counter.builder(FAILURES).description("failed batch transactions of a partition, neither transient nor a record's fault")
+                .tag("entity", entity).tag("kind", kind).register(registry).increment();
+    }
+
+    public void partitionStopped(String entity) {
+        counter(STOPPED, entity, "partitions stopped because their stored offset left the changes topic's log").increment();
+    }
+
+    public void gap(String entity, long offsets) {
+        counter(GAPS, entity, "changes-topic offsets skipped past a gap (dimstream.sink_gaps)").increment(offsets);
     }
 
     /** Sets the lag of a partition this instance owns (registering its gauge on first use). */

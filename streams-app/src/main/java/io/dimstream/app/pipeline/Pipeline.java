@@ -20,13 +20,13 @@ import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.Migrations;
+import io.dimstream.db.sink.PartitionRef;
+import io.dimstream.db.sink.SinkOffsets;
 import io.dimstream.db.write.Scd2Writer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.nio.file.Files;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -293,12 +293,9 @@ public final class Pipeline implements AutoCloseable {
      */
     public boolean awaitCaughtUp(long sourceRecords, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        // one admin client and one connection for the whole wait, not one per look
-        try (Admin admin = Admin.create(clients.properties());
-             Connection c = db.dataSource().getConnection();
-             PreparedStatement stored = c.prepareStatement("SELECT coalesce(max(next_offset), 0) FROM dimstream.sink_offsets "
-                     + "WHERE consumer_group = ? AND topic = ? AND partition = ?")) {
-            stored.setString(1, sinkGroup);
+        List<String> changesTopics = pipelines.stream().map(EntityPipeline::changesTopic).toList();
+        // one admin client for the whole wait, not one per look
+        try (Admin admin = Admin.create(clients.properties())) {
             // the topics' partitions, looked up once (not at every look)
             Map<TopicPartition, OffsetSpec> inputs = null;
             Map<TopicPartition, OffsetSpec> changes = null;
@@ -306,9 +303,9 @@ public final class Pipeline implements AutoCloseable {
                 try {
                     if (changes == null) {
                         inputs = latestOf(admin, inputTopics());
-                        changes = latestOf(admin, pipelines.stream().map(EntityPipeline::changesTopic).toList());
+                        changes = latestOf(admin, changesTopics);
                     }
-                    if (eventsSeen() >= sourceRecords && streamsCommitted(admin, inputs) && sinkCaughtUp(admin, stored, changes)) {
+                    if (eventsSeen() >= sourceRecords && streamsCommitted(admin, inputs) && sinkCaughtUp(admin, changesTopics, changes)) {
                         return true;
                     }
                 } catch (ExecutionException | SQLException e) {
@@ -317,8 +314,6 @@ public final class Pipeline implements AutoCloseable {
                 Thread.sleep(250);
             }
             return false;
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the sink's offsets: " + e.getMessage(), e);
         }
     }
 
@@ -366,18 +361,18 @@ public final class Pipeline implements AutoCloseable {
     }
 
     /** True when the sink's stored offsets reach every changes partition's committed end. */
-    private static boolean sinkCaughtUp(Admin admin, PreparedStatement stored, Map<TopicPartition, OffsetSpec> partitions)
+    private boolean sinkCaughtUp(Admin admin, List<String> topics, Map<TopicPartition, OffsetSpec> partitions)
             throws ExecutionException, InterruptedException, SQLException {
         var ends = admin.listOffsets(partitions, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
+        Map<PartitionRef, Long> stored;
+        try (Connection c = db.dataSource().getConnection()) {
+            stored = SinkOffsets.ofTopics(c, sinkGroup, topics);
+        }
         for (var e : ends.entrySet()) {
-            stored.setString(2, e.getKey().topic());
-            stored.setInt(3, e.getKey().partition());
-            try (ResultSet rs = stored.executeQuery()) {
-                rs.next();
-                // the stored offset may sit past a trailing transaction marker, never before the end
-                if (rs.getLong(1) < e.getValue().offset() - 1) {
-                    return false;
-                }
+            long next = stored.getOrDefault(new PartitionRef(e.getKey().topic(), e.getKey().partition()), 0L);
+            // the stored offset may sit past a trailing transaction marker, never before the end
+            if (next < e.getValue().offset() - 1) {
+                return false;
             }
         }
         return true;

@@ -1,12 +1,16 @@
 package io.dimstream.app.sink;
 
 import io.dimstream.app.change.ChangeTopics;
-import io.dimstream.app.change.SliceMarker;
 import io.dimstream.app.kafka.KafkaClients;
 import io.dimstream.app.metrics.SinkMetrics;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.sink.PartitionRef;
+import io.dimstream.db.sink.SinkGaps;
+import io.dimstream.db.sink.SinkOffsets;
+import io.dimstream.db.sql.SqlFailures;
+import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.write.Scd2Writer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
@@ -22,21 +26,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.Comparator;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -49,38 +46,42 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The streaming sink (DESIGN section 2): reads the changes topics of all configured entities
- * ({@code dimstream.<entity>.changes}) with one {@code read_committed} consumer and applies them
- * to the SCD2 tables in batches, each partition's batch in ONE PostgreSQL transaction together
- * with that partition's next offset in {@code dimstream.sink_offsets}.
+ * ({@code dimstream.<entity>.changes}) with one {@code read_committed} consumer and applies them to
+ * the SCD2 tables in batches, each batch in ONE PostgreSQL transaction together with its
+ * partition's next offset in {@code dimstream.sink_offsets}. This class is the poll loop and the
+ * rebalance listener; the parts it drives are each on their own:
+ * {@link PartitionBuffers} (the batching policy), {@link BatchPlanner} (which batches go
+ * together), {@link ApplyExecutor} (transactions at once), {@link SinkTransaction} (one
+ * transaction: fence, apply, rejects, offsets).
  *
  * <p><b>Offsets live in PostgreSQL.</b> On assignment the sink seeks each partition to its stored
  * next offset (the beginning when none is stored). Every batch transaction first locks the
  * partition's offset row and checks that it still holds the offset this instance read or last
  * committed; if another instance moved it, this one lost the partition: the batch is rolled back
- * and the consumer re-seeks to the stored offset. A sink that lost its partition can therefore
- * never commit a stale batch. Offsets are also committed to Kafka after each batch, only so that
- * the usual tools show the group's lag; the sink never reads them.
+ * and the consumer re-seeks to the stored offset. Offsets are also committed to Kafka after each
+ * batch, only so that the usual tools show the group's lag; the sink never reads them.
  *
- * <p><b>Batches</b> close per partition at {@link SinkSettings#batchSize()} records or when the
- * first buffered record has waited {@link SinkSettings#batchMaxWait()}. The due batches of several
- * partitions of one entity are applied together: split into {@link SinkSettings#parallelism()}
- * groups, each group in one transaction on a connection of its own, the groups at once (one
- * PostgreSQL backend is the limit of a single transaction; partitions hold disjoint keys).
+ * <p><b>Failures</b> (what each is: {@link SqlFailures}):
+ * <ul>
+ *   <li>a record that cannot be applied (undecodable, refused by the writer's validation, or a value
+ *       PostgreSQL refuses) is kept in {@code dimstream.sink_rejects} with the reason, in the batch's
+ *       transaction; the rest of the batch lands;</li>
+ *   <li>PostgreSQL unavailable (transient): nothing advances, every partition pauses, the batch is
+ *       retried with exponential backoff; one log line when it fails, one when it is back;</li>
+ *   <li>anything else (a table altered by hand, a permission, a bug): only that partition's batches
+ *       wait and retry with backoff, alone; the other partitions and entities go on; the partition
+ *       reports the failure and becomes stuck after {@code stuck-after};</li>
+ *   <li>a stored offset no longer in the log (retention deleted what the sink never applied, or the
+ *       topic was recreated): by default the partition stops, reported; with
+ *       {@code on-offset-out-of-range: skip} the sink moves past the gap and records it in
+ *       {@code dimstream.sink_gaps} in the same transaction;</li>
+ *   <li>anything that escapes (an Error, a Kafka authorization failure): the thread ends,
+ *       {@link #failure()} and {@link #status()} say why, and health reports the sink down.</li>
+ * </ul>
  *
- * <p><b>Nothing vanishes.</b> A record that is not a change record of the topic's entity, and an
- * event the writer refuses, is kept in {@code dimstream.sink_rejects} with the reason and its
- * offset, in the same transaction; the records around it are applied.
- *
- * <p><b>PostgreSQL down:</b> the transaction rolls back, nothing advances, the buffered batch is
- * kept and retried with exponential backoff while the consumer stays in its group with all
- * partitions paused; one log line when it fails, one when it is back. A broker restart is the
- * consumer's business: it reconnects and continues from its position, and the offsets in
- * PostgreSQL make a re-read harmless anyway.
- *
- * <p>One thread: {@link #run()} (or {@link #start()}) polls and applies; with parallelism above 1,
- * helper threads ({@code dimstream-sink-apply-N}) run the other groups' transactions while it waits
- * (the consumer is only ever touched by the sink's thread). {@link #close()} from any thread stops it. On close, the records already buffered are applied once if PostgreSQL
- * answers, otherwise abandoned (nothing committed: they are read again next time).
+ * <p>One thread: {@link #run()} (or {@link #start()}) polls and applies; the consumer is only ever
+ * touched by it. {@link #close()} from any thread stops it; the records already buffered are
+ * applied once if PostgreSQL answers, otherwise abandoned (nothing committed: read again next time).
  */
 public final class ChangeSink implements Runnable, AutoCloseable {
 
@@ -94,50 +95,23 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     private final SinkTransaction tx;
     private final SinkMetrics metrics;
     private final DatabaseBackoff backoff;
-
-    /** Partitions this instance owns; touched only by the consumer thread. */
-    private final Map<TopicPartition, PartitionState> owned = new LinkedHashMap<>();
-    private volatile Set<TopicPartition> ownedView = Set.of();
+    private final PartitionBuffers buffers;
+    private final ApplyExecutor executor;
 
     private final AtomicBoolean started = new AtomicBoolean();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean closing;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile Throwable failure;
-    /** See {@link #applyPool()}; touched only by the consumer thread. */
-    private ExecutorService applyPool;
-
-    /** What the sink knows of one partition it owns. */
-    private static final class PartitionState {
-        final TopicPartition tp;
-        final EntitySpec entity;
-        final List<ConsumerRecord<byte[], byte[]>> buffer = new ArrayList<>();
-        long firstBufferedNanos;
-        /** The stored offset has been read and the consumer seeked to it. */
-        boolean resolved;
-        /** The next offset stored in PostgreSQL as this instance knows it; empty: no row. */
-        OptionalLong committed = OptionalLong.empty();
-        /** The changes topic's partition count, looked up when a batch first holds a control record; 0 until then. */
-        int partitionCount;
-
-        PartitionState(TopicPartition tp, EntitySpec entity) {
-            this.tp = tp;
-            this.entity = entity;
-        }
-    }
+    private volatile SinkStatus status = SinkStatus.starting();
+    private volatile Set<TopicPartition> ownedView = Set.of();
 
     /**
-     * @param bootstrapServers the Kafka cluster ({@code host:port,...}; for an embedded broker,
-     *                         its {@code bootstrapServers()})
-     * @param entities         the entities whose changes topics to read
-     * @param ds               the PostgreSQL holding the entity tables (created beforehand with
-     *                         {@code EntityTables.ensure}) and dimstream's schema (migrated)
+     * @param kafka    the cluster and the {@code kafka.client:} settings (security) every client of dimstream takes
+     * @param entities the entities whose changes topics to read
+     * @param ds       the PostgreSQL holding the entity tables (created beforehand with
+     *                 {@code EntityTables.ensure}) and dimstream's schema (migrated)
      */
-    public ChangeSink(SinkSettings settings, String bootstrapServers, List<EntitySpec> entities, DataSource ds, SinkMetrics metrics) {
-        this(settings, KafkaClients.of(bootstrapServers), entities, ds, metrics);
-    }
-
-    /** @param kafka the cluster and the {@code kafka.client:} settings (security) every client of dimstream takes */
     public ChangeSink(SinkSettings settings, KafkaClients kafka, List<EntitySpec> entities, DataSource ds, SinkMetrics metrics) {
         if (entities.isEmpty()) {
             throw new IllegalArgumentException("entities: the sink needs at least one entity");
@@ -147,6 +121,9 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         this.metrics = metrics;
         this.tx = new SinkTransaction(ds, new Scd2Writer(ds), settings.groupId());
         this.backoff = new DatabaseBackoff(settings.backoffInitial(), settings.backoffMax(), LOG);
+        this.buffers = new PartitionBuffers(settings.batchSize(), settings.batchMaxWait(), settings.backoffInitial(),
+                settings.backoffMax(), System::nanoTime);
+        this.executor = new ApplyExecutor(settings.parallelism());
         Map<String, EntitySpec> byTopic = new LinkedHashMap<>();
         for (EntitySpec e : entities) {
             if (byTopic.put(ChangeTopics.name(e.name()), e) != null) {
@@ -157,6 +134,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         Map<String, Object> p = kafka.properties();
         p.putAll(settings.consumerOverrides());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId());
+        settings.instanceId().ifPresent(id -> p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // positions always come from PostgreSQL; an out-of-range one is reported, never reset silently
@@ -165,19 +143,17 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         p.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.batchSize() * settings.parallelism());
         p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
         this.consumerProps = Map.copyOf(p);
+        metrics.bindStatus(this::status);
     }
 
-    /**
-     * The sink of a config file's entities with {@link SinkSettings#defaults()}: what
-     * {@code dimstream run} starts.
-     */
+    /** @param bootstrapServers the Kafka cluster ({@code host:port,...}); no client security settings */
+    public ChangeSink(SinkSettings settings, String bootstrapServers, List<EntitySpec> entities, DataSource ds, SinkMetrics metrics) {
+        this(settings, KafkaClients.of(bootstrapServers), entities, ds, metrics);
+    }
+
+    /** The sink of a config file's entities with {@link SinkSettings#defaults()}. */
     public static ChangeSink create(DimstreamConfig config, String bootstrapServers, DataSource ds, MeterRegistry registry) {
-        return create(config, SinkSettings.defaults(), bootstrapServers, ds, registry);
-    }
-
-    public static ChangeSink create(DimstreamConfig config, SinkSettings settings, String bootstrapServers, DataSource ds,
-                                    MeterRegistry registry) {
-        return create(config, settings, KafkaClients.of(bootstrapServers), ds, registry);
+        return create(config, SinkSettings.defaults(), KafkaClients.of(bootstrapServers), ds, registry);
     }
 
     public static ChangeSink create(DimstreamConfig config, SinkSettings settings, KafkaClients kafka, DataSource ds,
@@ -198,6 +174,11 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         return entityByTopic.keySet();
     }
 
+    /** The consumer group (and key of the offsets in PostgreSQL). */
+    public String groupId() {
+        return settings.groupId();
+    }
+
     /** The partitions this instance owns right now (a snapshot; safe from any thread). */
     public Set<TopicPartition> ownedPartitions() {
         return ownedView;
@@ -206,6 +187,11 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     /** What stopped {@link #run()} other than {@link #close()}, if anything did. */
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure);
+    }
+
+    /** The sink's state as of its last loop; safe from any thread. */
+    public SinkStatus status() {
+        return status;
     }
 
     @Override
@@ -224,16 +210,18 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                 }
             }
             // closing the consumer revokes its partitions: Rebalance applies what is buffered once
-        } catch (Exception e) {
+        } catch (Throwable e) {
+            // anything that ends the loop but close(): an Error, a Kafka authorization or fatal client
+            // failure. The thread ends; health reports the sink down so the process is restarted.
             failure = e;
             LOG.error("sink {} stopped: {}", settings.groupId(), e.toString(), e);
         } finally {
-            if (applyPool != null) {
-                applyPool.shutdown();
+            executor.close();
+            for (PartitionBuffer b : List.copyOf(buffers.all())) {
+                forget(b.tp);
             }
-            owned.clear();
-            ownedView = Set.of();
             consumer = null;
+            publish(failure == null ? SinkStatus.State.STOPPED : SinkStatus.State.FAILED);
             finished.countDown();
             LOG.info("sink {} stopped", settings.groupId());
         }
@@ -242,10 +230,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     private void loop(KafkaConsumer<byte[], byte[]> c) {
         while (!closing) {
             try {
-                ConsumerRecords<byte[], byte[]> records = poll(c, pollTimeout());
-                if (records == null) {
-                    continue;
-                }
+                ConsumerRecords<byte[], byte[]> records = poll(c, backoff.failing() ? backoff.remaining() : buffers.pollTimeout());
                 buffer(records);
                 if (!records.isEmpty()) {
                     // nothing polled: nothing fetched either, so nothing to drain
@@ -256,6 +241,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                 }
                 updatePauses(c);
                 updateLag(c);
+                publish(SinkStatus.State.RUNNING);
             } catch (WakeupException e) {
                 if (!closing) {
                     throw e;
@@ -270,256 +256,181 @@ public final class ChangeSink implements Runnable, AutoCloseable {
      * partition's fetched data first, so with a backlog each poll would fill one partition's batch
      * and the others would wait for the next poll: one transaction at a time. Polling on (without
      * waiting; full partitions are paused) fills the batches of several partitions, which then go
-     * to PostgreSQL at once ({@link #flushMerged}).
+     * to PostgreSQL at once.
      */
     private void drainFetched(KafkaConsumer<byte[], byte[]> c) {
         if (settings.parallelism() < 2) {
             return;
         }
-        for (int i = 0; i < owned.size(); i++) {
+        for (int i = 0; i < buffers.all().size(); i++) {
             updatePauses(c);
             ConsumerRecords<byte[], byte[]> more = poll(c, Duration.ZERO);
-            if (more == null || more.isEmpty()) {
+            if (more.isEmpty()) {
                 return;
             }
             buffer(more);
         }
     }
 
-    /** One poll; null when a position was out of range (reported and handled by {@link #outOfRange}). */
+    /** One poll; an out-of-range position is handled ({@link #outOfRange}) and gives no records. */
     private ConsumerRecords<byte[], byte[]> poll(KafkaConsumer<byte[], byte[]> c, Duration timeout) {
         try {
             return c.poll(timeout);
         } catch (OffsetOutOfRangeException e) {
             outOfRange(c, e);
-            return null;
+            return ConsumerRecords.empty();
         }
-    }
-
-    /** Until the next retry, or the earliest batch deadline, at most the batch wait. */
-    private Duration pollTimeout() {
-        if (backoff.failing()) {
-            return backoff.remaining();
-        }
-        long now = System.nanoTime();
-        long wait = settings.batchMaxWait().toNanos();
-        for (PartitionState st : owned.values()) {
-            if (st.buffer.size() >= settings.batchSize()) {
-                return Duration.ZERO;
-            }
-            if (!st.buffer.isEmpty()) {
-                wait = Math.min(wait, Math.max(0, st.firstBufferedNanos + settings.batchMaxWait().toNanos() - now));
-            }
-        }
-        return Duration.ofNanos(wait);
     }
 
     private void buffer(ConsumerRecords<byte[], byte[]> records) {
-        long now = System.nanoTime();
         for (TopicPartition tp : records.partitions()) {
-            PartitionState st = owned.get(tp);
-            if (st == null || !st.resolved) {
-                // not positioned from PostgreSQL yet: read again once it is
-                continue;
-            }
-            if (st.buffer.isEmpty()) {
-                st.firstBufferedNanos = now;
-            }
-            st.buffer.addAll(records.records(tp));
+            buffers.buffer(tp, records.records(tp));
         }
     }
 
     /** Reads the stored offsets of partitions not positioned yet and seeks to them; false if PostgreSQL failed. */
     private boolean resolvePending(KafkaConsumer<byte[], byte[]> c) {
-        List<PartitionState> pending = owned.values().stream().filter(st -> !st.resolved).toList();
+        List<PartitionBuffer> pending = buffers.unresolved();
         if (pending.isEmpty()) {
             return true;
         }
-        Map<TopicPartition, Long> stored;
+        Map<PartitionRef, Long> stored;
         try (Connection conn = ds.getConnection()) {
-            stored = SinkOffsets.read(conn, settings.groupId(), pending.stream().map(st -> st.tp).toList());
+            stored = SinkOffsets.read(conn, settings.groupId(), pending.stream().map(b -> ref(b.tp)).toList());
         } catch (SQLException | RuntimeException e) {
-            backoff.failed("reading the stored offsets of " + pending.stream().map(st -> st.tp.toString())
+            backoff.failed("reading the stored offsets of " + pending.stream().map(b -> b.tp.toString())
                     .collect(Collectors.joining(", ")), e);
             return false;
         }
         backoff.succeeded();
-        for (PartitionState st : pending) {
-            Long next = stored.get(st.tp);
-            st.buffer.clear();
-            st.resolved = true;
+        for (PartitionBuffer b : pending) {
+            Long next = stored.get(ref(b.tp));
             if (next == null) {
-                st.committed = OptionalLong.empty();
-                c.seekToBeginning(List.of(st.tp));
-                LOG.info("{}: no offset stored for group {}, reading from the beginning", st.tp, settings.groupId());
+                buffers.positioned(b, OptionalLong.empty());
+                c.seekToBeginning(List.of(b.tp));
+                LOG.info("{}: no offset stored for group {}, reading from the beginning", b.tp, settings.groupId());
             } else {
-                st.committed = OptionalLong.of(next);
-                c.seek(st.tp, next);
-                LOG.info("{}: resuming at stored offset {}", st.tp, next);
+                buffers.positioned(b, OptionalLong.of(next));
+                c.seek(b.tp, next);
+                LOG.info("{}: resuming at stored offset {}", b.tp, next);
             }
         }
         return true;
     }
 
-    /** Applies every batch that is full or has waited long enough; stops at the first PostgreSQL failure. */
+    /** Applies every batch that is due, in waves; stops at the first transient PostgreSQL failure. */
     private void flushDue(KafkaConsumer<byte[], byte[]> c) {
-        // first, the due batches of the partitions of one entity together (flushMerged), in rounds
-        // while any is due (a partition may hold more than one batch)
+        Set<PartitionBuffer> failedNow = new HashSet<>();
         while (true) {
-            Map<EntitySpec, List<PartitionState>> mergeable = new java.util.LinkedHashMap<>();
-            for (PartitionState st : owned.values()) {
-                if (st.resolved && !st.buffer.isEmpty() && due(c, st) && firstBatch(st).stream().noneMatch(r -> SliceMarker.isControl(r.headers()))) {
-                    mergeable.computeIfAbsent(st.entity, e -> new ArrayList<>()).add(st);
-                }
+            List<PartitionBuffer> due = new ArrayList<>(buffers.dueNow(b -> movedPastMarkers(c, b)));
+            due.removeAll(failedNow);
+            if (due.isEmpty()) {
+                return;
             }
-            if (mergeable.isEmpty()) {
-                break;
-            }
-            for (List<PartitionState> group : mergeable.values()) {
-                if (!(group.size() > 1 ? flushMerged(c, group) : flushOne(c, group.get(0)))) {
-                    return;
-                }
-            }
-        }
-        // then batches holding an end-of-slice marker, and positions moved past transaction markers
-        for (PartitionState st : List.copyOf(owned.values())) {
-            while (st.resolved && due(c, st)) {
-                if (!flushOne(c, st)) {
+            for (List<List<PartitionBuffer>> wave : BatchPlanner.plan(due, settings.batchSize(), settings.parallelism())) {
+                if (!applyWave(c, wave, failedNow)) {
                     return;
                 }
             }
         }
     }
 
-    /**
-     * Drops an applied batch from the front of the buffer. What remains (a backlog) starts its own
-     * batch now: it is topped up by the next poll instead of going to PostgreSQL on its own, part-full,
-     * because its first record had waited while the batch before it was applied.
-     */
-    private static void dropApplied(PartitionState st, int n) {
-        st.buffer.subList(0, n).clear();
-        if (!st.buffer.isEmpty()) {
-            st.firstBufferedNanos = System.nanoTime();
-        }
-    }
-
-    private boolean due(KafkaConsumer<byte[], byte[]> c, PartitionState st) {
-        if (st.buffer.size() >= settings.batchSize()) {
-            return true;
-        }
-        if (!st.buffer.isEmpty()) {
-            return System.nanoTime() - st.firstBufferedNanos >= settings.batchMaxWait().toNanos();
-        }
-        // no records, but the position moved past transaction markers: store it, so the lag reads 0
-        return c.currentLag(st.tp).isPresent() && c.position(st.tp) > st.committed.orElse(0L);
-    }
-
-    private List<ConsumerRecord<byte[], byte[]>> firstBatch(PartitionState st) {
-        return st.buffer.subList(0, Math.min(settings.batchSize(), st.buffer.size()));
+    /** No records, but the position moved past transaction markers: store it, so the lag reads 0. */
+    private static boolean movedPastMarkers(KafkaConsumer<byte[], byte[]> c, PartitionBuffer b) {
+        return c.currentLag(b.tp).isPresent() && c.position(b.tp) > b.committed.orElse(0L);
     }
 
     /**
-     * Applies the first batch of each of these partitions (one entity, no control record among them):
-     * in ONE transaction, or with {@link SinkSettings#parallelism()} above 1 split into that many
-     * groups of partitions, each group's batches in one transaction on a connection of its own, all
-     * at once. Partitions of a changes topic hold disjoint keys, so the transactions never touch the
-     * same rows (the same holds between instances; see {@code WriterLock} for what does cross
-     * partitions). Each transaction fences and advances its own partitions' offsets, so a group
-     * that fails or is fenced leaves the others committed.
+     * Applies the groups of one wave at once, each in its own transaction, and settles each outcome.
      *
-     * @return false when PostgreSQL failed for any group (its batches are kept for the retry)
+     * @return false when PostgreSQL was unavailable for any group (the batches stay buffered for the retry)
      */
-    private boolean flushMerged(KafkaConsumer<byte[], byte[]> c, List<PartitionState> group) {
-        int n = Math.min(settings.parallelism(), group.size());
-        // balanced by records: the biggest batch first, each to the group with the fewest so far
-        List<List<PartitionState>> parts = new ArrayList<>(n);
-        int[] size = new int[n];
-        for (int i = 0; i < n; i++) {
-            parts.add(new ArrayList<>());
-        }
-        List<PartitionState> bySize = new ArrayList<>(group);
-        bySize.sort(Comparator.comparingInt((PartitionState st) -> firstBatch(st).size()).reversed());
-        for (PartitionState st : bySize) {
-            int least = 0;
-            for (int i = 1; i < n; i++) {
-                if (size[i] < size[least]) {
-                    least = i;
-                }
-            }
-            parts.get(least).add(st);
-            size[least] += firstBatch(st).size();
-        }
+    private boolean applyWave(KafkaConsumer<byte[], byte[]> c, List<List<PartitionBuffer>> wave, Set<PartitionBuffer> failedNow) {
         // the consumer is not thread-safe: positions and lags are read here, before the applies
-        List<List<SinkTransaction.PartitionBatch>> batches = new ArrayList<>(n);
-        for (List<PartitionState> part : parts) {
-            batches.add(prepare(c, part));
+        List<List<SinkTransaction.PartitionBatch>> batches = new ArrayList<>(wave.size());
+        List<Callable<SinkTransaction.Outcome>> tasks = new ArrayList<>(wave.size());
+        for (List<PartitionBuffer> group : wave) {
+            List<SinkTransaction.PartitionBatch> b = prepare(c, group);
+            EntitySpec entity = group.get(0).entity;
+            batches.add(b);
+            tasks.add(() -> tx.apply(entity, b));
         }
-        EntitySpec entity = group.get(0).entity;
         long t0 = System.nanoTime();
-        // the first group on this thread, the others on the pool; every outcome read the same way
-        List<FutureTask<SinkTransaction.Outcome>> applies = new ArrayList<>(n);
-        for (List<SinkTransaction.PartitionBatch> b : batches) {
-            applies.add(new FutureTask<>(() -> tx.applyMerged(entity, b)));
-        }
-        for (FutureTask<SinkTransaction.Outcome> f : applies.subList(1, n)) {
-            applyPool().execute(f);
-        }
-        applies.get(0).run();
-        // every group is awaited (this loop reads each outcome in turn) before the sink goes on
-        Exception failed = null;
-        String failedWhat = null;
-        for (int i = 0; i < n; i++) {
-            List<PartitionState> part = parts.get(i);
+        List<ApplyExecutor.Done<SinkTransaction.Outcome>> done = executor.runAll(tasks);
+        Throwable unavailable = null;
+        String unavailableWhat = null;
+        for (int i = 0; i < wave.size(); i++) {
+            List<PartitionBuffer> group = wave.get(i);
             List<SinkTransaction.PartitionBatch> b = batches.get(i);
-            int total = b.stream().mapToInt(x -> x.records().size()).sum();
-            SinkTransaction.Outcome outcome;
-            try {
-                outcome = awaitApply(applies.get(i));
-            } catch (Exception e) {
-                if (failed == null) {
-                    failed = e;
-                    failedWhat = "applying " + total + " records of "
-                            + part.stream().map(st -> st.tp.toString()).collect(Collectors.joining(", "));
-                }
+            ApplyExecutor.Done<SinkTransaction.Outcome> d = done.get(i);
+            if (d.ok()) {
+                settle(c, group, b, d.outcome(), t0);
                 continue;
             }
-            if (outcome instanceof SinkTransaction.Committed done) {
-                committedMerged(c, entity, part, b, done, total, t0);
+            if (d.failure() instanceof Error err) {
+                throw err;
+            }
+            String what = "applying " + b.stream().mapToInt(x -> x.records().size()).sum() + " records of "
+                    + group.stream().map(g -> g.tp.toString()).collect(Collectors.joining(", "));
+            if (SqlFailures.isTransient(d.failure())) {
+                if (unavailable == null) {
+                    unavailable = d.failure();
+                    unavailableWhat = what;
+                }
             } else {
-                SinkTransaction.FencedIn fenced = (SinkTransaction.FencedIn) outcome;
-                fencedOff(c, owned.get(fenced.tp()), fenced.stored(), "the merged batch of " + total + " records");
+                for (PartitionBuffer g : group) {
+                    partitionFailed(g, what, d.failure());
+                    failedNow.add(g);
+                }
             }
         }
-        if (failed != null) {
-            backoff.failed(failedWhat, failed);
+        if (unavailable != null) {
+            backoff.failed(unavailableWhat, unavailable instanceof Exception e ? e : new IllegalStateException(unavailable));
             return false;
         }
         backoff.succeeded();
         return true;
     }
 
-    private List<SinkTransaction.PartitionBatch> prepare(KafkaConsumer<byte[], byte[]> c, List<PartitionState> part) {
-        List<SinkTransaction.PartitionBatch> batches = new ArrayList<>(part.size());
-        for (PartitionState st : part) {
-            List<ConsumerRecord<byte[], byte[]>> batch = List.copyOf(firstBatch(st));
+    private List<SinkTransaction.PartitionBatch> prepare(KafkaConsumer<byte[], byte[]> c, List<PartitionBuffer> group) {
+        List<SinkTransaction.PartitionBatch> out = new ArrayList<>(group.size());
+        for (PartitionBuffer b : group) {
+            List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> batch = List.copyOf(b.firstBatch(settings.batchSize()));
             int n = batch.size();
-            long next = n == st.buffer.size() ? c.position(st.tp) : batch.get(n - 1).offset() + 1;
-            batches.add(new SinkTransaction.PartitionBatch(st.tp, st.committed, batch, next, lagAfter(c, st.tp, next)));
+            // the whole buffer: up to the consumer's position, which is past any skipped transaction markers
+            long next = n == b.records.size() ? c.position(b.tp) : batch.get(n - 1).offset() + 1;
+            if (b.partitionCount == 0 && b.hasControlRecord(settings.batchSize())) {
+                b.partitionCount = c.partitionsFor(b.tp.topic()).size();
+            }
+            out.add(new SinkTransaction.PartitionBatch(b.tp, b.committed, batch, next, lagAfter(c, b.tp, next), b.partitionCount));
         }
-        return batches;
+        return out;
     }
 
-    private void committedMerged(KafkaConsumer<byte[], byte[]> c, EntitySpec entity, List<PartitionState> part,
-                                 List<SinkTransaction.PartitionBatch> batches, SinkTransaction.Committed done, int total, long t0) {
-        Map<TopicPartition, OffsetAndMetadata> kafkaOffsets = new HashMap<>();
-        for (int i = 0; i < part.size(); i++) {
-            PartitionState st = part.get(i);
-            SinkTransaction.PartitionBatch b = batches.get(i);
-            dropApplied(st, b.records().size());
-            st.committed = OptionalLong.of(b.nextOffset());
-            kafkaOffsets.put(st.tp, new OffsetAndMetadata(b.nextOffset()));
+    private void settle(KafkaConsumer<byte[], byte[]> c, List<PartitionBuffer> group, List<SinkTransaction.PartitionBatch> batches,
+                        SinkTransaction.Outcome outcome, long t0) {
+        if (outcome instanceof SinkTransaction.Fenced fenced) {
+            int total = batches.stream().mapToInt(x -> x.records().size()).sum();
+            fencedOff(c, buffers.get(fenced.tp()), fenced.stored(), total + " records");
+            return;
         }
-        metrics.batchCommitted(entity.name(), total, Duration.ofNanos(System.nanoTime() - t0), done.result(), done.rejects());
+        SinkTransaction.Committed done = (SinkTransaction.Committed) outcome;
+        Map<TopicPartition, OffsetAndMetadata> kafkaOffsets = new HashMap<>();
+        int total = 0;
+        for (int i = 0; i < group.size(); i++) {
+            PartitionBuffer b = group.get(i);
+            SinkTransaction.PartitionBatch batch = batches.get(i);
+            if (b.failure != null) {
+                LOG.warn("{}: applied again after {} failed attempts", b.tp, b.failures);
+            }
+            buffers.applied(b, batch.records().size(), batch.nextOffset());
+            kafkaOffsets.put(b.tp, new OffsetAndMetadata(batch.nextOffset()));
+            total += batch.records().size();
+        }
+        if (total > 0) {
+            metrics.batchCommitted(group.get(0).entity.name(), total, Duration.ofNanos(System.nanoTime() - t0), done.result(),
+                    done.rejects());
+        }
         LOG.debug("{}: applied {} records in one transaction", kafkaOffsets.keySet(), total);
         c.commitAsync(kafkaOffsets, (offsets, ex) -> {
             if (ex != null) {
@@ -528,96 +439,19 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         });
     }
 
-    /** The threads applying all but the first group of a parallel flush; made on first use. */
-    private ExecutorService applyPool() {
-        if (applyPool == null) {
-            AtomicInteger no = new AtomicInteger();
-            applyPool = Executors.newFixedThreadPool(settings.parallelism() - 1, r -> {
-                Thread t = new Thread(r, "dimstream-sink-apply-" + no.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
-        }
-        return applyPool;
-    }
-
-    /** The group's outcome; throws what failed it. Waits through interrupts (the transaction runs on). */
-    private static SinkTransaction.Outcome awaitApply(Future<SinkTransaction.Outcome> f) throws Exception {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return f.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof Exception ex ? ex : new IllegalStateException(e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /**
-     * Another instance applied the partition meanwhile (PostgreSQL holds {@code stored}, not what this
-     * instance expected): drop what is buffered and read again from the stored offset.
-     */
-    private void fencedOff(KafkaConsumer<byte[], byte[]> c, PartitionState st, OptionalLong stored, String rolledBack) {
-        LOG.warn("{}: fenced: PostgreSQL holds next offset {} but this instance expected {}; another instance applied "
-                        + "the partition meanwhile. Rolled back {}; re-reading from the stored offset",
-                st.tp, describe(stored), describe(st.committed), rolledBack);
-        st.buffer.clear();
-        st.committed = stored;
-        if (stored.isPresent()) {
-            c.seek(st.tp, stored.getAsLong());
+    /** A failure neither transient nor a record's: this partition waits and retries alone, the others go on. */
+    private void partitionFailed(PartitionBuffer b, String what, Throwable e) {
+        String state = SqlFailures.sqlState(e).map(s -> " (SQL state " + s + ")").orElse("");
+        String reason = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse(e.toString());
+        String previous = b.failure;
+        Duration wait = buffers.failed(b, reason + state);
+        metrics.partitionFailure(b.entity.name(), SqlFailures.classify(e).name().toLowerCase(java.util.Locale.ROOT));
+        if (previous == null || !previous.equals(b.failure)) {
+            LOG.error("{}: {} failed: {}{}; the partition waits and retries (next in {}), the others go on. Nothing is skipped: "
+                    + "fix the cause (the table, its permissions) and it resumes by itself", b.tp, what, reason, state, wait, e);
         } else {
-            c.seekToBeginning(List.of(st.tp));
+            LOG.debug("{}: {} failed again ({} attempts)", b.tp, what, b.failures);
         }
-    }
-
-    /**
-     * Applies the partition's first batch (up to batch-size records) in one transaction.
-     *
-     * @return false when PostgreSQL failed (the batch is kept for the retry)
-     */
-    private boolean flushOne(KafkaConsumer<byte[], byte[]> c, PartitionState st) {
-        int n = Math.min(settings.batchSize(), st.buffer.size());
-        List<ConsumerRecord<byte[], byte[]>> batch = List.copyOf(st.buffer.subList(0, n));
-        // the whole buffer: up to the consumer's position, which is past any skipped transaction markers
-        long next = n == st.buffer.size() ? c.position(st.tp) : batch.get(n - 1).offset() + 1;
-        long t0 = System.nanoTime();
-        SinkTransaction.Outcome outcome;
-        try {
-            if (st.partitionCount == 0 && batch.stream().anyMatch(r -> SliceMarker.isControl(r.headers()))) {
-                st.partitionCount = c.partitionsFor(st.tp.topic()).size();
-            }
-            outcome = tx.apply(st.tp, st.entity, st.committed, batch, next, st.partitionCount, lagAfter(c, st.tp, next));
-        } catch (SQLException | RuntimeException e) {
-            backoff.failed("applying " + n + " records of " + st.tp + " from offset "
-                    + (batch.isEmpty() ? next : batch.get(0).offset()), e);
-            return false;
-        }
-        backoff.succeeded();
-        if (outcome instanceof SinkTransaction.Committed done) {
-            dropApplied(st, n);
-            st.committed = OptionalLong.of(done.nextOffset());
-            if (n > 0) {
-                metrics.batchCommitted(st.entity.name(), n, Duration.ofNanos(System.nanoTime() - t0), done.result(),
-                        done.rejects());
-            }
-            LOG.debug("{}: applied {} records, next offset {}", st.tp, n, next);
-            c.commitAsync(Map.of(st.tp, new OffsetAndMetadata(next)), (offsets, ex) -> {
-                if (ex != null) {
-                    LOG.debug("monitoring-only Kafka commit of {} failed: {}", offsets, ex.toString());
-                }
-            });
-            return true;
-        }
-        fencedOff(c, st, ((SinkTransaction.Fenced) outcome).stored(), n + " records");
-        return true;
     }
 
     /** Records left after {@code next}: the log end the consumer knows, minus next; null when it knows none. */
@@ -630,17 +464,33 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         return offset.isPresent() ? Long.toString(offset.getAsLong()) : "none";
     }
 
-    /** Pauses what must not fetch: partitions not positioned yet, full ones, all while PostgreSQL fails. */
+    /**
+     * Another instance applied the partition meanwhile (PostgreSQL holds {@code stored}, not what this
+     * instance expected): drop what is buffered and read again from the stored offset.
+     */
+    private void fencedOff(KafkaConsumer<byte[], byte[]> c, PartitionBuffer b, OptionalLong stored, String rolledBack) {
+        LOG.warn("{}: fenced: PostgreSQL holds next offset {} but this instance expected {}; another instance applied "
+                        + "the partition meanwhile. Rolled back {}; re-reading from the stored offset",
+                b.tp, describe(stored), describe(b.committed), rolledBack);
+        buffers.fenced(b, stored);
+        if (stored.isPresent()) {
+            c.seek(b.tp, stored.getAsLong());
+        } else {
+            c.seekToBeginning(List.of(b.tp));
+        }
+    }
+
+    /** Pauses what must not fetch ({@link PartitionBuffers#hold}), resumes the rest. */
     private void updatePauses(KafkaConsumer<byte[], byte[]> c) {
         Set<TopicPartition> pause = new HashSet<>();
         Set<TopicPartition> resume = new HashSet<>();
         Set<TopicPartition> paused = c.paused();
-        for (PartitionState st : owned.values()) {
-            boolean hold = !st.resolved || backoff.failing() || st.buffer.size() >= settings.batchSize();
-            if (hold && !paused.contains(st.tp)) {
-                pause.add(st.tp);
-            } else if (!hold && paused.contains(st.tp)) {
-                resume.add(st.tp);
+        for (PartitionBuffer b : buffers.all()) {
+            boolean hold = buffers.hold(b, backoff.failing());
+            if (hold && !paused.contains(b.tp)) {
+                pause.add(b.tp);
+            } else if (!hold && paused.contains(b.tp)) {
+                resume.add(b.tp);
             }
         }
         if (!pause.isEmpty()) {
@@ -652,30 +502,88 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     }
 
     private void updateLag(KafkaConsumer<byte[], byte[]> c) {
-        for (PartitionState st : owned.values()) {
-            OptionalLong lag = st.resolved ? c.currentLag(st.tp) : OptionalLong.empty();
+        for (PartitionBuffer b : buffers.all()) {
+            OptionalLong lag = b.resolved && b.stopped == null ? c.currentLag(b.tp) : OptionalLong.empty();
             if (lag.isPresent()) {
-                long end = c.position(st.tp) + lag.getAsLong();
-                metrics.lag(st.tp, end - st.committed.orElse(0L));
+                long behind = c.position(b.tp) + lag.getAsLong() - b.committed.orElse(0L);
+                buffers.lag(b, behind);
+                metrics.lag(b.tp, behind);
             }
         }
     }
 
+    /**
+     * Positions Kafka no longer has: records were deleted by retention before the sink applied them,
+     * or the topic was recreated. Never a silent jump: the partition stops (default), or with
+     * {@code on-offset-out-of-range: skip} moves to the log's start with the gap recorded.
+     */
     private void outOfRange(KafkaConsumer<byte[], byte[]> c, OffsetOutOfRangeException e) {
         for (Map.Entry<TopicPartition, Long> o : e.offsetOutOfRangePartitions().entrySet()) {
-            LOG.error("{}: offset {} is outside the partition's log: records were deleted by retention before the sink "
-                    + "applied them, or the topic was recreated. Continuing from the earliest offset Kafka still has; "
-                    + "the missing changes must be replayed from the source topic", o.getKey(), o.getValue());
-            PartitionState st = owned.get(o.getKey());
-            if (st != null) {
-                st.buffer.clear();
+            TopicPartition tp = o.getKey();
+            PartitionBuffer b = buffers.get(tp);
+            if (b == null) {
+                continue;
             }
-            c.seekToBeginning(List.of(o.getKey()));
+            b.records.clear();
+            long start = c.beginningOffsets(List.of(tp)).get(tp);
+            long from = b.committed.orElse(o.getValue());
+            if (settings.onOffsetOutOfRange() == SinkSettings.OutOfRange.STOP) {
+                b.stopped = "stored offset " + from + " is outside the partition's log (it starts at " + start + "): records were "
+                        + "deleted by retention before the sink applied them, or the topic was recreated";
+                c.pause(List.of(tp));
+                metrics.partitionStopped(b.entity.name());
+                LOG.error("{}: {}. The partition is STOPPED on this instance (sink.on-offset-out-of-range: stop). Replay the "
+                        + "source topic for the missing changes, then restart with sink.on-offset-out-of-range: skip to record the "
+                        + "gap in dimstream.sink_gaps and go on", tp, b.stopped);
+                continue;
+            }
+            try {
+                boolean moved = Transactions.inTransaction(ds, conn ->
+                        SinkGaps.skip(conn, settings.groupId(), b.entity.name(), ref(tp), from, start));
+                if (!moved) {
+                    Map<PartitionRef, Long> now;
+                    try (Connection conn = ds.getConnection()) {
+                        now = SinkOffsets.read(conn, settings.groupId(), List.of(ref(tp)));
+                    }
+                    Long stored = now.get(ref(tp));
+                    fencedOff(c, b, stored == null ? OptionalLong.empty() : OptionalLong.of(stored), "the skip of a gap");
+                    continue;
+                }
+            } catch (SQLException | RuntimeException ex) {
+                // the position stays out of range: the next poll meets it again, after the backoff
+                backoff.failed("recording the gap [" + from + ", " + start + ") of " + tp, ex);
+                continue;
+            }
+            b.committed = OptionalLong.of(start);
+            c.seek(tp, start);
+            metrics.gap(b.entity.name(), Math.abs(start - from));
+            LOG.warn("{}: stored offset {} was outside the partition's log (it starts at {}): skipped, gap recorded in "
+                    + "dimstream.sink_gaps (sink.on-offset-out-of-range: skip). Replay the source topic for the missing changes",
+                    tp, from, start);
         }
     }
 
-    private void publishOwned() {
-        ownedView = Set.copyOf(owned.keySet());
+    private void publish(SinkStatus.State state) {
+        List<SinkStatus.Partition> parts = new ArrayList<>();
+        long now = buffers.now();
+        for (PartitionBuffer b : buffers.all()) {
+            parts.add(new SinkStatus.Partition(b.tp.topic(), b.tp.partition(), b.entity.name(), b.committed.orElse(-1L), b.lag,
+                    b.records.size(), Optional.ofNullable(b.failure), Optional.ofNullable(b.stopped),
+                    Duration.ofNanos(Math.max(0, now - b.lastProgressNanos)), buffers.stuck(b, settings.stuckAfter())));
+        }
+        Throwable f = failure;
+        status = new SinkStatus(state, Optional.ofNullable(f).map(Throwable::toString),
+                backoff.failing() ? Optional.of(backoff.lastFailure()) : Optional.empty(), parts);
+    }
+
+    private static PartitionRef ref(TopicPartition tp) {
+        return new PartitionRef(tp.topic(), tp.partition());
+    }
+
+    private void forget(TopicPartition tp) {
+        buffers.remove(tp);
+        metrics.forget(tp);
+        ownedView = Set.copyOf(buffers.all().stream().map(b -> b.tp).toList());
     }
 
     /** Runs inside {@code poll} (and {@code close}) on the sink's thread. */
@@ -693,9 +601,9 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                 if (entity == null) {
                     throw new IllegalStateException("assigned " + tp + ", which is no changes topic of this sink");
                 }
-                owned.put(tp, new PartitionState(tp, entity));
+                buffers.assign(tp, entity);
             }
-            publishOwned();
+            ownedView = Set.copyOf(buffers.all().stream().map(b -> b.tp).toList());
             LOG.info("assigned {}", partitions);
             if (!partitions.isEmpty() && !(backoff.remaining().isZero() && resolvePending(c))) {
                 // PostgreSQL did not answer: give the consumer some position, fetch nothing, seek once it answers
@@ -707,17 +615,19 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             for (TopicPartition tp : partitions) {
-                PartitionState st = owned.get(tp);
-                if (st == null) {
+                PartitionBuffer b = buffers.get(tp);
+                if (b == null) {
                     continue;
                 }
                 // still the owner: apply what is buffered once, so the next owner need not read it again
-                while (st.resolved && !st.buffer.isEmpty() && !backoff.failing() && flushOne(c, st)) {
+                Set<PartitionBuffer> failedNow = new HashSet<>();
+                while (b.resolved && !b.records.isEmpty() && !backoff.failing() && b.failure == null && b.stopped == null
+                        && buffers.get(tp) == b && applyWave(c, List.of(List.of(b)), failedNow)) {
                     LOG.debug("{}: applied buffered records before giving the partition up", tp);
                 }
-                if (!st.buffer.isEmpty()) {
-                    LOG.info("{}: given up with {} buffered records not applied while PostgreSQL fails (nothing committed; "
-                            + "the next owner reads them)", tp, st.buffer.size());
+                if (!b.records.isEmpty()) {
+                    LOG.info("{}: given up with {} buffered records not applied (nothing committed; the next owner reads them)",
+                            tp, b.records.size());
                 }
                 forget(tp);
             }
@@ -729,12 +639,6 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             partitions.forEach(ChangeSink.this::forget);
             LOG.warn("lost {} (buffered records abandoned; the fence keeps this instance from committing them)", partitions);
         }
-    }
-
-    private void forget(TopicPartition tp) {
-        owned.remove(tp);
-        metrics.forget(tp);
-        publishOwned();
     }
 
     /**

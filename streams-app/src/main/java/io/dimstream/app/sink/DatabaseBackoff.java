@@ -1,15 +1,15 @@
 package io.dimstream.app.sink;
 
-import java.sql.SQLException;
+import io.dimstream.db.sql.SqlFailures;
 import java.time.Duration;
 import org.slf4j.Logger;
 
 /**
- * Exponential backoff while PostgreSQL fails (initial, doubled per failure, capped), logging
- * once per change of state: the first failure, then the recovery with the number of retries.
- * A lost or refused connection is "PostgreSQL unavailable" (WARN); any other failure is retried
- * the same way, since skipping the batch would lose changes, but logged as an ERROR with its trace.
- * Not thread-safe: the sink's thread owns it.
+ * Exponential backoff while PostgreSQL is unavailable (initial, doubled per failure, capped),
+ * logging once per change of state: the first failure, then the recovery with the number of
+ * retries. Meant for transient failures ({@link SqlFailures.Kind#TRANSIENT}); a failure of another
+ * kind reaching it (reading the stored offsets, say) is retried the same way but logged as an
+ * ERROR with its trace. Not thread-safe: the sink's thread owns it.
  */
 final class DatabaseBackoff {
 
@@ -18,6 +18,7 @@ final class DatabaseBackoff {
     private final Logger log;
     private int failures;
     private long retryAtNanos;
+    private String lastFailure = "";
 
     DatabaseBackoff(Duration initial, Duration max, Logger log) {
         this.initial = initial;
@@ -27,15 +28,14 @@ final class DatabaseBackoff {
 
     /** Notes a failure; returns how long to wait before the next attempt. */
     Duration failed(String what, Exception e) {
+        String state = SqlFailures.sqlState(e).map(s -> " (SQL state " + s + ")").orElse("");
+        lastFailure = what + " failed: " + e.getMessage() + state;
         if (failures == 0) {
-            String state = e instanceof SQLException se && se.getSQLState() != null ? " (SQL state " + se.getSQLState() + ")" : "";
-            if (unavailable(e)) {
+            if (SqlFailures.isTransient(e)) {
                 log.warn("PostgreSQL unavailable: {} failed: {}{}, retrying", what, e.getMessage(), state);
                 log.debug("the first failure in full", e);
             } else {
-                // not a lost connection: retried all the same (skipping would lose changes), loudly
-                log.error("{} failed: {}{}; retrying with backoff: nothing is skipped, the partition waits until this is fixed",
-                        what, e.getMessage(), state, e);
+                log.error("{} failed: {}{}; retrying with backoff", what, e.getMessage(), state, e);
             }
         }
         failures++;
@@ -51,6 +51,7 @@ final class DatabaseBackoff {
             // at the level of the failure it ends, so whoever saw the one sees the other
             log.warn("PostgreSQL back after {} retries", failures);
             failures = 0;
+            lastFailure = "";
         }
     }
 
@@ -58,21 +59,9 @@ final class DatabaseBackoff {
         return failures > 0;
     }
 
-    /** A lost or refused connection, or a server shutting down or out of resources. */
-    static boolean unavailable(Exception e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException
-                    || t instanceof java.sql.SQLRecoverableException || t instanceof java.net.ConnectException) {
-                return true;
-            }
-            if (t instanceof SQLException se && se.getSQLState() != null) {
-                String s = se.getSQLState();
-                if (s.startsWith("08") || s.startsWith("57P") || s.startsWith("53")) {
-                    return true;
-                }
-            }
-        }
-        return false;
+    /** The last failure while failing, one line. */
+    String lastFailure() {
+        return lastFailure;
     }
 
     /** Time left before the next attempt; zero when not failing or when it is due. */

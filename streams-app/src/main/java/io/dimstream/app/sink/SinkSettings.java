@@ -2,9 +2,10 @@ package io.dimstream.app.sink;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * How a {@link ChangeSink} consumes and batches.
+ * How a {@link ChangeSink} consumes, batches and reacts to failures.
  *
  * @param groupId           Kafka consumer group; also the {@code consumer_group} of the offsets
  *                          and rejects the sink keeps in PostgreSQL. Instances sharing it share
@@ -18,9 +19,20 @@ import java.util.Map;
  *                          ...); the sink's own isolation, auto-commit and deserializers win
  * @param parallelism       PostgreSQL connections on which the due batches of different partitions
  *                          are applied at once, each in a transaction of its own (default 2)
+ * @param onOffsetOutOfRange what to do when a partition's stored offset is no longer in the changes
+ *                          topic's log (retention deleted records the sink never applied, or the
+ *                          topic was recreated): {@link OutOfRange#STOP} (default) the partition,
+ *                          or {@link OutOfRange#SKIP} to the log's start with the gap recorded in
+ *                          {@code dimstream.sink_gaps}
+ * @param stuckAfter        a partition with records left to apply and no committed batch for this
+ *                          long is reported stuck (health, metric); default 5 minutes
+ * @param instanceId        the consumer's {@code group.instance.id} (static membership: a restarted
+ *                          instance takes its partitions back at once instead of after the session
+ *                          timeout); empty for dynamic membership
  */
 public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait, Duration backoffInitial,
-                           Duration backoffMax, Map<String, Object> consumerOverrides, int parallelism) {
+                           Duration backoffMax, Map<String, Object> consumerOverrides, int parallelism,
+                           OutOfRange onOffsetOutOfRange, Duration stuckAfter, Optional<String> instanceId) {
 
     public static final String DEFAULT_GROUP_ID = "dimstream-sink";
     public static final int DEFAULT_BATCH_SIZE = 5000;
@@ -28,6 +40,10 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
     public static final Duration DEFAULT_BACKOFF_INITIAL = Duration.ofMillis(100);
     public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofSeconds(10);
     public static final int DEFAULT_PARALLELISM = 2;
+    public static final Duration DEFAULT_STUCK_AFTER = Duration.ofMinutes(5);
+
+    /** What the sink does with a partition whose stored offset left the log. */
+    public enum OutOfRange { STOP, SKIP }
 
     public SinkSettings {
         if (groupId == null || groupId.isBlank()) {
@@ -45,32 +61,62 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism: must be at least 1, got " + parallelism);
         }
+        if ((long) batchSize * parallelism > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("batch-size: " + batchSize + " times parallelism " + parallelism
+                    + " records must fit one poll (at most " + Integer.MAX_VALUE + ")");
+        }
+        if (stuckAfter.isNegative() || stuckAfter.isZero()) {
+            throw new IllegalArgumentException("stuck-after: must be positive, got " + stuckAfter);
+        }
         consumerOverrides = Map.copyOf(consumerOverrides);
+        java.util.Objects.requireNonNull(onOffsetOutOfRange, "on-offset-out-of-range");
+        java.util.Objects.requireNonNull(instanceId, "instanceId");
     }
 
-    /** Group {@value #DEFAULT_GROUP_ID}, batches of 5000 records or 200 ms, backoff 100 ms to 10 s, 2 connections. */
+    /** Group {@value #DEFAULT_GROUP_ID}, batches of 5000 records or 200 ms, backoff 100 ms to 10 s, 2 connections, stop on a gap. */
     public static SinkSettings defaults() {
         return new SinkSettings(DEFAULT_GROUP_ID, DEFAULT_BATCH_SIZE, DEFAULT_BATCH_MAX_WAIT, DEFAULT_BACKOFF_INITIAL,
-                DEFAULT_BACKOFF_MAX, Map.of(), DEFAULT_PARALLELISM);
+                DEFAULT_BACKOFF_MAX, Map.of(), DEFAULT_PARALLELISM, OutOfRange.STOP, DEFAULT_STUCK_AFTER, Optional.empty());
     }
 
     public SinkSettings withGroupId(String id) {
-        return new SinkSettings(id, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism);
+        return new SinkSettings(id, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+                onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withBatching(int size, Duration maxWait) {
-        return new SinkSettings(groupId, size, maxWait, backoffInitial, backoffMax, consumerOverrides, parallelism);
+        return new SinkSettings(groupId, size, maxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+                onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withParallelism(int n) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, n);
+        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, n,
+                onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withBackoff(Duration initial, Duration max) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, initial, max, consumerOverrides, parallelism);
+        return new SinkSettings(groupId, batchSize, batchMaxWait, initial, max, consumerOverrides, parallelism,
+                onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withConsumerOverrides(Map<String, Object> overrides) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, overrides, parallelism);
+        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, overrides, parallelism,
+                onOffsetOutOfRange, stuckAfter, instanceId);
+    }
+
+    public SinkSettings withOnOffsetOutOfRange(OutOfRange what) {
+        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+                what, stuckAfter, instanceId);
+    }
+
+    public SinkSettings withStuckAfter(Duration after) {
+        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+                onOffsetOutOfRange, after, instanceId);
+    }
+
+    /** @param id the consumer's {@code group.instance.id}; null or blank for dynamic membership */
+    public SinkSettings withInstanceId(String id) {
+        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+                onOffsetOutOfRange, stuckAfter, id == null || id.isBlank() ? Optional.empty() : Optional.of(id));
     }
 }

@@ -4,45 +4,66 @@ import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.app.change.ChangesPartitioner;
 import io.dimstream.app.change.SliceMarker;
-import io.dimstream.db.snapshot.SnapshotSlices;
-import java.time.Instant;
-import java.util.LinkedHashMap;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
-import io.dimstream.db.status.SinkBatch;
-import io.dimstream.db.status.SinkBatches;
+import io.dimstream.db.sink.PartitionRef;
+import io.dimstream.db.sink.SinkBatch;
+import io.dimstream.db.sink.SinkBatches;
+import io.dimstream.db.sink.SinkOffsets;
+import io.dimstream.db.sink.SinkReject;
+import io.dimstream.db.sink.SinkRejects;
+import io.dimstream.db.snapshot.SnapshotSlices;
+import io.dimstream.db.sql.SqlFailures;
+import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Applies one batch of one changes-topic partition in ONE PostgreSQL transaction: lock the
- * partition's offset row, check it still holds the offset this instance expects (the fence),
- * decode the records, apply the events with {@link Scd2Writer#apply(Connection, EntitySpec, List)},
- * keep what could not be applied in {@code dimstream.sink_rejects}, advance the offset, record the
- * batch's figures in {@code dimstream.sink_batches} (for the admin dashboard), commit.
- * An end-of-slice marker of a snapshot feed splits the batch: the events before it are applied,
- * then the slice's absent keys are deleted ({@link #endOfSlice}), then the events after it, all in
- * the same transaction.
- * Any failure rolls everything back and rethrows: nothing of the batch is committed.
+ * Applies one group of batches, the first batches of one or more partitions of ONE entity, in ONE
+ * PostgreSQL transaction: lock every partition's offset row (in partition order, so two instances
+ * never wait on each other in a cycle) and check it still holds the offset this instance expects
+ * (the fence); decode the records and apply the events with
+ * {@link Scd2Writer#apply(Connection, EntitySpec, List)}; keep what could not be applied in
+ * {@code dimstream.sink_rejects}; advance every offset; record each partition's batch in
+ * {@code dimstream.sink_batches}; commit. A lone partition is a group of one.
+ *
+ * <p><b>Records PostgreSQL refuses.</b> The writer's events go through a savepoint. When PostgreSQL
+ * refuses the batch for a data reason ({@link SqlFailures.Kind#DATA}: a value it cannot store, a
+ * constraint of a table altered by hand, an index entry too large), the transaction rolls back to
+ * the savepoint and the events are split in halves, each applied under its own savepoint, until the
+ * refused records stand alone: each of those is kept in the rejects with the SQLSTATE and the
+ * message, and everything else lands in the same transaction as the offsets, exactly as if the
+ * refused records had never been there (the writer is order-independent). k refused records among
+ * n cost about {@code k * log2(n)} extra writer calls. Any other failure rolls the whole
+ * transaction back and is rethrown.
+ *
+ * <p><b>Snapshot feeds.</b> An end-of-slice marker splits a batch (its group is then that partition
+ * alone, {@link BatchPlanner}): the events before it are applied, then the slice's absent keys are
+ * deleted ({@link #endOfSlice}), then the events after it, all in the same transaction.
  */
 final class SinkTransaction {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SinkTransaction.class);
+    private static final Logger LOG = LoggerFactory.getLogger(SinkTransaction.class);
 
     private final DataSource ds;
     private final Scd2Writer writer;
@@ -54,168 +75,85 @@ final class SinkTransaction {
         this.group = group;
     }
 
-    /** What a batch transaction did. */
+    /** What a group's transaction did. */
     sealed interface Outcome {
     }
 
-    /** Committed: the partition's stored next offset is now {@code nextOffset}. */
-    record Committed(ApplyResult result, int rejects, long nextOffset) implements Outcome {
+    /** Committed: each batch's partition now stores the batch's {@code nextOffset}. */
+    record Committed(ApplyResult result, int rejects) implements Outcome {
     }
 
     /**
-     * Rolled back, nothing written: the stored offset was not the one expected, so another
-     * instance owns (or owned) the partition. {@code stored} is what PostgreSQL holds now.
+     * Rolled back, nothing written: partition {@code tp} did not store the offset this instance
+     * expected, so another instance owns (or owned) it; {@code stored} is what PostgreSQL holds
+     * now. The group's other batches were not applied either and stay buffered.
      */
-    record Fenced(OptionalLong stored) implements Outcome {
+    record Fenced(TopicPartition tp, OptionalLong stored) implements Outcome {
     }
 
     /**
-     * Rolled back, nothing written: partition {@code tp} of a merged batch was fenced (see
-     * {@link Fenced}); the other partitions' batches were not applied either and stay buffered.
-     */
-    record FencedIn(TopicPartition tp, OptionalLong stored) implements Outcome {
-    }
-
-    /** One partition's part of a merged batch ({@link #applyMerged}). */
-    record PartitionBatch(TopicPartition tp, OptionalLong expected, List<ConsumerRecord<byte[], byte[]>> records, long nextOffset,
-                          Long lagAfter) {
-    }
-
-    /** The body of one batch transaction; it commits or rolls back itself, and any exception rolls back. */
-    @FunctionalInterface
-    private interface Body {
-        Outcome run(Connection c) throws SQLException;
-    }
-
-    /** Runs a batch on a connection of its own with autocommit off; rolls back and rethrows on failure. */
-    private Outcome inTransaction(Body body) throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                return body.run(c);
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    c.rollback();
-                } catch (SQLException r) {
-                    e.addSuppressed(r);
-                }
-                throw e;
-            }
-        }
-    }
-
-    /** A record set aside, with the reason. */
-    private record Reject(ConsumerRecord<byte[], byte[]> record, String reason) {
-    }
-
-    /**
+     * One partition's part of a group.
+     *
      * @param expected   the next offset this instance last read or committed for the partition
      *                   (empty: it found no row)
      * @param records    the batch, in offset order, all of {@code tp}
      * @param nextOffset the partition's next offset once the batch is applied (past the last
      *                   record, and past any transaction markers the consumer skipped after it)
-     */
-    Outcome apply(TopicPartition tp, EntitySpec entity, OptionalLong expected, List<ConsumerRecord<byte[], byte[]>> records,
-                  long nextOffset) throws SQLException {
-        return apply(tp, entity, expected, records, nextOffset, 0);
-    }
-
-    /**
+     * @param lagAfter   records left in the partition after this batch, null when unknown
      * @param partitions how many partitions the changes topic has (needed only when the batch holds
      *                   an end-of-slice marker; 0 when unknown, which rejects such a marker)
      */
-    Outcome apply(TopicPartition tp, EntitySpec entity, OptionalLong expected, List<ConsumerRecord<byte[], byte[]>> records,
-                  long nextOffset, int partitions) throws SQLException {
-        return apply(tp, entity, expected, records, nextOffset, partitions, null);
+    record PartitionBatch(TopicPartition tp, OptionalLong expected, List<ConsumerRecord<byte[], byte[]>> records, long nextOffset,
+                          Long lagAfter, int partitions) {
+
+        PartitionBatch {
+            records = List.copyOf(records);
+        }
+
+        /** A batch of a partition of a topic with no control record (partition count not needed). */
+        static PartitionBatch of(TopicPartition tp, OptionalLong expected, List<ConsumerRecord<byte[], byte[]>> records, long nextOffset) {
+            return new PartitionBatch(tp, expected, records, nextOffset, null, 0);
+        }
     }
 
-    /**
-     * As above, and records the batch's figures in {@code dimstream.sink_batches} (for the admin
-     * dashboard) in the same transaction.
-     *
-     * @param lagAfter records left in the partition after this batch, null when unknown
-     */
-    Outcome apply(TopicPartition tp, EntitySpec entity, OptionalLong expected, List<ConsumerRecord<byte[], byte[]>> records,
-                  long nextOffset, int partitions, Long lagAfter) throws SQLException {
-        long t0 = System.nanoTime();
-        return inTransaction(c -> {
-            OptionalLong stored = SinkOffsets.lock(c, group, tp);
-            if (!stored.equals(expected)) {
-                c.rollback();
-                return new Fenced(stored);
-            }
-            List<Reject> rejects = new ArrayList<>();
-            List<ConsumerRecord<byte[], byte[]>> segment = new ArrayList<>(records.size());
-            ApplyResult result = ApplyResult.empty();
-            // events up to a marker, then the marker (in the same transaction), then the next events
-            for (ConsumerRecord<byte[], byte[]> r : records) {
-                if (!SliceMarker.isControl(r.headers())) {
-                    segment.add(r);
-                    continue;
-                }
-                SliceMarker marker = decodeMarker(tp, entity, r, partitions, rejects);
-                if (marker != null) {
-                    result = result.plus(applyEvents(c, tp, entity, segment, rejects));
-                    segment.clear();
-                    result = result.plus(endOfSlice(c, tp, entity, marker, r.offset(), partitions));
-                }
-            }
-            result = result.plus(applyEvents(c, tp, entity, segment, rejects));
-            insertRejects(c, entity, rejects);
-            if (!SinkOffsets.advance(c, group, tp, expected, nextOffset)) {
-                c.rollback();
-                return new Fenced(SinkOffsets.lock(c, group, tp));
-            }
-            if (!records.isEmpty()) {
-                // the dashboard's figures, committed (or rolled back) with the batch itself
-                SinkBatches.record(c, new SinkBatch(group, entity.name(), tp.topic(), tp.partition(), records.get(0).offset(),
-                        nextOffset, records.size(), result, rejects.size(), (System.nanoTime() - t0) / 1_000_000, lagAfter));
-            }
-            c.commit();
-            return new Committed(result, rejects.size(), nextOffset);
-        });
+    /** A record and the writer's event made of it. */
+    private record Item(ConsumerRecord<byte[], byte[]> record, Event event) {
     }
 
-    /**
-     * The due batches of several partitions of one entity's changes topic in ONE transaction: one
-     * writer call for all their events (a key lives on one partition, so their keys are disjoint)
-     * and every partition's offset fenced and advanced beside it. The writer's cost per call is
-     * mostly fixed (temp tables, a dozen statements, the commit), so with N partitions due at once
-     * this costs about one partition's batch instead of N: the sink keeps up with more partitions
-     * at lower latency. No batch may hold a control record (end-of-slice markers go one partition
-     * at a time, {@link #apply}).
-     *
-     * @return {@link Committed} (its {@code nextOffset} is the first batch's; each batch's own is in
-     *         the batch), or {@link FencedIn} naming the first fenced partition
-     */
-    Outcome applyMerged(EntitySpec entity, List<PartitionBatch> batches) throws SQLException {
+    /** Applies the group; see the class comment. Any failure rolls everything back and is rethrown. */
+    Outcome apply(EntitySpec entity, List<PartitionBatch> batches) throws SQLException {
+        if (batches.isEmpty()) {
+            throw new IllegalArgumentException("a group of no batches");
+        }
+        if (batches.size() > 1 && batches.stream().anyMatch(b -> b.records().stream().anyMatch(r -> SliceMarker.isControl(r.headers())))) {
+            throw new IllegalArgumentException("a batch holding a control record goes alone, not in a group of " + batches.size());
+        }
         long t0 = System.nanoTime();
-        // lock the offset rows in partition order, so two instances never wait on each other in a cycle
         List<PartitionBatch> ordered = batches.stream()
-                .sorted(java.util.Comparator.comparing((PartitionBatch b) -> b.tp().topic()).thenComparingInt(b -> b.tp().partition()))
+                .sorted(Comparator.comparing((PartitionBatch b) -> b.tp().topic()).thenComparingInt(b -> b.tp().partition()))
                 .toList();
-        return inTransaction(c -> {
+        return Transactions.inTransaction(ds, c -> {
             for (PartitionBatch b : ordered) {
-                OptionalLong stored = SinkOffsets.lock(c, group, b.tp());
+                OptionalLong stored = SinkOffsets.lock(c, group, ref(b.tp()));
                 if (!stored.equals(b.expected())) {
                     c.rollback();
-                    return new FencedIn(b.tp(), stored);
+                    return new Fenced(b.tp(), stored);
                 }
             }
-            List<Reject> rejects = new ArrayList<>();
-            List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
-            for (PartitionBatch b : ordered) {
-                if (b.records().stream().anyMatch(r -> SliceMarker.isControl(r.headers()))) {
-                    throw new IllegalArgumentException(b.tp() + ": a merged batch cannot hold a control record");
-                }
-                all.addAll(b.records());
+            List<SinkReject> rejects = new ArrayList<>();
+            ApplyResult result;
+            if (ordered.size() == 1) {
+                result = applyWithMarkers(c, entity, ordered.get(0), rejects);
+            } else {
+                List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
+                ordered.forEach(b -> all.addAll(b.records()));
+                result = applyEvents(c, entity, all, rejects);
             }
-            ApplyResult result = applyEvents(c, null, entity, all, rejects);
-            insertRejects(c, entity, rejects);
+            SinkRejects.insert(c, group, rejects);
             for (PartitionBatch b : ordered) {
-                if (!SinkOffsets.advance(c, group, b.tp(), b.expected(), b.nextOffset())) {
+                if (!SinkOffsets.advance(c, group, ref(b.tp()), b.expected(), b.nextOffset())) {
                     c.rollback();
-                    return new FencedIn(b.tp(), SinkOffsets.lock(c, group, b.tp()));
+                    return new Fenced(b.tp(), SinkOffsets.lock(c, group, ref(b.tp())));
                 }
             }
             long millis = (System.nanoTime() - t0) / 1_000_000;
@@ -224,7 +162,7 @@ final class SinkTransaction {
                 if (b.records().isEmpty()) {
                     continue;
                 }
-                int partitionRejects = (int) rejects.stream().filter(r -> r.record().partition() == b.tp().partition()).count();
+                int partitionRejects = (int) rejects.stream().filter(r -> r.partition().equals(ref(b.tp()))).count();
                 // one writer call served every partition: its class counts go on the first partition's
                 // row, so the dashboard's sums over rows stay exact; events, rejects and lag are each row's own
                 SinkBatches.record(c, new SinkBatch(group, entity.name(), b.tp().topic(), b.tp().partition(),
@@ -232,60 +170,136 @@ final class SinkTransaction {
                         partitionRejects, millis, b.lagAfter()));
                 first = false;
             }
-            c.commit();
-            return new Committed(result, rejects.size(), ordered.get(0).nextOffset());
+            return new Committed(result, rejects.size());
         });
     }
 
+    private static PartitionRef ref(TopicPartition tp) {
+        return new PartitionRef(tp.topic(), tp.partition());
+    }
+
+    /** One partition's batch: events up to a marker, then the marker (same transaction), then the next events. */
+    private ApplyResult applyWithMarkers(Connection c, EntitySpec entity, PartitionBatch b, List<SinkReject> rejects)
+            throws SQLException {
+        List<ConsumerRecord<byte[], byte[]>> segment = new ArrayList<>(b.records().size());
+        ApplyResult result = ApplyResult.empty();
+        for (ConsumerRecord<byte[], byte[]> r : b.records()) {
+            if (!SliceMarker.isControl(r.headers())) {
+                segment.add(r);
+                continue;
+            }
+            SliceMarker marker = decodeMarker(b.tp(), entity, r, b.partitions(), rejects);
+            if (marker != null) {
+                result = result.plus(applyEvents(c, entity, segment, rejects));
+                segment.clear();
+                result = result.plus(endOfSlice(c, b.tp(), entity, marker, r.offset(), b.partitions()));
+            }
+        }
+        return result.plus(applyEvents(c, entity, segment, rejects));
+    }
+
     /** Decodes and applies change records (no markers among them); what cannot be applied is noted in {@code rejects}. */
-    private ApplyResult applyEvents(Connection c, TopicPartition tp, EntitySpec entity, List<ConsumerRecord<byte[], byte[]>> records,
-                                    List<Reject> rejects) throws SQLException {
-        List<Event> events = new ArrayList<>(records.size());
-        Map<Source, Deque<ConsumerRecord<byte[], byte[]>>> bySource = new HashMap<>();
+    private ApplyResult applyEvents(Connection c, EntitySpec entity, List<ConsumerRecord<byte[], byte[]>> records,
+                                    List<SinkReject> rejects) throws SQLException {
+        List<Item> items = new ArrayList<>(records.size());
         for (ConsumerRecord<byte[], byte[]> r : records) {
             Event ev = decode(entity, r, rejects);
             if (ev != null) {
-                events.add(ev);
-                bySource.computeIfAbsent(ev.source(), s -> new ArrayDeque<>()).add(r);
+                items.add(new Item(r, ev));
             }
         }
-        ApplyResult result = events.isEmpty() ? ApplyResult.empty() : writer.apply(c, entity, events);
+        return items.isEmpty() ? ApplyResult.empty() : applyIsolating(c, entity, items, rejects);
+    }
+
+    /**
+     * Applies the items under a savepoint; when PostgreSQL refuses them for a data reason, rolls
+     * back to it and applies each half the same way, down to single records, which are rejected
+     * with the SQLSTATE and message.
+     */
+    private ApplyResult applyIsolating(Connection c, EntitySpec entity, List<Item> items, List<SinkReject> rejects)
+            throws SQLException {
+        Savepoint sp = c.setSavepoint();
+        try {
+            List<Event> events = new ArrayList<>(items.size());
+            items.forEach(i -> events.add(i.event()));
+            ApplyResult result = writer.apply(c, entity, events);
+            c.releaseSavepoint(sp);
+            rejectRefused(entity, items, result, rejects);
+            return result;
+        } catch (SQLException e) {
+            if (!SqlFailures.isData(e)) {
+                throw e;
+            }
+            c.rollback(sp);
+            if (items.size() == 1) {
+                Item only = items.get(0);
+                String state = SqlFailures.sqlState(e).orElse(null);
+                LOG.warn("{}-{}@{}: PostgreSQL refused the event (SQL state {}): {}; kept in dimstream.sink_rejects",
+                        only.record().topic(), only.record().partition(), only.record().offset(), state, firstLine(e));
+                rejects.add(reject(entity, only.record(), "PostgreSQL refused the event: " + firstLine(e), state));
+                return ApplyResult.empty();
+            }
+            LOG.debug("PostgreSQL refused a batch of {} events of {} (SQL state {}); isolating the refused records",
+                    items.size(), entity.name(), SqlFailures.sqlState(e).orElse("?"));
+            int half = items.size() / 2;
+            return applyIsolating(c, entity, items.subList(0, half), rejects)
+                    .plus(applyIsolating(c, entity, items.subList(half, items.size()), rejects));
+        }
+    }
+
+    /** The events the writer itself refused (EventValidator), matched back to their records by lineage. */
+    private static void rejectRefused(EntitySpec entity, List<Item> items, ApplyResult result, List<SinkReject> rejects) {
+        if (result.rejected().isEmpty()) {
+            return;
+        }
+        Map<Source, Deque<ConsumerRecord<byte[], byte[]>>> bySource = new HashMap<>();
+        for (Item i : items) {
+            bySource.computeIfAbsent(i.event().source(), s -> new ArrayDeque<>()).add(i.record());
+        }
         for (Rejection rej : result.rejected()) {
             Deque<ConsumerRecord<byte[], byte[]>> rs = bySource.get(rej.source());
             ConsumerRecord<byte[], byte[]> r = rs == null ? null : rs.poll();
             if (r == null) {
                 throw new IllegalStateException("the writer rejected an event of " + rej.source()
-                        + " that is not in the batch of " + (tp == null ? "these partitions" : tp) + ": " + rej.reason());
+                        + " that is not in the batch: " + rej.reason());
             }
-            rejects.add(new Reject(r, rej.reason()));
+            rejects.add(reject(entity, r, rej.reason(), null));
         }
-        return result;
+    }
+
+    private static String firstLine(SQLException e) {
+        String m = String.valueOf(e.getMessage());
+        return m.lines().findFirst().orElse(m);
+    }
+
+    private static SinkReject reject(EntitySpec entity, ConsumerRecord<byte[], byte[]> r, String reason, String sqlState) {
+        return new SinkReject(new PartitionRef(r.topic(), r.partition()), r.offset(), entity.name(), reason, sqlState, r.key(), r.value());
     }
 
     /** The end-of-slice marker of a record with the control header, or null with a reject noted. */
     private static SliceMarker decodeMarker(TopicPartition tp, EntitySpec entity, ConsumerRecord<byte[], byte[]> r, int partitions,
-                                            List<Reject> rejects) {
+                                            List<SinkReject> rejects) {
         String kind = SliceMarker.controlKind(r.headers());
         if (!SliceMarker.END_OF_SLICE.equals(kind)) {
-            rejects.add(new Reject(r, "unknown control record kind " + SliceMarker.HEADER + "=" + kind));
+            rejects.add(reject(entity, r, "unknown control record kind " + SliceMarker.HEADER + "=" + kind, null));
             return null;
         }
         SliceMarker m;
         try {
             m = SliceMarker.decode(r.value());
         } catch (IllegalArgumentException e) {
-            rejects.add(new Reject(r, e.getMessage()));
+            rejects.add(reject(entity, r, e.getMessage(), null));
             return null;
         }
         if (!entity.name().equals(m.entity())) {
-            rejects.add(new Reject(r, "end-of-slice marker of entity '" + m.entity() + "' on the changes topic of entity '"
-                    + entity.name() + "'"));
+            rejects.add(reject(entity, r, "end-of-slice marker of entity '" + m.entity() + "' on the changes topic of entity '"
+                    + entity.name() + "'", null));
             return null;
         }
         if (m.partition() != tp.partition() || m.partitions() != partitions) {
-            rejects.add(new Reject(r, "end-of-slice marker for partition " + m.partition() + " of " + m.partitions()
+            rejects.add(reject(entity, r, "end-of-slice marker for partition " + m.partition() + " of " + m.partitions()
                     + " read from partition " + tp.partition() + " of " + (partitions > 0 ? partitions : "an unknown number of")
-                    + " partitions: nothing deleted"));
+                    + " partitions: nothing deleted", null));
             return null;
         }
         return m;
@@ -329,21 +343,21 @@ final class SinkTransaction {
     }
 
     /** The writer's event of a change record, or null with a reject noted. */
-    private static Event decode(EntitySpec entity, ConsumerRecord<byte[], byte[]> r, List<Reject> rejects) {
+    private static Event decode(EntitySpec entity, ConsumerRecord<byte[], byte[]> r, List<SinkReject> rejects) {
         if (r.value() == null) {
-            rejects.add(new Reject(r, "null value: a changes topic carries no tombstones"));
+            rejects.add(reject(entity, r, "null value: a changes topic carries no tombstones", null));
             return null;
         }
         ChangeRecord change;
         try {
             change = ChangeCodec.decode(r.value());
         } catch (IllegalArgumentException e) {
-            rejects.add(new Reject(r, reason(e)));
+            rejects.add(reject(entity, r, reason(e), null));
             return null;
         }
         if (!entity.name().equals(change.entity())) {
-            rejects.add(new Reject(r, "change of entity '" + change.entity() + "' on the changes topic of entity '"
-                    + entity.name() + "'"));
+            rejects.add(reject(entity, r, "change of entity '" + change.entity() + "' on the changes topic of entity '"
+                    + entity.name() + "'", null));
             return null;
         }
         return change.toEvent(r.offset());
@@ -355,37 +369,12 @@ final class SinkTransaction {
      */
     private static String reason(IllegalArgumentException e) {
         Throwable cause = e.getCause();
-        String msg;
         if (cause instanceof NullPointerException) {
-            msg = "malformed change record: a required field is missing (entity, class, op, event_time, data and source are required)";
-        } else if (cause instanceof IllegalArgumentException && cause.getMessage() != null) {
-            msg = "malformed change record: " + cause.getMessage();
-        } else {
-            msg = String.valueOf(e.getMessage());
+            return "malformed change record: a required field is missing (entity, class, op, event_time, data and source are required)";
         }
-        msg = msg.lines().findFirst().orElse(msg);
-        return msg.length() <= 1000 ? msg : msg.substring(0, 1000) + "...";
-    }
-
-    private void insertRejects(Connection c, EntitySpec entity, List<Reject> rejects) throws SQLException {
-        if (rejects.isEmpty()) {
-            return;
+        if (cause instanceof IllegalArgumentException && cause.getMessage() != null) {
+            return "malformed change record: " + cause.getMessage();
         }
-        try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.sink_rejects (consumer_group, topic, partition, "
-                + "\"offset\", entity, reason, key, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                + "ON CONFLICT (consumer_group, topic, partition, \"offset\") DO NOTHING")) {
-            for (Reject r : rejects) {
-                p.setString(1, group);
-                p.setString(2, r.record().topic());
-                p.setInt(3, r.record().partition());
-                p.setLong(4, r.record().offset());
-                p.setString(5, entity.name());
-                p.setString(6, r.reason());
-                p.setBytes(7, r.record().key());
-                p.setBytes(8, r.record().value());
-                p.addBatch();
-            }
-            p.executeBatch();
-        }
+        return String.valueOf(e.getMessage());
     }
 }

@@ -26,14 +26,4 @@ class SinkBackoffTest {
         assertThat(b.remaining()).isZero();
         assertThat(b.failed("applying", down)).isEqualTo(Duration.ofMillis(100));
     }
-
-    @Test
-    void lostConnectionsAreUnavailabilityOtherFailuresAreNot() {
-        assertThat(DatabaseBackoff.unavailable(new SQLException("refused", "08001"))).isTrue();
-        assertThat(DatabaseBackoff.unavailable(new SQLException("terminating connection due to administrator command", "57P01"))).isTrue();
-        assertThat(DatabaseBackoff.unavailable(new SQLException("too many connections", "53300"))).isTrue();
-        assertThat(DatabaseBackoff.unavailable(new java.sql.SQLTransientConnectionException("pool timeout"))).isTrue();
-        assertThat(DatabaseBackoff.unavailable(new SQLException("duplicate key", "23505"))).isFalse();
-        assertThat(DatabaseBackoff.unavailable(new IllegalStateException("classification does not add up"))).isFalse();
-    }
 }

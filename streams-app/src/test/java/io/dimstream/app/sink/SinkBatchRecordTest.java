@@ -69,7 +69,7 @@ class SinkBatchRecordTest {
         TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
         SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-ok");
 
-        tx.apply(tp, e, OptionalLong.empty(), records(tp, 0,
+        SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1),
                 upsert(e.name(), "2025-08-02T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 2),
                 upsert(e.name(), "2025-08-02T09:00:00Z", "C2", "b@x.io", "Rome", 1, 3)), 3, 0, 7L);
@@ -77,7 +77,7 @@ class SinkBatchRecordTest {
                 delete(e.name(), "2025-08-03T09:00:00Z", "C2", 4),
                 upsert(e.name(), "2025-08-03T09:00:00Z", "C1", "a@x.io", "Lyon", 3, 5));
         second.add(new ConsumerRecord<>(tp.topic(), tp.partition(), 5, null, "not a change record".getBytes()));
-        tx.apply(tp, e, OptionalLong.of(3), second, 6, 0, null);
+        SinkFixtures.applyOne(tx, tp, e, OptionalLong.of(3), second, 6, 0, null);
 
         assertThat(rows(e.name())).containsExactly(
                 // C1 new then changed (two events of one key in one batch), C2 new: 3 rows inserted, none updated
@@ -94,12 +94,12 @@ class SinkBatchRecordTest {
         TopicPartition p1 = new TopicPartition(ChangeTopics.name(e.name()), 1);
         SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-merged");
 
-        SinkTransaction.Outcome done = tx.applyMerged(e, List.of(
+        SinkTransaction.Outcome done = tx.apply(e, List.of(
                 new SinkTransaction.PartitionBatch(p1, OptionalLong.empty(), records(p1, 0,
-                        upsert(e.name(), "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 11)), 1, 0L),
+                        upsert(e.name(), "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 11)), 1, 0L, 0),
                 new SinkTransaction.PartitionBatch(p0, OptionalLong.empty(), records(p0, 0,
                         upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 10),
-                        upsert(e.name(), "2025-08-02T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 12)), 2, 5L)));
+                        upsert(e.name(), "2025-08-02T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 12)), 2, 5L, 0)));
 
         assertThat(done).isInstanceOf(SinkTransaction.Committed.class);
         assertThat(SinkFixtures.storedOffsets(DS, "batches-merged", p0.topic())).isEqualTo(java.util.Map.of(0, 2L, 1, 1L));
@@ -114,13 +114,13 @@ class SinkBatchRecordTest {
                 SinkFixtures.Row.of("C2", "b@x.io", "Rome", 1L, "2025-08-01T10:00:00Z", null, true, false, 11L));
 
         // partition 1's expected offset is stale (another instance moved it): neither partition's batch lands
-        SinkTransaction.Outcome fenced = tx.applyMerged(e, List.of(
+        SinkTransaction.Outcome fenced = tx.apply(e, List.of(
                 new SinkTransaction.PartitionBatch(p0, OptionalLong.of(2), records(p0, 2,
-                        delete(e.name(), "2025-08-03T09:00:00Z", "C1", 13)), 3, 0L),
+                        delete(e.name(), "2025-08-03T09:00:00Z", "C1", 13)), 3, 0L, 0),
                 new SinkTransaction.PartitionBatch(p1, OptionalLong.of(0), records(p1, 0,
-                        upsert(e.name(), "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 11)), 1, 0L)));
+                        upsert(e.name(), "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 11)), 1, 0L, 0)));
 
-        assertThat(fenced).isEqualTo(new SinkTransaction.FencedIn(p1, OptionalLong.of(1)));
+        assertThat(fenced).isEqualTo(new SinkTransaction.Fenced(p1, OptionalLong.of(1)));
         assertThat(SinkFixtures.rows(DS, e)).isEqualTo(applied);
         assertThat(SinkFixtures.storedOffsets(DS, "batches-merged", p0.topic())).isEqualTo(java.util.Map.of(0, 2L, 1, 1L));
         assertThat(rows(e.name())).hasSize(2);
@@ -131,13 +131,13 @@ class SinkBatchRecordTest {
         EntitySpec e = SinkFixtures.customer("batches_fenced", DS);
         TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
         SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-fenced");
-        tx.apply(tp, e, OptionalLong.empty(), records(tp, 0,
+        SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0, 0L);
 
-        SinkTransaction.Outcome stale = tx.apply(tp, e, OptionalLong.of(0), records(tp, 0,
+        SinkTransaction.Outcome stale = SinkFixtures.applyOne(tx, tp, e, OptionalLong.of(0), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0, 0L);
 
-        assertThat(stale).isEqualTo(new SinkTransaction.Fenced(OptionalLong.of(1)));
+        assertThat(stale).isEqualTo(new SinkTransaction.Fenced(tp, OptionalLong.of(1)));
         assertThat(rows(e.name())).containsExactly(
                 new BatchRow("batches-fenced", e.name(), tp.topic(), 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0L));
     }
@@ -162,7 +162,7 @@ class SinkBatchRecordTest {
         }
         SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-prune");
 
-        tx.apply(tp, e, OptionalLong.empty(), records(tp, 0,
+        SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0, 0L);
 
         BatchRow oldRow0 = new BatchRow("g", e.name(), tp.topic(), 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0L);

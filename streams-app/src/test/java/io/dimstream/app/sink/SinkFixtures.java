@@ -1,5 +1,7 @@
 package io.dimstream.app.sink;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import java.util.OptionalLong;
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
@@ -136,6 +138,23 @@ final class SinkFixtures {
     }
 
     /** The stored next offsets of a group, by partition number, for one topic. */
+    /** One partition's batch as a group of one (the sink's single transaction path). */
+    static SinkTransaction.Outcome applyOne(SinkTransaction tx, TopicPartition tp, EntitySpec e, OptionalLong expected,
+                                            List<ConsumerRecord<byte[], byte[]>> records, long next) throws SQLException {
+        return applyOne(tx, tp, e, expected, records, next, 0, null);
+    }
+
+    static SinkTransaction.Outcome applyOne(SinkTransaction tx, TopicPartition tp, EntitySpec e, OptionalLong expected,
+                                            List<ConsumerRecord<byte[], byte[]>> records, long next, int partitions) throws SQLException {
+        return applyOne(tx, tp, e, expected, records, next, partitions, null);
+    }
+
+    static SinkTransaction.Outcome applyOne(SinkTransaction tx, TopicPartition tp, EntitySpec e, OptionalLong expected,
+                                            List<ConsumerRecord<byte[], byte[]>> records, long next, int partitions, Long lagAfter)
+            throws SQLException {
+        return tx.apply(e, List.of(new SinkTransaction.PartitionBatch(tp, expected, records, next, lagAfter, partitions)));
+    }
+
     static Map<Integer, Long> storedOffsets(DataSource ds, String group, String topic) throws SQLException {
         Map<Integer, Long> out = new TreeMap<>();
         try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(

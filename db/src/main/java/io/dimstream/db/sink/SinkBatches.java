@@ -1,4 +1,4 @@
-package io.dimstream.db.status;
+package io.dimstream.db.sink;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,8 +15,13 @@ import javax.sql.DataSource;
 
 /**
  * {@code dimstream.sink_batches}: the streaming sink writes one row per committed batch inside the
- * batch's transaction ({@link #record}); the admin dashboard reads per-entity figures
- * ({@link #summary}).
+ * batch's transaction ({@link #record}; a rolled-back batch leaves no row); the admin dashboard
+ * reads per-entity figures ({@link #summary}). Bounded: {@link #record} deletes the partition's
+ * rows older than {@link #RETENTION} in the same transaction.
+ *
+ * <p>Queries: the last hour's sums are an index range scan of {@code (entity, finished_at)}; the
+ * newest batch is the same index read backwards; the lag is the newest row per partition
+ * ({@code DISTINCT ON}).
  */
 public final class SinkBatches {
 

@@ -1,4 +1,4 @@
-package io.dimstream.app.sink;
+package io.dimstream.db.sink;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -8,25 +8,25 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
-import org.apache.kafka.common.TopicPartition;
 
 /**
- * The sink's offsets in {@code dimstream.sink_offsets}: per consumer group and topic-partition,
- * the next changes-topic offset to apply. The only source of truth for where the sink resumes.
+ * The streaming sink's offsets in {@code dimstream.sink_offsets}: per consumer group and
+ * topic-partition, the next changes-topic offset to apply. The only source of truth for where the
+ * sink resumes, written in the same transaction as the rows a batch produced.
  */
-final class SinkOffsets {
+public final class SinkOffsets {
 
     private SinkOffsets() {
     }
 
     /** The stored next offsets of {@code partitions}; a partition with no row is absent. */
-    static Map<TopicPartition, Long> read(Connection c, String group, Collection<TopicPartition> partitions) throws SQLException {
-        Map<TopicPartition, Long> out = new HashMap<>();
+    public static Map<PartitionRef, Long> read(Connection c, String group, Collection<PartitionRef> partitions) throws SQLException {
+        Map<PartitionRef, Long> out = new HashMap<>();
         if (partitions.isEmpty()) {
             return out;
         }
-        String[] topics = partitions.stream().map(TopicPartition::topic).toArray(String[]::new);
-        Integer[] parts = partitions.stream().map(TopicPartition::partition).toArray(Integer[]::new);
+        String[] topics = partitions.stream().map(PartitionRef::topic).toArray(String[]::new);
+        Integer[] parts = partitions.stream().map(PartitionRef::partition).toArray(Integer[]::new);
         try (PreparedStatement p = c.prepareStatement("SELECT o.topic, o.partition, o.next_offset FROM dimstream.sink_offsets o "
                 + "JOIN unnest(?::text[], ?::int[]) AS w(topic, partition) ON o.topic = w.topic AND o.partition = w.partition "
                 + "WHERE o.consumer_group = ?")) {
@@ -35,7 +35,7 @@ final class SinkOffsets {
             p.setString(3, group);
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
-                    out.put(new TopicPartition(rs.getString(1), rs.getInt(2)), rs.getLong(3));
+                    out.put(new PartitionRef(rs.getString(1), rs.getInt(2)), rs.getLong(3));
                 }
             }
         }
@@ -48,7 +48,7 @@ final class SinkOffsets {
      * owning the same partition during a rebalance queue here; the second then sees the first's
      * offset and is fenced.
      */
-    static OptionalLong lock(Connection c, String group, TopicPartition tp) throws SQLException {
+    public static OptionalLong lock(Connection c, String group, PartitionRef tp) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("SELECT next_offset FROM dimstream.sink_offsets "
                 + "WHERE consumer_group = ? AND topic = ? AND partition = ? FOR UPDATE")) {
             p.setString(1, group);
@@ -66,7 +66,7 @@ final class SinkOffsets {
      *
      * @return false when the fence failed: another instance advanced the partition meanwhile
      */
-    static boolean advance(Connection c, String group, TopicPartition tp, OptionalLong expected, long next) throws SQLException {
+    public static boolean advance(Connection c, String group, PartitionRef tp, OptionalLong expected, long next) throws SQLException {
         if (expected.isEmpty()) {
             try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.sink_offsets (consumer_group, topic, partition, "
                     + "next_offset) VALUES (?, ?, ?, ?) ON CONFLICT (consumer_group, topic, partition) DO NOTHING")) {
@@ -86,5 +86,21 @@ final class SinkOffsets {
             p.setLong(5, expected.getAsLong());
             return p.executeUpdate() == 1;
         }
+    }
+
+    /** Every offset stored for the group's partitions of {@code topics}: what "caught up" is measured against. */
+    public static Map<PartitionRef, Long> ofTopics(Connection c, String group, Collection<String> topics) throws SQLException {
+        Map<PartitionRef, Long> out = new HashMap<>();
+        try (PreparedStatement p = c.prepareStatement("SELECT topic, partition, next_offset FROM dimstream.sink_offsets "
+                + "WHERE consumer_group = ? AND topic = ANY (?)")) {
+            p.setString(1, group);
+            p.setArray(2, c.createArrayOf("text", topics.toArray(String[]::new)));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.put(new PartitionRef(rs.getString(1), rs.getInt(2)), rs.getLong(3));
+                }
+            }
+        }
+        return out;
     }
 }

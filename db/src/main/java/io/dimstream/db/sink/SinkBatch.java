@@ -1,4 +1,4 @@
-package io.dimstream.db.status;
+package io.dimstream.db.sink;
 
 import io.dimstream.db.write.ApplyResult;
 import java.util.Objects;

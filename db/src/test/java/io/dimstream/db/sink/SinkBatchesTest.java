@@ -1,4 +1,4 @@
-package io.dimstream.db.status;
+package io.dimstream.db.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
