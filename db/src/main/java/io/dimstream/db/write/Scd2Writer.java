@@ -117,6 +117,18 @@ public final class Scd2Writer {
     }
 
     /**
+     * Empties the entity's work tables for good inside the caller's transaction (TRUNCATE, where an
+     * apply empties them with DELETE): call it before each of many applies in one transaction, so
+     * that none scans the dead rows of the ones before it.
+     */
+    public void freshWorkTables(Connection c, EntitySpec entity) throws SQLException {
+        WriterSql sql = sqlCache.computeIfAbsent(entity, WriterSql::new);
+        try (Statement s = c.createStatement()) {
+            s.execute(sql.truncateWork);
+        }
+    }
+
+    /**
      * Applies a batch on up to {@code parallelism} connections at once, each taking the events of
      * a disjoint set of keys (by key hash) in a transaction of its own, so a big batch uses more
      * than one PostgreSQL backend (the apply is CPU-bound in the backend). Atomic per part, not

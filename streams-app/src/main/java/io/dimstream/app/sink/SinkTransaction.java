@@ -50,12 +50,13 @@ import org.slf4j.LoggerFactory;
  * <p><b>Records PostgreSQL refuses.</b> The writer's events go through a savepoint. When PostgreSQL
  * refuses the batch for a data reason ({@link SqlFailures.Kind#DATA}: a value it cannot store, a
  * constraint of a table altered by hand, an index entry too large), the transaction rolls back to
- * the savepoint and the events are split in halves, each applied under its own savepoint, until the
- * refused records stand alone: each of those is kept in the rejects with the SQLSTATE and the
- * message, and everything else lands in the same transaction as the offsets, exactly as if the
- * refused records had never been there (the writer is order-independent). k refused records among
- * n cost about {@code k * log2(n)} extra writer calls. Any other failure rolls the whole
- * transaction back and is rethrown.
+ * the savepoint and the events are split in {@value #SPLIT} parts, each applied under its own
+ * savepoint, the refused parts split again, until the refused records stand alone: each of those is
+ * kept in the rejects with the SQLSTATE and the message, and everything else lands in the same
+ * transaction as the offsets, exactly as if the refused records had never been there (the writer is
+ * order-independent). k refused records among n cost about {@code 16 k log16(n)} extra writer calls
+ * and one more pass over the batch. Any other failure rolls the whole transaction back and is
+ * rethrown.
  *
  * <p><b>Snapshot feeds.</b> An end-of-slice marker splits a batch (its group is then that partition
  * alone, {@link BatchPlanner}): the events before it are applied, then the slice's absent keys are
@@ -64,6 +65,14 @@ import org.slf4j.LoggerFactory;
 final class SinkTransaction {
 
     private static final Logger LOG = LoggerFactory.getLogger(SinkTransaction.class);
+
+    /**
+     * A refused batch is split in this many parts, each tried under its own savepoint, the refused
+     * parts split again. Halves re-apply the batch about log2(n) times over where refused records
+     * are spread out (each level's failing halves cover most of the batch); sixteenths re-apply
+     * about 1 + 16k/n of it, at more, small writer calls.
+     */
+    private static final int SPLIT = 16;
 
     private final DataSource ds;
     private final Scd2Writer writer;
@@ -208,18 +217,21 @@ final class SinkTransaction {
                 items.add(new Item(r, ev));
             }
         }
-        return items.isEmpty() ? ApplyResult.empty() : applyIsolating(c, entity, items, rejects);
+        return items.isEmpty() ? ApplyResult.empty() : applyIsolating(c, entity, items, rejects, false);
     }
 
     /**
      * Applies the items under a savepoint; when PostgreSQL refuses them for a data reason, rolls
-     * back to it and applies each half the same way, down to single records, which are rejected
-     * with the SQLSTATE and message.
+     * back to it and applies each of {@value #SPLIT} parts the same way, down to single records,
+     * which are rejected with the SQLSTATE and message.
      */
-    private ApplyResult applyIsolating(Connection c, EntitySpec entity, List<Item> items, List<SinkReject> rejects)
+    private ApplyResult applyIsolating(Connection c, EntitySpec entity, List<Item> items, List<SinkReject> rejects, boolean isolating)
             throws SQLException {
         Savepoint sp = c.setSavepoint();
         try {
+            if (isolating) {
+                writer.freshWorkTables(c, entity);
+            }
             List<Event> events = new ArrayList<>(items.size());
             items.forEach(i -> events.add(i.event()));
             ApplyResult result = writer.apply(c, entity, events);
@@ -241,9 +253,13 @@ final class SinkTransaction {
             }
             LOG.debug("PostgreSQL refused a batch of {} events of {} (SQL state {}); isolating the refused records",
                     items.size(), entity.name(), SqlFailures.sqlState(e).orElse("?"));
-            int half = items.size() / 2;
-            return applyIsolating(c, entity, items.subList(0, half), rejects)
-                    .plus(applyIsolating(c, entity, items.subList(half, items.size()), rejects));
+            int parts = Math.min(SPLIT, items.size());
+            ApplyResult result = ApplyResult.empty();
+            for (int i = 0; i < parts; i++) {
+                List<Item> part = items.subList(items.size() * i / parts, items.size() * (i + 1) / parts);
+                result = result.plus(applyIsolating(c, entity, part, rejects, true));
+            }
+            return result;
         }
     }
 

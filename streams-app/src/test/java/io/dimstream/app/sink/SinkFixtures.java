@@ -137,7 +137,6 @@ final class SinkFixtures {
         return t == null ? null : t.withOffsetSameInstant(ZoneOffset.UTC).toInstant().toString();
     }
 
-    /** The stored next offsets of a group, by partition number, for one topic. */
     /** One partition's batch as a group of one (the sink's single transaction path). */
     static SinkTransaction.Outcome applyOne(SinkTransaction tx, TopicPartition tp, EntitySpec e, OptionalLong expected,
                                             List<ConsumerRecord<byte[], byte[]>> records, long next) throws SQLException {
@@ -155,6 +154,17 @@ final class SinkFixtures {
         return tx.apply(e, List.of(new SinkTransaction.PartitionBatch(tp, expected, records, next, lagAfter, partitions)));
     }
 
+    /** Change records as consumer records of partition {@code tp} from {@code firstOffset} on. */
+    static List<ConsumerRecord<byte[], byte[]>> records(TopicPartition tp, long firstOffset, List<ChangeRecord> changes) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>(changes.size());
+        long o = firstOffset;
+        for (ChangeRecord c : changes) {
+            out.add(new ConsumerRecord<>(tp.topic(), tp.partition(), o++, Raw.of(c).key(), Raw.of(c).value()));
+        }
+        return out;
+    }
+
+    /** The stored next offsets of a group, by partition number, for one topic. */
     static Map<Integer, Long> storedOffsets(DataSource ds, String group, String topic) throws SQLException {
         Map<Integer, Long> out = new TreeMap<>();
         try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(
