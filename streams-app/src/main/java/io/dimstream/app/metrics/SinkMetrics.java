@@ -101,14 +101,19 @@ public final class SinkMetrics {
                 .tag("class", changeClass).register(registry).increment(n);
     }
 
-    /** Registers the gauges read from the sink's published status ({@value #RUNNING}, {@value #STUCK}). */
+    /**
+     * Registers the gauges read from the sink's published status ({@value #RUNNING}, {@value #STUCK});
+     * held strongly (a gauge holds its object weakly by default, and a method reference would be
+     * collected at once).
+     */
     public void bindStatus(java.util.function.Supplier<io.dimstream.app.sink.SinkStatus> status) {
         Gauge.builder(RUNNING, status, s -> {
             io.dimstream.app.sink.SinkStatus.State st = s.get().state();
             return st == io.dimstream.app.sink.SinkStatus.State.RUNNING || st == io.dimstream.app.sink.SinkStatus.State.STARTING ? 1 : 0;
-        }).description("1 while the sink's thread runs").register(registry);
+        }).description("1 while the sink's thread runs").strongReference(true).register(registry);
         Gauge.builder(STUCK, status, s -> s.get().partitions().stream().filter(p -> p.stuck()).count())
-                .description("partitions with records left and no progress for longer than sink.stuck-after").register(registry);
+                .description("partitions with records left and no progress for longer than sink.stuck-after")
+                .strongReference(true).register(registry);
     }
 
     public void partitionFailure(String entity, String kind) {

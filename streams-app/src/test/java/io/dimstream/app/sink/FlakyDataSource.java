@@ -22,6 +22,7 @@ final class FlakyDataSource implements DataSource {
     private final AtomicInteger failConnects = new AtomicInteger();
     private final AtomicInteger failCommits = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
+    private volatile Error die;
 
     FlakyDataSource(DataSource real) {
         this.real = real;
@@ -29,6 +30,11 @@ final class FlakyDataSource implements DataSource {
 
     void failNextConnections(int n) {
         failConnects.set(n);
+    }
+
+    /** The next {@code getConnection} throws this Error, as a JVM out of memory would, and every one after it. */
+    void dieWith(Error e) {
+        die = e;
     }
 
     void failNextCommits(int n) {
@@ -47,6 +53,9 @@ final class FlakyDataSource implements DataSource {
 
     @Override
     public Connection getConnection() throws SQLException {
+        if (die != null) {
+            throw die;
+        }
         if (failConnects.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             refused.incrementAndGet();
             throw new SQLNonTransientConnectionException("Connection to 127.0.0.1:5432 refused (test)", "08001");

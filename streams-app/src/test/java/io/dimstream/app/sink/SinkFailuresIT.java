@@ -1,0 +1,240 @@
+package io.dimstream.app.sink;
+
+import static io.dimstream.app.sink.SinkFixtures.raws;
+import static io.dimstream.app.sink.SinkFixtures.upsert;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dimstream.app.change.ChangeRecord;
+import io.dimstream.app.change.ChangeTopics;
+import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.metrics.SinkMetrics;
+import io.dimstream.app.sink.SinkFixtures.Row;
+import io.dimstream.app.topology.TopicPlanner;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.testing.TestPostgres;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the sink does when something is wrong that no retry fixes, with a real broker and
+ * PostgreSQL: a broken table holds back only its own partitions; a stored offset that left the
+ * log stops the partition (default) or is skipped with the gap recorded; a thread killed by an
+ * Error is reported.
+ */
+class SinkFailuresIT {
+
+    private static EmbeddedKafka kafka;
+    private static final DataSource DS = TestPostgres.dataSource();
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = EmbeddedKafka.start();
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        kafka.close();
+    }
+
+    private static SinkSettings settings(String group) {
+        return SinkSettings.defaults().withGroupId(group).withBatching(100, Duration.ofMillis(50))
+                .withBackoff(Duration.ofMillis(50), Duration.ofMillis(500)).withStuckAfter(Duration.ofSeconds(2));
+    }
+
+    private static List<ChangeRecord> changes(String entity, String id, int n, long firstSourceOffset) {
+        List<ChangeRecord> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(upsert(entity, "2025-08-0" + (1 + i % 9) + "T09:00:00Z", id + i, id.toLowerCase() + i + "@x.io", "City", 1,
+                    firstSourceOffset + i));
+        }
+        return out;
+    }
+
+    private static List<Row> rowsOf(List<ChangeRecord> changes) {
+        return changes.stream().map(c -> Row.of((String) c.data().get("customer_id"), (String) c.data().get("email"), "City", 1L,
+                        c.eventTime().toString(), null, true, false, c.sourceOffset()))
+                .sorted(java.util.Comparator.comparing(Row::id)).toList();
+    }
+
+    @Test
+    void aBrokenTableHoldsBackOnlyItsOwnPartitionsAndResumesOnceFixed() throws Exception {
+        EntitySpec broken = SinkFixtures.customer("fail_broken", DS);
+        EntitySpec fine = SinkFixtures.customer("fail_fine", DS);
+        kafka.createTopics(List.of(TopicPlanner.changesTopic(broken.name(), 1, (short) 1),
+                TopicPlanner.changesTopic(fine.name(), 1, (short) 1)));
+        try (Connection c = DS.getConnection(); Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE " + broken.table() + " RENAME COLUMN city TO town");
+        }
+        List<ChangeRecord> a = changes(broken.name(), "A", 20, 0);
+        List<ChangeRecord> b = changes(fine.name(), "B", 20, 0);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ChangeSink sink = new ChangeSink(settings("fail-broken"), kafka.bootstrapServers(), List.of(broken, fine), DS,
+                new SinkMetrics(registry)).start()) {
+            SinkFixtures.produce(kafka.bootstrapServers(), ChangeTopics.name(broken.name()), raws(a));
+            SinkFixtures.produce(kafka.bootstrapServers(), ChangeTopics.name(fine.name()), raws(b));
+
+            // the other entity lands whole while the broken one fails; then the broken partition is stuck
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(SinkFixtures.rows(DS, fine))
+                    .isEqualTo(rowsOf(b)));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                SinkStatus.Partition p = partition(sink.status(), broken.name());
+                assertThat(p.failing()).hasValue("ERROR: column \"city\" of relation \"dim_fail_broken\" does not exist (SQL state 42703)");
+                assertThat(p.stuck()).isTrue();
+                assertThat(p.buffered()).isEqualTo(20);
+                assertThat(sink.status().healthy()).isFalse();
+                assertThat(registry.get(SinkMetrics.STUCK).gauge().value()).isEqualTo(1.0);
+            });
+            assertThat(partition(sink.status(), fine.name()).failing()).isEmpty();
+            assertThat(registry.get(SinkMetrics.FAILURES).tag("entity", broken.name()).tag("kind", "other").counter().count())
+                    .isPositive();
+
+            try (Connection c = DS.getConnection(); Statement s = c.createStatement()) {
+                s.execute("ALTER TABLE " + broken.table() + " RENAME COLUMN town TO city");
+            }
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                assertThat(SinkFixtures.rows(DS, broken)).isEqualTo(rowsOf(a));
+                assertThat(sink.status().healthy()).isTrue();
+                assertThat(partition(sink.status(), broken.name()).failing()).isEmpty();
+            });
+            assertThat(SinkFixtures.storedOffsets(DS, "fail-broken", ChangeTopics.name(broken.name())))
+                    .isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), ChangeTopics.name(broken.name())));
+        }
+    }
+
+    @Test
+    void aStoredOffsetThatLeftTheLogStopsThePartitionByDefault() throws Exception {
+        EntitySpec e = SinkFixtures.customer("fail_gap_stop", DS);
+        String topic = ChangeTopics.name(e.name());
+        List<ChangeRecord> first = changes(e.name(), "F", 5, 0);
+        List<ChangeRecord> lost = changes(e.name(), "L", 5, 100);
+        List<ChangeRecord> after = changes(e.name(), "Z", 5, 200);
+        long[] logStart = gap(e, "fail-gap-stop", first, lost, after);
+
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ChangeSink sink = new ChangeSink(settings("fail-gap-stop"), kafka.bootstrapServers(), List.of(e), DS,
+                new SinkMetrics(registry)).start()) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                SinkStatus.Partition p = partition(sink.status(), e.name());
+                assertThat(p.stopped()).hasValue("stored offset " + logStart[0] + " is outside the partition's log (it starts at "
+                        + logStart[1] + "): records were deleted by retention before the sink applied them, or the topic was recreated");
+                assertThat(sink.status().healthy()).isFalse();
+            });
+            assertThat(registry.get(SinkMetrics.STOPPED).tag("entity", e.name()).counter().count()).isEqualTo(1.0);
+            // nothing after the gap was applied, the stored offset did not move, no gap was recorded
+            assertThat(SinkFixtures.rows(DS, e)).isEqualTo(rowsOf(first));
+            assertThat(SinkFixtures.storedOffsets(DS, "fail-gap-stop", topic)).isEqualTo(Map.of(0, logStart[0]));
+            assertThat(gaps("fail-gap-stop")).isEmpty();
+        }
+    }
+
+    @Test
+    void withSkipAStoredOffsetThatLeftTheLogIsSkippedAndTheGapRecorded() throws Exception {
+        EntitySpec e = SinkFixtures.customer("fail_gap_skip", DS);
+        String topic = ChangeTopics.name(e.name());
+        List<ChangeRecord> first = changes(e.name(), "F", 5, 0);
+        List<ChangeRecord> lost = changes(e.name(), "L", 5, 100);
+        List<ChangeRecord> after = changes(e.name(), "Z", 5, 200);
+        long[] logStart = gap(e, "fail-gap-skip", first, lost, after);
+
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ChangeSink sink = new ChangeSink(settings("fail-gap-skip").withOnOffsetOutOfRange(SinkSettings.OutOfRange.SKIP),
+                kafka.bootstrapServers(), List.of(e), DS, new SinkMetrics(registry)).start()) {
+            List<Row> expected = new ArrayList<>(rowsOf(first));
+            expected.addAll(rowsOf(after));
+            expected.sort(java.util.Comparator.comparing(Row::id));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                assertThat(SinkFixtures.rows(DS, e)).isEqualTo(expected);
+                assertThat(SinkFixtures.storedOffsets(DS, "fail-gap-skip", topic))
+                        .isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), topic));
+            });
+            assertThat(gaps("fail-gap-skip")).containsExactly(e.name() + "|" + topic + "|0|" + logStart[0] + "|" + logStart[1]);
+            assertThat(registry.get(SinkMetrics.GAPS).tag("entity", e.name()).counter().count())
+                    .isEqualTo((double) (logStart[1] - logStart[0]));
+            assertThat(sink.status().healthy()).isTrue();
+        }
+    }
+
+    @Test
+    void aSinkThreadKilledByAnErrorIsReportedFailed() throws Exception {
+        EntitySpec e = SinkFixtures.customer("fail_error", DS);
+        kafka.createTopics(List.of(TopicPlanner.changesTopic(e.name(), 1, (short) 1)));
+        FlakyDataSource flaky = new FlakyDataSource(DS);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ChangeSink sink = new ChangeSink(settings("fail-error"), kafka.bootstrapServers(), List.of(e), flaky,
+                new SinkMetrics(registry)).start()) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> sink.status().partitions().size() == 1);
+            flaky.dieWith(new OutOfMemoryError("test: Java heap space"));
+            SinkFixtures.produce(kafka.bootstrapServers(), ChangeTopics.name(e.name()), raws(changes(e.name(), "E", 3, 0)));
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                assertThat(sink.status().state()).isEqualTo(SinkStatus.State.FAILED);
+                assertThat(sink.status().failure()).hasValue("java.lang.OutOfMemoryError: test: Java heap space");
+                assertThat(sink.status().healthy()).isFalse();
+            });
+            assertThat(sink.failure()).containsInstanceOf(OutOfMemoryError.class);
+            assertThat(registry.get(SinkMetrics.RUNNING).gauge().value()).isZero();
+        }
+    }
+
+    /**
+     * Applies {@code first} with a sink of the group, stops it, produces {@code lost} then
+     * {@code after}, and deletes the records of {@code lost} from the log (as retention would).
+     *
+     * @return the stored offset (= the first lost offset) and the log's new start
+     */
+    private static long[] gap(EntitySpec e, String group, List<ChangeRecord> first, List<ChangeRecord> lost,
+                              List<ChangeRecord> after) throws Exception {
+        String topic = ChangeTopics.name(e.name());
+        kafka.createTopics(List.of(TopicPlanner.changesTopic(e.name(), 1, (short) 1)));
+        try (ChangeSink sink = new ChangeSink(settings(group), kafka.bootstrapServers(), List.of(e), DS,
+                new SinkMetrics(new SimpleMeterRegistry())).start()) {
+            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(first));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(SinkFixtures.storedOffsets(DS, group, topic))
+                    .isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), topic)));
+        }
+        long stored = SinkFixtures.storedOffsets(DS, group, topic).get(0);
+        SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(lost));
+        long afterLost = SinkFixtures.endOffsets(kafka.bootstrapServers(), topic).get(0);
+        SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(after));
+        try (org.apache.kafka.clients.admin.Admin admin = kafka.admin()) {
+            admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(afterLost))).all().get();
+        }
+        return new long[] {stored, afterLost};
+    }
+
+    private static SinkStatus.Partition partition(SinkStatus s, String entity) {
+        Optional<SinkStatus.Partition> p = s.partitions().stream().filter(x -> x.entity().equals(entity)).findFirst();
+        assertThat(p).as("partition of " + entity + " in " + s).isPresent();
+        return p.get();
+    }
+
+    /** entity|topic|partition|from|to of a group's gaps. */
+    private static List<String> gaps(String group) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Connection c = DS.getConnection(); PreparedStatement p = c.prepareStatement("SELECT entity, topic, partition, from_offset, "
+                + "to_offset FROM dimstream.sink_gaps WHERE consumer_group = ? ORDER BY id")) {
+            p.setString(1, group);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1) + "|" + rs.getString(2) + "|" + rs.getInt(3) + "|" + rs.getLong(4) + "|" + rs.getLong(5));
+                }
+            }
+        }
+        return out;
+    }
+}
