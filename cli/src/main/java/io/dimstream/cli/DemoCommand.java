@@ -83,7 +83,8 @@ final class DemoCommand implements Callable<Integer> {
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             StreamingDemo demo = new StreamingDemo(config, dir, registry);
             StreamingDemo.Running running = demo.start(out, events);
-            MetricsHttpServer metrics = metricsPort < 0 ? null : MetricsHttpServer.start("127.0.0.1", metricsPort, registry);
+            MetricsHttpServer metrics = metricsPort < 0 ? null : MetricsHttpServer.start("127.0.0.1", metricsPort, registry,
+                    running.pipeline().health());
             AdminServer.Handle admin = null;
             try {
                 demo.report(out, running, metrics == null ? -1 : metrics.port());

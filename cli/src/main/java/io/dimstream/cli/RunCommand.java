@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -61,6 +62,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--replay-poll", defaultValue = "PT2S", hidden = true)
     Duration replayPoll;
 
+    @Option(names = "--instance-id", paramLabel = "ID",
+            description = {"this instance's stable identity in its consumer groups (Kafka static membership): a restarted",
+                    "instance takes its partitions back at once instead of after the session timeout. Must differ between",
+                    "instances running at the same time. Default: the host name and a hash of --data-dir; \"none\" for dynamic membership"})
+    String instanceId;
+
     @Override
     public Integer call() throws Exception {
         return CommandSupport.run(spec, () -> {
@@ -77,27 +84,60 @@ final class RunCommand implements Callable<Integer> {
                 throw new CliFailure(CliFailure.USAGE, "--" + e.getMessage().replace("replay lease", "replay-lease")
                         .replace("replay batch-size", "replay-batch-size"), e);
             }
-            PipelineOptions options = new PipelineOptions(dataDir, applicationId, partitions, Duration.ofHours(1)).withReplay(replay);
+            String id = "none".equals(instanceId) ? null : instanceId != null ? instanceId : defaultInstanceId(dataDir);
+            PipelineOptions options = new PipelineOptions(dataDir, applicationId, partitions, Duration.ofHours(1)).withReplay(replay)
+                    .withInstanceId(id);
+            // the stop hook first, so that a SIGTERM during start-up stops what has started
+            AtomicReference<Pipeline> pipelineRef = new AtomicReference<>();
+            AtomicReference<MetricsHttpServer> metricsRef = new AtomicReference<>();
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                if (metricsRef.get() != null) {
+                    metricsRef.get().close();
+                }
+                if (pipelineRef.get() != null) {
+                    pipelineRef.get().close();
+                }
+                stopped.countDown();
+            }, "dimstream-stop"));
             Pipeline pipeline;
             try {
                 pipeline = Pipeline.start(cfg, options, registry);
             } catch (RuntimeException e) {
                 throw new CliFailure(CliFailure.FAILED, "cannot start: " + e.getMessage(), e);
             }
-            MetricsHttpServer metrics = metricsPort < 0 ? null : MetricsHttpServer.start("0.0.0.0", metricsPort, registry);
+            pipelineRef.set(pipeline);
+            MetricsHttpServer metrics = metricsPort < 0 ? null
+                    : MetricsHttpServer.start("0.0.0.0", metricsPort, registry, pipeline.health());
+            metricsRef.set(metrics);
             out.println("running: kafka " + pipeline.bootstrapServers() + ", PostgreSQL " + pipeline.database().jdbcUrl()
-                    + (metrics == null ? "" : ", metrics http://localhost:" + metrics.port() + "/metrics"));
+                    + (metrics == null ? "" : ", metrics http://localhost:" + metrics.port() + "/metrics, health "
+                    + "http://localhost:" + metrics.port() + "/health/ready")
+                    + (id == null ? "" : ", instance " + id));
             out.flush();
-            CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                if (metrics != null) {
-                    metrics.close();
-                }
-                pipeline.close();
-                stopped.countDown();
-            }, "dimstream-stop"));
             stopped.await();
             return 0;
         });
+    }
+
+    /**
+     * The host name and the first 8 hex digits of SHA-256 of the data directory's absolute path:
+     * stable across restarts of the same instance (same host, same data), different for two
+     * instances on one host (Kafka Streams refuses to share a state directory anyway).
+     */
+    static String defaultInstanceId(Path dataDir) {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "localhost";
+        }
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(dataDir.toAbsolutePath().normalize().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return host + "-" + java.util.HexFormat.of().formatHex(d, 0, 4);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
 }

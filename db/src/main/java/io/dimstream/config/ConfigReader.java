@@ -163,7 +163,30 @@ final class ConfigReader {
             }
         }
         int parallelism = positive("sink.parallelism", raw.parallelism(), SinkConfig.DEFAULTS.parallelism());
-        return new SinkConfig(group, size, wait, parallelism);
+        if ((long) size * parallelism > Integer.MAX_VALUE) {
+            problems.add("sink.batch-size: " + size + " times sink.parallelism " + parallelism + " records must fit one poll (at most "
+                    + Integer.MAX_VALUE + ")");
+        }
+        SinkConfig.OffsetOutOfRange outOfRange = SinkConfig.DEFAULTS.onOffsetOutOfRange();
+        if (raw.onOffsetOutOfRange() != null) {
+            switch (raw.onOffsetOutOfRange().trim().toLowerCase(java.util.Locale.ROOT)) {
+                case "stop" -> outOfRange = SinkConfig.OffsetOutOfRange.STOP;
+                case "skip" -> outOfRange = SinkConfig.OffsetOutOfRange.SKIP;
+                default -> problems.add("sink.on-offset-out-of-range: \"" + raw.onOffsetOutOfRange() + "\" is neither stop nor skip");
+            }
+        }
+        Duration stuckAfter = SinkConfig.DEFAULTS.stuckAfter();
+        if (raw.stuckAfter() != null) {
+            try {
+                stuckAfter = Duration.parse(raw.stuckAfter());
+                if (stuckAfter.isNegative() || stuckAfter.isZero()) {
+                    problems.add("sink.stuck-after: must be positive, got " + raw.stuckAfter());
+                }
+            } catch (DateTimeParseException e) {
+                problems.add("sink.stuck-after: \"" + raw.stuckAfter() + "\" is not an ISO-8601 duration (e.g. PT5M)");
+            }
+        }
+        return new SinkConfig(group, size, wait, parallelism, outOfRange, stuckAfter);
     }
 
     private PostgresConfig postgres(RawPostgres raw) {
@@ -606,7 +629,9 @@ final class ConfigReader {
             @JsonProperty("group-id") String groupId,
             @JsonProperty("batch-size") Integer batchSize,
             @JsonProperty("batch-max-wait") String batchMaxWait,
-            @JsonProperty("parallelism") Integer parallelism) {
+            @JsonProperty("parallelism") Integer parallelism,
+            @JsonProperty("on-offset-out-of-range") String onOffsetOutOfRange,
+            @JsonProperty("stuck-after") String stuckAfter) {
     }
 
     record RawKafka(@JsonProperty("bootstrap-servers") String bootstrapServers,

@@ -38,6 +38,8 @@ import java.util.stream.Collectors;
  *   batch-size: 5000                     # events per PostgreSQL transaction, default 5000
  *   batch-max-wait: PT0.2S               # ISO-8601 duration, default 200 ms
  *   parallelism: 2                       # connections applying different partitions' batches at once, default 2
+ *   on-offset-out-of-range: stop         # stored offset no longer in the log: stop the partition (default) | skip (gap recorded)
+ *   stuck-after: PT5M                    # records left and no progress this long: reported stuck (health), default 5 minutes
  * entities:
  *   - name: customer
  *     topic: crm.customers
@@ -158,6 +160,8 @@ public record DimstreamConfig(
             sk.put("batch-size", sink.batchSize());
             sk.put("batch-max-wait", sink.batchMaxWait().toString());
             sk.put("parallelism", sink.parallelism());
+            sk.put("on-offset-out-of-range", sink.onOffsetOutOfRange().name().toLowerCase(java.util.Locale.ROOT));
+            sk.put("stuck-after", sink.stuckAfter().toString());
             root.put("sink", sk);
         }
         root.put("entities", entities.stream().map(DimstreamConfig::describe).toList());

@@ -409,6 +409,22 @@ class DimstreamConfigTest {
     }
 
     @Test
+    void sinkFailureHandlingKeysParseSurviveDescribeAndAreRefusedNamingTheField() {
+        String base = DESIGN_EXAMPLE.replace("${DIMSTREAM_PG_PASSWORD}", "literal");
+        DimstreamConfig config = parse(base + "sink:\n  on-offset-out-of-range: skip\n  stuck-after: PT30S\n");
+
+        assertThat(config.sink()).isEqualTo(new SinkConfig(Optional.empty(), 5000, java.time.Duration.ofMillis(200), 2,
+                SinkConfig.OffsetOutOfRange.SKIP, java.time.Duration.ofSeconds(30)));
+        assertThat(parse(config.describeMasked().replace("'****'", "literal"))).isEqualTo(config);
+        assertThat(refusal(base + "sink:\n  on-offset-out-of-range: reset\n  stuck-after: 5m\n"))
+                .isEqualTo("config test.yml: 2 problems: sink.on-offset-out-of-range: \"reset\" is neither stop nor skip;"
+                        + " sink.stuck-after: \"5m\" is not an ISO-8601 duration (e.g. PT5M)");
+        assertThat(refusal(base + "sink:\n  batch-size: 1073741824\n  parallelism: 4\n"))
+                .isEqualTo("config test.yml: sink.batch-size: 1073741824 times sink.parallelism 4 records must fit one poll"
+                        + " (at most 2147483647)");
+    }
+
+    @Test
     void sinkSectionSetsBatchingAndGroupAndSurvivesDescribe() {
         DimstreamConfig config = parse(DESIGN_EXAMPLE.replace("${DIMSTREAM_PG_PASSWORD}", "literal")
                 + "sink:\n  group-id: crm-sink\n  batch-size: 800\n  batch-max-wait: PT0.05S\n  parallelism: 3\n");

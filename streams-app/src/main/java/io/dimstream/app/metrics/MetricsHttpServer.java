@@ -1,23 +1,30 @@
 package io.dimstream.app.metrics;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.dimstream.app.health.HealthMonitor;
+import io.dimstream.app.health.HealthReport;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
 
 /**
- * Serves {@code GET /metrics} in the Prometheus text format for {@code dimstream run} and
- * {@code dimstream demo}.
- * The JDK's built-in HTTP server is enough for one scrape endpoint; the admin UI (Javalin) will
- * serve the same registry beside its pages.
+ * The service's own HTTP port, for {@code dimstream run} and {@code dimstream demo}:
+ * {@code GET /metrics} in the Prometheus text format, and {@code GET /health/live} and
+ * {@code GET /health/ready} ({@link HealthMonitor}): 200 when up, 503 when down, a JSON body with
+ * each check either way. The JDK's built-in HTTP server is enough for a scrape and two probes.
  */
 public final class MetricsHttpServer implements AutoCloseable {
 
     /** The Prometheus text exposition format 0.0.4. */
     public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpServer server;
 
@@ -26,26 +33,55 @@ public final class MetricsHttpServer implements AutoCloseable {
     }
 
     public static MetricsHttpServer start(String host, int port, PrometheusMeterRegistry registry) {
+        return start(host, port, registry, null);
+    }
+
+    /** @param health the health endpoints' source; null serves none */
+    public static MetricsHttpServer start(String host, int port, PrometheusMeterRegistry registry, HealthMonitor health) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
             server.createContext("/metrics", exchange -> {
                 try (exchange) {
-                    if (!"GET".equals(exchange.getRequestMethod())) {
-                        exchange.sendResponseHeaders(405, -1);
-                        return;
-                    }
-                    byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
-                    exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
-                    exchange.sendResponseHeaders(200, body.length);
-                    try (OutputStream out = exchange.getResponseBody()) {
-                        out.write(body);
+                    if (allowed(exchange)) {
+                        send(exchange, 200, CONTENT_TYPE, registry.scrape().getBytes(StandardCharsets.UTF_8));
                     }
                 }
             });
+            if (health != null) {
+                server.createContext("/health/live", exchange -> report(exchange, health::live));
+                server.createContext("/health/ready", exchange -> report(exchange, health::ready));
+            }
             server.start();
             return new MetricsHttpServer(server);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot serve metrics on " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void report(HttpExchange exchange, Supplier<HealthReport> what) throws IOException {
+        try (exchange) {
+            if (!allowed(exchange)) {
+                return;
+            }
+            HealthReport r = what.get();
+            send(exchange, r.up() ? 200 : 503, "application/json", JSON.writeValueAsBytes(r.toJson()));
+        }
+    }
+
+    private static boolean allowed(HttpExchange exchange) throws IOException {
+        if (!"GET".equals(exchange.getRequestMethod())) {
+            exchange.sendResponseHeaders(405, -1);
+            return false;
+        }
+        return true;
+    }
+
+    private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", type);
+        exchange.getResponseHeaders().set("Cache-Control", "no-store");
+        exchange.sendResponseHeaders(status, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
         }
     }
 

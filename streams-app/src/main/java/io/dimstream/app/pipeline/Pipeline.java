@@ -2,6 +2,7 @@ package io.dimstream.app.pipeline;
 
 import io.dimstream.app.kafka.KafkaClients;
 
+import io.dimstream.app.health.HealthMonitor;
 import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.app.replay.DlqMirror;
 import io.dimstream.app.replay.RedriveExecutor;
@@ -27,6 +28,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.nio.file.Files;
 import java.sql.Connection;
+import java.sql.Statement;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,10 +84,18 @@ public final class Pipeline implements AutoCloseable {
     private final String sinkGroup;
     private final String applicationId;
     private final List<AutoCloseable> adminWorkers;
+    private final HealthMonitor health;
+    private final Admin healthAdmin;
+
+    /** How often PostgreSQL and the Kafka cluster are probed for /health/ready. */
+    private static final Duration HEALTH_PROBE_INTERVAL = Duration.ofSeconds(5);
 
     private Pipeline(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
                      ChangeSink sink, ScheduledExecutorService pruner, KafkaClients clients, List<EntityPipeline> pipelines,
-                     MeterRegistry registry, String sinkGroup, String applicationId, List<AutoCloseable> adminWorkers) {
+                     MeterRegistry registry, String sinkGroup, String applicationId, List<AutoCloseable> adminWorkers,
+                     HealthMonitor health, Admin healthAdmin) {
+        this.health = health;
+        this.healthAdmin = healthAdmin;
         this.embeddedKafka = embeddedKafka;
         this.db = db;
         this.streams = streams;
@@ -131,6 +147,9 @@ public final class Pipeline implements AutoCloseable {
             if (kafka != null) {
                 overrides.put("replication.factor", 1);
             }
+            // static membership: a restarted instance takes its tasks back at once (Kafka Streams
+            // gives each stream thread the id plus its number)
+            options.instanceId().ifPresent(id -> overrides.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), id));
             // kafka.client: reaches every client Kafka Streams makes (unprefixed); kafka.streams: last
             overrides.putAll(kafkaConfig.client());
             overrides.putAll(kafkaConfig.streams());
@@ -151,7 +170,10 @@ public final class Pipeline implements AutoCloseable {
             SinkSettings sinkSettings = SinkSettings.defaults()
                     .withGroupId(config.sink().groupId().orElse(options.applicationId() + "-sink"))
                     .withBatching(config.sink().batchSize(), config.sink().batchMaxWait())
-                    .withParallelism(config.sink().parallelism());
+                    .withParallelism(config.sink().parallelism())
+                    .withOnOffsetOutOfRange(SinkSettings.OutOfRange.valueOf(config.sink().onOffsetOutOfRange().name()))
+                    .withStuckAfter(config.sink().stuckAfter())
+                    .withInstanceId(options.instanceId().map(id -> id + "-sink").orElse(null));
             ChangeSink sink = ChangeSink.create(config, sinkSettings, clients, db.dataSource(), registry).start();
             started.add(sink);
 
@@ -165,6 +187,7 @@ public final class Pipeline implements AutoCloseable {
             long every = options.pruneInterval().toMillis();
             pruner.scheduleWithFixedDelay(() -> prune(writer, specs), every, every, TimeUnit.MILLISECONDS);
 
+            int workersFrom = started.size();
             if (options.adminWorkers()) {
                 // admin actions are rows in PostgreSQL (the admin UI never talks to Kafka): replay
                 // jobs, the DLQ mirror, DLQ re-drives. A unique owner per instance for job leases.
@@ -180,11 +203,21 @@ public final class Pipeline implements AutoCloseable {
                 started.add(redrive);
             }
 
+            int workersTo = started.size();
+            Map<String, Object> adminProps = clients.properties();
+            adminProps.put(org.apache.kafka.clients.admin.AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
+            adminProps.put(org.apache.kafka.clients.admin.AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000);
+            Admin healthAdmin = Admin.create(adminProps);
+            started.add(healthAdmin);
+            HealthMonitor health = new HealthMonitor(sink::status, streams::state, () -> Optional.empty(),
+                    Map.of("postgres", postgresProbe(db.dataSource()), "kafka", kafkaProbe(healthAdmin)), HEALTH_PROBE_INTERVAL);
+            started.add(health);
+
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.entity().table()).collect(Collectors.joining(", ")));
             return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, clients, pipelines, registry, sinkSettings.groupId(),
                     options.applicationId(),
-                    List.copyOf(started.subList(started.indexOf(sink) + 1, started.size())));
+                    List.copyOf(started.subList(workersFrom, workersTo)), health, healthAdmin);
         } catch (Exception e) {
             for (int i = started.size() - 1; i >= 0; i--) {
                 try {
@@ -198,6 +231,31 @@ public final class Pipeline implements AutoCloseable {
             }
             throw new IllegalStateException("dimstream could not start: " + e.getMessage(), e);
         }
+    }
+
+    /** PostgreSQL answers a query within 3 s. */
+    private static Callable<String> postgresProbe(DataSource ds) {
+        return () -> {
+            long t0 = System.nanoTime();
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                s.setQueryTimeout(3);
+                s.execute("SELECT 1");
+            }
+            return "answered in " + (System.nanoTime() - t0) / 1_000_000 + " ms";
+        };
+    }
+
+    /** The Kafka cluster describes itself within 3 s. */
+    private static Callable<String> kafkaProbe(Admin admin) {
+        return () -> {
+            int brokers = admin.describeCluster(new DescribeClusterOptions().timeoutMs(3_000)).nodes().get(4, TimeUnit.SECONDS).size();
+            return brokers + (brokers == 1 ? " broker" : " brokers");
+        };
+    }
+
+    /** The service's health for /health/live and /health/ready. */
+    public HealthMonitor health() {
+        return health;
     }
 
     private static void prune(Scd2Writer writer, List<EntitySpec> specs) {
@@ -389,6 +447,8 @@ public final class Pipeline implements AutoCloseable {
             closeQuietly("admin worker", adminWorkers.get(i));
         }
         pruner.shutdownNow();
+        closeQuietly("health", health);
+        closeQuietly("health admin client", healthAdmin);
         closeQuietly("sink", sink);
         closeQuietly("kafka streams", () -> streams.close(Duration.ofSeconds(30)));
         closeQuietly("kafka streams metrics", streamsMetrics);

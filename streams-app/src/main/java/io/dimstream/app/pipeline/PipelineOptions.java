@@ -17,13 +17,19 @@ import java.time.Duration;
  * @param adminWorkers   run the workers that execute admin actions kept in PostgreSQL: replay
  *                       jobs, the DLQ mirror and DLQ re-drives (on by default)
  * @param replay         how the replay worker runs
+ * @param instanceId     this instance's stable identity in its consumer groups (Kafka's static
+ *                       membership, {@code group.instance.id}): the sink's consumer takes
+ *                       {@code <id>-sink}, Kafka Streams {@code <id>} (plus its thread number). A
+ *                       restarted instance with the same id takes its partitions back at once
+ *                       instead of after the dead member's session timeout. It must differ between
+ *                       instances running at the same time. Empty: dynamic membership.
  */
 public record PipelineOptions(Path dataDir, String applicationId, int partitions, Duration pruneInterval, boolean adminWorkers,
-                              ReplaySettings replay) {
+                              ReplaySettings replay, java.util.Optional<String> instanceId) {
 
-    /** Admin workers on, default replay settings. */
+    /** Admin workers on, default replay settings, dynamic membership. */
     public PipelineOptions(Path dataDir, String applicationId, int partitions, Duration pruneInterval) {
-        this(dataDir, applicationId, partitions, pruneInterval, true, ReplaySettings.defaults());
+        this(dataDir, applicationId, partitions, pruneInterval, true, ReplaySettings.defaults(), java.util.Optional.empty());
     }
 
     public static PipelineOptions defaults(Path dataDir) {
@@ -31,10 +37,16 @@ public record PipelineOptions(Path dataDir, String applicationId, int partitions
     }
 
     public PipelineOptions withAdminWorkers(boolean on) {
-        return new PipelineOptions(dataDir, applicationId, partitions, pruneInterval, on, replay);
+        return new PipelineOptions(dataDir, applicationId, partitions, pruneInterval, on, replay, instanceId);
     }
 
     public PipelineOptions withReplay(ReplaySettings settings) {
-        return new PipelineOptions(dataDir, applicationId, partitions, pruneInterval, adminWorkers, settings);
+        return new PipelineOptions(dataDir, applicationId, partitions, pruneInterval, adminWorkers, settings, instanceId);
+    }
+
+    /** @param id see {@link #instanceId()}; null or blank for dynamic membership */
+    public PipelineOptions withInstanceId(String id) {
+        return new PipelineOptions(dataDir, applicationId, partitions, pruneInterval, adminWorkers, replay,
+                id == null || id.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(id));
     }
 }

@@ -1,0 +1,166 @@
+package io.dimstream.app.health;
+
+import io.dimstream.app.sink.SinkStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service's health, for {@code /health/live} and {@code /health/ready} on the metrics port.
+ *
+ * <p><b>Live</b> (restarting the process would help): the sink's thread has not died, Kafka Streams
+ * is not in {@code ERROR} (or shutting down for good) and no stream thread died of a fatal cause.
+ * <b>Ready</b> (events flow): live, and the sink has no stuck or stopped partition and is not
+ * waiting for PostgreSQL, Kafka Streams is {@code RUNNING} or {@code REBALANCING}, and PostgreSQL
+ * and the Kafka cluster answered the last probe. A stuck partition or an unreachable database
+ * makes the service not ready but leaves it live: a restart cures neither.
+ *
+ * <p>PostgreSQL and Kafka are probed on a thread of their own every {@code every} (with their own
+ * timeouts), so a request never waits on a dead server; the reports read the last results. A probe
+ * result older than three periods counts as down (the probing thread itself is stuck).
+ */
+public final class HealthMonitor implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HealthMonitor.class);
+
+    private final Supplier<SinkStatus> sink;
+    private final Supplier<KafkaStreams.State> streams;
+    private final Supplier<Optional<String>> streamsFatal;
+    private final Map<String, Callable<String>> probes;
+    private final Duration every;
+    private final Map<String, Probed> last = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ScheduledExecutorService scheduler;
+
+    private record Probed(boolean up, String detail, Instant at) {
+    }
+
+    /**
+     * @param sink         the sink's published status
+     * @param streams      Kafka Streams' client state
+     * @param streamsFatal what killed Kafka Streams for good, if anything (the stream thread supervisor)
+     * @param probes       by name ("postgres", "kafka"): each returns a one-line detail or throws
+     * @param every        how often the probes run
+     */
+    public HealthMonitor(Supplier<SinkStatus> sink, Supplier<KafkaStreams.State> streams, Supplier<Optional<String>> streamsFatal,
+                         Map<String, Callable<String>> probes, Duration every) {
+        this.sink = sink;
+        this.streams = streams;
+        this.streamsFatal = streamsFatal;
+        this.probes = Map.copyOf(probes);
+        this.every = every;
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dimstream-health");
+            t.setDaemon(true);
+            return t;
+        });
+        probes.keySet().forEach(name -> last.put(name, new Probed(false, "not probed yet", Instant.now())));
+        scheduler.scheduleWithFixedDelay(this::probeAll, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void probeAll() {
+        probes.forEach((name, probe) -> {
+            Probed before = last.get(name);
+            Probed now;
+            try {
+                now = new Probed(true, probe.call(), Instant.now());
+            } catch (Exception e) {
+                Throwable root = e;
+                while (root.getCause() != null && root.getCause() != root) {
+                    root = root.getCause();
+                }
+                now = new Probed(false, root.getClass().getSimpleName() + ": " + root.getMessage(), Instant.now());
+            }
+            last.put(name, now);
+            if (before != null && before.up() != now.up() && !"not probed yet".equals(before.detail())) {
+                if (now.up()) {
+                    LOG.info("health: {} is reachable again ({})", name, now.detail());
+                } else {
+                    LOG.warn("health: {} is unreachable: {}", name, now.detail());
+                }
+            }
+        });
+    }
+
+    /** Restarting the process would help when this is down. */
+    public HealthReport live() {
+        Map<String, HealthReport.Check> checks = new LinkedHashMap<>();
+        SinkStatus s = sink.get();
+        checks.put("sink", s.state() == SinkStatus.State.FAILED
+                ? HealthReport.Check.down("the sink's thread died: " + s.failure().orElse("?"))
+                : HealthReport.Check.up(s.state().name().toLowerCase(java.util.Locale.ROOT)));
+        checks.put("streams", streamsLive());
+        return HealthReport.of(checks);
+    }
+
+    /** Events flow when this is up. */
+    public HealthReport ready() {
+        Map<String, HealthReport.Check> checks = new LinkedHashMap<>();
+        checks.put("sink", sinkReady(sink.get()));
+        HealthReport.Check streamsLive = streamsLive();
+        KafkaStreams.State st = streams.get();
+        checks.put("streams", !streamsLive.up() ? streamsLive
+                : st == KafkaStreams.State.RUNNING || st == KafkaStreams.State.REBALANCING
+                ? HealthReport.Check.up(st.name()) : HealthReport.Check.down(st.name()));
+        Instant stale = Instant.now().minus(every.multipliedBy(3));
+        probes.keySet().stream().sorted(java.util.Comparator.comparing((String n) -> !"postgres".equals(n)).thenComparing(n -> n))
+                .forEach(name -> {
+                    Probed p = last.get(name);
+                    checks.put(name, p.at().isBefore(stale) && p.up()
+                            ? HealthReport.Check.down("no probe answer since " + p.at())
+                            : new HealthReport.Check(p.up(), p.detail()));
+                });
+        return HealthReport.of(checks);
+    }
+
+    private HealthReport.Check streamsLive() {
+        Optional<String> fatal = streamsFatal.get();
+        if (fatal.isPresent()) {
+            return HealthReport.Check.down("a stream thread died of a fatal cause: " + fatal.get());
+        }
+        KafkaStreams.State st = streams.get();
+        if (st == KafkaStreams.State.ERROR || st == KafkaStreams.State.PENDING_ERROR) {
+            return HealthReport.Check.down(st.name());
+        }
+        return HealthReport.Check.up(st.name());
+    }
+
+    private static HealthReport.Check sinkReady(SinkStatus s) {
+        if (s.state() == SinkStatus.State.FAILED) {
+            return HealthReport.Check.down("the sink's thread died: " + s.failure().orElse("?"));
+        }
+        if (s.state() == SinkStatus.State.STOPPED) {
+            return HealthReport.Check.down("stopped");
+        }
+        if (s.database().isPresent()) {
+            return HealthReport.Check.down("waiting for PostgreSQL: " + s.database().get());
+        }
+        List<String> problems = s.partitions().stream()
+                .filter(p -> p.stuck() || p.stopped().isPresent())
+                .map(p -> p.topic() + "-" + p.partition() + (p.stopped().isPresent() ? " stopped: " + p.stopped().get()
+                        : " stuck for " + p.sinceProgress().toSeconds() + " s with " + Math.max(p.lag(), p.buffered())
+                        + " records left" + p.failing().map(f -> ": " + f).orElse("")))
+                .collect(Collectors.toList());
+        if (!problems.isEmpty()) {
+            return HealthReport.Check.down(String.join("; ", problems));
+        }
+        long failing = s.partitions().stream().filter(p -> p.failing().isPresent()).count();
+        return HealthReport.Check.up(s.partitions().size() + " partitions" + (failing > 0 ? ", " + failing + " retrying" : ""));
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+    }
+}

@@ -1,0 +1,127 @@
+package io.dimstream.app.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dimstream.app.sink.SinkStatus;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Test;
+
+/** Live and ready from the parts' states, with the probes and states played by the test. */
+class HealthMonitorTest {
+
+    private final AtomicReference<SinkStatus> sink = new AtomicReference<>(running(partition(false, Optional.empty(), Optional.empty())));
+    private final AtomicReference<KafkaStreams.State> streams = new AtomicReference<>(KafkaStreams.State.RUNNING);
+    private final AtomicReference<Optional<String>> fatal = new AtomicReference<>(Optional.empty());
+    private final AtomicReference<String> postgres = new AtomicReference<>("answered in 2 ms");
+
+    private static SinkStatus.Partition partition(boolean stuck, Optional<String> failing, Optional<String> stopped) {
+        return new SinkStatus.Partition("dimstream.customer.changes", 1, "customer", 120, stuck ? 40 : 0, stuck ? 40 : 0, failing,
+                stopped, Duration.ofSeconds(stuck ? 400 : 1), stuck);
+    }
+
+    private static SinkStatus running(SinkStatus.Partition... parts) {
+        return new SinkStatus(SinkStatus.State.RUNNING, Optional.empty(), Optional.empty(), List.of(parts));
+    }
+
+    private HealthMonitor monitor() {
+        Map<String, Callable<String>> probes = new LinkedHashMap<>();
+        probes.put("postgres", () -> {
+            String v = postgres.get();
+            if (v == null) {
+                throw new java.sql.SQLException("Connection refused", "08001");
+            }
+            return v;
+        });
+        probes.put("kafka", () -> "1 broker");
+        return new HealthMonitor(sink::get, streams::get, fatal::get, probes, Duration.ofMillis(50));
+    }
+
+    private static Map<String, HealthReport.Check> checks(Object... nameUpDetail) {
+        Map<String, HealthReport.Check> m = new LinkedHashMap<>();
+        for (int i = 0; i < nameUpDetail.length; i += 3) {
+            m.put((String) nameUpDetail[i], new HealthReport.Check((Boolean) nameUpDetail[i + 1], (String) nameUpDetail[i + 2]));
+        }
+        return m;
+    }
+
+    @Test
+    void everythingRunningIsLiveAndReady() {
+        try (HealthMonitor h = monitor()) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> h.ready().up());
+            assertThat(h.ready()).isEqualTo(new HealthReport(true, checks("sink", true, "1 partitions", "streams", true, "RUNNING",
+                    "postgres", true, "answered in 2 ms", "kafka", true, "1 broker")));
+            assertThat(h.live()).isEqualTo(new HealthReport(true, checks("sink", true, "running", "streams", true, "RUNNING")));
+            assertThat(h.ready().toJson()).isEqualTo(Map.of("status", "UP", "checks", Map.of(
+                    "sink", Map.of("status", "UP", "detail", "1 partitions"),
+                    "streams", Map.of("status", "UP", "detail", "RUNNING"),
+                    "postgres", Map.of("status", "UP", "detail", "answered in 2 ms"),
+                    "kafka", Map.of("status", "UP", "detail", "1 broker"))));
+        }
+    }
+
+    @Test
+    void aStuckPartitionOrAnUnreachableDatabaseMakesItNotReadyButLeavesItLive() {
+        try (HealthMonitor h = monitor()) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> h.ready().up());
+            sink.set(running(partition(true, Optional.of("ERROR: column \"city\" does not exist (SQL state 42703)"), Optional.empty())));
+            postgres.set(null);
+            await().atMost(Duration.ofSeconds(5)).until(() -> !h.ready().checks().get("postgres").up());
+
+            assertThat(h.ready()).isEqualTo(new HealthReport(false, checks(
+                    "sink", false, "dimstream.customer.changes-1 stuck for 400 s with 40 records left: ERROR: column \"city\" does not"
+                            + " exist (SQL state 42703)",
+                    "streams", true, "RUNNING",
+                    "postgres", false, "SQLException: Connection refused",
+                    "kafka", true, "1 broker")));
+            assertThat(h.live().up()).isTrue();
+        }
+    }
+
+    @Test
+    void aDeadSinkThreadOrAFatalStreamThreadMakesItNotLive() {
+        try (HealthMonitor h = monitor()) {
+            sink.set(new SinkStatus(SinkStatus.State.FAILED, Optional.of("java.lang.OutOfMemoryError: Java heap space"), Optional.empty(),
+                    List.of()));
+            fatal.set(Optional.of("org.apache.kafka.common.errors.TopicAuthorizationException: not authorized"));
+
+            assertThat(h.live()).isEqualTo(new HealthReport(false, checks(
+                    "sink", false, "the sink's thread died: java.lang.OutOfMemoryError: Java heap space",
+                    "streams", false, "a stream thread died of a fatal cause: org.apache.kafka.common.errors.TopicAuthorizationException:"
+                            + " not authorized")));
+            assertThat(h.ready().up()).isFalse();
+        }
+    }
+
+    @Test
+    void streamsInErrorIsNotLiveAndRebalancingIsStillReady() {
+        try (HealthMonitor h = monitor()) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> h.ready().up());
+            streams.set(KafkaStreams.State.REBALANCING);
+            assertThat(h.ready().up()).isTrue();
+            streams.set(KafkaStreams.State.ERROR);
+            assertThat(h.live().checks().get("streams")).isEqualTo(new HealthReport.Check(false, "ERROR"));
+            assertThat(h.ready().checks().get("streams")).isEqualTo(new HealthReport.Check(false, "ERROR"));
+        }
+    }
+
+    @Test
+    void aSinkWaitingForPostgresAndAStoppedPartitionAreNotReady() {
+        try (HealthMonitor h = monitor()) {
+            sink.set(new SinkStatus(SinkStatus.State.RUNNING, Optional.empty(), Optional.of("applying 5 records of t-0 failed: refused"),
+                    List.of()));
+            assertThat(h.ready().checks().get("sink"))
+                    .isEqualTo(new HealthReport.Check(false, "waiting for PostgreSQL: applying 5 records of t-0 failed: refused"));
+            sink.set(running(partition(false, Optional.empty(), Optional.of("stored offset 6 is outside the partition's log"))));
+            assertThat(h.ready().checks().get("sink")).isEqualTo(new HealthReport.Check(false,
+                    "dimstream.customer.changes-1 stopped: stored offset 6 is outside the partition's log"));
+        }
+    }
+}
