@@ -55,7 +55,7 @@ final class ServiceHarness implements AutoCloseable {
     private final Map<Process, Path> stdout = new java.util.concurrent.ConcurrentHashMap<>();
     private int started;
 
-    private ServiceHarness(Path dir, String name) throws Exception {
+    private ServiceHarness(Path dir, String name, String moreYaml) throws Exception {
         this.dir = dir;
         this.table = "dim_customer_" + name;
         this.applicationId = "faults-" + name;
@@ -81,7 +81,7 @@ final class ServiceHarness implements AutoCloseable {
                         lateness-horizon: P30D
                         columns: {customer_id: text, email: text, full_name: text, country: text, city: text,
                                   loyalty_tier: text, last_login: bigint}
-                    """.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), TOPIC, table);
+                    """.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), TOPIC, table) + moreYaml;
             this.config = DimstreamConfig.parse(yaml, "fault test config", Map.of());
             this.customer = config.entity("customer").toEntitySpec();
             this.configFile = dir.resolve("dimstream.yaml");
@@ -96,7 +96,12 @@ final class ServiceHarness implements AutoCloseable {
 
     /** A broker with the source topic, and a config whose table is {@code dim_customer_<name>}. */
     static ServiceHarness start(Path dir, String name) throws Exception {
-        return new ServiceHarness(dir, name);
+        return new ServiceHarness(dir, name, "");
+    }
+
+    /** As {@link #start(Path, String)}, with {@code moreYaml} (top-level sections) appended to the config. */
+    static ServiceHarness start(Path dir, String name, String moreYaml) throws Exception {
+        return new ServiceHarness(dir, name, moreYaml);
     }
 
     /** The rows the table must end with once every record of {@code feed} is applied, in produce order. */
@@ -142,6 +147,11 @@ final class ServiceHarness implements AutoCloseable {
      * appended to the {@code run} command line.
      */
     Process startService(String dataDirName, String... moreRunArgs) throws IOException {
+        return startService(dataDirName, -1, moreRunArgs);
+    }
+
+    /** As above, serving /metrics and /health/* on {@code metricsPort} (-1: none). */
+    Process startService(String dataDirName, int metricsPort, String... moreRunArgs) throws IOException {
         int n = ++started;
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String base = applicationId + "-" + n + "-" + dataDirName;
@@ -151,7 +161,7 @@ final class ServiceHarness implements AutoCloseable {
                 "--config", configFile.toString(),
                 "--data-dir", dir.resolve(dataDirName).toString(),
                 "--application-id", applicationId,
-                "--metrics-port", "-1"));
+                "--metrics-port", Integer.toString(metricsPort)));
         command.addAll(List.of(moreRunArgs));
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectOutput(logDir.resolve(base + ".out").toFile())
@@ -174,6 +184,22 @@ final class ServiceHarness implements AutoCloseable {
                     }
                     return Files.readString(stdout.get(p)).contains("\nrunning: ");
                 });
+    }
+
+    /** A port nobody listens on now. */
+    static int freePort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** GET http://127.0.0.1:port/path: the status and the body. */
+    static Map.Entry<Integer, String> get(int port, String path) throws IOException, InterruptedException {
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
+                        .timeout(java.time.Duration.ofSeconds(10)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        return Map.entry(r.statusCode(), r.body());
     }
 
     /** A timestamped line on stdout (in the failsafe report): what the test did when. */
