@@ -12,7 +12,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
+import io.dimstream.db.sql.SqlFailures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -117,11 +119,73 @@ public final class Scd2Writer {
     }
 
     /**
-     * Empties the entity's work tables for good inside the caller's transaction (TRUNCATE, where an
-     * apply empties them with DELETE): call it before each of many applies in one transaction, so
-     * that none scans the dead rows of the ones before it.
+     * A refused batch is split in this many parts, each tried under its own savepoint, the refused
+     * parts split again. Halves re-apply the batch about log2(n) times over where refused records
+     * are spread out (each level's failing halves cover most of the batch); sixteenths re-apply
+     * about 1 + 16k/n of it, at more, small writer calls.
      */
-    public void freshWorkTables(Connection c, EntitySpec entity) throws SQLException {
+    private static final int SPLIT = 16;
+
+    /**
+     * As {@link #apply(Connection, EntitySpec, List)}, and when PostgreSQL refuses the batch for a
+     * data reason ({@link SqlFailures.Kind#DATA}: a value it cannot store, a constraint of a table
+     * altered by hand, an index entry too large), isolates the refused events instead of failing:
+     * the batch goes under a savepoint; refused, the transaction rolls back to it and the events are
+     * split in {@value #SPLIT} parts, each applied under its own savepoint, the refused parts split
+     * again, until the refused events stand alone. Those come back in {@link ApplyResult#rejected()}
+     * with the SQLSTATE and PostgreSQL's message; everything else is applied, exactly as if the
+     * refused events had never been there (the writer is order-independent). k refused events among
+     * n cost about {@code 16 k log16(n)} extra writer calls and one more pass over the batch. Any
+     * other failure is thrown as by {@code apply}. For callers that must not let one value stop a
+     * stream: the sink, replay jobs.
+     */
+    public ApplyResult applyIsolating(Connection c, EntitySpec entity, List<Event> batch) throws SQLException {
+        return isolating(c, entity, batch, false);
+    }
+
+    private ApplyResult isolating(Connection c, EntitySpec entity, List<Event> events, boolean retry) throws SQLException {
+        if (events.isEmpty()) {
+            return ApplyResult.empty();
+        }
+        Savepoint sp = c.setSavepoint();
+        try {
+            if (retry) {
+                freshWorkTables(c, entity);
+            }
+            ApplyResult result = apply(c, entity, events);
+            c.releaseSavepoint(sp);
+            return result;
+        } catch (SQLException e) {
+            if (!SqlFailures.isData(e)) {
+                throw e;
+            }
+            c.rollback(sp);
+            if (events.size() == 1) {
+                Event only = events.get(0);
+                String m = String.valueOf(e.getMessage());
+                String line = m.lines().findFirst().orElse(m);
+                String state = SqlFailures.sqlState(e).orElse(null);
+                LOG.warn("{} of {}: PostgreSQL refused the event (SQL state {}): {}", only.source(), entity.name(), state, line);
+                return new ApplyResult(1, 0, 0, 0, 0, 0, 0, 0,
+                        List.of(new Rejection(only.source(), "PostgreSQL refused the event: " + line, state)), 0, 0, 0);
+            }
+            LOG.debug("PostgreSQL refused a batch of {} events of {} (SQL state {}); isolating the refused events",
+                    events.size(), entity.name(), SqlFailures.sqlState(e).orElse("?"));
+            int parts = Math.min(SPLIT, events.size());
+            ApplyResult result = ApplyResult.empty();
+            for (int i = 0; i < parts; i++) {
+                result = result.plus(isolating(c, entity, events.subList(events.size() * i / parts, events.size() * (i + 1) / parts), true));
+            }
+            return result;
+        }
+    }
+
+    /**
+     * Empties the entity's work tables for good inside the caller's transaction (TRUNCATE, where an
+     * apply empties them with DELETE): before each of many applies in one transaction, so that none
+     * scans the dead rows of the ones before it (or of one rolled back to a savepoint).
+     */
+    private void freshWorkTables(Connection c, EntitySpec entity) throws SQLException {
         WriterSql sql = sqlCache.computeIfAbsent(entity, WriterSql::new);
         try (Statement s = c.createStatement()) {
             s.execute(sql.truncateWork);

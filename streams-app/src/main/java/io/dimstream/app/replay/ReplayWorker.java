@@ -6,6 +6,12 @@ import io.dimstream.app.decode.Decoded;
 import io.dimstream.app.topology.EntityPipeline;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
+import io.dimstream.db.event.Rejection;
+import io.dimstream.db.event.Source;
+import io.dimstream.db.sink.PartitionRef;
+import io.dimstream.db.sink.SinkReject;
+import io.dimstream.db.sink.SinkRejects;
+import io.dimstream.db.sql.SqlFailures;
 import io.dimstream.db.jobs.JobState;
 import io.dimstream.db.jobs.PartitionProgress;
 import io.dimstream.db.jobs.ReplayJob;
@@ -157,7 +163,7 @@ public final class ReplayWorker implements AutoCloseable {
                 release(job);
             }
         } catch (Exception e) {
-            if (!stopping.get() && transientFailure(e)) {
+            if (!stopping.get() && SqlFailures.isTransient(e)) {
                 // PostgreSQL restarting, a connection cut, a deadlock victim: nothing of the batch
                 // was committed; the job is resumed from its last committed batch
                 LOG.warn("replay job {}: {} (transient; it resumes from its last committed batch)", job.id(), e.toString());
@@ -180,20 +186,6 @@ public final class ReplayWorker implements AutoCloseable {
         } finally {
             beat.cancel(false);
         }
-    }
-
-    /** Connection failures (08), operator intervention (57P), serialization failures and deadlocks (40). */
-    static boolean transientFailure(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException se && se.getSQLState() != null
-                    && (se.getSQLState().startsWith("08") || se.getSQLState().startsWith("57P") || se.getSQLState().startsWith("40"))) {
-                return true;
-            }
-            if (t instanceof java.sql.SQLTransientException || t instanceof java.sql.SQLRecoverableException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void release(ReplayJob job) {
@@ -246,14 +238,15 @@ public final class ReplayWorker implements AutoCloseable {
                     throw new Abandoned("lease lost to another instance; leaving the job to it");
                 }
                 List<Event> events = new ArrayList<>();
-                long[] rejected = {0};
+                List<SinkReject> rejects = new ArrayList<>();
+                Map<Source, ConsumerRecord<byte[], byte[]>> bySource = new HashMap<>();
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     TopicPartition tp = new TopicPartition(r.topic(), r.partition());
                     Long end = ends.get(tp);
                     if (end == null || r.offset() >= end) {
                         continue;
                     }
-                    decode(pipeline, r, events, rejected);
+                    decode(pipeline, r, events, rejects, bySource);
                 }
                 Map<Integer, Long> moved = new HashMap<>();
                 for (Map.Entry<TopicPartition, Long> e : new ArrayList<>(positions.entrySet())) {
@@ -277,9 +270,16 @@ public final class ReplayWorker implements AutoCloseable {
                     if (job.target() == ReplayTarget.LIVE && !batch.isEmpty()) {
                         WriterLock.exclusiveWriter(c, target); // never beside a sink batch on the same keys
                     }
-                    ApplyResult r = batch.isEmpty() ? ApplyResult.empty() : writer.apply(c, target, batch);
-                    ReplayJobs.advance(c, job.id(), moved, rejected[0] + r.rejected().size(),
-                            (long) r.rowsInserted() + r.rowsUpdated() + r.rowsDeleted());
+                    // a value PostgreSQL refuses is isolated and kept, never a reason to fail the job
+                    ApplyResult r = batch.isEmpty() ? ApplyResult.empty() : writer.applyIsolating(c, target, batch);
+                    for (Rejection rej : r.rejected()) {
+                        ConsumerRecord<byte[], byte[]> rec = bySource.get(rej.source());
+                        rejects.add(new SinkReject(new PartitionRef(job.topic(), rec == null ? -1 : rec.partition()),
+                                rec == null ? -1 : rec.offset(), job.entity(), rej.reason(), rej.sqlState(),
+                                rec == null ? null : rec.key(), rec == null ? null : rec.value()));
+                    }
+                    SinkRejects.insert(c, rejectsGroup(job), rejects);
+                    ReplayJobs.advance(c, job.id(), moved, rejects.size(), (long) r.rowsInserted() + r.rowsUpdated() + r.rowsDeleted());
                 });
                 List<TopicPartition> done = positions.entrySet().stream().filter(e -> e.getValue() >= ends.get(e.getKey()))
                         .map(Map.Entry::getKey).toList();
@@ -321,7 +321,16 @@ public final class ReplayWorker implements AutoCloseable {
         return first.size() == events.size() ? events : List.copyOf(first.values());
     }
 
-    private void decode(EntityPipeline pipeline, ConsumerRecord<byte[], byte[]> r, List<Event> events, long[] rejected) {
+    /**
+     * The {@code consumer_group} under which a job's rejects are kept in {@code dimstream.sink_rejects}
+     * (beside the live sink's): undecodable or invalid source records, and values PostgreSQL refused.
+     */
+    public static String rejectsGroup(ReplayJob job) {
+        return "replay-" + job.id();
+    }
+
+    private void decode(EntityPipeline pipeline, ConsumerRecord<byte[], byte[]> r, List<Event> events, List<SinkReject> rejects,
+                        Map<Source, ConsumerRecord<byte[], byte[]>> bySource) {
         Decoded d;
         try {
             d = pipeline.decoder().decode(r.key(), r.value(), r.timestamp(), r.topic(), r.partition(), r.offset());
@@ -331,9 +340,11 @@ public final class ReplayWorker implements AutoCloseable {
         if (d instanceof Decoded.Ok ok) {
             Event e = ok.event();
             events.add(new Event(e.op(), e.eventTime(), e.data(), ReplaySeq.of(r.offset()), e.source(), e.badTimeReason()));
+            bySource.put(e.source(), r);
         } else if (d instanceof Decoded.Failed f) {
             LOG.debug("replay of {}-{}@{}: undecodable: {}", r.topic(), r.partition(), r.offset(), f.reason());
-            rejected[0]++;
+            rejects.add(new SinkReject(new PartitionRef(r.topic(), r.partition()), r.offset(), pipeline.entity().name(), f.reason(), null,
+                    r.key(), r.value()));
         }
     }
 

@@ -15,13 +15,11 @@ import io.dimstream.db.sink.SinkOffsets;
 import io.dimstream.db.sink.SinkReject;
 import io.dimstream.db.sink.SinkRejects;
 import io.dimstream.db.snapshot.SnapshotSlices;
-import io.dimstream.db.sql.SqlFailures;
 import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -47,16 +45,12 @@ import org.slf4j.LoggerFactory;
  * {@code dimstream.sink_rejects}; advance every offset; record each partition's batch in
  * {@code dimstream.sink_batches}; commit. A lone partition is a group of one.
  *
- * <p><b>Records PostgreSQL refuses.</b> The writer's events go through a savepoint. When PostgreSQL
- * refuses the batch for a data reason ({@link SqlFailures.Kind#DATA}: a value it cannot store, a
- * constraint of a table altered by hand, an index entry too large), the transaction rolls back to
- * the savepoint and the events are split in {@value #SPLIT} parts, each applied under its own
- * savepoint, the refused parts split again, until the refused records stand alone: each of those is
- * kept in the rejects with the SQLSTATE and the message, and everything else lands in the same
- * transaction as the offsets, exactly as if the refused records had never been there (the writer is
- * order-independent). k refused records among n cost about {@code 16 k log16(n)} extra writer calls
- * and one more pass over the batch. Any other failure rolls the whole transaction back and is
- * rethrown.
+ * <p><b>Records PostgreSQL refuses.</b> The events go through
+ * {@link Scd2Writer#applyIsolating}: when PostgreSQL refuses the batch for a data reason (a value it
+ * cannot store, a constraint of a table altered by hand, an index entry too large), the refused
+ * events are isolated under savepoints and each of their records is kept in the rejects with the
+ * SQLSTATE and the message; everything else lands in the same transaction as the offsets. Any
+ * other failure rolls the whole transaction back and is rethrown.
  *
  * <p><b>Snapshot feeds.</b> An end-of-slice marker splits a batch (its group is then that partition
  * alone, {@link BatchPlanner}): the events before it are applied, then the slice's absent keys are
@@ -65,14 +59,6 @@ import org.slf4j.LoggerFactory;
 final class SinkTransaction {
 
     private static final Logger LOG = LoggerFactory.getLogger(SinkTransaction.class);
-
-    /**
-     * A refused batch is split in this many parts, each tried under its own savepoint, the refused
-     * parts split again. Halves re-apply the batch about log2(n) times over where refused records
-     * are spread out (each level's failing halves cover most of the batch); sixteenths re-apply
-     * about 1 + 16k/n of it, at more, small writer calls.
-     */
-    private static final int SPLIT = 16;
 
     private final DataSource ds;
     private final Scd2Writer writer;
@@ -217,53 +203,17 @@ final class SinkTransaction {
                 items.add(new Item(r, ev));
             }
         }
-        return items.isEmpty() ? ApplyResult.empty() : applyIsolating(c, entity, items, rejects, false);
-    }
-
-    /**
-     * Applies the items under a savepoint; when PostgreSQL refuses them for a data reason, rolls
-     * back to it and applies each of {@value #SPLIT} parts the same way, down to single records,
-     * which are rejected with the SQLSTATE and message.
-     */
-    private ApplyResult applyIsolating(Connection c, EntitySpec entity, List<Item> items, List<SinkReject> rejects, boolean isolating)
-            throws SQLException {
-        Savepoint sp = c.setSavepoint();
-        try {
-            if (isolating) {
-                writer.freshWorkTables(c, entity);
-            }
-            List<Event> events = new ArrayList<>(items.size());
-            items.forEach(i -> events.add(i.event()));
-            ApplyResult result = writer.apply(c, entity, events);
-            c.releaseSavepoint(sp);
-            rejectRefused(entity, items, result, rejects);
-            return result;
-        } catch (SQLException e) {
-            if (!SqlFailures.isData(e)) {
-                throw e;
-            }
-            c.rollback(sp);
-            if (items.size() == 1) {
-                Item only = items.get(0);
-                String state = SqlFailures.sqlState(e).orElse(null);
-                LOG.warn("{}-{}@{}: PostgreSQL refused the event (SQL state {}): {}; kept in dimstream.sink_rejects",
-                        only.record().topic(), only.record().partition(), only.record().offset(), state, firstLine(e));
-                rejects.add(reject(entity, only.record(), "PostgreSQL refused the event: " + firstLine(e), state));
-                return ApplyResult.empty();
-            }
-            LOG.debug("PostgreSQL refused a batch of {} events of {} (SQL state {}); isolating the refused records",
-                    items.size(), entity.name(), SqlFailures.sqlState(e).orElse("?"));
-            int parts = Math.min(SPLIT, items.size());
-            ApplyResult result = ApplyResult.empty();
-            for (int i = 0; i < parts; i++) {
-                List<Item> part = items.subList(items.size() * i / parts, items.size() * (i + 1) / parts);
-                result = result.plus(applyIsolating(c, entity, part, rejects, true));
-            }
-            return result;
+        if (items.isEmpty()) {
+            return ApplyResult.empty();
         }
+        List<Event> events = new ArrayList<>(items.size());
+        items.forEach(i -> events.add(i.event()));
+        ApplyResult result = writer.applyIsolating(c, entity, events);
+        rejectRefused(entity, items, result, rejects);
+        return result;
     }
 
-    /** The events the writer itself refused (EventValidator), matched back to their records by lineage. */
+    /** The events the writer refused (its validation, or PostgreSQL), matched back to their records by lineage. */
     private static void rejectRefused(EntitySpec entity, List<Item> items, ApplyResult result, List<SinkReject> rejects) {
         if (result.rejected().isEmpty()) {
             return;
@@ -279,13 +229,8 @@ final class SinkTransaction {
                 throw new IllegalStateException("the writer rejected an event of " + rej.source()
                         + " that is not in the batch: " + rej.reason());
             }
-            rejects.add(reject(entity, r, rej.reason(), null));
+            rejects.add(reject(entity, r, rej.reason(), rej.sqlState()));
         }
-    }
-
-    private static String firstLine(SQLException e) {
-        String m = String.valueOf(e.getMessage());
-        return m.lines().findFirst().orElse(m);
     }
 
     private static SinkReject reject(EntitySpec entity, ConsumerRecord<byte[], byte[]> r, String reason, String sqlState) {

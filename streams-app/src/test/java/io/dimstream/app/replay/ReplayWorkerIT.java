@@ -178,6 +178,52 @@ class ReplayWorkerIT {
     }
 
     @Test
+    void valuesTheTableRefusesAndMalformedRecordsAreKeptAsRejectsAndTheJobSucceedsWithTheRest() throws Exception {
+        Setup s = setup("refused", 600);
+        try (java.sql.Connection c = ds.getConnection(); java.sql.Statement st = c.createStatement()) {
+            // a constraint added by hand that the event validation cannot know: every email of Alice
+            st.execute("ALTER TABLE " + s.spec().table() + " ADD CONSTRAINT no_alice CHECK (email NOT LIKE 'alice.%')");
+        }
+        List<ReplayFixtures.Produced> refused = s.produced().stream().filter(p -> p.event() != null
+                && String.valueOf(p.event().data().get("email")).startsWith("alice.")).toList();
+        List<ReplayFixtures.Produced> malformed = s.produced().stream().filter(p -> p.event() == null).toList();
+        assertThat(refused).isNotEmpty();
+        assertThat(malformed).isNotEmpty();
+        List<Event> rest = s.produced().stream().filter(p -> p.event() != null && !refused.contains(p))
+                .map(ReplayFixtures.Produced::event).toList();
+
+        try (ReplayWorker w = worker(s, "w-refused", fast(200, Duration.ZERO, Duration.ofSeconds(30)))) {
+            long id = jobs.submit(s.spec().name(), s.topic(), ReplaySource.earliest(), ReplayTarget.LIVE, "dave");
+            ReplayJob job = awaitState(id, JobState.SUCCEEDED);
+
+            assertThat(EntityTableReader.rows(ds, s.spec())).isEqualTo(new ReferenceModel(s.spec()).rows(rest));
+            assertThat(job.eventsRejected()).isEqualTo(refused.size() + malformed.size());
+            List<String> expected = new ArrayList<>();
+            refused.forEach(p -> expected.add(p.partition() + "|" + p.offset() + "|23514|PostgreSQL refused the event: ERROR: new row"
+                    + " for relation \"" + s.spec().table() + "\" violates check constraint \"no_alice\""));
+            malformed.forEach(p -> expected.add(p.partition() + "|" + p.offset() + "|null|"));
+            expected.sort(null);
+            List<String> actual = new ArrayList<>();
+            try (java.sql.Connection c = ds.getConnection(); java.sql.PreparedStatement ps = c.prepareStatement(
+                    "SELECT partition, \"offset\", sql_state, reason FROM dimstream.sink_rejects WHERE consumer_group = ? AND entity = ?")) {
+                ps.setString(1, "replay-" + id);
+                ps.setString(2, s.spec().name());
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String reason = rs.getString(4);
+                        // a malformed record's reason is the decoder's (its own test checks it); here: that it has one
+                        assertThat(reason).isNotBlank();
+                        actual.add(rs.getInt(1) + "|" + rs.getLong(2) + "|" + rs.getString(3) + "|"
+                                + (rs.getString(3) == null ? "" : reason));
+                    }
+                }
+            }
+            actual.sort(null);
+            assertThat(actual).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void aRangeTakenAtStartIsKeptWhenMoreRecordsArriveDuringTheJob() throws Exception {
         Setup s = setup("range", 600);
         long id = jobs.submit(s.spec().name(), s.topic(), ReplaySource.earliest(), ReplayTarget.LIVE, "carol");
