@@ -52,7 +52,7 @@ final class StreamsHarness implements AutoCloseable {
         StreamThreadSupervisor supervisor = new StreamThreadSupervisor(registry);
         streams.setUncaughtExceptionHandler(supervisor);
         streams.start();
-        await().atMost(Duration.ofMinutes(1)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
+        await().dontCatchUncaughtExceptions().atMost(Duration.ofMinutes(1)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
         return new StreamsHarness(streams, supervisor);
     }
 
