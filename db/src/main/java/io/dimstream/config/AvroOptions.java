@@ -3,6 +3,7 @@ package io.dimstream.config;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How a {@code format: avro} or {@code debezium-avro} topic's values are turned into Avro records:
@@ -20,6 +21,16 @@ public record AvroOptions(String valueDeserializer, Map<String, String> deserial
     public static final String DEFAULT_VALUE_DESERIALIZER = "io.dimstream.schemas.serde.AvroWireDeserializer";
 
     public static final AvroOptions DEFAULTS = new AvroOptions(DEFAULT_VALUE_DESERIALIZER, Map.of());
+
+    /**
+     * The settings {@link #DEFAULT_VALUE_DESERIALIZER} knows (its {@code AvroWireConfig}; a test in
+     * streams-app keeps the two equal). It ignores any other key, so a typo such as
+     * {@code basic.auth.userinfo} would silently send no credentials: with the default deserializer the
+     * config refuses unknown keys, naming them. Another deserializer's keys are its own business.
+     */
+    public static final Set<String> DEFAULT_DESERIALIZER_KEYS = Set.of("schema.registry.url", "auto.register.schemas",
+            "basic.auth.user.info", "dimstream.avro.reader.schema", "dimstream.avro.key.reader.schema",
+            "dimstream.schema.registry.retry.ms");
 
     public AvroOptions {
         deserializerConfig = Collections.unmodifiableMap(new LinkedHashMap<>(deserializerConfig));

@@ -368,12 +368,20 @@ final class ConfigReader {
             raw.deserializerConfig().forEach((k, v) -> {
                 if (v == null) {
                     problems.add(at + ".deserializer-config." + k + ": no value given");
+                } else if (AvroOptions.DEFAULT_VALUE_DESERIALIZER.equals(cls0(raw)) && !AvroOptions.DEFAULT_DESERIALIZER_KEYS.contains(k)) {
+                    problems.add(at + ".deserializer-config." + k + ": not a setting of " + AvroOptions.DEFAULT_VALUE_DESERIALIZER
+                            + " (known: " + String.join(", ", new java.util.TreeSet<>(AvroOptions.DEFAULT_DESERIALIZER_KEYS)) + ")");
                 } else {
                     props.put(k, v);
                 }
             });
         }
         return new AvroOptions(cls, props);
+    }
+
+    /** The entity's value-deserializer class as written, or the default. */
+    private static String cls0(RawEntity raw) {
+        return raw.valueDeserializer() == null ? AvroOptions.DEFAULT_VALUE_DESERIALIZER : raw.valueDeserializer().trim();
     }
 
     private void onlyWith(String at, String key, String formats, EventFormat format) {

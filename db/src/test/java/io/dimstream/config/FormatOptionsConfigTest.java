@@ -99,6 +99,22 @@ class FormatOptionsConfigTest {
     }
 
     @Test
+    void aDeserializerConfigKeyDimstreamsDeserializerDoesNotKnowIsRefusedNamingIt() {
+        // a typo here would silently send no credentials, and every record would wait for a registry that refuses it
+        assertThat(refusal(withFormat(entityLines("format: avro",
+                "deserializer-config: {schema.registry.url: \"http://registry:8081\", basic.auth.userinfo: \"u:p\"}"))))
+                .isEqualTo("config test.yml: entities[0].deserializer-config.basic.auth.userinfo: not a setting of "
+                        + "io.dimstream.schemas.serde.AvroWireDeserializer (known: auto.register.schemas, basic.auth.user.info, "
+                        + "dimstream.avro.key.reader.schema, dimstream.avro.reader.schema, dimstream.schema.registry.retry.ms, "
+                        + "schema.registry.url)");
+        // another deserializer's keys are its own
+        assertThat(parse(withFormat(entityLines("format: avro", "value-deserializer: io.confluent.kafka.serializers.KafkaAvroDeserializer",
+                "deserializer-config: {schema.registry.url: \"http://r:8081\", basic.auth.credentials.source: USER_INFO}")))
+                .entity("customer").avro().deserializerConfig())
+                .isEqualTo(Map.of("schema.registry.url", "http://r:8081", "basic.auth.credentials.source", "USER_INFO"));
+    }
+
+    @Test
     void describedSeedJsonAndAvroEntitiesParseBackToTheSameConfig() {
         for (String format : List.of(
                 entityLines("format: seed-json", "op-field: op_type", "op-values: {upsert: [I], delete: [D]}"),

@@ -37,12 +37,20 @@ import org.apache.avro.SchemaParseException;
  * version of a subject is never cached. Two threads missing the same entry at once may both ask the
  * registry; the answers are equal, so that is harmless, and no lock is held during a request.
  *
- * <p>Timeouts: {@value #CONNECT_TIMEOUT_SECONDS} s to connect, {@value #REQUEST_TIMEOUT_SECONDS} s per request.
+ * <p>Failures: an unreachable registry, a timeout, a 5xx, 408 or 429 answer, and a refusal of the
+ * credentials (401, 403) are {@link SchemaRegistryUnavailableException}s: they say nothing about the
+ * schema asked for and may pass (callers retry). A 404 for an id is an {@link UnknownSchemaIdException};
+ * other answers are plain {@link SchemaRegistryException}s.
+ *
+ * <p>Timeouts: {@value #CONNECT_TIMEOUT_SECONDS} s to connect, {@value #REQUEST_TIMEOUT_SECONDS} s per request. A
+ * registry answers a schema lookup in milliseconds; a request that takes seconds means it is down or
+ * overloaded, and the deserializer's retries (which repeat the request with backoff for a bounded time)
+ * do better with short attempts than with one long wait on a stream thread.
  */
 public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
-    public static final int CONNECT_TIMEOUT_SECONDS = 5;
-    public static final int REQUEST_TIMEOUT_SECONDS = 10;
+    public static final int CONNECT_TIMEOUT_SECONDS = 3;
+    public static final int REQUEST_TIMEOUT_SECONDS = 5;
 
     static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
     private static final String ACCEPT =
@@ -119,7 +127,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         String path = "/subjects/" + pathSegment(subject) + "/versions";
         Response response = send("POST", path, schemaBody(schema));
         if (!response.ok()) {
-            throw new SchemaRegistryException("cannot register schema under subject " + subject + " " + response.describe());
+            throw response.failure("cannot register schema under subject " + subject + " " + response.describe());
         }
         int id = requiredInt(response, "POST " + path, "id");
         idBySubjectSchema.putIfAbsent(key, id);
@@ -140,7 +148,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
             return OptionalInt.empty();
         }
         if (!response.ok()) {
-            throw new SchemaRegistryException("cannot look up schema under subject " + subject + " " + response.describe());
+            throw response.failure("cannot look up schema under subject " + subject + " " + response.describe());
         }
         int id = requiredInt(response, "POST " + path, "id");
         idBySubjectSchema.putIfAbsent(key, id);
@@ -160,7 +168,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
             throw new UnknownSchemaIdException(id, "unknown schema id " + id + " " + response.describe());
         }
         if (!response.ok()) {
-            throw new SchemaRegistryException("cannot fetch schema id " + id + " " + response.describe());
+            throw response.failure("cannot fetch schema id " + id + " " + response.describe());
         }
         Schema schema = parseSchema(response, "GET " + path, "schema id " + id);
         Schema previous = schemaById.putIfAbsent(id, schema);
@@ -175,8 +183,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
             return Optional.empty();
         }
         if (!response.ok()) {
-            throw new SchemaRegistryException(
-                    "cannot fetch the latest version of subject " + subject + " " + response.describe());
+            throw response.failure("cannot fetch the latest version of subject " + subject + " " + response.describe());
         }
         int id = requiredInt(response, "GET " + path, "id");
         int version = requiredInt(response, "GET " + path, "version");
@@ -217,20 +224,22 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             return new Response(response.statusCode(), response.body() == null ? "" : response.body());
         } catch (HttpConnectTimeoutException e) {
-            throw new SchemaRegistryException("cannot connect to the schema registry at " + baseUrl
+            throw new SchemaRegistryUnavailableException("cannot connect to the schema registry at " + baseUrl
                     + " within " + http.connectTimeout().map(Duration::toSeconds).orElse(0L) + " s (" + call + ")", e);
         } catch (HttpTimeoutException e) {
-            throw new SchemaRegistryException("the schema registry at " + baseUrl + " did not answer within "
-                    + requestTimeout.toSeconds() + " s (" + call + ")", e);
+            throw new SchemaRegistryUnavailableException("the schema registry at " + baseUrl + " did not answer within "
+                    + requestTimeout.toMillis() + " ms (" + call + ")", e);
         } catch (ConnectException e) {
-            throw new SchemaRegistryException("cannot connect to the schema registry at " + baseUrl + " (" + call + "): "
+            throw new SchemaRegistryUnavailableException("cannot connect to the schema registry at " + baseUrl + " (" + call + "): "
                     + describe(e, "connection refused or unreachable (ConnectException)"), e);
         } catch (IOException e) {
-            throw new SchemaRegistryException("schema registry request failed: " + call + " at " + baseUrl + ": "
+            // a reset connection, a TLS handshake cut short, a DNS failure: the network, not the schema
+            throw new SchemaRegistryUnavailableException("schema registry request failed: " + call + " at " + baseUrl + ": "
                     + describe(e, e.getClass().getName()), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SchemaRegistryException("interrupted while calling the schema registry at " + baseUrl
+            // the caller is being stopped: the record was not judged, so it must not look undecodable
+            throw new SchemaRegistryUnavailableException("interrupted while calling the schema registry at " + baseUrl
                     + " (" + call + ")", e);
         }
     }
@@ -310,6 +319,16 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         String shortBody() {
             String text = body.strip();
             return text.length() <= MAX_BODY_IN_MESSAGE ? text : text.substring(0, MAX_BODY_IN_MESSAGE) + "...";
+        }
+
+        /**
+         * The exception for this non-2xx answer: {@link SchemaRegistryUnavailableException} when the
+         * registry could not serve anyone now (5xx, 408, 429) or refused our credentials (401, 403),
+         * which an operator fixes without the data changing; else a {@link SchemaRegistryException}.
+         */
+        SchemaRegistryException failure(String message) {
+            boolean unavailable = status >= 500 || status == 408 || status == 429 || status == 401 || status == 403;
+            return unavailable ? new SchemaRegistryUnavailableException(message) : new SchemaRegistryException(message);
         }
 
         /** {@code (registry http://host:port: 404 {"error_code":40403,...})}, with a hint for auth failures. */

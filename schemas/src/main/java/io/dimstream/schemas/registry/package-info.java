@@ -12,6 +12,11 @@
  *   <li>{@link io.dimstream.schemas.registry.SchemaRegistries#forUrl}: picks one by URL.</li>
  * </ul>
  *
+ * <p>Errors: {@link io.dimstream.schemas.registry.UnknownSchemaIdException} (404 for an id: the record
+ * names a schema that does not exist), {@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException}
+ * (unreachable, timed out, 5xx, 408, 429, or the credentials refused with 401/403: may pass, retry), and
+ * {@link io.dimstream.schemas.registry.SchemaRegistryException} for any other refusal.
+ *
  * <p>Not supported: several registry URLs (fail-over), bearer or mTLS-specific auth settings, schema
  * references, and schema types other than Avro.
  */

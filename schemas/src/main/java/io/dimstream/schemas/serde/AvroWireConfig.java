@@ -24,6 +24,15 @@ public final class AvroWireConfig extends AbstractConfig {
     public static final String BASIC_AUTH_USER_INFO = SchemaRegistries.BASIC_AUTH_USER_INFO;
     public static final String READER_SCHEMA = "dimstream.avro.reader.schema";
     public static final String KEY_READER_SCHEMA = "dimstream.avro.key.reader.schema";
+    public static final String REGISTRY_RETRY_MS = "dimstream.schema.registry.retry.ms";
+    /**
+     * 20 s: long enough to ride out a registry restart or a load balancer's failover without a stream
+     * thread dying, short enough that one record's retries (plus one request in flight, at most
+     * {@code HttpSchemaRegistryClient.REQUEST_TIMEOUT_SECONDS}) stay far below Kafka Streams' main
+     * consumer {@code max.poll.interval.ms} (300 s), so the thread is never thrown out of its group
+     * for waiting. A longer outage is the stream thread supervisor's to ride out.
+     */
+    public static final long DEFAULT_REGISTRY_RETRY_MS = 20_000;
 
     private static final ConfigDef DEFINITION = new ConfigDef()
             .define(SCHEMA_REGISTRY_URL, Type.STRING, null, Importance.HIGH,
@@ -38,7 +47,11 @@ public final class AvroWireConfig extends AbstractConfig {
                     "Value deserializer: an Avro schema (JSON text) to decode into, resolved against each record's "
                             + "writer schema from the registry. Unset: records are decoded with their writer schema.")
             .define(KEY_READER_SCHEMA, Type.STRING, null, Importance.LOW,
-                    "Key deserializer: as " + READER_SCHEMA + ", for record keys.");
+                    "Key deserializer: as " + READER_SCHEMA + ", for record keys.")
+            .define(REGISTRY_RETRY_MS, Type.LONG, DEFAULT_REGISTRY_RETRY_MS, ConfigDef.Range.atLeast(0), Importance.LOW,
+                    "Deserializer: how long to keep asking for a writer schema while the registry is unavailable "
+                            + "(unreachable, timing out, 5xx, refusing the credentials), with backoff, before giving up "
+                            + "on the record for now (it is read again later, never dead-lettered). 0: ask once.");
 
     public AvroWireConfig(Map<String, ?> configs) {
         super(DEFINITION, configs, false);
@@ -61,6 +74,11 @@ public final class AvroWireConfig extends AbstractConfig {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(SCHEMA_REGISTRY_URL + ": " + e.getMessage());
         }
+    }
+
+    /** {@value #REGISTRY_RETRY_MS}: how long one record waits for an unavailable registry. */
+    public java.time.Duration registryRetry() {
+        return java.time.Duration.ofMillis(getLong(REGISTRY_RETRY_MS));
     }
 
     public boolean autoRegisterSchemas() {

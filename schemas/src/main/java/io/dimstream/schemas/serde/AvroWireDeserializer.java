@@ -2,9 +2,11 @@ package io.dimstream.schemas.serde;
 
 import io.dimstream.schemas.registry.SchemaRegistryClient;
 import io.dimstream.schemas.registry.SchemaRegistryException;
+import io.dimstream.schemas.registry.SchemaRegistryUnavailableException;
 import io.dimstream.schemas.registry.UnknownSchemaIdException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,11 +33,23 @@ import org.apache.kafka.common.serialization.Deserializer;
  * {@code ByteBuffer} decimals), as Confluent's deserializer gives them by default; see
  * {@code io.dimstream.schemas.AvroValues} for plain Java values. A null value is a tombstone and
  * deserializes to null. Everything else that cannot be read is a {@link SerializationException}.
+ *
+ * <p>A registry that cannot answer now ({@link SchemaRegistryUnavailableException}: unreachable, timing
+ * out, 5xx, refusing the credentials) is asked again with backoff ({@value #FIRST_BACKOFF_MS} ms doubling
+ * to {@value #MAX_BACKOFF_MS} ms) for up to {@code dimstream.schema.registry.retry.ms} (default 20 s); then
+ * the {@link SchemaRegistryUnavailableException} itself is thrown, not a {@link SerializationException}:
+ * the bytes were never judged, so the caller must read the record again later instead of setting it
+ * aside as undecodable. Only bytes that are truly not readable are {@link SerializationException}s: no
+ * magic byte, too short, a schema id the registry does not know (404), Avro that does not parse.
  */
 public class AvroWireDeserializer implements Deserializer<GenericRecord> {
 
+    static final long FIRST_BACKOFF_MS = 200;
+    static final long MAX_BACKOFF_MS = 2_000;
+
     private SchemaRegistryClient registry;
     private Schema readerSchema;
+    private Duration registryRetry = Duration.ofMillis(AvroWireConfig.DEFAULT_REGISTRY_RETRY_MS);
     private final Map<Integer, DatumReader<GenericRecord>> readersByWriterId = new ConcurrentHashMap<>();
 
     /** For Kafka to create by class name; {@link #configure} must be called before use. */
@@ -53,6 +67,15 @@ public class AvroWireDeserializer implements Deserializer<GenericRecord> {
         this.readerSchema = readerSchema;
     }
 
+    /**
+     * A deserializer over this registry that waits up to {@code registryRetry} per record for an
+     * unavailable registry ({@link Duration#ZERO}: asks once).
+     */
+    public AvroWireDeserializer(SchemaRegistryClient registry, Schema readerSchema, Duration registryRetry) {
+        this(registry, readerSchema);
+        this.registryRetry = Objects.requireNonNull(registryRetry, "registryRetry");
+    }
+
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
         AvroWireConfig config = new AvroWireConfig(configs);
@@ -60,6 +83,7 @@ public class AvroWireDeserializer implements Deserializer<GenericRecord> {
             registry = config.registry();
         }
         config.readerSchema(isKey).ifPresent(schema -> this.readerSchema = schema);
+        registryRetry = config.registryRetry();
         readersByWriterId.clear();
     }
 
@@ -103,9 +127,11 @@ public class AvroWireDeserializer implements Deserializer<GenericRecord> {
         }
         Schema writer;
         try {
-            writer = registry.getById(id);
+            writer = writerSchema(id);
         } catch (UnknownSchemaIdException e) {
             throw new SerializationException("unknown schema id " + id, e);
+        } catch (SchemaRegistryUnavailableException e) {
+            throw e;
         } catch (SchemaRegistryException e) {
             throw new SerializationException("cannot fetch writer schema id " + id + ": " + e.getMessage(), e);
         }
@@ -113,5 +139,33 @@ public class AvroWireDeserializer implements Deserializer<GenericRecord> {
                 readerSchema != null ? readerSchema : writer, GenericData.get());
         DatumReader<GenericRecord> previous = readersByWriterId.putIfAbsent(id, reader);
         return previous != null ? previous : reader;
+    }
+
+    /** The writer schema of {@code id}, asking again with backoff while the registry is unavailable. */
+    private Schema writerSchema(int id) {
+        long deadline = System.nanoTime() + registryRetry.toNanos();
+        long backoff = FIRST_BACKOFF_MS;
+        int attempts = 0;
+        while (true) {
+            attempts++;
+            try {
+                return registry.getById(id);
+            } catch (SchemaRegistryUnavailableException e) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || Thread.currentThread().isInterrupted()) {
+                    throw new SchemaRegistryUnavailableException("schema registry unavailable for writer schema id " + id
+                            + " (" + attempts + (attempts == 1 ? " attempt" : " attempts") + " over "
+                            + registryRetry.toMillis() + " ms): " + e.getMessage(), e);
+                }
+                try {
+                    Thread.sleep(Math.min(backoff, Duration.ofNanos(left).toMillis() + 1));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new SchemaRegistryUnavailableException("interrupted while waiting for the schema registry "
+                            + "(writer schema id " + id + "): " + e.getMessage(), e);
+                }
+                backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+            }
+        }
     }
 }

@@ -16,7 +16,15 @@
  * {@link io.dimstream.schemas.serde.AvroWireConfig}: {@code schema.registry.url} (required),
  * {@code auto.register.schemas} (default true), {@code basic.auth.user.info} (these three are Confluent's
  * names), {@code dimstream.avro.reader.schema} / {@code dimstream.avro.key.reader.schema} (optional reader
- * schemas, Avro schema resolution against each record's writer schema).
+ * schemas, Avro schema resolution against each record's writer schema), {@code dimstream.schema.registry.retry.ms}
+ * (default 20000: how long the deserializer asks again, with backoff, while the registry is unavailable).
+ *
+ * <h2>Failures</h2>
+ * Bytes that are not readable (no magic byte, too short, an id the registry answers 404 for, Avro that
+ * does not parse with the writer schema) are {@code SerializationException}s: the record itself is bad.
+ * A registry that cannot answer (unreachable, timing out, 5xx, refusing the credentials) is a
+ * {@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException} once the retry time has
+ * passed: the record was not judged and must be read again later.
  *
  * <h2>Using Confluent's classes instead</h2>
  * Nothing in dimstream depends on these classes beyond the interfaces: the consuming side needs any

@@ -31,6 +31,8 @@ public final class FakeRegistryServer implements AutoCloseable {
     private final Map<String, List<Integer>> idsBySubject = new LinkedHashMap<>();
     private final List<Seen> seen = new ArrayList<>();
     private int nextId = 100;
+    /** When not 0, every request is answered with this status (an outage), after being logged. */
+    private int outageStatus;
 
     /** @param requiredAuthorization the Authorization header every request must carry, or null for none */
     public FakeRegistryServer(String requiredAuthorization) throws IOException {
@@ -54,6 +56,16 @@ public final class FakeRegistryServer implements AutoCloseable {
         idsBySubject.computeIfAbsent(subject, s -> new ArrayList<>()).add(id);
     }
 
+    /** From now on answers every request with {@code status} and a JSON error body, until {@link #recover()}. */
+    public synchronized void failWith(int status) {
+        outageStatus = status;
+    }
+
+    /** Ends {@link #failWith}. */
+    public synchronized void recover() {
+        outageStatus = 0;
+    }
+
     @Override
     public void close() {
         server.stop(0);
@@ -66,6 +78,10 @@ public final class FakeRegistryServer implements AutoCloseable {
         String authorization = exchange.getRequestHeaders().getFirst("Authorization");
         seen.add(new Seen(method, rawPath, exchange.getRequestHeaders().getFirst("Content-Type"), authorization, body));
 
+        if (outageStatus != 0) {
+            respond(exchange, outageStatus, "{\"error_code\":" + outageStatus + ",\"message\":\"outage\"}");
+            return;
+        }
         if (requiredAuthorization != null && !requiredAuthorization.equals(authorization)) {
             respond(exchange, 401, "{\"error_code\":401,\"message\":\"Unauthorized\"}");
             return;

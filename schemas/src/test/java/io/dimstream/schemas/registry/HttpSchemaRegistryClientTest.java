@@ -132,8 +132,9 @@ class HttpSchemaRegistryClientTest {
                     .isEqualTo(100);
             assertThat(guarded.seen()).extracting(Seen::authorization).containsExactly(header);
 
+            // refused credentials are the operator's to fix, not the record's fault: retried, never dead-lettered
             assertThatThrownBy(() -> new HttpSchemaRegistryClient(guarded.url(), "alice:wrong").getById(100))
-                    .isExactlyInstanceOf(SchemaRegistryException.class)
+                    .isExactlyInstanceOf(SchemaRegistryUnavailableException.class)
                     .hasMessage("cannot fetch schema id 100 (registry " + guarded.url()
                             + ": 401 {\"error_code\":401,\"message\":\"Unauthorized\"}; check basic.auth.user.info)");
         }
@@ -146,9 +147,41 @@ class HttpSchemaRegistryClientTest {
         HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(url, null);
 
         assertThatThrownBy(() -> client.getById(1))
-                .isExactlyInstanceOf(SchemaRegistryException.class)
+                .isExactlyInstanceOf(SchemaRegistryUnavailableException.class)
                 .hasMessage("cannot connect to the schema registry at " + url + " (GET /schemas/ids/1): "
                         + "connection refused or unreachable (ConnectException)");
+    }
+
+    @Test
+    void serverErrorsTimeoutsAndRefusedCredentialsAreUnavailableWhileOtherAnswersAreNot() {
+        HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(server.url(), null);
+        for (int status : List.of(500, 502, 503, 504, 408, 429, 401, 403)) {
+            server.failWith(status);
+            assertThatThrownBy(() -> client.getById(100)).as("status %d", status)
+                    .isExactlyInstanceOf(SchemaRegistryUnavailableException.class)
+                    .hasMessage("cannot fetch schema id 100 (registry " + server.url() + ": " + status
+                            + " {\"error_code\":" + status + ",\"message\":\"outage\"}"
+                            + (status == 401 || status == 403 ? "; check basic.auth.user.info" : "") + ")");
+        }
+        server.failWith(400);
+        assertThatThrownBy(() -> client.getById(100))
+                .isExactlyInstanceOf(SchemaRegistryException.class)
+                .hasMessage("cannot fetch schema id 100 (registry " + server.url() + ": 400 {\"error_code\":400,\"message\":\"outage\"})");
+        server.recover();
+        assertThatThrownBy(() -> client.getById(100)).isExactlyInstanceOf(UnknownSchemaIdException.class);
+    }
+
+    @Test
+    void aRequestTheRegistryDoesNotAnswerInTimeIsUnavailable() throws IOException {
+        // a socket that accepts connections and never answers: the request timeout, not the connect timeout, fires
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            String url = "http://127.0.0.1:" + silent.getLocalPort();
+            HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(url, null,
+                    java.time.Duration.ofSeconds(2), java.time.Duration.ofMillis(300));
+            assertThatThrownBy(() -> client.getById(1))
+                    .isExactlyInstanceOf(SchemaRegistryUnavailableException.class)
+                    .hasMessage("the schema registry at " + url + " did not answer within 300 ms (GET /schemas/ids/1)");
+        }
     }
 
     @Test

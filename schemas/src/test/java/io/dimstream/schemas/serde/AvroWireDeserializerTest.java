@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dimstream.schemas.DemoSchemas;
 import io.dimstream.schemas.registry.MockSchemaRegistry;
+import io.dimstream.schemas.registry.SchemaRegistryUnavailableException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -228,5 +229,88 @@ class AvroWireDeserializerTest {
                 .set("event_time", 1_755_882_000_123_456L)
                 .set("data", data)
                 .build());
+    }
+
+    /** A registry that is unavailable for its first {@code failures} requests, then knows one schema. */
+    private static final class FlakyRegistry implements io.dimstream.schemas.registry.SchemaRegistryClient {
+        private final FixedRegistry delegate;
+        private int failures;
+        int requests;
+
+        FlakyRegistry(int failures, int id, Schema schema) {
+            this.failures = failures;
+            this.delegate = new FixedRegistry(id, schema);
+        }
+
+        @Override
+        public synchronized Schema getById(int id) {
+            requests++;
+            if (failures-- > 0) {
+                throw new SchemaRegistryUnavailableException("cannot fetch schema id " + id + " (registry fake: 503 down)");
+            }
+            return delegate.getById(id);
+        }
+
+        @Override
+        public int register(String subject, Schema schema) {
+            return delegate.register(subject, schema);
+        }
+
+        @Override
+        public java.util.OptionalInt lookup(String subject, Schema schema) {
+            return delegate.lookup(subject, schema);
+        }
+
+        @Override
+        public java.util.Optional<io.dimstream.schemas.registry.RegisteredSchema> latest(String subject) {
+            return delegate.latest(subject);
+        }
+    }
+
+    private static byte[] wire(int id, GenericRecord record) {
+        return new AvroWireSerializer(new FixedRegistry(id, record.getSchema())).serialize(TOPIC, record);
+    }
+
+    @Test
+    void anUnavailableRegistryIsAskedAgainWithBackoffAndTheRecordDecodesOnceItAnswers() {
+        GenericRecord c1 = new GenericRecordBuilder(V1).set("customer_id", "C1").build();
+        FlakyRegistry registry = new FlakyRegistry(3, 7, V1);
+        AvroWireDeserializer deserializer = new AvroWireDeserializer(registry, null, java.time.Duration.ofSeconds(10));
+
+        long start = System.nanoTime();
+        assertThat(deserializer.deserialize(TOPIC, wire(7, c1))).isEqualTo(c1);
+
+        assertThat(registry.requests).isEqualTo(4);
+        // 200 + 400 + 800 ms of backoff between the four requests
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(java.time.Duration.ofMillis(1400));
+    }
+
+    @Test
+    void aRegistryUnavailableForLongerThanTheRetryTimeIsThrownAsUnavailableNotAsUndecodable() {
+        GenericRecord c1 = new GenericRecordBuilder(V1).set("customer_id", "C1").build();
+        FlakyRegistry registry = new FlakyRegistry(Integer.MAX_VALUE, 7, V1);
+        AvroWireDeserializer deserializer = new AvroWireDeserializer(registry, null, java.time.Duration.ofMillis(500));
+
+        assertThatThrownBy(() -> deserializer.deserialize(TOPIC, wire(7, c1)))
+                .isExactlyInstanceOf(SchemaRegistryUnavailableException.class)
+                .hasMessage("schema registry unavailable for writer schema id 7 (3 attempts over 500 ms): "
+                        + "cannot fetch schema id 7 (registry fake: 503 down)");
+        assertThat(registry.requests).isEqualTo(3);
+    }
+
+    @Test
+    void theRetryTimeIsASettingAndZeroAsksOnce() {
+        GenericRecord c1 = new GenericRecordBuilder(V1).set("customer_id", "C1").build();
+        Map<String, Object> configs = configs(null);
+        configs.put(AvroWireConfig.REGISTRY_RETRY_MS, "0");
+        AvroWireDeserializer deserializer = new AvroWireDeserializer(new FlakyRegistry(1, 7, V1));
+        deserializer.configure(configs, false);
+
+        assertThatThrownBy(() -> deserializer.deserialize(TOPIC, wire(7, c1)))
+                .isExactlyInstanceOf(SchemaRegistryUnavailableException.class)
+                .hasMessage("schema registry unavailable for writer schema id 7 (1 attempt over 0 ms): "
+                        + "cannot fetch schema id 7 (registry fake: 503 down)");
+        // the next record finds the registry back
+        assertThat(deserializer.deserialize(TOPIC, wire(7, c1))).isEqualTo(c1);
     }
 }

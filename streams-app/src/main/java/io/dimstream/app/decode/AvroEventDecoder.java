@@ -15,7 +15,9 @@ import org.apache.kafka.common.serialization.Deserializer;
  * {@code format: avro}: the native event as an Avro record with the fields {@code op} (string or
  * enum: upsert or delete), {@code event_time} (an ISO-8601 string, a timestamp-millis/micros, or a
  * long of epoch milliseconds) and {@code data} (a record or map of the row image). A tombstone is a
- * delete at the record's timestamp, as in the JSON format.
+ * delete at the record's timestamp, as in the JSON format. A schema registry that cannot answer is
+ * thrown ({@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException}), never a
+ * {@link Decoded.Failed}: the record is read again once the registry is back.
  */
 public final class AvroEventDecoder implements EventDecoder {
 

@@ -9,6 +9,8 @@ import org.apache.kafka.common.serialization.Deserializer;
  * {@code format: debezium-avro}: Debezium change events written by Kafka Connect's AvroConverter (an
  * {@code Envelope} record with {@code before}, {@code after}, {@code source}, {@code op},
  * {@code ts_ms}). See {@link DebeziumEnvelope} for the mapping; the tombstone after a delete is skipped.
+ * A schema registry that cannot answer is thrown
+ * ({@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException}), never a {@link Decoded.Failed}.
  */
 public final class DebeziumAvroDecoder implements EventDecoder {
 

@@ -3,7 +3,10 @@ package io.dimstream.app.decode;
 /**
  * Turns one Kafka record of an entity's source topic into a writer {@link io.dimstream.db.event.Event},
  * a deliberate skip, or an error fit for the dead-letter topic. Never throws for bad input: every
- * problem becomes {@link Decoded.Failed} with a reason that names it.
+ * problem becomes {@link Decoded.Failed} with a reason that names it. Throws only when the input was
+ * not judged because something it needs is away for now
+ * ({@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException}): the record must then be
+ * read again later, not dead-lettered.
  *
  * <p>One instance serves every stream thread, so implementations must be thread-safe (the JSON
  * decoders are stateless; the Avro ones rely on their deserializer being thread-safe, as Kafka's and

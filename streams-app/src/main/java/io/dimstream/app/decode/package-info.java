@@ -5,6 +5,9 @@
  * native JSON, seed-style change rows, Debezium JSON, native Avro and Debezium Avro; a
  * {@code mode: snapshot} entity's rows are read by {@link io.dimstream.app.decode.SnapshotRowDecoder}
  * (an upsert at the slice's instant). Decoders never
- * throw for bad input; the topology validates what they return against the entity.
+ * throw for bad input; the topology validates what they return against the entity. The Avro
+ * decoders throw only when the schema registry cannot answer
+ * ({@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException}, after the deserializer's
+ * retries): the record was not judged, so it is read again later instead of being dead-lettered.
  */
 package io.dimstream.app.decode;

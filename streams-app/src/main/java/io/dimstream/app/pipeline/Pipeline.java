@@ -11,6 +11,7 @@ import io.dimstream.app.sink.ChangeSink;
 import io.dimstream.app.sink.SinkSettings;
 import io.dimstream.app.topology.DimstreamTopology;
 import io.dimstream.app.topology.EntityPipeline;
+import io.dimstream.app.topology.StreamThreadSupervisor;
 import io.dimstream.app.topology.StreamsConfigFactory;
 import io.dimstream.app.topology.TopicPlanner;
 import io.dimstream.config.DimstreamConfig;
@@ -55,7 +56,6 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -154,12 +154,11 @@ public final class Pipeline implements AutoCloseable {
             overrides.putAll(kafkaConfig.client());
             overrides.putAll(kafkaConfig.streams());
             Properties props = StreamsConfigFactory.create(options.applicationId(), bootstrap,
-                    options.dataDir().resolve("streams-state"), overrides);
+                    options.dataDir().resolve("streams-state"), pipelines, registry, overrides);
             KafkaStreams streams = new KafkaStreams(DimstreamTopology.build(pipelines, registry), props);
-            streams.setUncaughtExceptionHandler(ex -> {
-                LOG.error("Kafka Streams thread failed; replacing it", ex);
-                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
-            });
+            // transient causes: replaced with backoff; anything else: the client stops (health: supervisor.health())
+            StreamThreadSupervisor supervisor = new StreamThreadSupervisor(registry);
+            streams.setUncaughtExceptionHandler(supervisor);
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
             streamsMetrics.bindTo(registry);
             streams.start();

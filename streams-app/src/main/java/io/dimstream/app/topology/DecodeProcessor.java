@@ -1,11 +1,12 @@
 package io.dimstream.app.topology;
 
+import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.SliceMarker;
 import io.dimstream.app.decode.Decoded;
 import io.dimstream.db.event.EventValidator;
 import java.nio.charset.StandardCharsets;
-import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -16,13 +17,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decodes and validates each source record. A valid event goes on re-keyed by its business key as
- * {@link PendingChange} bytes (with no headers); a record that cannot be decoded or validated goes on
- * with its original key, value and headers plus the {@link DlqHeaders}, bound for the dead-letter
- * topic; a record the decoder skips is counted and dropped. Never throws for bad input.
+ * {@link PendingChange} bytes (with no headers); a record that cannot be decoded or validated, whose
+ * change cannot be built (an event time beyond the microsecond range, say), or whose repartition or
+ * change record would be over the size limit ({@link RecordLimits}) goes on with its original key,
+ * value and headers plus the {@link DlqHeaders}, bound for the dead-letter topic, cut to fit that
+ * topic's limit ({@link DeadLetters}); a record the decoder skips is counted and dropped. Never
+ * throws for bad input; it throws only when a decoder could not judge the record because something
+ * it needs is away ({@link TransientFailures}), for the record to be read again.
  */
 final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed> {
 
     private static final Logger LOG = LoggerFactory.getLogger(DecodeProcessor.class);
+    private static final Header[] NO_HEADERS = new Header[0];
+    /** The most bytes the classifier's class field adds to a change record ({@link ChangeCodec#withClass}). */
+    private static final int MAX_CLASS_FIELD = maxClassField();
 
     private final EntityPipeline pipeline;
     private final EventValidator validator;
@@ -30,6 +38,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
     /** Where the classifier splices the class into this entity's change JSON (ChangeCodec#classOffset). */
     private final int classOffset;
     private ProcessorContext<byte[], Routed> context;
+    private RecordLimits limits = RecordLimits.DEFAULTS;
 
     DecodeProcessor(EntityPipeline pipeline, EventCounters counters) {
         this.pipeline = pipeline;
@@ -41,6 +50,9 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
     @Override
     public void init(ProcessorContext<byte[], Routed> context) {
         this.context = context;
+        // the limits of the Streams config in force, so a raised producer.max.request.size and
+        // topic.max.message.bytes raise the check with them
+        this.limits = RecordLimits.from(context.appConfigs());
     }
 
     @Override
@@ -55,6 +67,11 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
         try {
             decoded = pipeline.decoder().decode(record.key(), record.value(), record.timestamp(), md.topic(), md.partition(), md.offset());
         } catch (RuntimeException e) {
+            if (TransientFailures.isTransient(e)) {
+                // not the record's fault: the processing exception handler fails the thread, the
+                // supervisor replaces it with backoff, and this record is read again
+                throw e;
+            }
             decoded = Decoded.error("decoder failed: " + e);
         }
         if (decoded instanceof Decoded.Skipped s) {
@@ -63,15 +80,48 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
         } else if (decoded instanceof Decoded.Failed f) {
             deadLetter(record, md, f.reason());
         } else if (decoded instanceof Decoded.Ok ok) {
-            EventValidator.Result result = validator.validate(ok.event());
-            if (!result.ok()) {
-                deadLetter(record, md, result.rejection().reason());
+            PendingChange pending;
+            byte[] key;
+            byte[] value;
+            try {
+                EventValidator.Result result = validator.validate(ok.event());
+                if (!result.ok()) {
+                    deadLetter(record, md, result.rejection().reason());
+                    return;
+                }
+                pending = PendingChange.of(pipeline.entity(), result.event(), classOffset);
+                key = PendingChange.businessKey(pipeline.entity(), result.event());
+                value = pending.encode();
+            } catch (RuntimeException e) {
+                // a valid event whose change cannot be built (C1: an event time whose epoch microseconds
+                // overflow a long) is this record's problem alone: it must not fail the thread
+                deadLetter(record, md, "cannot build the change record: " + DeadLetters.reason(e));
                 return;
             }
-            PendingChange pending = PendingChange.of(pipeline.entity(), result.event(), classOffset);
-            context.forward(new Record<>(PendingChange.businessKey(pipeline.entity(), result.event()),
-                    new Routed(true, pending.encode()), record.timestamp(), new RecordHeaders()));
+            String tooBig = tooBig(key, value, pending);
+            if (tooBig != null) {
+                deadLetter(record, md, tooBig);
+                return;
+            }
+            context.forward(new Record<>(key, new Routed(true, value), record.timestamp(), new RecordHeaders()));
         }
+    }
+
+    /**
+     * Why the repartition record ({@code key}, {@code pending}) or the change record the classifier
+     * makes of it would be refused for its size, or null when both fit. Checked here because a record
+     * the producer refuses dooms the whole exactly-once transaction (DeadLetterProductionHandler).
+     */
+    private String tooBig(byte[] key, byte[] encoded, PendingChange pending) {
+        int repartition = RecordLimits.upperBound(key, encoded, NO_HEADERS);
+        // the change record: the pending change's JSON plus the class field the classifier splices in
+        int change = RecordLimits.overhead(key, NO_HEADERS) + pending.unclassified().length + MAX_CLASS_FIELD;
+        if (limits.fits(repartition) && limits.fits(change)) {
+            return null;
+        }
+        return "too large: its change record would take " + change + " bytes and its repartition record " + repartition
+                + " bytes, over the limit of " + limits.maxRecordBytes() + " bytes (the Streams producer's max.request.size and "
+                + "the topics' max.message.bytes)";
     }
 
     /**
@@ -114,16 +164,16 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
     private void deadLetter(Record<byte[], byte[]> record, RecordMetadata md, String reason) {
         LOG.debug("{}-{}@{} to {}: {}", md.topic(), md.partition(), md.offset(), pipeline.dlqTopic(), reason);
         counters.count(EventCounters.DLQ);
-        Headers headers = new RecordHeaders(record.headers().toArray());
-        add(headers, DlqHeaders.ERROR, reason);
-        add(headers, DlqHeaders.ENTITY, pipeline.entity().name());
-        add(headers, DlqHeaders.SOURCE_TOPIC, md.topic());
-        add(headers, DlqHeaders.SOURCE_PARTITION, Integer.toString(md.partition()));
-        add(headers, DlqHeaders.SOURCE_OFFSET, Long.toString(md.offset()));
-        context.forward(new Record<>(record.key(), new Routed(false, record.value()), record.timestamp(), headers));
+        DeadLetters.DeadLetter dl = DeadLetters.of(record.key(), record.value(), record.headers(), reason,
+                pipeline.entity().name(), md.topic(), md.partition(), md.offset(), limits);
+        context.forward(new Record<>(dl.key(), new Routed(false, dl.value()), record.timestamp(), dl.headers()));
     }
 
-    private static void add(Headers headers, String name, String value) {
-        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+    private static int maxClassField() {
+        int max = 0;
+        for (ChangeClass c : ChangeClass.values()) {
+            max = Math.max(max, ChangeCodec.withClass(new byte[0], 0, c).length);
+        }
+        return max;
     }
 }

@@ -16,10 +16,14 @@ public final class StreamsConfigFactory {
      */
     public static final int DEFAULT_COMMIT_INTERVAL_MS = 1000;
 
-    /** Set by dimstream itself: exactly-once is the design, the serdes are the topology's. */
+    /**
+     * Set by dimstream itself: exactly-once is the design, the serdes are the topology's, and the
+     * exception handlers are what keeps one record from stopping or looping a stream thread.
+     */
     private static final java.util.Set<String> RESERVED = java.util.Set.of(StreamsConfig.APPLICATION_ID_CONFIG,
             StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, StreamsConfig.STATE_DIR_CONFIG, StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
-            StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG);
+            StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG,
+            StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG);
 
     private StreamsConfigFactory() {
     }
@@ -37,7 +41,8 @@ public final class StreamsConfigFactory {
         userProperties.keySet().forEach(name -> {
             if (RESERVED.contains(name)) {
                 problems.add("kafka.streams." + name + ": set by dimstream (exactly_once_v2, byte-array serdes, "
-                        + "--application-id, --data-dir, kafka.bootstrap-servers); remove it");
+                        + "the exception handlers that dead-letter bad records, --application-id, --data-dir, "
+                        + "kafka.bootstrap-servers); remove it");
             } else if (!known(name)) {
                 problems.add("kafka.streams." + name + ": not a Kafka Streams setting (nor consumer./producer./admin./topic. + a client setting)");
             }
@@ -67,11 +72,15 @@ public final class StreamsConfigFactory {
     }
 
     /**
+     * @param pipelines the topology's entities: where the exception handlers send a record they
+     *                  dead-letter ({@link DeadLetterRoutes})
+     * @param metrics   where the handlers count a dead-lettered record ({@code dimstream.events}, class dlq)
      * @param overrides any Streams, consumer or producer setting, applied last; e.g.
      *                  {@code replication.factor=1} for a single broker (the default -1 takes the
      *                  broker's default), {@code num.stream.threads}, {@code commit.interval.ms}
      */
-    public static Properties create(String applicationId, String bootstrapServers, Path stateDir, Map<String, ?> overrides) {
+    public static Properties create(String applicationId, String bootstrapServers, Path stateDir, java.util.List<EntityPipeline> pipelines,
+                                    io.micrometer.core.instrument.MeterRegistry metrics, Map<String, ?> overrides) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -100,6 +109,18 @@ public final class StreamsConfigFactory {
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0L);
         // RocksDB's off-heap memory bounded for the whole process (the service's RSS bar)
         p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbConfig.class.getName());
+        // No record can stop or loop a stream thread (DESIGN section 6): an exception a step throws for
+        // a record dead-letters it, and so does a send refused for the record itself; transient failures
+        // fail the thread instead, for StreamThreadSupervisor to replace it with backoff.
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProcessingHandler.class.getName());
+        p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProductionHandler.class.getName());
+        p.put(DeadLetterRoutes.CONFIG, DeadLetterRoutes.of(applicationId, pipelines, metrics));
+        // Record size limits, deliberately Kafka's defaults and explicit, so the producer, the internal
+        // topics, the changes and DLQ topics (TopicPlanner) and the decode step's check agree whatever the
+        // broker's defaults (RecordLimits says why these values; README, "Record size limits").
+        p.put(StreamsConfig.producerPrefix(org.apache.kafka.clients.producer.ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+                RecordLimits.DEFAULT_MAX_REQUEST_SIZE);
+        p.put(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), Integer.toString(RecordLimits.DEFAULT_MAX_MESSAGE_BYTES));
         p.putAll(overrides);
         return p;
     }

@@ -12,7 +12,9 @@ import org.apache.kafka.common.config.TopicConfig;
 /**
  * The topics dimstream creates itself, per entity: the changes topic and the dead-letter topic, for
  * {@code Admin.createTopics}. Both stamp records with the append time, so retention counts from when
- * dimstream wrote a record, never from an old source timestamp (DESIGN section 6).
+ * dimstream wrote a record, never from an old source timestamp (DESIGN section 6), and both take
+ * Kafka's default {@code max.message.bytes} explicitly, the limit the decode step checks records against
+ * ({@link RecordLimits}), so a broker with another default cannot make a change or DLQ record too big.
  */
 public final class TopicPlanner {
 
@@ -50,6 +52,7 @@ public final class TopicPlanner {
                 .configs(Map.of(
                         TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime",
                         TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
-                        TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.toMillis())));
+                        TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.toMillis()),
+                        TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(RecordLimits.DEFAULT_MAX_MESSAGE_BYTES)));
     }
 }

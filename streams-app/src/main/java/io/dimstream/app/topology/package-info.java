@@ -19,8 +19,23 @@
  * barrier makes the order exact whatever partition the producer put each row on: every row of the
  * slice a task will see came from some source partition before that partition's marker.
  *
+ * <p>Failures (DESIGN section 6: no record can stop or loop a stream thread): the decode step
+ * dead-letters what it can judge itself (bad bytes, invalid events, a change that cannot be built,
+ * a change over the size limit of {@link io.dimstream.app.topology.RecordLimits}, which it checks
+ * before sending because with exactly-once a refused send aborts the whole transaction), cutting a
+ * DLQ copy to fit ({@link io.dimstream.app.topology.DeadLetters}). Behind it,
+ * {@link io.dimstream.app.topology.DeadLetterProcessingHandler} dead-letters any record a step throws
+ * for and {@link io.dimstream.app.topology.DeadLetterProductionHandler} any record a send is refused
+ * for; both route through {@link io.dimstream.app.topology.DeadLetterRoutes}, which
+ * {@link io.dimstream.app.topology.StreamsConfigFactory#create} puts in the Streams config. Failures
+ * that say nothing about the record ({@link io.dimstream.app.topology.TransientFailures}: the schema
+ * registry away, Kafka timeouts) are not dead-lettered: the thread fails, and
+ * {@link io.dimstream.app.topology.StreamThreadSupervisor} replaces it with backoff (any other cause
+ * stops the client), counting and exposing what happened for health checks.
+ *
  * <p>Entry points: {@link io.dimstream.app.topology.DimstreamTopology#build},
  * {@link io.dimstream.app.topology.StreamsConfigFactory#create},
+ * {@link io.dimstream.app.topology.StreamThreadSupervisor} (the stream threads' uncaught exception handler),
  * {@link io.dimstream.app.topology.TopicPlanner#plan}, and
  * {@link io.dimstream.app.topology.EntityPipeline#fromConfig} to go from the config to pipelines.
  */

@@ -189,4 +189,34 @@ class AvroDecodersTest {
         assertThat(AvroValues.toMap(r)).isEqualTo(Map.of("amount", new BigDecimal("12.345"),
                 "at", Instant.parse("2025-08-22T17:00:00.000001Z"), "tags", List.of("a")));
     }
+
+    @Test
+    void aRegistryThatCannotAnswerIsThrownNotDeadLetteredAndAnUnknownSchemaIdIsAFailure() {
+        byte[] wire = {0, 0, 0, 0, 1, 2, 'x'};
+        // dimstream's deserializer after its retries
+        org.apache.kafka.common.serialization.Deserializer<GenericRecord> unavailable = (topic, data) -> {
+            throw new io.dimstream.schemas.registry.SchemaRegistryUnavailableException("registry http://r:8081: 503");
+        };
+        // another deserializer wrapping its registry client's network error
+        org.apache.kafka.common.serialization.Deserializer<GenericRecord> refused = (topic, data) -> {
+            throw new org.apache.kafka.common.errors.SerializationException("Error retrieving Avro schema for id 1",
+                    new java.net.ConnectException("Connection refused"));
+        };
+        // a schema id the registry answers 404 for: the record itself is bad
+        org.apache.kafka.common.serialization.Deserializer<GenericRecord> unknownId =
+                new io.dimstream.schemas.serde.AvroWireDeserializer(io.dimstream.schemas.registry.MockSchemaRegistry.forScope("avro-decoders-test"));
+
+        for (EventDecoder d : List.of(new AvroEventDecoder(unavailable, List.of("customer_id")), new DebeziumAvroDecoder(unavailable))) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> d.decode(null, wire, 0, "t", 0, 3))
+                    .isExactlyInstanceOf(io.dimstream.schemas.registry.SchemaRegistryUnavailableException.class)
+                    .hasMessage("registry http://r:8081: 503");
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new AvroEventDecoder(refused, List.of("customer_id")).decode(null, wire, 0, "t", 0, 3))
+                .isExactlyInstanceOf(io.dimstream.schemas.registry.SchemaRegistryUnavailableException.class)
+                .hasMessage("schema registry unavailable: Error retrieving Avro schema for id 1");
+        assertThat(new AvroEventDecoder(unknownId, List.of("customer_id")).decode(null, wire, 0, "t", 0, 3))
+                .isEqualTo(Decoded.error("not valid Avro: unknown schema id 1"));
+        assertThat(new DebeziumAvroDecoder(unknownId).decode(null, wire, 0, "t", 0, 3))
+                .isEqualTo(Decoded.error("not valid Avro: unknown schema id 1"));
+    }
 }

@@ -50,9 +50,16 @@ final class TopologyFixtures {
     }
 
     static TopologyTestDriver driver(List<EntityPipeline> pipelines, MeterRegistry registry, Path stateDir) {
-        return new TopologyTestDriver(DimstreamTopology.build(pipelines, registry),
-                StreamsConfigFactory.create("dimstream-test", "unused:9092", stateDir, Map.of()));
+        return driver(pipelines, registry, stateDir, Map.of());
     }
+
+    /** @param overrides Streams settings, e.g. a smaller {@code producer.max.request.size} for the size checks */
+    static TopologyTestDriver driver(List<EntityPipeline> pipelines, MeterRegistry registry, Path stateDir, Map<String, ?> overrides) {
+        return new TopologyTestDriver(DimstreamTopology.build(pipelines, registry),
+                StreamsConfigFactory.create(APPLICATION_ID, "unused:9092", stateDir, pipelines, registry, overrides));
+    }
+
+    static final String APPLICATION_ID = "dimstream-test";
 
     static TestInputTopic<byte[], byte[]> input(TopologyTestDriver driver, String topic) {
         return driver.createInputTopic(topic, new ByteArraySerializer(), new ByteArraySerializer());

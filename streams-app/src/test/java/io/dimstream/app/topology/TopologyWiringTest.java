@@ -25,7 +25,7 @@ class TopologyWiringTest {
     @Test
     void streamsConfigIsExactlyOnceWithBytesSerdesAndAppendTimeInternalTopicsAndOverridesWin() {
         Properties p = StreamsConfigFactory.create("dimstream", "localhost:9092", Path.of("/var/lib/dimstream"),
-                Map.of("replication.factor", 1, "num.stream.threads", 2));
+                List.of(CUSTOMER_PIPELINE), new SimpleMeterRegistry(), Map.of("replication.factor", 1, "num.stream.threads", 2));
 
         Properties expected = new Properties();
         expected.putAll(Map.of(
@@ -41,11 +41,26 @@ class TopologyWiringTest {
                 "num.stream.threads", 2));
         expected.put("rocksdb.config.setter", BoundedRocksDbConfig.class.getName());
         expected.put("statestore.cache.max.bytes", 0L);
+        // the exception handlers that dead-letter a failing record, and where they send it
+        expected.put("processing.exception.handler", DeadLetterProcessingHandler.class.getName());
+        expected.put("production.exception.handler", DeadLetterProductionHandler.class.getName());
+        expected.put(DeadLetterRoutes.CONFIG, p.get(DeadLetterRoutes.CONFIG));
+        // record size limits: Kafka's defaults, explicit, so producer and internal topics agree
+        expected.put("producer.max.request.size", 1_048_576);
+        expected.put("topic.max.message.bytes", "1048588");
         assertThat(p).isEqualTo(expected);
-        assertThat(StreamsConfigFactory.create("a", "b:1", Path.of("s"), Map.of()).get("replication.factor")).isEqualTo(-1);
+        DeadLetterRoutes routes = (DeadLetterRoutes) p.get(DeadLetterRoutes.CONFIG);
+        for (String topic : List.of("crm.customers", "dimstream-customer-by-key-repartition", "dimstream.customer.changes",
+                "crm.customers.dlq")) {
+            assertThat(routes.forTopic(topic)).as(topic).map(r -> r.entity() + " -> " + r.dlqTopic())
+                    .contains("customer -> crm.customers.dlq");
+        }
+        assertThat(routes.forTopic("shop.order_lines")).isEmpty();
+        assertThat(StreamsConfigFactory.create("a", "b:1", Path.of("s"), List.of(), new SimpleMeterRegistry(), Map.of())
+                .get("replication.factor")).isEqualTo(-1);
         // the record cache is off by default; a feed with hot keys turns it back on
-        assertThat(StreamsConfigFactory.create("a", "b:1", Path.of("s"), Map.of("statestore.cache.max.bytes", "10485760"))
-                .get("statestore.cache.max.bytes")).isEqualTo("10485760");
+        assertThat(StreamsConfigFactory.create("a", "b:1", Path.of("s"), List.of(), new SimpleMeterRegistry(),
+                Map.of("statestore.cache.max.bytes", "10485760")).get("statestore.cache.max.bytes")).isEqualTo("10485760");
     }
 
     @Test
@@ -53,9 +68,9 @@ class TopologyWiringTest {
         List<NewTopic> topics = TopicPlanner.plan(List.of(CUSTOMER_PIPELINE, ORDER_LINE_PIPELINE), 6, (short) 1);
 
         Map<String, String> changes = Map.of("message.timestamp.type", "LogAppendTime", "cleanup.policy", "delete",
-                "retention.ms", "604800000");
+                "retention.ms", "604800000", "max.message.bytes", "1048588");
         Map<String, String> dlq = Map.of("message.timestamp.type", "LogAppendTime", "cleanup.policy", "delete",
-                "retention.ms", "2592000000");
+                "retention.ms", "2592000000", "max.message.bytes", "1048588");
         assertThat(topics).isEqualTo(List.of(
                 new NewTopic("dimstream.customer.changes", 6, (short) 1).configs(changes),
                 new NewTopic("crm.customers.dlq", 6, (short) 1).configs(dlq),
@@ -118,13 +133,17 @@ class TopologyWiringTest {
         assertThat(StreamsConfigFactory.problems(Map.of("commit.interval.ms", "100", "num.stream.threads", "2",
                 "producer.linger.ms", "5", "main.consumer.max.poll.records", "500", "topic.retention.ms", "1",
                 "security.protocol", "SASL_SSL", "sasl.jaas.config", "x"))).isEmpty();
+        String setByDimstream = ": set by dimstream (exactly_once_v2, byte-array serdes, the exception handlers that dead-letter "
+                + "bad records, --application-id, --data-dir, kafka.bootstrap-servers); remove it";
         assertThat(StreamsConfigFactory.problems(new java.util.TreeMap<>(Map.of("processing.guarantee", "at_least_once",
-                "comit.interval.ms", "100", "producer.lingr.ms", "5"))))
+                "comit.interval.ms", "100", "producer.lingr.ms", "5", "processing.exception.handler", "x.Y",
+                "production.exception.handler", "x.Z"))))
                 .isEqualTo(List.of(
                         "kafka.streams.comit.interval.ms: not a Kafka Streams setting (nor consumer./producer./admin./topic. + a client setting)",
-                        "kafka.streams.processing.guarantee: set by dimstream (exactly_once_v2, byte-array serdes, --application-id, "
-                                + "--data-dir, kafka.bootstrap-servers); remove it",
-                        "kafka.streams.producer.lingr.ms: not a Kafka Streams setting (nor consumer./producer./admin./topic. + a client setting)"));
+                        "kafka.streams.processing.exception.handler" + setByDimstream,
+                        "kafka.streams.processing.guarantee" + setByDimstream,
+                        "kafka.streams.producer.lingr.ms: not a Kafka Streams setting (nor consumer./producer./admin./topic. + a client setting)",
+                        "kafka.streams.production.exception.handler" + setByDimstream));
     }
 
     @Test
