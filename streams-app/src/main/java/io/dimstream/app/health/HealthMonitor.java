@@ -1,6 +1,7 @@
 package io.dimstream.app.health;
 
 import io.dimstream.app.sink.SinkStatus;
+import io.dimstream.app.topology.StreamThreadSupervisor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -23,8 +24,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Live</b> (restarting the process would help): the sink's thread has not died, Kafka Streams
  * is not in {@code ERROR} (or shutting down for good) and no stream thread died of a fatal cause.
  * <b>Ready</b> (events flow): live, and the sink has no stuck or stopped partition and is not
- * waiting for PostgreSQL, Kafka Streams is {@code RUNNING} or {@code REBALANCING}, and PostgreSQL
- * and the Kafka cluster answered the last probe. A stuck partition or an unreachable database
+ * waiting for PostgreSQL, Kafka Streams is {@code RUNNING} or {@code REBALANCING} with no stream
+ * thread replaced after a transient failure (a schema registry outage, say) within the last minute
+ * ({@link StreamThreadSupervisor#RESET_AFTER}), and PostgreSQL and the Kafka cluster answered the
+ * last probe. A stuck partition or an unreachable database
  * makes the service not ready but leaves it live: a restart cures neither.
  *
  * <p>PostgreSQL and Kafka are probed on a thread of their own every {@code every} (with their own
@@ -37,7 +40,7 @@ public final class HealthMonitor implements AutoCloseable {
 
     private final Supplier<SinkStatus> sink;
     private final Supplier<KafkaStreams.State> streams;
-    private final Supplier<Optional<String>> streamsFatal;
+    private final Supplier<StreamThreadSupervisor.Health> threads;
     private final Map<String, Callable<String>> probes;
     private final Duration every;
     private final Map<String, Probed> last = new java.util.concurrent.ConcurrentHashMap<>();
@@ -49,15 +52,15 @@ public final class HealthMonitor implements AutoCloseable {
     /**
      * @param sink         the sink's published status
      * @param streams      Kafka Streams' client state
-     * @param streamsFatal what killed Kafka Streams for good, if anything (the stream thread supervisor)
+     * @param threads      the stream threads' deaths, as their supervisor saw them
      * @param probes       by name ("postgres", "kafka"): each returns a one-line detail or throws
      * @param every        how often the probes run
      */
-    public HealthMonitor(Supplier<SinkStatus> sink, Supplier<KafkaStreams.State> streams, Supplier<Optional<String>> streamsFatal,
-                         Map<String, Callable<String>> probes, Duration every) {
+    public HealthMonitor(Supplier<SinkStatus> sink, Supplier<KafkaStreams.State> streams,
+                         Supplier<StreamThreadSupervisor.Health> threads, Map<String, Callable<String>> probes, Duration every) {
         this.sink = sink;
         this.streams = streams;
-        this.streamsFatal = streamsFatal;
+        this.threads = threads;
         this.probes = Map.copyOf(probes);
         this.every = every;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -110,9 +113,16 @@ public final class HealthMonitor implements AutoCloseable {
         checks.put("sink", sinkReady(sink.get()));
         HealthReport.Check streamsLive = streamsLive();
         KafkaStreams.State st = streams.get();
-        checks.put("streams", !streamsLive.up() ? streamsLive
-                : st == KafkaStreams.State.RUNNING || st == KafkaStreams.State.REBALANCING
-                ? HealthReport.Check.up(st.name()) : HealthReport.Check.down(st.name()));
+        StreamThreadSupervisor.Health t = threads.get();
+        if (!streamsLive.up()) {
+            checks.put("streams", streamsLive);
+        } else if (t.status() == StreamThreadSupervisor.Status.RECOVERING) {
+            checks.put("streams", HealthReport.Check.down("a stream thread died of a transient cause at " + t.lastFailure().orElse(null)
+                    + " and was replaced (" + t.failures() + " deaths so far): " + t.lastCause().orElse("?")));
+        } else {
+            checks.put("streams", st == KafkaStreams.State.RUNNING || st == KafkaStreams.State.REBALANCING
+                    ? HealthReport.Check.up(st.name()) : HealthReport.Check.down(st.name()));
+        }
         Instant stale = Instant.now().minus(every.multipliedBy(3));
         probes.keySet().stream().sorted(java.util.Comparator.comparing((String n) -> !"postgres".equals(n)).thenComparing(n -> n))
                 .forEach(name -> {
@@ -125,7 +135,7 @@ public final class HealthMonitor implements AutoCloseable {
     }
 
     private HealthReport.Check streamsLive() {
-        Optional<String> fatal = streamsFatal.get();
+        Optional<Throwable> fatal = threads.get().fatal();
         if (fatal.isPresent()) {
             return HealthReport.Check.down("a stream thread died of a fatal cause: " + fatal.get());
         }

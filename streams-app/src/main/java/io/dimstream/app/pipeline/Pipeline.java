@@ -208,7 +208,7 @@ public final class Pipeline implements AutoCloseable {
             adminProps.put(org.apache.kafka.clients.admin.AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000);
             Admin healthAdmin = Admin.create(adminProps);
             started.add(healthAdmin);
-            HealthMonitor health = new HealthMonitor(sink::status, streams::state, () -> Optional.empty(),
+            HealthMonitor health = new HealthMonitor(sink::status, streams::state, supervisor::health,
                     Map.of("postgres", postgresProbe(db.dataSource()), "kafka", kafkaProbe(healthAdmin)), HEALTH_PROBE_INTERVAL);
             started.add(health);
 

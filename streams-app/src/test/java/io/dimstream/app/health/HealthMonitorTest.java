@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.sink.SinkStatus;
+import io.dimstream.app.topology.StreamThreadSupervisor;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +20,8 @@ class HealthMonitorTest {
 
     private final AtomicReference<SinkStatus> sink = new AtomicReference<>(running(partition(false, Optional.empty(), Optional.empty())));
     private final AtomicReference<KafkaStreams.State> streams = new AtomicReference<>(KafkaStreams.State.RUNNING);
-    private final AtomicReference<Optional<String>> fatal = new AtomicReference<>(Optional.empty());
+    private final AtomicReference<StreamThreadSupervisor.Health> threads = new AtomicReference<>(
+            new StreamThreadSupervisor.Health(StreamThreadSupervisor.Status.OK, 0, Optional.empty(), Optional.empty(), Optional.empty()));
     private final AtomicReference<String> postgres = new AtomicReference<>("answered in 2 ms");
 
     private static SinkStatus.Partition partition(boolean stuck, Optional<String> failing, Optional<String> stopped) {
@@ -41,7 +43,7 @@ class HealthMonitorTest {
             return v;
         });
         probes.put("kafka", () -> "1 broker");
-        return new HealthMonitor(sink::get, streams::get, fatal::get, probes, Duration.ofMillis(50));
+        return new HealthMonitor(sink::get, streams::get, threads::get, probes, Duration.ofMillis(50));
     }
 
     private static Map<String, HealthReport.Check> checks(Object... nameUpDetail) {
@@ -90,13 +92,29 @@ class HealthMonitorTest {
         try (HealthMonitor h = monitor()) {
             sink.set(new SinkStatus(SinkStatus.State.FAILED, Optional.of("java.lang.OutOfMemoryError: Java heap space"), Optional.empty(),
                     List.of()));
-            fatal.set(Optional.of("org.apache.kafka.common.errors.TopicAuthorizationException: not authorized"));
+            threads.set(new StreamThreadSupervisor.Health(StreamThreadSupervisor.Status.FAILED, 1, Optional.of(java.time.Instant.EPOCH),
+                    Optional.of("org.apache.kafka.common.errors.TopicAuthorizationException: not authorized"),
+                    Optional.of(new org.apache.kafka.common.errors.TopicAuthorizationException("not authorized"))));
 
             assertThat(h.live()).isEqualTo(new HealthReport(false, checks(
                     "sink", false, "the sink's thread died: java.lang.OutOfMemoryError: Java heap space",
                     "streams", false, "a stream thread died of a fatal cause: org.apache.kafka.common.errors.TopicAuthorizationException:"
                             + " not authorized")));
             assertThat(h.ready().up()).isFalse();
+        }
+    }
+
+    @Test
+    void aStreamThreadReplacedAfterATransientFailureMakesItNotReadyButLeavesItLive() {
+        try (HealthMonitor h = monitor()) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> h.ready().up());
+            threads.set(new StreamThreadSupervisor.Health(StreamThreadSupervisor.Status.RECOVERING, 3,
+                    Optional.of(java.time.Instant.parse("2026-12-01T10:00:00Z")),
+                    Optional.of("io.dimstream.schemas.registry.SchemaRegistryUnavailableException: connection refused"), Optional.empty()));
+            assertThat(h.ready().checks().get("streams")).isEqualTo(new HealthReport.Check(false, "a stream thread died of a"
+                    + " transient cause at 2026-12-01T10:00:00Z and was replaced (3 deaths so far): io.dimstream.schemas.registry."
+                    + "SchemaRegistryUnavailableException: connection refused"));
+            assertThat(h.live().up()).isTrue();
         }
     }
 
