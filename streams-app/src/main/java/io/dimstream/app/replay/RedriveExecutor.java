@@ -17,6 +17,7 @@ import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import io.dimstream.app.topology.DlqHeaders;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -96,6 +97,15 @@ public final class RedriveExecutor implements AutoCloseable {
                 List<DlqRecords.DlqRecord> todo = DlqRecords.claimRequested(c, BATCH).stream()
                         .filter(r -> entities.contains(r.entity())).toList();
                 for (DlqRecords.DlqRecord r : todo) {
+                    if (r.headers().stream().anyMatch(h -> DlqHeaders.TRUNCATED.equals(h.name()))) {
+                        // only the first bytes of the record fitted the DLQ: re-sending them would put a
+                        // cut record on the source topic. The whole record is still there, at the
+                        // source topic, partition and offset the headers name.
+                        DlqRecords.markFailed(c, r.id(), "the DLQ holds a cut copy of this record (" + DlqHeaders.TRUNCATED
+                                + "): re-drive the original from " + r.sourceTopic() + "-" + r.sourcePartition() + "@" + r.sourceOffset()
+                                + " with a replay job instead");
+                        continue;
+                    }
                     RecordHeaders headers = new RecordHeaders();
                     for (DlqRecords.Header h : r.headers()) {
                         if (!h.name().startsWith("dimstream.")) {

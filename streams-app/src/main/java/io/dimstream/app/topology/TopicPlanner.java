@@ -18,7 +18,17 @@ import org.apache.kafka.common.config.TopicConfig;
  */
 public final class TopicPlanner {
 
-    /** How long the sink has to read a change. */
+    /**
+     * How long the sink has to apply a change. The changes topic is only a buffer between Kafka
+     * Streams and the sink, which normally applies a change within a second; its retention is the
+     * longest the sink may be stopped (PostgreSQL down, a table broken by hand, the service off)
+     * before changes are lost. Seven days covers a long weekend with margin at the disk cost of a
+     * week of changes (about the source topic's own volume). Chosen, not defaulted: should a stored
+     * offset still fall out of the log, the sink stops that partition and says so
+     * ({@code sink.on-offset-out-of-range}) instead of jumping ahead; the missing changes are then
+     * replayed from the source topic. Raise it on an existing topic with
+     * {@code kafka-configs --alter --add-config retention.ms=...}.
+     */
     public static final Duration CHANGES_RETENTION = Duration.ofDays(7);
     /** How long a refused record stays for inspection and replay from the admin UI. */
     public static final Duration DLQ_RETENTION = Duration.ofDays(30);
