@@ -87,6 +87,9 @@ public final class Pipeline implements AutoCloseable {
     private final HealthMonitor health;
     private final Admin healthAdmin;
 
+    /** Connections the service takes from the pool besides the sink's, at most at once. */
+    static final int OTHER_CONNECTIONS = 3;
+
     /** How often PostgreSQL and the Kafka cluster are probed for /health/ready. */
     private static final Duration HEALTH_PROBE_INTERVAL = Duration.ofSeconds(5);
 
@@ -119,6 +122,14 @@ public final class Pipeline implements AutoCloseable {
                     "kafka.bootstrap-servers: required to run the pipeline (\"embedded\" starts a broker inside the process)"));
             List<String> streamsProblems = new ArrayList<>(KafkaClients.problems(kafkaConfig.client()));
             streamsProblems.addAll(StreamsConfigFactory.problems(kafkaConfig.streams()));
+            // the sink's connections besides the others the service takes from the same pool (the
+            // health probe, replay jobs, the DLQ mirror and re-drive, the memory pruner): only the
+            // service needs them, so `load` and `check` may run on a smaller pool
+            if (config.sink().parallelism() + OTHER_CONNECTIONS > config.postgres().poolSize()) {
+                streamsProblems.add("sink.parallelism: " + config.sink().parallelism() + " connections need postgres.pool-size of at least "
+                        + (config.sink().parallelism() + OTHER_CONNECTIONS) + " (the service's other work takes " + OTHER_CONNECTIONS
+                        + " more), got " + config.postgres().poolSize());
+            }
             if (!streamsProblems.isEmpty()) {
                 throw new IllegalArgumentException(String.join("; ", streamsProblems));
             }
