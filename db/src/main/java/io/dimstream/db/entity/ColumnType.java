@@ -102,8 +102,45 @@ public enum ColumnType {
         return java.util.Optional.ofNullable(BY_NAME.get(name.trim().toLowerCase(Locale.ROOT)));
     }
 
+    /**
+     * Parses a config type name with a modifier: {@code varchar(n)}, {@code character varying(n)},
+     * {@code numeric(p)}, {@code numeric(p,s)}, {@code decimal(p,s)} (any case). Empty when the
+     * name has no modifier syntax.
+     *
+     * @throws IllegalArgumentException when it has, but a number is out of PostgreSQL's range
+     */
+    public static java.util.Optional<TypeModifier> modifierFromConfig(String name) {
+        if (name == null) {
+            return java.util.Optional.empty();
+        }
+        String n = name.trim().toLowerCase(Locale.ROOT);
+        java.util.regex.Matcher m = VARCHAR_N.matcher(n);
+        if (m.matches()) {
+            return java.util.Optional.of(new TypeModifier.Length(modifierNumber(m.group(1))));
+        }
+        m = NUMERIC_P_S.matcher(n);
+        if (m.matches()) {
+            return java.util.Optional.of(new TypeModifier.Precision(modifierNumber(m.group(1)),
+                    m.group(2) == null ? 0 : modifierNumber(m.group(2))));
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static final java.util.regex.Pattern VARCHAR_N =
+            java.util.regex.Pattern.compile("(?:varchar|character varying)\\s*\\(\\s*(-?\\d+)\\s*\\)");
+    private static final java.util.regex.Pattern NUMERIC_P_S =
+            java.util.regex.Pattern.compile("(?:numeric|decimal)\\s*\\(\\s*(-?\\d+)\\s*(?:,\\s*(-?\\d+)\\s*)?\\)");
+
+    private static int modifierNumber(String digits) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            return digits.startsWith("-") ? Integer.MIN_VALUE : Integer.MAX_VALUE; // refused by the range checks
+        }
+    }
+
     public static String supportedNames() {
-        return "text, smallint, integer, bigint, numeric, double precision, boolean, date, timestamptz, uuid";
+        return "text, varchar(n), smallint, integer, bigint, numeric, numeric(p,s), double precision, boolean, date, timestamptz, uuid";
     }
 
     /**

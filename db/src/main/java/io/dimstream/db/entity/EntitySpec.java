@@ -22,6 +22,9 @@ import java.util.Set;
  *                          unique. Its cost is a random B-tree insert for every version written
  *                          and every close (a close rewrites the row): ~16% of the writer's time
  *                          (README, "Benchmarks")
+ * @param modifiers         the columns declared with a type modifier ({@code varchar(n)},
+ *                          {@code numeric(p,s)}), each of its column's type in {@code columns};
+ *                          a column not here has its plain type
  */
 public record EntitySpec(
         String name,
@@ -32,7 +35,8 @@ public record EntitySpec(
         Map<String, ColumnType> columns,
         Optional<Duration> latenessHorizon,
         SystemColumns system,
-        boolean surrogateKeyIndex) {
+        boolean surrogateKeyIndex,
+        Map<String, TypeModifier> modifiers) {
 
     /** Columns of the event memory table besides the entity's own: no entity column may take these names. */
     public static final List<String> MEMORY_COLUMNS = List.of("event_time", "seq", "is_deleted", "record_hash",
@@ -40,6 +44,13 @@ public record EntitySpec(
 
     /** Used when config names no horizon. */
     public static final Duration DEFAULT_LATENESS_HORIZON = Duration.ofDays(30);
+
+    /** An entity whose columns have their plain types (no modifiers). */
+    public EntitySpec(String name, String table, List<String> key, List<String> tracked, List<String> type1,
+                      Map<String, ColumnType> columns, Optional<Duration> latenessHorizon, SystemColumns system,
+                      boolean surrogateKeyIndex) {
+        this(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, Map.of());
+    }
 
     /** An entity whose table gets no index on {@code surrogate_key} (the default). */
     public EntitySpec(String name, String table, List<String> key, List<String> tracked, List<String> type1,
@@ -52,7 +63,15 @@ public record EntitySpec(
         tracked = List.copyOf(tracked);
         type1 = List.copyOf(type1);
         columns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+        modifiers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(modifiers));
         validate(name, table, key, tracked, type1, columns, latenessHorizon, system);
+        for (Map.Entry<String, TypeModifier> m : modifiers.entrySet()) {
+            ColumnType base = columns.get(m.getKey());
+            if (base != m.getValue().base()) {
+                throw new IllegalArgumentException("columns: '" + m.getKey() + "' is declared " + m.getValue().sqlType() + " but typed "
+                        + (base == null ? "nothing" : base.sqlName()));
+            }
+        }
     }
 
     private static void validate(String name, String table, List<String> key, List<String> tracked,
@@ -99,12 +118,12 @@ public record EntitySpec(
 
     /** The same entity on another table (a replay's shadow table). */
     public EntitySpec withTable(String otherTable) {
-        return new EntitySpec(name, otherTable, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex);
+        return new EntitySpec(name, otherTable, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers);
     }
 
     /** The same entity with another lateness horizon (empty: unlimited). */
     public EntitySpec withLatenessHorizon(Optional<Duration> horizon) {
-        return new EntitySpec(name, table, key, tracked, type1, columns, horizon, system, surrogateKeyIndex);
+        return new EntitySpec(name, table, key, tracked, type1, columns, horizon, system, surrogateKeyIndex, modifiers);
     }
 
     /** Tracked then type-1 columns: the attributes a version row carries. */
@@ -123,6 +142,17 @@ public record EntitySpec(
 
     public ColumnType type(String column) {
         return columns.get(column);
+    }
+
+    /** The column's modifier ({@code varchar(n)}, {@code numeric(p,s)}), if it was declared with one. */
+    public Optional<TypeModifier> modifier(String column) {
+        return Optional.ofNullable(modifiers.get(column));
+    }
+
+    /** The column's declared type as PostgreSQL's {@code format_type} prints it: the entity table's column type. */
+    public String sqlType(String column) {
+        TypeModifier m = modifiers.get(column);
+        return m != null ? m.sqlType() : columns.get(column).sqlName();
     }
 
     /** The table holding the per-key event memory, beside the entity table. */

@@ -2,6 +2,7 @@ package io.dimstream.db.event;
 
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.TypeModifier;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,11 +33,14 @@ public final class EventValidator {
     private final EntitySpec entity;
     private final List<String> columns;
     private final List<ColumnType> trackedTypes;
+    /** Per data column, its modifier or null. */
+    private final TypeModifier[] modifiers;
 
     public EventValidator(EntitySpec entity) {
         this.entity = entity;
         this.columns = entity.dataColumns();
         this.trackedTypes = entity.tracked().stream().map(entity::type).toList();
+        this.modifiers = columns.stream().map(c -> entity.modifier(c).orElse(null)).toArray(TypeModifier[]::new);
     }
 
     /** The outcome of one validation: exactly one side is set. */
@@ -75,7 +79,10 @@ public final class EventValidator {
                 return reject(e, "key column '" + c + "' is " + (e.data().containsKey(c) ? "NULL" : "missing"));
             }
             try {
-                values.add(entity.type(c).coerce(raw));
+                Object v = entity.type(c).coerce(raw);
+                TypeModifier m = modifiers[i];
+                // before hashing: the hash is of the value as the column stores it (rounded, cut)
+                values.add(v == null || m == null ? v : m.apply(v));
             } catch (IllegalArgumentException ex) {
                 return reject(e, "column '" + c + "': " + ex.getMessage());
             }

@@ -113,7 +113,7 @@ public final class EntityTables {
         SystemColumns sc = e.system();
         Map<String, String> m = new LinkedHashMap<>();
         for (String col : e.dataColumns()) {
-            m.put(col, e.type(col).sqlName());
+            m.put(col, e.sqlType(col));
         }
         m.put(sc.surrogateKey(), "bigint");
         m.put(sc.validFrom(), "timestamp with time zone");
@@ -151,10 +151,10 @@ public final class EntityTables {
         String bare = Sql.nameOf(e.table());
         List<String> cols = new ArrayList<>();
         for (String k : e.key()) {
-            cols.add(Sql.ident(k) + " " + e.type(k).sqlName() + " NOT NULL");
+            cols.add(Sql.ident(k) + " " + e.sqlType(k) + " NOT NULL");
         }
         for (String a : e.attributes()) {
-            cols.add(Sql.ident(a) + " " + e.type(a).sqlName());
+            cols.add(Sql.ident(a) + " " + e.sqlType(a));
         }
         cols.add(Sql.ident(sc.surrogateKey()) + " bigint NOT NULL");
         cols.add(Sql.ident(sc.validFrom()) + " timestamptz NOT NULL");
@@ -179,6 +179,11 @@ public final class EntityTables {
                 + "COMMENT ON TABLE " + t + " IS " + Sql.literal("SCD2 history of entity " + e.name() + ", maintained by dimstream") + ";\n";
     }
 
+    /**
+     * The event memory's columns have the plain types (text, numeric), modifiers left out: every
+     * value in it was already checked, rounded or cut by its modifier, and a later change of a
+     * modifier in the config then needs no change of dimstream's own table.
+     */
     static String createMemorySql(EntitySpec e) {
         String m = Sql.table(e.memoryTable());
         String bare = Sql.nameOf(e.memoryTable());
@@ -242,7 +247,7 @@ public final class EntityTables {
             String have = actual.get(x.getKey());
             if (have == null) {
                 problems.add("column " + x.getKey() + " is missing (expected " + x.getValue() + ")");
-            } else if (!baseType(have).equals(x.getValue())) {
+            } else if (!sameType(have, x.getValue())) {
                 problems.add("column " + x.getKey() + " has type " + have + ", expected " + x.getValue());
             }
         }
@@ -251,11 +256,14 @@ public final class EntityTables {
         }
     }
 
-    /** {@code character varying(20)} and {@code numeric(10,2)} validate as their base types. */
-    private static String baseType(String formatted) {
-        int paren = formatted.indexOf('(');
-        String base = paren < 0 ? formatted : formatted.substring(0, paren);
-        return base.equals("character varying") ? ColumnType.TEXT.sqlName() : base;
+    /**
+     * Whether a column's type ({@code format_type}, modifiers included) is the declared one. A
+     * {@code varchar} without a length is {@code text} by another name; {@code varchar(5)} or
+     * {@code numeric(10,2)} is not {@code text} or {@code numeric}: PostgreSQL would refuse or
+     * round values the declared type lets through.
+     */
+    private static boolean sameType(String have, String declared) {
+        return have.equals(declared) || (declared.equals(ColumnType.TEXT.sqlName()) && have.equals("character varying"));
     }
 
     private static void exec(Connection c, String sql) throws SQLException {
