@@ -228,6 +228,7 @@ final class ConfigReader {
                 mode, snapshotTimeField, partitionedByKey, ignoreUndeclared, Boolean.TRUE.equals(raw.surrogateKeyIndex()), modifiers);
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
+            EntitySpec.checkTableName(e.table());
         } catch (IllegalArgumentException ex) {
             problems.add(at + "." + ex.getMessage());
             return null;

@@ -1,5 +1,8 @@
 package io.dimstream.db.entity;
 
+import io.dimstream.db.sql.Sql;
+import io.dimstream.db.write.WriterSql;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -41,6 +44,21 @@ public record EntitySpec(
     /** Columns of the event memory table besides the entity's own: no entity column may take these names. */
     public static final List<String> MEMORY_COLUMNS = List.of("event_time", "seq", "is_deleted", "record_hash",
             "source_topic", "source_partition", "source_offset", "surrogate_key", "pruned_to");
+
+    /**
+     * PostgreSQL keeps the first 63 bytes of a longer name (NAMEDATALEN - 1) without an error:
+     * the table would get another name than the config's, found at the first start and missed at
+     * the next (its columns are looked up by the config's names).
+     */
+    public static final int MAX_IDENTIFIER_BYTES = 63;
+
+    /** What dimstream appends to a table's name for the objects it creates beside it; the longest decides. */
+    public static final List<String> TABLE_NAME_SUFFIXES = List.of("_events", "_current", "_as_of", "_pkey", "_one_open",
+            "_valid_range", "_surrogate_key", "_events_pkey");
+
+    /** The longest table name (without its schema) whose every derived name fits {@link #MAX_IDENTIFIER_BYTES}: 49 bytes. */
+    public static final int MAX_TABLE_NAME_BYTES = MAX_IDENTIFIER_BYTES
+            - TABLE_NAME_SUFFIXES.stream().mapToInt(String::length).max().orElseThrow();
 
     /** Used when config names no horizon. */
     public static final Duration DEFAULT_LATENESS_HORIZON = Duration.ofDays(30);
@@ -99,11 +117,31 @@ public record EntitySpec(
                 if (!columns.containsKey(c)) {
                     throw new IllegalArgumentException(field + ": column '" + c + "' has no type in columns");
                 }
+                identifier(field + ": column", c);
                 if (system.all().contains(c) || MEMORY_COLUMNS.contains(c)) {
                     throw new IllegalArgumentException(field + ": column '" + c + "' clashes with a system column");
                 }
+                if (WriterSql.WORK_COLUMNS.contains(c)) {
+                    throw new IllegalArgumentException(field + ": column '" + c + "' is a name the writer's SQL uses for a column "
+                            + "of its own (reserved: " + String.join(", ", new java.util.TreeSet<>(WriterSql.WORK_COLUMNS)) + ")");
+                }
             }
         }
+        List<String> defaults = SystemColumns.DEFAULTS.all();
+        for (int i = 0; i < defaults.size(); i++) {
+            String c = system.all().get(i);
+            String field = "system-columns." + defaults.get(i);
+            identifier(field + ": column", c);
+            if (!c.equals(defaults.get(i)) && (WriterSql.WORK_COLUMNS.contains(c) || MEMORY_COLUMNS.contains(c))) {
+                throw new IllegalArgumentException(field + ": '" + c + "' is a name the writer's SQL uses for a column of its own "
+                        + "(reserved: " + String.join(", ", new java.util.TreeSet<>(reserved())) + ")");
+            }
+        }
+        String schema = Sql.schemaOf(table);
+        if (schema != null) {
+            identifier("table: schema", schema);
+        }
+        identifier("table:", Sql.nameOf(table));
         for (String c : columns.keySet()) {
             if (!seen.contains(c)) {
                 throw new IllegalArgumentException("columns: '" + c + "' is typed but not listed in key, tracked or type1");
@@ -114,6 +152,44 @@ public record EntitySpec(
                 throw new IllegalArgumentException("lateness-horizon: must be positive, got " + h);
             }
         });
+    }
+
+    /** Names no column may take: the writer's work columns and the event memory's. */
+    private static List<String> reserved() {
+        List<String> all = new ArrayList<>(WriterSql.WORK_COLUMNS);
+        all.addAll(MEMORY_COLUMNS);
+        return all;
+    }
+
+    /** A name PostgreSQL takes as it is: at most {@link #MAX_IDENTIFIER_BYTES} bytes of UTF-8, no NUL. */
+    private static void identifier(String what, String name) {
+        if (name.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException(what + " '" + name.replace("\0", "\\u0000") + "' contains a NUL character");
+        }
+        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_IDENTIFIER_BYTES) {
+            throw new IllegalArgumentException(what + " '" + name + "' is " + bytes + " bytes long; PostgreSQL cuts names to "
+                    + MAX_IDENTIFIER_BYTES + " bytes, so the table would not have it under this name");
+        }
+    }
+
+    /**
+     * Refuses a table name too long for the names dimstream derives from it ({@link #TABLE_NAME_SUFFIXES}),
+     * which PostgreSQL would cut (the memory table's could even become the table's own). Checked
+     * where the config is read, not on construction: a replay's shadow table ({@link #withTable}) is
+     * named after the live one and is allowed the full 63 bytes.
+     *
+     * @throws IllegalArgumentException {@code table: ...}
+     */
+    public static void checkTableName(String table) {
+        String bare = Sql.nameOf(table);
+        int bytes = bare.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_TABLE_NAME_BYTES) {
+            String longest = TABLE_NAME_SUFFIXES.stream().max(java.util.Comparator.comparingInt(String::length)).orElseThrow();
+            throw new IllegalArgumentException("table: '" + bare + "' is " + bytes + " bytes long; at most " + MAX_TABLE_NAME_BYTES
+                    + " fit, since dimstream names objects after the table (the longest, '" + bare + longest + "', must fit the "
+                    + MAX_IDENTIFIER_BYTES + " bytes PostgreSQL keeps of a name)");
+        }
     }
 
     /** The same entity on another table (a replay's shadow table). */

@@ -214,10 +214,12 @@ public final class EntityTables {
         String t = Sql.table(e.table());
         String vf = Sql.ident(sc.validFrom());
         String vt = Sql.ident(sc.validTo());
+        // $1, not the parameter's name: in a SQL function a column of the same name (an entity
+        // column called as_of) would take precedence over it
         return "CREATE OR REPLACE VIEW " + Sql.table(e.currentView()) + " AS SELECT * FROM " + t + " WHERE " + Sql.ident(sc.isCurrent()) + ";\n"
                 + "CREATE OR REPLACE FUNCTION " + Sql.table(e.asOfFunction()) + "(as_of timestamptz) RETURNS SETOF " + t
-                + " LANGUAGE sql STABLE AS $fn$ SELECT * FROM " + t + " WHERE " + vf + " <= as_of AND (" + vt + " IS NULL OR "
-                + vt + " > as_of) AND NOT " + Sql.ident(sc.isDeleted()) + " $fn$;\n";
+                + " LANGUAGE sql STABLE AS $fn$ SELECT * FROM " + t + " WHERE " + vf + " <= $1 AND (" + vt + " IS NULL OR "
+                + vt + " > $1) AND NOT " + Sql.ident(sc.isDeleted()) + " $fn$;\n";
     }
 
     private static boolean exists(Connection c, String table) throws SQLException {
