@@ -4,6 +4,8 @@ import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.TypeModifier;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +59,8 @@ public final class EventValidator {
         if (!ColumnType.inRange(e.eventTime())) {
             return reject(e, "event_time " + e.eventTime() + " is outside the supported range " + ColumnType.INSTANT_RANGE);
         }
+        // PostgreSQL's precision: events a nanosecond apart are one (key, event_time) there, so they are here too
+        Instant time = e.eventTime().truncatedTo(ChronoUnit.MICROS);
         if (e.op() == null) {
             return reject(e, "op is missing");
         }
@@ -95,7 +99,7 @@ public final class EventValidator {
         if (e.op() == Op.UPSERT) {
             hash = RecordHash.ofValues(trackedTypes, values.subList(nKey, nKey + entity.tracked().size()));
         }
-        return new Result(new TypedEvent(e.op() == Op.DELETE, e.eventTime(), values, hash, e.seq(), e.source()), null);
+        return new Result(new TypedEvent(e.op() == Op.DELETE, time, values, hash, e.seq(), e.source()), null);
     }
 
     /** Null when the key's canonical text fits {@link #MAX_KEY_BYTES}, else the reason. */

@@ -35,7 +35,8 @@ import java.util.Map;
  * </ul>
  * Bytes are read as strict UTF-8 ({@link StrictUtf8}). Integers are read as the smallest of
  * int, long and BigInteger that holds them (a huge array of small numbers costs 16 bytes per
- * element, not 80) and handed on as BigInteger ({@link #toMap}).
+ * element, not 80) and handed on as BigInteger ({@link #toMap}); an array is handed on as a view,
+ * never copied.
  */
 public final class NativeEventJson {
 
@@ -119,7 +120,10 @@ public final class NativeEventJson {
         return new Parsed(new Event(op, time, toMap(data), seq, source, badTime), null);
     }
 
-    /** JSON object to a map of plain Java values; nested objects and arrays stay as maps/lists. */
+    /**
+     * JSON object to a map of plain Java values: String, Boolean, BigInteger, BigDecimal; nested
+     * objects become maps and arrays lists of the same.
+     */
     public static Map<String, Object> toMap(JsonNode object) {
         Map<String, Object> m = new LinkedHashMap<>();
         object.fields().forEachRemaining(f -> m.put(f.getKey(), plain(f.getValue())));
@@ -142,7 +146,38 @@ public final class NativeEventJson {
         if (n.isNumber()) {
             return n.decimalValue();
         }
-        return MAPPER.convertValue(n, Object.class);
+        if (n.isObject()) {
+            return toMap(n); // recursion as deep as the nesting limit allows, no deeper
+        }
+        if (n.isArray()) {
+            return new ArrayView(n);
+        }
+        return n.asText();
+    }
+
+    /**
+     * A JSON array as a list whose elements are converted when read: no column takes an array, so
+     * a huge one is only ever counted (in the rejection's reason), never copied.
+     */
+    private static final class ArrayView extends java.util.AbstractList<Object> {
+        private final JsonNode array;
+
+        ArrayView(JsonNode array) {
+            this.array = array;
+        }
+
+        @Override
+        public Object get(int index) {
+            if (index < 0 || index >= array.size()) {
+                throw new IndexOutOfBoundsException(index);
+            }
+            return plain(array.get(index));
+        }
+
+        @Override
+        public int size() {
+            return array.size();
+        }
     }
 
     /**

@@ -89,6 +89,24 @@ class HostileBatchTest {
                 new ExpectedRow(Map.of("id", "B"), attrs("b@x", "2"), t1, null, true, false, hash("b@x", "2"))));
     }
 
+    /**
+     * PostgreSQL keeps microseconds: two events of a key a nanosecond apart (Avro timestamp-nanos)
+     * are one event time there, so the later arrival wins, as for equal times. Before, both went to
+     * the batch and the memory's primary key refused the second.
+     */
+    @Test
+    void eventsANanosecondApartAreOneEventTimeAsInPostgres() throws SQLException {
+        EntitySpec spec = spec(Fixtures.uniqueTable("nanos"));
+        EntityTables.ensure(ds, spec);
+        Instant t = Instant.parse("2025-01-01T01:00:00.000000001Z");
+
+        ApplyResult result = new Scd2Writer(ds).apply(spec, List.of(up(1, t, row("A", "a@x", "1.005")), up(2, t.plusNanos(1), row("A", "a@y", "1.005"))));
+
+        Instant micros = Instant.parse("2025-01-01T01:00:00Z");
+        assertThat(result).isEqualTo(new ApplyResult(2, 1, 0, 0, 0, 0, 1, 0, List.of(), 1, 0, 0));
+        assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(List.of(version("A", "a@y", micros, null)));
+    }
+
     private static void hostile(List<Event> batch, List<Rejection> expected, Instant t, Map<String, Object> data, String reason) {
         long seq = batch.size() + 1;
         batch.add(up(seq, t, data));
