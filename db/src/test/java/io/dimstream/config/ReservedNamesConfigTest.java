@@ -75,10 +75,10 @@ class ReservedNamesConfigTest {
     void aColumnNameLongerThan63BytesIsRefused() {
         String seventy = "c".repeat(70);
         assertThat(refusal(config("dim_customer", seventy, null))).isEqualTo("config test.yml: entities[0].tracked: column '"
-                + seventy + "' is 70 bytes long; PostgreSQL cuts names to 63 bytes, so the table would not have it under this name");
+                + seventy + "' is 70 bytes long; PostgreSQL cuts names to 63 bytes, so the database would know it by another name");
         String accents = "\u00e9".repeat(32);
         assertThat(refusal(config("dim_customer", accents, null))).isEqualTo("config test.yml: entities[0].tracked: column '"
-                + accents + "' is 64 bytes long; PostgreSQL cuts names to 63 bytes, so the table would not have it under this name");
+                + accents + "' is 64 bytes long; PostgreSQL cuts names to 63 bytes, so the database would know it by another name");
         assertThat(parse(config("dim_customer", "c".repeat(63), null)).entity("customer").tracked()).isEqualTo(List.of("c".repeat(63)));
     }
 
@@ -87,7 +87,7 @@ class ReservedNamesConfigTest {
         String long64 = "v".repeat(64);
         assertThat(refusal(config("dim_customer", "email", "{valid_from: " + long64 + "}")))
                 .isEqualTo("config test.yml: entities[0].system-columns.valid_from: column '" + long64 + "' is 64 bytes long; "
-                        + "PostgreSQL cuts names to 63 bytes, so the table would not have it under this name");
+                        + "PostgreSQL cuts names to 63 bytes, so the database would know it by another name");
     }
 
     @Test
@@ -99,6 +99,6 @@ class ReservedNamesConfigTest {
         assertThat(parse(config("s".repeat(63) + "." + "t".repeat(49), "email", null)).entity("customer").table())
                 .isEqualTo("s".repeat(63) + "." + "t".repeat(49));
         assertThat(refusal(config("s".repeat(64) + ".dim", "email", null))).isEqualTo("config test.yml: entities[0].table: schema '"
-                + "s".repeat(64) + "' is 64 bytes long; PostgreSQL cuts names to 63 bytes, so the table would not have it under this name");
+                + "s".repeat(64) + "' is 64 bytes long; PostgreSQL cuts names to 63 bytes, so the database would know it by another name");
     }
 }

@@ -169,7 +169,7 @@ public record EntitySpec(
         int bytes = name.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_IDENTIFIER_BYTES) {
             throw new IllegalArgumentException(what + " '" + name + "' is " + bytes + " bytes long; PostgreSQL cuts names to "
-                    + MAX_IDENTIFIER_BYTES + " bytes, so the table would not have it under this name");
+                    + MAX_IDENTIFIER_BYTES + " bytes, so the database would know it by another name");
         }
     }
 
