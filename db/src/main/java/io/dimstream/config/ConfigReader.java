@@ -14,6 +14,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.entity.TypeModifier;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -224,7 +225,8 @@ final class ConfigReader {
         List<String> tracked = columnList(at + ".tracked", raw.tracked(), true);
         List<String> type1 = columnList(at + ".type1", raw.type1(), false);
         Optional<Duration> horizon = horizon(at + ".lateness-horizon", raw.latenessHorizon());
-        Map<String, ColumnType> columns = columns(at + ".columns", raw.columns());
+        Map<String, TypeModifier> modifiers = new LinkedHashMap<>();
+        Map<String, ColumnType> columns = columns(at + ".columns", raw.columns(), modifiers);
         SystemColumns system = systemColumns(at + ".system-columns", raw.systemColumns());
         SeedJsonOptions seedJson = seedJson(at, raw, format, columns);
         AvroOptions avro = avro(at, raw, format);
@@ -246,9 +248,10 @@ final class ConfigReader {
             return null;
         }
         EntityConfig e = new EntityConfig(name, topic, format, table, key, tracked, type1, horizon, columns, system, seedJson, avro,
-                mode, snapshotTimeField, partitionedByKey, ignoreUndeclared, Boolean.TRUE.equals(raw.surrogateKeyIndex()));
+                mode, snapshotTimeField, partitionedByKey, ignoreUndeclared, Boolean.TRUE.equals(raw.surrogateKeyIndex()), modifiers);
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
+            EntitySpec.checkTableName(e.table());
         } catch (IllegalArgumentException ex) {
             problems.add(at + "." + ex.getMessage());
             return null;
@@ -418,22 +421,63 @@ final class ConfigReader {
         }
     }
 
-    private Map<String, ColumnType> columns(String at, Map<String, String> raw) {
+    /** @param modifiers receives the columns declared with a modifier ({@code varchar(255)}, {@code numeric(12,2)}) */
+    private Map<String, ColumnType> columns(String at, Map<String, String> raw, Map<String, TypeModifier> modifiers) {
         Map<String, ColumnType> columns = new LinkedHashMap<>();
         if (raw == null || raw.isEmpty()) {
             problems.add(at + ": required (a map of column name to type)");
             return columns;
         }
-        raw.forEach((column, typeName) -> {
-            Optional<ColumnType> type = ColumnType.fromConfig(typeName);
-            if (type.isEmpty()) {
-                problems.add(at + "." + column + ": " + (typeName == null ? "no type given" : "unknown type \"" + typeName + "\"")
-                        + " (supported: " + ColumnType.supportedNames() + ")");
-            } else {
-                columns.put(column, type.get());
+        String cutAt = null; // a type YAML cut at its comma: the next entry is its rest, not a column
+        for (Map.Entry<String, String> entry : raw.entrySet()) {
+            String column = entry.getKey();
+            String typeName = entry.getValue();
+            if (cutAt != null) {
+                if (typeName == null && CUT_REST.matcher(column).matches()) {
+                    problems.add(at + "." + cutAt + ": \"" + raw.get(cutAt) + "\" was cut at its comma by YAML's {...} syntax: write "
+                            + "it in quotes (" + cutAt + ": \"" + raw.get(cutAt).trim() + "," + column.trim() + "\"), or one column per line");
+                    cutAt = null;
+                    continue;
+                }
+                column(at, cutAt, raw.get(cutAt), columns, modifiers);
             }
-        });
+            cutAt = typeName != null && CUT_TYPE.matcher(typeName).matches() ? column : null;
+            if (cutAt == null) {
+                column(at, column, typeName, columns, modifiers);
+            }
+        }
+        if (cutAt != null) {
+            column(at, cutAt, raw.get(cutAt), columns, modifiers);
+        }
         return columns;
+    }
+
+    /** {@code numeric(12} of {@code {amount: numeric(12,2)}}, which YAML reads as two entries ... */
+    private static final java.util.regex.Pattern CUT_TYPE = java.util.regex.Pattern.compile(
+            "(?i)\\s*(numeric|decimal)\\s*\\(\\s*-?\\d+\\s*");
+    /** ... the second {@code 2)}, with no value. */
+    private static final java.util.regex.Pattern CUT_REST = java.util.regex.Pattern.compile("\\s*-?\\d+\\s*\\)\\s*");
+
+    private void column(String at, String column, String typeName, Map<String, ColumnType> columns, Map<String, TypeModifier> modifiers) {
+        Optional<TypeModifier> modifier;
+        try {
+            modifier = ColumnType.modifierFromConfig(typeName);
+        } catch (IllegalArgumentException e) {
+            problems.add(at + "." + column + ": \"" + typeName + "\": " + e.getMessage());
+            return;
+        }
+        if (modifier.isPresent()) {
+            columns.put(column, modifier.get().base());
+            modifiers.put(column, modifier.get());
+            return;
+        }
+        Optional<ColumnType> type = ColumnType.fromConfig(typeName);
+        if (type.isEmpty()) {
+            problems.add(at + "." + column + ": " + (typeName == null ? "no type given" : "unknown type \"" + typeName + "\"")
+                    + " (supported: " + ColumnType.supportedNames() + ")");
+        } else {
+            columns.put(column, type.get());
+        }
     }
 
     private SystemColumns systemColumns(String at, Map<String, String> raw) {

@@ -224,7 +224,7 @@ public record DimstreamConfig(
         m.put("type1", e.type1());
         m.put("lateness-horizon", e.latenessHorizon().map(DimstreamConfig::isoDuration).orElse(ConfigReader.UNLIMITED));
         Map<String, String> columns = new LinkedHashMap<>();
-        e.columns().forEach((c, t) -> columns.put(c, t.sqlName()));
+        e.columns().forEach((c, t) -> columns.put(c, e.modifiers().containsKey(c) ? e.modifiers().get(c).sqlType() : t.sqlName()));
         m.put("columns", columns);
         Map<String, String> system = new LinkedHashMap<>();
         ConfigReader.systemColumnKeysInOrder().forEach((k, getter) -> system.put(k, getter.apply(e.systemColumns())));

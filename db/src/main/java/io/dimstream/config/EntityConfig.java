@@ -3,6 +3,7 @@ package io.dimstream.config;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.entity.TypeModifier;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -30,6 +31,8 @@ import java.util.Optional;
  * @param ignoreUndeclaredColumns {@code undeclared-columns: ignore}: fields of a source record that
  *                        are not columns of the entity are dropped instead of sending the record to
  *                        the DLQ (a Debezium row image carries every column of its source table)
+ * @param modifiers       the columns declared {@code varchar(n)} or {@code numeric(p,s)} (their base
+ *                        type is in {@code columns}); see {@link EntitySpec#modifiers()}
  */
 public record EntityConfig(
         String name,
@@ -48,10 +51,21 @@ public record EntityConfig(
         String snapshotTimeField,
         boolean partitionedByKey,
         boolean ignoreUndeclaredColumns,
-        boolean surrogateKeyIndex) {
+        boolean surrogateKeyIndex,
+        Map<String, TypeModifier> modifiers) {
 
     /** The field of a snapshot row that holds its slice's instant, unless {@code snapshot-time-field} names another. */
     public static final String DEFAULT_SNAPSHOT_TIME_FIELD = "snapshot_time";
+
+    /** An entity whose columns have their plain types (no modifiers). */
+    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
+                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
+                        SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro, FeedMode mode,
+                        String snapshotTimeField, boolean partitionedByKey, boolean ignoreUndeclaredColumns,
+                        boolean surrogateKeyIndex) {
+        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
+                mode, snapshotTimeField, partitionedByKey, ignoreUndeclaredColumns, surrogateKeyIndex, Map.of());
+    }
 
     /** An entity whose table gets no index on {@code surrogate_key} (the default). */
     public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
@@ -101,6 +115,7 @@ public record EntityConfig(
         tracked = List.copyOf(tracked);
         type1 = List.copyOf(type1);
         columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+        modifiers = Collections.unmodifiableMap(new LinkedHashMap<>(modifiers));
         if (mode == null) {
             mode = FeedMode.CHANGES;
         }
@@ -116,6 +131,6 @@ public record EntityConfig(
 
     /** The entity as the database side sees it. */
     public EntitySpec toEntitySpec() {
-        return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, systemColumns, surrogateKeyIndex);
+        return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, systemColumns, surrogateKeyIndex, modifiers);
     }
 }

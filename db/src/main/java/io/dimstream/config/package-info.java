@@ -3,6 +3,8 @@
  * the environment, every problem reported with the path of its field, secrets masked when the
  * effective config is logged. An entity's {@link io.dimstream.config.FeedMode} says whether its topic
  * carries change events ({@code changes}) or full slices ({@code snapshot}, with the row field that
- * holds a slice's instant, {@code snapshot-time-field}).
+ * holds a slice's instant, {@code snapshot-time-field}). Column types may carry a modifier
+ * ({@code varchar(n)}, {@code numeric(p,s)}); names PostgreSQL would cut (over 63 bytes; tables over
+ * 49) or that the writer's SQL uses for its own columns are refused naming the field.
  */
 package io.dimstream.config;

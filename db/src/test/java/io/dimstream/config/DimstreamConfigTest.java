@@ -201,7 +201,8 @@ class DimstreamConfigTest {
                     columns: {account_id: bigint, email: txt}
                 """;
         assertThat(refusal(second)).isEqualTo("config test.yml: entities[1].columns.email: unknown type \"txt\""
-                + " (supported: text, smallint, integer, bigint, numeric, double precision, boolean, date, timestamptz, uuid)");
+                + " (supported: text, varchar(n), smallint, integer, bigint, numeric, numeric(p,s), double precision, boolean, date,"
+                + " timestamptz, uuid)");
     }
 
     @Test
@@ -290,8 +291,8 @@ class DimstreamConfigTest {
                 "entities[0].topic: required",
                 "entities[0].format: unknown format \"protobuf\" (supported: json, avro, debezium-json, debezium-avro, seed-json)",
                 "entities[0].lateness-horizon: \"30 days\" is not an ISO-8601 duration or \"unlimited\"",
-                "entities[0].columns.email: unknown type \"txt\" (supported: text, smallint, integer, bigint, numeric,"
-                        + " double precision, boolean, date, timestamptz, uuid)",
+                "entities[0].columns.email: unknown type \"txt\" (supported: text, varchar(n), smallint, integer, bigint, numeric,"
+                        + " numeric(p,s), double precision, boolean, date, timestamptz, uuid)",
                 "entities[0].system-columns.valid_form: unknown system column (known: surrogate_key, valid_from, valid_to,"
                         + " is_current, is_deleted, record_hash, source_topic, source_partition, source_offset, loaded_at)",
                 "entities[0].system-columns: \"valid_from\" is used for both valid_from and valid_to");

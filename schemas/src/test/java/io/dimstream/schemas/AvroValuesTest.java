@@ -207,4 +207,28 @@ class AvroValuesTest {
         assertThat(bytes).isEqualTo("abc".getBytes(StandardCharsets.US_ASCII));
         assertThat(buffer.remaining()).isEqualTo(3);
     }
+
+    /**
+     * The extremes of every time logical type convert to a value, never an exception: whether such a
+     * time is acceptable is the validator's call (it refuses what lies outside 0001..9999, with a
+     * reason), not a crash of the decoding step.
+     */
+    @Test
+    void extremeTimesConvertWithoutAnException() {
+        Schema millis = new Schema.Parser().parse("{\"type\":\"long\",\"logicalType\":\"timestamp-millis\"}");
+        Schema micros = new Schema.Parser().parse("{\"type\":\"long\",\"logicalType\":\"timestamp-micros\"}");
+        Schema nanos = new Schema.Parser().parse("{\"type\":\"long\",\"logicalType\":\"timestamp-nanos\"}");
+        Schema date = new Schema.Parser().parse("{\"type\":\"int\",\"logicalType\":\"date\"}");
+
+        assertThat(List.of(
+                AvroValues.toJava(millis, Long.MAX_VALUE), AvroValues.toJava(millis, Long.MIN_VALUE),
+                AvroValues.toJava(micros, Long.MAX_VALUE), AvroValues.toJava(micros, Long.MIN_VALUE),
+                AvroValues.toJava(nanos, Long.MAX_VALUE), AvroValues.toJava(nanos, Long.MIN_VALUE),
+                AvroValues.toJava(date, Integer.MAX_VALUE), AvroValues.toJava(date, Integer.MIN_VALUE)))
+                .isEqualTo(List.of(
+                        Instant.parse("+292278994-08-17T07:12:55.807Z"), Instant.parse("-292275055-05-16T16:47:04.192Z"),
+                        Instant.parse("+294247-01-10T04:00:54.775807Z"), Instant.parse("-290308-12-21T19:59:05.224192Z"),
+                        Instant.parse("2262-04-11T23:47:16.854775807Z"), Instant.parse("1677-09-21T00:12:43.145224192Z"),
+                        LocalDate.parse("+5881580-07-11"), LocalDate.parse("-5877641-06-23")));
+    }
 }

@@ -1,13 +1,14 @@
 package io.dimstream.db.entity;
 
+import com.fasterxml.jackson.core.io.NumberInput;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Map;
@@ -17,6 +18,21 @@ import java.util.UUID;
  * The column types an entity may declare, with the two conversions the writer needs:
  * a JSON value to a typed Java value ({@link #coerce}), and a typed value to its canonical
  * text (DESIGN section 3), which is both the input of the record hash and the literal COPY sends.
+ *
+ * <p>{@link #coerce} refuses every value PostgreSQL would refuse later, so that one bad value
+ * becomes a rejection naming its column instead of a batch the database refuses:
+ * <ul>
+ *   <li>text: a NUL character (PostgreSQL's text cannot hold one) or an unpaired UTF-16
+ *       surrogate (UTF-8 cannot encode one; it would silently become {@code ?});</li>
+ *   <li>timestamps and dates outside {@link #MIN_INSTANT} .. {@link #MAX_INSTANT}: the canonical
+ *       text prints the year with four digits, so year 0 and earlier ({@code 0000-}, {@code -0001-})
+ *       and years after 9999 ({@code +10000-}) are texts PostgreSQL does not read back;</li>
+ *   <li>numeric beyond PostgreSQL's {@value #NUMERIC_MAX_INTEGER_DIGITS} digits before the point
+ *       or {@value #NUMERIC_MAX_SCALE} after it, judged from {@code precision()} and {@code scale()}
+ *       before any conversion, so {@code 1e900000000} costs no more than {@code 1e9};</li>
+ *   <li>integers out of their type's range, judged the same way before any exact conversion;
+ *       double precision that is not finite.</li>
+ * </ul>
  */
 public enum ColumnType {
     TEXT("text"),
@@ -33,6 +49,30 @@ public enum ColumnType {
     /** UTC, always six fractional digits, 'Z'. */
     public static final DateTimeFormatter CANONICAL_TIMESTAMP =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
+
+    /** The earliest instant dimstream accepts (event times and timestamptz values): its canonical text has a 4-digit year. */
+    public static final Instant MIN_INSTANT = Instant.parse("0001-01-01T00:00:00Z");
+    /** The latest instant dimstream accepts, at PostgreSQL's precision (microseconds). */
+    public static final Instant MAX_INSTANT = Instant.parse("9999-12-31T23:59:59.999999Z");
+    /** The instants dimstream accepts, as reasons print them. */
+    public static final String INSTANT_RANGE = "0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z";
+    /** The earliest and latest dates dimstream accepts: 4-digit years, as for instants. */
+    public static final LocalDate MIN_DATE = LocalDate.of(1, 1, 1);
+    public static final LocalDate MAX_DATE = LocalDate.of(9999, 12, 31);
+
+    /** PostgreSQL's numeric: at most this many digits before the decimal point ... */
+    public static final int NUMERIC_MAX_INTEGER_DIGITS = 131_072;
+    /** ... and at most this many after it. */
+    public static final int NUMERIC_MAX_SCALE = 16_383;
+    /**
+     * A numeric string longer than this cannot be within PostgreSQL's limits (all digits, a sign,
+     * a point and an exponent): refused before it is parsed, so parsing costs bounded work.
+     */
+    private static final int NUMERIC_MAX_TEXT = NUMERIC_MAX_INTEGER_DIGITS + NUMERIC_MAX_SCALE + 32;
+    /** Numeric text longer than this is parsed by Jackson's fast parser ({@link #numeric}). */
+    private static final int LONG_NUMERIC_TEXT = 1000;
+    /** An integer string longer than this is out of every integer type's range (leading zeros aside). */
+    private static final int INTEGER_MAX_TEXT = 100;
 
     private static final Map<String, ColumnType> BY_NAME = Map.ofEntries(
             Map.entry("text", TEXT), Map.entry("varchar", TEXT), Map.entry("character varying", TEXT),
@@ -65,8 +105,45 @@ public enum ColumnType {
         return java.util.Optional.ofNullable(BY_NAME.get(name.trim().toLowerCase(Locale.ROOT)));
     }
 
+    /**
+     * Parses a config type name with a modifier: {@code varchar(n)}, {@code character varying(n)},
+     * {@code numeric(p)}, {@code numeric(p,s)}, {@code decimal(p,s)} (any case). Empty when the
+     * name has no modifier syntax.
+     *
+     * @throws IllegalArgumentException when it has, but a number is out of PostgreSQL's range
+     */
+    public static java.util.Optional<TypeModifier> modifierFromConfig(String name) {
+        if (name == null) {
+            return java.util.Optional.empty();
+        }
+        String n = name.trim().toLowerCase(Locale.ROOT);
+        java.util.regex.Matcher m = VARCHAR_N.matcher(n);
+        if (m.matches()) {
+            return java.util.Optional.of(new TypeModifier.Length(modifierNumber(m.group(1))));
+        }
+        m = NUMERIC_P_S.matcher(n);
+        if (m.matches()) {
+            return java.util.Optional.of(new TypeModifier.Precision(modifierNumber(m.group(1)),
+                    m.group(2) == null ? 0 : modifierNumber(m.group(2))));
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static final java.util.regex.Pattern VARCHAR_N =
+            java.util.regex.Pattern.compile("(?:varchar|character varying)\\s*\\(\\s*(-?\\d+)\\s*\\)");
+    private static final java.util.regex.Pattern NUMERIC_P_S =
+            java.util.regex.Pattern.compile("(?:numeric|decimal)\\s*\\(\\s*(-?\\d+)\\s*(?:,\\s*(-?\\d+)\\s*)?\\)");
+
+    private static int modifierNumber(String digits) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            return digits.startsWith("-") ? Integer.MIN_VALUE : Integer.MAX_VALUE; // refused by the range checks
+        }
+    }
+
     public static String supportedNames() {
-        return "text, smallint, integer, bigint, numeric, double precision, boolean, date, timestamptz, uuid";
+        return "text, varchar(n), smallint, integer, bigint, numeric, numeric(p,s), double precision, boolean, date, timestamptz, uuid";
     }
 
     /**
@@ -82,6 +159,7 @@ public enum ColumnType {
         switch (this) {
             case TEXT:
                 if (v instanceof String s) {
+                    checkText(s);
                     return s;
                 }
                 throw wrong(v);
@@ -90,20 +168,7 @@ public enum ColumnType {
             case BIGINT:
                 return integral(v);
             case NUMERIC:
-                if (v instanceof BigDecimal d) {
-                    return d;
-                }
-                if (v instanceof Number n) {
-                    return n instanceof Double || n instanceof Float ? new BigDecimal(n.toString()) : new BigDecimal(n.toString());
-                }
-                if (v instanceof String s) {
-                    try {
-                        return new BigDecimal(s.trim());
-                    } catch (NumberFormatException e) {
-                        throw wrong(v);
-                    }
-                }
-                throw wrong(v);
+                return numeric(v);
             case DOUBLE:
                 double d;
                 if (v instanceof Number n) {
@@ -130,25 +195,35 @@ public enum ColumnType {
                 }
                 throw wrong(v);
             case DATE:
+                LocalDate date;
                 if (v instanceof LocalDate ld) {
-                    return ld;
-                }
-                if (v instanceof String s) {
+                    date = ld;
+                } else if (v instanceof String s) {
                     try {
-                        return LocalDate.parse(s);
-                    } catch (DateTimeParseException e) {
+                        date = LocalDate.parse(s);
+                    } catch (DateTimeException e) {
                         throw wrong(v);
                     }
+                } else {
+                    throw wrong(v);
                 }
-                throw wrong(v);
+                if (date.isBefore(MIN_DATE) || date.isAfter(MAX_DATE)) {
+                    throw new IllegalArgumentException("date " + date + " is outside the supported range " + MIN_DATE + " to " + MAX_DATE);
+                }
+                return date;
             case TIMESTAMPTZ:
+                Instant instant;
                 if (v instanceof Instant i) {
-                    return i.truncatedTo(ChronoUnit.MICROS);
+                    instant = i.truncatedTo(ChronoUnit.MICROS);
+                } else if (v instanceof String s) {
+                    instant = parseInstant(s).orElseThrow(() -> wrong(v));
+                } else {
+                    throw wrong(v);
                 }
-                if (v instanceof String s) {
-                    return parseInstant(s).orElseThrow(() -> wrong(v));
+                if (!inRange(instant)) {
+                    throw new IllegalArgumentException("timestamp " + instant + " is outside the supported range " + INSTANT_RANGE);
                 }
-                throw wrong(v);
+                return instant;
             case UUID_TYPE:
                 if (v instanceof UUID u) {
                     return u;
@@ -171,16 +246,19 @@ public enum ColumnType {
         if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
             big = BigInteger.valueOf(((Number) v).longValue());
         } else if (v instanceof BigInteger b) {
+            if (b.bitLength() > 63) {
+                throw outOfRange(b.toString());
+            }
             big = b;
         } else if (v instanceof BigDecimal d) {
-            try {
-                big = d.toBigIntegerExact();
-            } catch (ArithmeticException e) {
-                throw wrong(v);
-            }
+            big = integralPart(d);
         } else if (v instanceof String s) {
+            String t = s.trim();
+            if (t.length() > INTEGER_MAX_TEXT) {
+                throw outOfRange(t);
+            }
             try {
-                big = new BigInteger(s.trim());
+                big = new BigInteger(t);
             } catch (NumberFormatException e) {
                 throw wrong(v);
             }
@@ -190,9 +268,114 @@ public enum ColumnType {
         long min = this == SMALLINT ? Short.MIN_VALUE : this == INTEGER ? Integer.MIN_VALUE : Long.MIN_VALUE;
         long max = this == SMALLINT ? Short.MAX_VALUE : this == INTEGER ? Integer.MAX_VALUE : Long.MAX_VALUE;
         if (big.bitLength() > 63 || big.longValue() < min || big.longValue() > max) {
-            throw new IllegalArgumentException("value " + big + " is out of range for " + sqlName);
+            throw outOfRange(big.toString());
         }
         return big.longValue();
+    }
+
+    /**
+     * The value of a decimal that must be a whole number. Its size is judged from precision and
+     * scale first: {@code toBigIntegerExact} of {@code 1e900000000} would build a number of 900
+     * million digits before any range check could refuse it.
+     */
+    private BigInteger integralPart(BigDecimal d) {
+        if (d.signum() == 0) {
+            return BigInteger.ZERO;
+        }
+        long integerDigits = (long) d.precision() - d.scale();
+        if (integerDigits > 19) {
+            throw outOfRange(d.toString());
+        }
+        if (integerDigits <= 0) {
+            throw wrong(d); // non-zero and below 1 in magnitude: a fraction
+        }
+        // at most 19 digits before the point: every step below works on numbers that small, or
+        // (a positive scale) divides by a power of ten smaller than the number itself
+        BigDecimal whole = d.setScale(0, java.math.RoundingMode.DOWN);
+        if (whole.compareTo(d) != 0) {
+            throw wrong(d);
+        }
+        return whole.toBigIntegerExact();
+    }
+
+    private IllegalArgumentException outOfRange(String value) {
+        return new IllegalArgumentException("value " + abbreviate(value) + " is out of range for " + sqlName);
+    }
+
+    /**
+     * A numeric value within PostgreSQL's limits, judged from precision and scale before anything
+     * else touches it. Digits are counted as the value is written: {@code 1.000} has three after
+     * the point. A zero is plain zero whatever its exponent ({@code 0E+900000000}).
+     */
+    private Object numeric(Object v) {
+        BigDecimal d;
+        if (v instanceof BigDecimal b) {
+            d = b;
+        } else if (v instanceof BigInteger b) {
+            d = new BigDecimal(b);
+        } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            d = BigDecimal.valueOf(((Number) v).longValue());
+        } else if (v instanceof Double || v instanceof Float) {
+            double x = ((Number) v).doubleValue();
+            if (Double.isNaN(x) || Double.isInfinite(x)) {
+                throw new IllegalArgumentException("expected a finite numeric, got " + describe(v));
+            }
+            d = new BigDecimal(v.toString());
+        } else if (v instanceof String s) {
+            String t = s.trim();
+            if (t.length() > NUMERIC_MAX_TEXT) {
+                throw new IllegalArgumentException("numeric text of " + t.length() + " characters is longer than any value PostgreSQL's "
+                        + "numeric holds (" + NUMERIC_MAX_INTEGER_DIGITS + " digits before the point, " + NUMERIC_MAX_SCALE + " after)");
+            }
+            try {
+                // the JDK parses long digit strings in quadratic time (~1 s for PostgreSQL's longest
+                // numeric here), Jackson's FastDoubleParser in about a fifth of it
+                d = t.length() > LONG_NUMERIC_TEXT ? NumberInput.parseBigDecimal(t, true) : new BigDecimal(t);
+            } catch (NumberFormatException e) {
+                throw wrong(v);
+            }
+        } else {
+            throw wrong(v);
+        }
+        if (d.signum() == 0) {
+            return d.scale() < 0 || d.scale() > NUMERIC_MAX_SCALE ? BigDecimal.ZERO : d;
+        }
+        long integerDigits = (long) d.precision() - d.scale();
+        if (integerDigits > NUMERIC_MAX_INTEGER_DIGITS) {
+            throw new IllegalArgumentException("numeric " + abbreviate(d.toString()) + " has " + integerDigits
+                    + " digits before the decimal point; PostgreSQL's numeric holds at most " + NUMERIC_MAX_INTEGER_DIGITS);
+        }
+        if (d.scale() > NUMERIC_MAX_SCALE) {
+            throw new IllegalArgumentException("numeric " + abbreviate(d.toString()) + " has " + d.scale()
+                    + " digits after the decimal point; PostgreSQL's numeric holds at most " + NUMERIC_MAX_SCALE);
+        }
+        return d;
+    }
+
+    /**
+     * Refuses text PostgreSQL cannot store as it was given. Hand-written: the JDK has no check
+     * for unpaired surrogates short of encoding the string, which would replace them silently.
+     */
+    private static void checkText(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == 0) {
+                throw new IllegalArgumentException("text contains a NUL character (U+0000), which PostgreSQL cannot store");
+            }
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                    continue;
+                }
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "text contains an unpaired UTF-16 surrogate "
+                        + "(U+%04X at character %d), which UTF-8 cannot encode", (int) c, i));
+            }
+        }
+    }
+
+    /** Whether an instant is within {@link #MIN_INSTANT} .. {@link #MAX_INSTANT}. */
+    public static boolean inRange(Instant t) {
+        return !t.isBefore(MIN_INSTANT) && !t.isAfter(MAX_INSTANT);
     }
 
     /** The canonical text of a value already {@link #coerce coerced} to this type. */
@@ -218,7 +401,7 @@ public enum ColumnType {
     public static java.util.Optional<Instant> parseInstant(String s) {
         try {
             return java.util.Optional.of(OffsetDateTime.parse(s.trim()).toInstant().truncatedTo(ChronoUnit.MICROS));
-        } catch (DateTimeParseException | NullPointerException e) {
+        } catch (DateTimeException | NullPointerException e) {
             return java.util.Optional.empty();
         }
     }
@@ -227,14 +410,24 @@ public enum ColumnType {
         return new IllegalArgumentException("expected " + sqlName + ", got " + describe(v));
     }
 
+    /**
+     * A value as a reason quotes it: its kind and at most 60 characters of it. Arrays and objects
+     * are described by their size only, so a huge one costs nothing to describe.
+     */
     private static String describe(Object v) {
-        String kind = v instanceof String ? "string" : v instanceof Number ? "number"
-                : v instanceof Boolean ? "boolean" : v instanceof Map ? "object"
-                : v instanceof java.util.List ? "array" : v.getClass().getSimpleName();
-        String text = String.valueOf(v);
-        if (text.length() > 60) {
-            text = text.substring(0, 57) + "...";
+        if (v instanceof java.util.Collection<?> c) {
+            return "array of " + c.size() + " element" + (c.size() == 1 ? "" : "s");
         }
+        if (v instanceof Map<?, ?> m) {
+            return "object of " + m.size() + " field" + (m.size() == 1 ? "" : "s");
+        }
+        String kind = v instanceof String ? "string" : v instanceof Number ? "number"
+                : v instanceof Boolean ? "boolean" : v.getClass().getSimpleName();
+        String text = abbreviate(v instanceof String s ? s : String.valueOf(v));
         return kind + " " + (v instanceof String ? '"' + text + '"' : text);
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() > 60 ? text.substring(0, 57) + "..." : text;
     }
 }

@@ -1,5 +1,8 @@
 package io.dimstream.db.entity;
 
+import io.dimstream.db.sql.Sql;
+import io.dimstream.db.write.WriterSql;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -22,6 +25,9 @@ import java.util.Set;
  *                          unique. Its cost is a random B-tree insert for every version written
  *                          and every close (a close rewrites the row): ~16% of the writer's time
  *                          (README, "Benchmarks")
+ * @param modifiers         the columns declared with a type modifier ({@code varchar(n)},
+ *                          {@code numeric(p,s)}), each of its column's type in {@code columns};
+ *                          a column not here has its plain type
  */
 public record EntitySpec(
         String name,
@@ -32,14 +38,37 @@ public record EntitySpec(
         Map<String, ColumnType> columns,
         Optional<Duration> latenessHorizon,
         SystemColumns system,
-        boolean surrogateKeyIndex) {
+        boolean surrogateKeyIndex,
+        Map<String, TypeModifier> modifiers) {
 
     /** Columns of the event memory table besides the entity's own: no entity column may take these names. */
     public static final List<String> MEMORY_COLUMNS = List.of("event_time", "seq", "is_deleted", "record_hash",
             "source_topic", "source_partition", "source_offset", "surrogate_key", "pruned_to");
 
+    /**
+     * PostgreSQL keeps the first 63 bytes of a longer name (NAMEDATALEN - 1) without an error:
+     * the table would get another name than the config's, found at the first start and missed at
+     * the next (its columns are looked up by the config's names).
+     */
+    public static final int MAX_IDENTIFIER_BYTES = 63;
+
+    /** What dimstream appends to a table's name for the objects it creates beside it; the longest decides. */
+    public static final List<String> TABLE_NAME_SUFFIXES = List.of("_events", "_current", "_as_of", "_pkey", "_one_open",
+            "_valid_range", "_surrogate_key", "_events_pkey");
+
+    /** The longest table name (without its schema) whose every derived name fits {@link #MAX_IDENTIFIER_BYTES}: 49 bytes. */
+    public static final int MAX_TABLE_NAME_BYTES = MAX_IDENTIFIER_BYTES
+            - TABLE_NAME_SUFFIXES.stream().mapToInt(String::length).max().orElseThrow();
+
     /** Used when config names no horizon. */
     public static final Duration DEFAULT_LATENESS_HORIZON = Duration.ofDays(30);
+
+    /** An entity whose columns have their plain types (no modifiers). */
+    public EntitySpec(String name, String table, List<String> key, List<String> tracked, List<String> type1,
+                      Map<String, ColumnType> columns, Optional<Duration> latenessHorizon, SystemColumns system,
+                      boolean surrogateKeyIndex) {
+        this(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, Map.of());
+    }
 
     /** An entity whose table gets no index on {@code surrogate_key} (the default). */
     public EntitySpec(String name, String table, List<String> key, List<String> tracked, List<String> type1,
@@ -52,7 +81,15 @@ public record EntitySpec(
         tracked = List.copyOf(tracked);
         type1 = List.copyOf(type1);
         columns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+        modifiers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(modifiers));
         validate(name, table, key, tracked, type1, columns, latenessHorizon, system);
+        for (Map.Entry<String, TypeModifier> m : modifiers.entrySet()) {
+            ColumnType base = columns.get(m.getKey());
+            if (base != m.getValue().base()) {
+                throw new IllegalArgumentException("columns: '" + m.getKey() + "' is declared " + m.getValue().sqlType() + " but typed "
+                        + (base == null ? "nothing" : base.sqlName()));
+            }
+        }
     }
 
     private static void validate(String name, String table, List<String> key, List<String> tracked,
@@ -80,11 +117,31 @@ public record EntitySpec(
                 if (!columns.containsKey(c)) {
                     throw new IllegalArgumentException(field + ": column '" + c + "' has no type in columns");
                 }
+                identifier(field + ": column", c);
                 if (system.all().contains(c) || MEMORY_COLUMNS.contains(c)) {
                     throw new IllegalArgumentException(field + ": column '" + c + "' clashes with a system column");
                 }
+                if (WriterSql.WORK_COLUMNS.contains(c)) {
+                    throw new IllegalArgumentException(field + ": column '" + c + "' is a name the writer's SQL uses for a column "
+                            + "of its own (reserved: " + String.join(", ", new java.util.TreeSet<>(WriterSql.WORK_COLUMNS)) + ")");
+                }
             }
         }
+        List<String> defaults = SystemColumns.DEFAULTS.all();
+        for (int i = 0; i < defaults.size(); i++) {
+            String c = system.all().get(i);
+            String field = "system-columns." + defaults.get(i);
+            identifier(field + ": column", c);
+            if (!c.equals(defaults.get(i)) && (WriterSql.WORK_COLUMNS.contains(c) || MEMORY_COLUMNS.contains(c))) {
+                throw new IllegalArgumentException(field + ": '" + c + "' is a name the writer's SQL uses for a column of its own "
+                        + "(reserved: " + String.join(", ", new java.util.TreeSet<>(reserved())) + ")");
+            }
+        }
+        String schema = Sql.schemaOf(table);
+        if (schema != null) {
+            identifier("table: schema", schema);
+        }
+        identifier("table:", Sql.nameOf(table));
         for (String c : columns.keySet()) {
             if (!seen.contains(c)) {
                 throw new IllegalArgumentException("columns: '" + c + "' is typed but not listed in key, tracked or type1");
@@ -97,14 +154,52 @@ public record EntitySpec(
         });
     }
 
+    /** Names no column may take: the writer's work columns and the event memory's. */
+    private static List<String> reserved() {
+        List<String> all = new ArrayList<>(WriterSql.WORK_COLUMNS);
+        all.addAll(MEMORY_COLUMNS);
+        return all;
+    }
+
+    /** A name PostgreSQL takes as it is: at most {@link #MAX_IDENTIFIER_BYTES} bytes of UTF-8, no NUL. */
+    private static void identifier(String what, String name) {
+        if (name.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException(what + " '" + name.replace("\0", "\\u0000") + "' contains a NUL character");
+        }
+        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_IDENTIFIER_BYTES) {
+            throw new IllegalArgumentException(what + " '" + name + "' is " + bytes + " bytes long; PostgreSQL cuts names to "
+                    + MAX_IDENTIFIER_BYTES + " bytes, so the database would know it by another name");
+        }
+    }
+
+    /**
+     * Refuses a table name too long for the names dimstream derives from it ({@link #TABLE_NAME_SUFFIXES}),
+     * which PostgreSQL would cut (the memory table's could even become the table's own). Checked
+     * where the config is read, not on construction: a replay's shadow table ({@link #withTable}) is
+     * named after the live one and is allowed the full 63 bytes.
+     *
+     * @throws IllegalArgumentException {@code table: ...}
+     */
+    public static void checkTableName(String table) {
+        String bare = Sql.nameOf(table);
+        int bytes = bare.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_TABLE_NAME_BYTES) {
+            String longest = TABLE_NAME_SUFFIXES.stream().max(java.util.Comparator.comparingInt(String::length)).orElseThrow();
+            throw new IllegalArgumentException("table: '" + bare + "' is " + bytes + " bytes long; at most " + MAX_TABLE_NAME_BYTES
+                    + " fit, since dimstream names objects after the table (the longest, '" + bare + longest + "', must fit the "
+                    + MAX_IDENTIFIER_BYTES + " bytes PostgreSQL keeps of a name)");
+        }
+    }
+
     /** The same entity on another table (a replay's shadow table). */
     public EntitySpec withTable(String otherTable) {
-        return new EntitySpec(name, otherTable, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex);
+        return new EntitySpec(name, otherTable, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers);
     }
 
     /** The same entity with another lateness horizon (empty: unlimited). */
     public EntitySpec withLatenessHorizon(Optional<Duration> horizon) {
-        return new EntitySpec(name, table, key, tracked, type1, columns, horizon, system, surrogateKeyIndex);
+        return new EntitySpec(name, table, key, tracked, type1, columns, horizon, system, surrogateKeyIndex, modifiers);
     }
 
     /** Tracked then type-1 columns: the attributes a version row carries. */
@@ -123,6 +218,17 @@ public record EntitySpec(
 
     public ColumnType type(String column) {
         return columns.get(column);
+    }
+
+    /** The column's modifier ({@code varchar(n)}, {@code numeric(p,s)}), if it was declared with one. */
+    public Optional<TypeModifier> modifier(String column) {
+        return Optional.ofNullable(modifiers.get(column));
+    }
+
+    /** The column's declared type as PostgreSQL's {@code format_type} prints it: the entity table's column type. */
+    public String sqlType(String column) {
+        TypeModifier m = modifiers.get(column);
+        return m != null ? m.sqlType() : columns.get(column).sqlName();
     }
 
     /** The table holding the per-key event memory, beside the entity table. */

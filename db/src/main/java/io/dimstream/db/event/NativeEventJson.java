@@ -1,9 +1,14 @@
 package io.dimstream.db.event;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.dimstream.db.entity.ColumnType;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -14,13 +19,43 @@ import java.util.Map;
  * Decodes the native JSON event of DESIGN section 3:
  * {@code {"op": "upsert"|"delete", "event_time": "...Z", "data": {...}}}.
  * Decimals are kept exact (BigDecimal), so {@code 1.50} and {@code 1.5} hash alike by value.
+ *
+ * <p>{@link #mapper()} reads every JSON that comes from outside (source records of every JSON
+ * format, tombstone keys, change records, end-of-slice markers, load files), with these limits
+ * set explicitly, so no input costs unbounded work or stack:
+ * <ul>
+ *   <li>nesting depth {@value #MAX_NESTING_DEPTH}: the deepest legitimate input, a Debezium record
+ *       with its schema, nests about 8 levels; a deeper one is refused while it is read (a record
+ *       nested 100,000 levels deep costs 65 levels of parsing, never a StackOverflowError);</li>
+ *   <li>number length {@value #MAX_NUMBER_LENGTH} characters (Jackson's default, written down):
+ *       a numeric column with more digits takes them as a JSON string, up to PostgreSQL's own
+ *       limits ({@link ColumnType#coerce});</li>
+ *   <li>string length {@value #MAX_STRING_LENGTH} characters (Jackson's default, written down);</li>
+ *   <li>field name length {@value #MAX_NAME_LENGTH} characters: a column name has at most 63 bytes.</li>
+ * </ul>
+ * Bytes are read as strict UTF-8 ({@link StrictUtf8}). Integers are read as the smallest of
+ * int, long and BigInteger that holds them (a huge array of small numbers costs 16 bytes per
+ * element, not 80) and handed on as BigInteger ({@link #toMap}); an array is handed on as a view,
+ * never copied.
  */
 public final class NativeEventJson {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
+    public static final int MAX_NESTING_DEPTH = 64;
+    public static final int MAX_NUMBER_LENGTH = 1000;
+    public static final int MAX_STRING_LENGTH = 20_000_000;
+    public static final int MAX_NAME_LENGTH = 1000;
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_NESTING_DEPTH)
+                            .maxNumberLength(MAX_NUMBER_LENGTH)
+                            .maxStringLength(MAX_STRING_LENGTH)
+                            .maxNameLength(MAX_NAME_LENGTH)
+                            .build())
+                    .build())
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-            .setNodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true));
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .build();
 
     private NativeEventJson() {
     }
@@ -29,12 +64,23 @@ public final class NativeEventJson {
     public record Parsed(Event event, Rejection rejection) {
     }
 
+    /** A record's bytes: strict UTF-8 ({@link StrictUtf8}), then {@link #parse(String, long, Source)}. */
+    public static Parsed parse(byte[] json, long seq, Source source) {
+        String text;
+        try {
+            text = StrictUtf8.decode(json);
+        } catch (IllegalArgumentException e) {
+            return rejected(source, e.getMessage());
+        }
+        return parse(text, seq, source);
+    }
+
     public static Parsed parse(String json, long seq, Source source) {
         JsonNode root;
         try {
             root = MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
-            return rejected(source, "not valid JSON: " + e.getOriginalMessage());
+            return rejected(source, notJson(e));
         }
         if (root == null || !root.isObject()) {
             return rejected(source, "not a JSON object");
@@ -66,12 +112,18 @@ public final class NativeEventJson {
             time = ColumnType.parseInstant(t.asText()).orElse(null);
             if (time == null) {
                 badTime = "event_time is not an ISO-8601 instant with offset: \"" + t.asText() + "\"";
+            } else if (!ColumnType.inRange(time)) {
+                badTime = "event_time \"" + t.asText() + "\" is outside the supported range " + ColumnType.INSTANT_RANGE;
+                time = null;
             }
         }
         return new Parsed(new Event(op, time, toMap(data), seq, source, badTime), null);
     }
 
-    /** JSON object to a map of plain Java values; nested objects and arrays stay as maps/lists. */
+    /**
+     * JSON object to a map of plain Java values: String, Boolean, BigInteger, BigDecimal; nested
+     * objects become maps and arrays lists of the same.
+     */
     public static Map<String, Object> toMap(JsonNode object) {
         Map<String, Object> m = new LinkedHashMap<>();
         object.fields().forEachRemaining(f -> m.put(f.getKey(), plain(f.getValue())));
@@ -88,13 +140,55 @@ public final class NativeEventJson {
         if (n.isBoolean()) {
             return n.booleanValue();
         }
-        if (n.isBigInteger() || n.isInt() || n.isLong()) {
+        if (n.isIntegralNumber()) {
             return n.bigIntegerValue();
         }
         if (n.isNumber()) {
             return n.decimalValue();
         }
-        return MAPPER.convertValue(n, Object.class);
+        if (n.isObject()) {
+            return toMap(n); // recursion as deep as the nesting limit allows, no deeper
+        }
+        if (n.isArray()) {
+            return new ArrayView(n);
+        }
+        return n.asText();
+    }
+
+    /**
+     * A JSON array as a list whose elements are converted when read: no column takes an array, so
+     * a huge one is only ever counted (in the rejection's reason), never copied.
+     */
+    private static final class ArrayView extends java.util.AbstractList<Object> {
+        private final JsonNode array;
+
+        ArrayView(JsonNode array) {
+            this.array = array;
+        }
+
+        @Override
+        public Object get(int index) {
+            if (index < 0 || index >= array.size()) {
+                throw new IndexOutOfBoundsException(index);
+            }
+            return plain(array.get(index));
+        }
+
+        @Override
+        public int size() {
+            return array.size();
+        }
+    }
+
+    /**
+     * The reason a text is not read: {@code not valid JSON: ...}, or, for JSON beyond the limits
+     * above, {@code JSON beyond dimstream's input limits: ...}.
+     */
+    public static String notJson(JsonProcessingException e) {
+        if (e instanceof StreamConstraintsException) {
+            return "JSON beyond dimstream's input limits: " + e.getOriginalMessage();
+        }
+        return "not valid JSON: " + e.getOriginalMessage();
     }
 
     private static Parsed rejected(Source source, String reason) {

@@ -1,6 +1,10 @@
 /**
- * Events as the writer takes them: the native JSON codec, validation against an entity
- * (types, NULL key parts, unknown columns), the record hash and the surrogate key. Bad input
- * becomes a {@link io.dimstream.db.event.Rejection} naming the reason and the source position.
+ * Events as the writer takes them: the native JSON codec (strict UTF-8, explicit Jackson limits on
+ * nesting, number, string and name lengths), validation against an entity (types, NULL key parts,
+ * unknown columns, and every value PostgreSQL would refuse later: NUL and unpaired surrogates,
+ * times outside 0001..9999, numerics beyond PostgreSQL's digit limits, keys too long for a B-tree
+ * entry, values that do not fit a {@code varchar(n)} or {@code numeric(p,s)}), the record hash and
+ * the surrogate key. Bad input becomes a {@link io.dimstream.db.event.Rejection} naming the reason
+ * and the source position; a reason never carries a NUL, so it can be stored and sent as a header.
  */
 package io.dimstream.db.event;

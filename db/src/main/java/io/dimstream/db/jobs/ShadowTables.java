@@ -116,8 +116,8 @@ public final class ShadowTables {
     /** Events of the live memory the shadow's memory does not hold with the same state and type-1 values. */
     private static List<Event> liveEventsMissingFromShadow(Connection c, EntitySpec live, EntitySpec shadow) throws SQLException {
         List<String> key = live.key();
-        String keyJson = "jsonb_build_object(" + Sql.each(key, k -> Sql.literal(k) + ", x." + Sql.ident(k), ", ") + ")";
-        String dataJson = "jsonb_build_object(" + Sql.each(live.dataColumns(), col -> Sql.literal(col) + ", x." + Sql.ident(col), ", ") + ")";
+        String keyJson = Sql.jsonObject("x", key);
+        String dataJson = Sql.jsonObject("x", live.dataColumns());
         java.util.function.Function<String, String> content = a -> "(" + a + ".is_deleted, " + a + ".record_hash"
                 + (live.type1().isEmpty() ? "" : ", " + Sql.list(a, live.type1())) + ")";
         String sql = "SELECT jsonb_build_object('op', CASE WHEN x.is_deleted THEN 'delete' ELSE 'upsert' END, 'event_time', x.event_time, "

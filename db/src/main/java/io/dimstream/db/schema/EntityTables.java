@@ -10,9 +10,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -34,14 +37,34 @@ import javax.sql.DataSource;
  *   <li>{@code T_current}: a view of the current rows; {@code T_as_of(timestamptz)}: the table as
  *       of an instant, for BI tools and dbt models.</li>
  * </ul>
+ *
+ * <p>An existing table (made by hand, by an older dimstream, or altered since) is validated fully
+ * before anything is written, since each difference would otherwise make PostgreSQL refuse a
+ * batch later (and the sink retry it): every column the config names exists with exactly the
+ * declared type, modifiers included; the columns dimstream writes NULL into are nullable; no other
+ * column is NOT NULL without a default; {@code is_current} is generated; the invariants above exist
+ * (a unique index on (key, valid_from), the one-open-version index, the valid-range check; for
+ * the memory, a unique index on (key, event_time), which its upsert needs). Each problem is named
+ * with the statement that fixes it. CHECK and foreign-key constraints and triggers dimstream cannot
+ * know are logged as warnings: a row they refuse stops the sink.
  */
 public final class EntityTables {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EntityTables.class);
 
     private EntityTables() {
     }
 
-    /** Creates what is missing, validates what exists, registers the entity. */
-    public static void ensure(DataSource ds, EntitySpec e) throws SQLException {
+    /**
+     * Creates what is missing, validates what exists, registers the entity.
+     *
+     * @return warnings about existing tables (also logged at WARN): constraints and triggers
+     *         dimstream cannot know
+     * @throws SchemaMismatchException when an existing table differs from the config, naming each
+     *         difference and its fix
+     */
+    public static List<String> ensure(DataSource ds, EntitySpec e) throws SQLException {
+        List<String> warnings = new ArrayList<>();
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             try (Statement s = c.createStatement()) {
@@ -52,12 +75,12 @@ public final class EntityTables {
                 }
             }
             if (exists(c, e.table())) {
-                validate(c, e.table(), expectedTableColumns(e));
+                warnings.addAll(validate(c, e.table(), tableRules(e)));
             } else {
                 exec(c, createTableSql(e));
             }
             if (exists(c, e.memoryTable())) {
-                validate(c, e.memoryTable(), expectedMemoryColumns(e));
+                warnings.addAll(validate(c, e.memoryTable(), memoryRules(e)));
             } else {
                 exec(c, createMemorySql(e));
             }
@@ -75,6 +98,8 @@ public final class EntityTables {
             }
             c.commit();
         }
+        warnings.forEach(w -> LOG.warn("entity {}: {}", e.name(), w));
+        return warnings;
     }
 
     /**
@@ -113,7 +138,7 @@ public final class EntityTables {
         SystemColumns sc = e.system();
         Map<String, String> m = new LinkedHashMap<>();
         for (String col : e.dataColumns()) {
-            m.put(col, e.type(col).sqlName());
+            m.put(col, e.sqlType(col));
         }
         m.put(sc.surrogateKey(), "bigint");
         m.put(sc.validFrom(), "timestamp with time zone");
@@ -151,10 +176,10 @@ public final class EntityTables {
         String bare = Sql.nameOf(e.table());
         List<String> cols = new ArrayList<>();
         for (String k : e.key()) {
-            cols.add(Sql.ident(k) + " " + e.type(k).sqlName() + " NOT NULL");
+            cols.add(Sql.ident(k) + " " + e.sqlType(k) + " NOT NULL");
         }
         for (String a : e.attributes()) {
-            cols.add(Sql.ident(a) + " " + e.type(a).sqlName());
+            cols.add(Sql.ident(a) + " " + e.sqlType(a));
         }
         cols.add(Sql.ident(sc.surrogateKey()) + " bigint NOT NULL");
         cols.add(Sql.ident(sc.validFrom()) + " timestamptz NOT NULL");
@@ -179,6 +204,11 @@ public final class EntityTables {
                 + "COMMENT ON TABLE " + t + " IS " + Sql.literal("SCD2 history of entity " + e.name() + ", maintained by dimstream") + ";\n";
     }
 
+    /**
+     * The event memory's columns have the plain types (text, numeric), modifiers left out: every
+     * value in it was already checked, rounded or cut by its modifier, and a later change of a
+     * modifier in the config then needs no change of dimstream's own table.
+     */
     static String createMemorySql(EntitySpec e) {
         String m = Sql.table(e.memoryTable());
         String bare = Sql.nameOf(e.memoryTable());
@@ -209,10 +239,12 @@ public final class EntityTables {
         String t = Sql.table(e.table());
         String vf = Sql.ident(sc.validFrom());
         String vt = Sql.ident(sc.validTo());
+        // $1, not the parameter's name: in a SQL function a column of the same name (an entity
+        // column called as_of) would take precedence over it
         return "CREATE OR REPLACE VIEW " + Sql.table(e.currentView()) + " AS SELECT * FROM " + t + " WHERE " + Sql.ident(sc.isCurrent()) + ";\n"
                 + "CREATE OR REPLACE FUNCTION " + Sql.table(e.asOfFunction()) + "(as_of timestamptz) RETURNS SETOF " + t
-                + " LANGUAGE sql STABLE AS $fn$ SELECT * FROM " + t + " WHERE " + vf + " <= as_of AND (" + vt + " IS NULL OR "
-                + vt + " > as_of) AND NOT " + Sql.ident(sc.isDeleted()) + " $fn$;\n";
+                + " LANGUAGE sql STABLE AS $fn$ SELECT * FROM " + t + " WHERE " + vf + " <= $1 AND (" + vt + " IS NULL OR "
+                + vt + " > $1) AND NOT " + Sql.ident(sc.isDeleted()) + " $fn$;\n";
     }
 
     private static boolean exists(Connection c, String table) throws SQLException {
@@ -225,37 +257,258 @@ public final class EntityTables {
         }
     }
 
-    private static void validate(Connection c, String table, Map<String, String> expected) throws SQLException {
-        Map<String, String> actual = new LinkedHashMap<>();
-        try (PreparedStatement p = c.prepareStatement(
-                "SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a "
-                        + "WHERE a.attrelid = ?::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum")) {
-            p.setString(1, Sql.table(table));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    actual.put(rs.getString(1), rs.getString(2));
-                }
+    /**
+     * What an existing table must be like.
+     *
+     * @param columns       every column the config names, with its declared type
+     * @param nullable      columns dimstream writes NULL into
+     * @param written       columns dimstream inserts (the others must fill themselves or may be NULL)
+     * @param generated     a column that must be generated, or null
+     * @param generatedExpr its expression
+     * @param uniqueKey     the columns of the unique index the table needs (any order)
+     * @param openKey       the columns of the one-open-version index, or null
+     * @param openColumn    the column of its predicate ({@code valid_to IS NULL}), or null
+     * @param rangeCheck    {@code (valid_from, valid_to)} of the valid-range check, or null
+     * @param defaults      columns dimstream relies on the default of, with the default to set
+     * @param declarable    columns whose type the config declares (a mismatch may be fixed there)
+     * @param view          the view dimstream keeps on the table (it must go before a column's type changes), or null
+     */
+    record Rules(Map<String, String> columns, Set<String> nullable, Set<String> written, String generated, String generatedExpr,
+                 List<String> uniqueKey, List<String> openKey, String openColumn, List<String> rangeCheck,
+                 Map<String, String> defaults, Set<String> declarable, String view) {
+    }
+
+    static Rules tableRules(EntitySpec e) {
+        SystemColumns sc = e.system();
+        Set<String> nullable = new LinkedHashSet<>(e.attributes());
+        nullable.addAll(List.of(sc.validTo(), sc.sourceTopic(), sc.sourcePartition(), sc.sourceOffset()));
+        Set<String> written = new LinkedHashSet<>(e.dataColumns());
+        written.addAll(List.of(sc.surrogateKey(), sc.validFrom(), sc.validTo(), sc.isDeleted(), sc.recordHash(), sc.sourceTopic(),
+                sc.sourcePartition(), sc.sourceOffset()));
+        List<String> pk = new ArrayList<>(e.key());
+        pk.add(sc.validFrom());
+        return new Rules(expectedTableColumns(e), nullable, written, sc.isCurrent(),
+                Sql.ident(sc.validTo()) + " IS NULL AND NOT " + Sql.ident(sc.isDeleted()), pk, e.key(), sc.validTo(),
+                List.of(sc.validFrom(), sc.validTo()), Map.of(sc.loadedAt(), "now()"), new LinkedHashSet<>(e.dataColumns()), e.currentView());
+    }
+
+    static Rules memoryRules(EntitySpec e) {
+        Set<String> nullable = new LinkedHashSet<>(e.attributes());
+        nullable.addAll(List.of("record_hash", "source_topic", "source_partition", "source_offset", "pruned_to"));
+        Set<String> written = new LinkedHashSet<>(expectedMemoryColumns(e).keySet());
+        written.remove("pruned_to");
+        List<String> pk = new ArrayList<>(e.key());
+        pk.add("event_time");
+        return new Rules(expectedMemoryColumns(e), nullable, written, null, null, pk, null, null, null, Map.of(), Set.of(), null);
+    }
+
+    /** @return the warnings; the problems are thrown */
+    private static List<String> validate(Connection c, String table, Rules rules) throws SQLException {
+        String t = Sql.table(table);
+        String bare = Sql.nameOf(table);
+        List<String> problems = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        Map<String, Column> actual = columns(c, table);
+        for (Map.Entry<String, String> x : rules.columns().entrySet()) {
+            String col = x.getKey();
+            String want = x.getValue();
+            Column have = actual.get(col);
+            if (have == null) {
+                problems.add("column " + col + " is missing (expected " + want + "): ALTER TABLE " + t + " ADD COLUMN " + Sql.ident(col)
+                        + " " + want);
+                continue;
+            }
+            if (!sameType(have.type(), want)) {
+                String declare = rules.declarable().contains(col) && declarable(have.type())
+                        ? "declare " + col + ": " + configName(have.type()) + " under columns:, or " : "";
+                // the view depends on every column: it goes first, and dimstream creates it again at start
+                String dropView = rules.view() == null ? "" : "DROP VIEW " + Sql.table(rules.view()) + "; ";
+                problems.add("column " + col + " has type " + have.type() + ", expected " + want + " (" + declare + dropView
+                        + "ALTER TABLE " + t + " ALTER COLUMN " + Sql.ident(col) + " TYPE " + want + ")");
+            }
+            if (have.notNull() && rules.nullable().contains(col)) {
+                problems.add("column " + col + " is NOT NULL, but dimstream writes NULL into it: ALTER TABLE " + t + " ALTER COLUMN "
+                        + Sql.ident(col) + " DROP NOT NULL");
+            }
+            if (rules.written().contains(col) && have.generated()) {
+                problems.add("column " + col + " is generated, but dimstream writes it: ALTER TABLE " + t + " ALTER COLUMN "
+                        + Sql.ident(col) + " DROP EXPRESSION");
+            }
+            if (rules.written().contains(col) && have.identityAlways()) {
+                problems.add("column " + col + " is GENERATED ALWAYS AS IDENTITY, but dimstream writes it: ALTER TABLE " + t
+                        + " ALTER COLUMN " + Sql.ident(col) + " DROP IDENTITY");
             }
         }
-        List<String> problems = new ArrayList<>();
-        for (Map.Entry<String, String> x : expected.entrySet()) {
-            String have = actual.get(x.getKey());
-            if (have == null) {
-                problems.add("column " + x.getKey() + " is missing (expected " + x.getValue() + ")");
-            } else if (!baseType(have).equals(x.getValue())) {
-                problems.add("column " + x.getKey() + " has type " + have + ", expected " + x.getValue());
+        if (rules.generated() != null && actual.containsKey(rules.generated()) && !actual.get(rules.generated()).generated()) {
+            String g = rules.generated();
+            problems.add("column " + g + " is not generated, so it would stay NULL (dimstream never writes it): ALTER TABLE " + t
+                    + " DROP COLUMN " + Sql.ident(g) + " CASCADE; ALTER TABLE " + t + " ADD COLUMN " + Sql.ident(g)
+                    + " boolean GENERATED ALWAYS AS (" + rules.generatedExpr() + ") STORED");
+        }
+        for (Column have : actual.values()) {
+            if (!rules.written().contains(have.name()) && have.notNull() && !have.hasDefault() && !have.generated() && !have.identity()) {
+                String fix = rules.defaults().containsKey(have.name())
+                        ? "ALTER TABLE " + t + " ALTER COLUMN " + Sql.ident(have.name()) + " SET DEFAULT " + rules.defaults().get(have.name())
+                        : "ALTER TABLE " + t + " ALTER COLUMN " + Sql.ident(have.name()) + " DROP NOT NULL, or give it a DEFAULT";
+                problems.add("column " + have.name() + " is NOT NULL without a default, and dimstream does not fill it: " + fix);
             }
+        }
+        List<Index> indexes = indexes(c, table, rules.openColumn());
+        if (rules.columns().keySet().containsAll(rules.uniqueKey())
+                && indexes.stream().noneMatch(i -> i.unique() && i.immediate() && i.plain() && !i.partial() && i.sameColumns(rules.uniqueKey()))) {
+            problems.add("no unique index on (" + String.join(", ", rules.uniqueKey()) + "): ALTER TABLE " + t + " ADD PRIMARY KEY ("
+                    + Sql.list(rules.uniqueKey()) + ")");
+        }
+        if (rules.openColumn() != null && indexes.stream().noneMatch(i -> i.unique() && i.plain() && i.openPredicate() && i.sameColumns(rules.openKey()))) {
+            problems.add("no unique index allowing one open version per key: CREATE UNIQUE INDEX " + Sql.ident(bare + "_one_open") + " ON " + t
+                    + " (" + Sql.list(rules.openKey()) + ") WHERE " + Sql.ident(rules.openColumn()) + " IS NULL");
+        }
+        List<Constraint> constraints = constraints(c, table, rules.rangeCheck());
+        if (rules.rangeCheck() != null && constraints.stream().noneMatch(Constraint::isRangeCheck)) {
+            String vf = Sql.ident(rules.rangeCheck().get(0));
+            String vt = Sql.ident(rules.rangeCheck().get(1));
+            problems.add("no check that " + rules.rangeCheck().get(1) + " is after " + rules.rangeCheck().get(0) + ": ALTER TABLE " + t
+                    + " ADD CONSTRAINT " + Sql.ident(bare + "_valid_range") + " CHECK (" + vt + " IS NULL OR " + vt + " > " + vf + ")");
         }
         if (!problems.isEmpty()) {
             throw new SchemaMismatchException("table " + table + " does not match the entity config: " + String.join("; ", problems));
         }
+        for (Constraint k : constraints) {
+            if (!k.isRangeCheck() && !k.kind().equals("p") && !k.kind().equals("u")) {
+                warnings.add("table " + table + " has " + k.describe() + ", which dimstream does not know: a version or event it "
+                        + "refuses stops the sink");
+            }
+        }
+        for (String trigger : triggers(c, table)) {
+            warnings.add("table " + table + " has trigger " + trigger + ", which dimstream does not know: if it refuses or changes "
+                    + "a row, the table no longer follows the events");
+        }
+        return warnings;
     }
 
-    /** {@code character varying(20)} and {@code numeric(10,2)} validate as their base types. */
-    private static String baseType(String formatted) {
-        int paren = formatted.indexOf('(');
-        String base = paren < 0 ? formatted : formatted.substring(0, paren);
-        return base.equals("character varying") ? ColumnType.TEXT.sqlName() : base;
+    /** One column of an existing table, as the catalog has it. */
+    private record Column(String name, String type, boolean notNull, boolean hasDefault, boolean generated, boolean identity,
+                          boolean identityAlways) {
+    }
+
+    private static Map<String, Column> columns(Connection c, String table) throws SQLException {
+        Map<String, Column> actual = new LinkedHashMap<>();
+        try (PreparedStatement p = c.prepareStatement(
+                "SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, a.atthasdef, a.attgenerated <> '', "
+                        + "a.attidentity <> '', a.attidentity = 'a' FROM pg_attribute a "
+                        + "WHERE a.attrelid = ?::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum")) {
+            p.setString(1, Sql.table(table));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    actual.put(rs.getString(1), new Column(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4),
+                            rs.getBoolean(5), rs.getBoolean(6), rs.getBoolean(7)));
+                }
+            }
+        }
+        return actual;
+    }
+
+    /** An index of an existing table: its key columns, and whether it is on plain columns, partial, the open-version one. */
+    private record Index(List<String> columns, boolean unique, boolean immediate, boolean plain, boolean partial, boolean openPredicate) {
+        boolean sameColumns(List<String> wanted) {
+            return columns.size() == wanted.size() && new HashSet<>(columns).equals(new HashSet<>(wanted));
+        }
+    }
+
+    /** Valid indexes only: one left invalid by a failed CREATE INDEX CONCURRENTLY enforces nothing. */
+    private static List<Index> indexes(Connection c, String table, String openColumn) throws SQLException {
+        List<Index> out = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement(
+                "SELECT array(SELECT a.attname FROM generate_series(0, i.indnkeyatts - 1) g "
+                        + "JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[g]), i.indisunique, i.indimmediate, "
+                        + "i.indexprs IS NULL AND NOT (0 = ANY (i.indkey[0:i.indnkeyatts - 1])), i.indpred IS NOT NULL, "
+                        + "coalesce(pg_get_expr(i.indpred, i.indrelid) = format('(%I IS NULL)', ?::text), false) "
+                        + "FROM pg_index i WHERE i.indrelid = ?::regclass AND i.indisvalid")) {
+            p.setString(1, openColumn == null ? "" : openColumn);
+            p.setString(2, Sql.table(table));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Index(List.of((String[]) rs.getArray(1).getArray()), rs.getBoolean(2), rs.getBoolean(3), rs.getBoolean(4),
+                            rs.getBoolean(5), openColumn != null && rs.getBoolean(6)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A constraint of an existing table: its kind ({@code pg_constraint.contype}), name and definition. */
+    private record Constraint(String kind, String name, String definition, boolean isRangeCheck) {
+        String describe() {
+            String what = switch (kind) {
+                case "c" -> "CHECK constraint";
+                case "f" -> "foreign key";
+                case "x" -> "exclusion constraint";
+                case "t" -> "constraint trigger";
+                default -> "constraint";
+            };
+            return what + " " + name + " (" + definition + ")";
+        }
+    }
+
+    /** @param rangeCheck (valid_from, valid_to): the check dimstream creates is recognised by its definition, whatever its name */
+    private static List<Constraint> constraints(Connection c, String table, List<String> rangeCheck) throws SQLException {
+        List<Constraint> out = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement(
+                "SELECT contype::text, conname, pg_get_constraintdef(oid), "
+                        + "contype = 'c' AND pg_get_constraintdef(oid) = format('CHECK (((%I IS NULL) OR (%I > %I)))', ?::text, ?::text, ?::text) "
+                        + "FROM pg_constraint WHERE conrelid = ?::regclass AND contype <> 'n' ORDER BY conname")) {
+            String vf = rangeCheck == null ? "" : rangeCheck.get(0);
+            String vt = rangeCheck == null ? "" : rangeCheck.get(1);
+            p.setString(1, vt);
+            p.setString(2, vt);
+            p.setString(3, vf);
+            p.setString(4, Sql.table(table));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Constraint(rs.getString(1), rs.getString(2), rs.getString(3), rangeCheck != null && rs.getBoolean(4)));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<String> triggers(Connection c, String table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement(
+                "SELECT tgname FROM pg_trigger WHERE tgrelid = ?::regclass AND NOT tgisinternal ORDER BY tgname")) {
+            p.setString(1, Sql.table(table));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether a column's type ({@code format_type}, modifiers included) is the declared one. A
+     * {@code varchar} without a length is {@code text} by another name; {@code varchar(5)} or
+     * {@code numeric(10,2)} is not {@code text} or {@code numeric}: PostgreSQL would refuse or
+     * round values the declared type lets through.
+     */
+    private static boolean sameType(String have, String declared) {
+        return have.equals(declared) || (declared.equals(ColumnType.TEXT.sqlName()) && have.equals("character varying"));
+    }
+
+    /** Whether a table's column type can be declared in the config as it is. */
+    private static boolean declarable(String formatType) {
+        try {
+            return ColumnType.modifierFromConfig(formatType).isPresent() || ColumnType.fromConfig(formatType).isPresent();
+        } catch (IllegalArgumentException e) {
+            return false; // a modifier out of dimstream's range (numeric(5,-2))
+        }
+    }
+
+    /** {@code character varying(5)} as the config writes it: {@code varchar(5)}. */
+    private static String configName(String formatType) {
+        String n = formatType.replace("character varying", "varchar").replace("timestamp with time zone", "timestamptz");
+        return n.contains(",") ? "\"" + n + "\"" : n;
     }
 
     private static void exec(Connection c, String sql) throws SQLException {

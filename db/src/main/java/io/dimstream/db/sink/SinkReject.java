@@ -19,8 +19,8 @@ public record SinkReject(PartitionRef partition, long offset, String entity, Str
         Objects.requireNonNull(partition, "partition");
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(reason, "reason");
-        // the reason may quote a refused value: PostgreSQL cannot store a NUL in text, so it is spelled out
-        String line = reason.lines().findFirst().orElse(reason).replace("\u0000", "\\u0000");
+        // the reason may quote a refused value: what PostgreSQL's text cannot hold is spelled out
+        String line = io.dimstream.db.event.Rejection.printable(reason.lines().findFirst().orElse(reason));
         reason = line.length() <= MAX_REASON ? line : line.substring(0, MAX_REASON) + "...";
     }
 }

@@ -72,4 +72,24 @@ public final class Sql {
         }
         return "'" + value.replace("'", "''") + "'";
     }
+
+    /**
+     * PostgreSQL passes at most 100 arguments to a function: {@link #jsonObject} builds an object
+     * of more columns in calls of this many pairs.
+     */
+    private static final int JSONB_PAIRS_PER_CALL = 50;
+
+    /**
+     * {@code jsonb_build_object('a', p."a", 'b', p."b", ...)}: the named columns of {@code alias} as a
+     * JSON object keyed by name, in calls of at most 50 pairs joined with {@code ||} (a single call
+     * of more would be refused, whatever the rows).
+     */
+    public static String jsonObject(String alias, List<String> names) {
+        List<String> calls = new java.util.ArrayList<>();
+        for (int i = 0; i < names.size(); i += JSONB_PAIRS_PER_CALL) {
+            calls.add("jsonb_build_object(" + each(names.subList(i, Math.min(names.size(), i + JSONB_PAIRS_PER_CALL)),
+                    n -> literal(n) + ", " + alias + "." + ident(n), ", ") + ")");
+        }
+        return calls.size() == 1 ? calls.get(0) : "(" + String.join(" || ", calls) + ")";
+    }
 }

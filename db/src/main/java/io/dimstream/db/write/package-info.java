@@ -30,6 +30,10 @@
  *   <li><b>Idempotent.</b> Re-delivered events match their remembered twin and are counted as
  *       duplicates; re-applying any batch writes nothing. Surrogate keys are a function of
  *       (entity, key, valid_from), so replays reproduce them.</li>
+ *   <li><b>Names of its own.</b> The work tables and the statements' derived columns use names no
+ *       entity column may take ({@link io.dimstream.db.write.WriterSql#WORK_COLUMNS}, refused by the
+ *       entity check); a JSON object of the columns is built in pieces of 50, under PostgreSQL's 100
+ *       function arguments.</li>
  *   <li><b>Atomic with the caller's state.</b> {@link io.dimstream.db.write.Scd2Writer#apply(java.sql.Connection,
  *       io.dimstream.db.entity.EntitySpec, java.util.List)} runs inside the caller's transaction so
  *       the streaming sink can commit its offsets with the rows.</li>

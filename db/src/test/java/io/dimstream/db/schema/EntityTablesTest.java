@@ -8,14 +8,18 @@ import io.dimstream.db.schema.EntityTables.SchemaMismatchException;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.entity.TypeModifier;
+import io.dimstream.db.event.Event;
 import io.dimstream.db.jobs.ShadowTables;
 import io.dimstream.db.testing.TestPostgres;
+import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,8 +79,175 @@ class EntityTablesTest {
         }
         assertThatThrownBy(() -> EntityTables.ensure(ds, spec("et_edited", true)))
                 .isInstanceOf(SchemaMismatchException.class)
-                .hasMessage("table et_edited does not match the entity config: column name is missing (expected text); "
-                        + "column visits has type integer, expected bigint");
+                .hasMessage("table et_edited does not match the entity config: "
+                        + "column name is missing (expected text): ALTER TABLE \"et_edited\" ADD COLUMN \"name\" text; "
+                        + "column visits has type integer, expected bigint (declare visits: integer under columns:, "
+                        + "or DROP VIEW \"et_edited_current\"; ALTER TABLE \"et_edited\" ALTER COLUMN \"visits\" TYPE bigint)");
+    }
+
+    @Test
+    void aColumnWhoseModifierDiffersFromTheDeclaredTypeIsRefusedSayingHowToDeclareIt() throws SQLException {
+        EntitySpec spec = spec("et_typmod", false);
+        EntityTables.ensure(ds, spec);
+        exec("DROP VIEW et_typmod_current");
+        exec("ALTER TABLE et_typmod ALTER COLUMN name TYPE varchar(5)");
+        exec("ALTER TABLE et_typmod ALTER COLUMN visits TYPE numeric(10,2)");
+
+        assertThatThrownBy(() -> EntityTables.ensure(ds, spec))
+                .isInstanceOf(SchemaMismatchException.class)
+                .hasMessage("table et_typmod does not match the entity config: "
+                        + "column name has type character varying(5), expected text (declare name: varchar(5) under columns:, "
+                        + "or DROP VIEW \"et_typmod_current\"; ALTER TABLE \"et_typmod\" ALTER COLUMN \"name\" TYPE text); "
+                        + "column visits has type numeric(10,2), expected bigint (declare visits: \"numeric(10,2)\" under columns:, "
+                        + "or DROP VIEW \"et_typmod_current\"; ALTER TABLE \"et_typmod\" ALTER COLUMN \"visits\" TYPE bigint)");
+
+        // the statements of the message fix it
+        exec("ALTER TABLE et_typmod ALTER COLUMN name TYPE text");
+        exec("ALTER TABLE et_typmod ALTER COLUMN visits TYPE bigint");
+        assertThat(EntityTables.ensure(ds, spec)).isEmpty();
+    }
+
+    @Test
+    void aTableWithTheDeclaredModifiersIsAcceptedAndAnUnboundedVarcharIsText() throws SQLException {
+        EntitySpec declared = withModifiers(spec("et_typmod_ok", false), Map.of("name", new TypeModifier.Length(5)));
+        EntityTables.ensure(ds, declared);
+        assertThat(EntityTables.ensure(ds, declared)).isEmpty();
+
+        EntitySpec plain = spec("et_varchar", false);
+        EntityTables.ensure(ds, plain);
+        exec("DROP VIEW et_varchar_current");
+        exec("ALTER TABLE et_varchar ALTER COLUMN name TYPE varchar");
+        assertThat(EntityTables.ensure(ds, plain)).isEmpty();
+    }
+
+    @Test
+    void notNullColumnsThatDimstreamWritesNullIntoOrDoesNotFillAreRefused() throws SQLException {
+        EntitySpec spec = spec("et_notnull", false);
+        EntityTables.ensure(ds, spec);
+        exec("ALTER TABLE et_notnull ALTER COLUMN name SET NOT NULL");
+        exec("ALTER TABLE et_notnull ALTER COLUMN valid_to SET NOT NULL");
+        exec("ALTER TABLE et_notnull ADD COLUMN note text NOT NULL");
+        exec("ALTER TABLE et_notnull ADD COLUMN region text NOT NULL DEFAULT 'eu'");               // fills itself
+        exec("ALTER TABLE et_notnull ADD COLUMN row_id bigint GENERATED ALWAYS AS IDENTITY");      // fills itself
+        exec("ALTER TABLE et_notnull ALTER COLUMN loaded_at DROP DEFAULT");
+
+        assertThatThrownBy(() -> EntityTables.ensure(ds, spec))
+                .isInstanceOf(SchemaMismatchException.class)
+                .hasMessage("table et_notnull does not match the entity config: "
+                        + "column name is NOT NULL, but dimstream writes NULL into it: ALTER TABLE \"et_notnull\" ALTER COLUMN \"name\" DROP NOT NULL; "
+                        + "column valid_to is NOT NULL, but dimstream writes NULL into it: ALTER TABLE \"et_notnull\" ALTER COLUMN \"valid_to\" DROP NOT NULL; "
+                        + "column loaded_at is NOT NULL without a default, and dimstream does not fill it: "
+                        + "ALTER TABLE \"et_notnull\" ALTER COLUMN \"loaded_at\" SET DEFAULT now(); "
+                        + "column note is NOT NULL without a default, and dimstream does not fill it: "
+                        + "ALTER TABLE \"et_notnull\" ALTER COLUMN \"note\" DROP NOT NULL, or give it a DEFAULT");
+    }
+
+    @Test
+    void anIsCurrentColumnThatIsNotGeneratedIsRefused() throws SQLException {
+        EntitySpec spec = spec("et_current", false);
+        EntityTables.ensure(ds, spec);
+        exec("ALTER TABLE et_current DROP COLUMN is_current CASCADE");
+        exec("ALTER TABLE et_current ADD COLUMN is_current boolean");
+
+        assertThatThrownBy(() -> EntityTables.ensure(ds, spec))
+                .isInstanceOf(SchemaMismatchException.class)
+                .hasMessage("table et_current does not match the entity config: column is_current is not generated, so it would stay "
+                        + "NULL (dimstream never writes it): ALTER TABLE \"et_current\" DROP COLUMN \"is_current\" CASCADE; "
+                        + "ALTER TABLE \"et_current\" ADD COLUMN \"is_current\" boolean GENERATED ALWAYS AS (\"valid_to\" IS NULL "
+                        + "AND NOT \"is_deleted\") STORED");
+    }
+
+    @Test
+    void missingInvariantsAreRefusedWithTheStatementsThatRestoreThem() throws SQLException {
+        EntitySpec spec = spec("et_invariants", false);
+        EntityTables.ensure(ds, spec);
+        exec("ALTER TABLE et_invariants DROP CONSTRAINT et_invariants_pkey");
+        exec("DROP INDEX et_invariants_one_open");
+        exec("CREATE UNIQUE INDEX et_invariants_deleted_open ON et_invariants (id) WHERE is_deleted"); // not the open-version one
+        exec("ALTER TABLE et_invariants DROP CONSTRAINT et_invariants_valid_range");
+        exec("ALTER TABLE et_invariants_events DROP CONSTRAINT et_invariants_events_pkey");
+
+        assertThatThrownBy(() -> EntityTables.ensure(ds, spec))
+                .isInstanceOf(SchemaMismatchException.class)
+                .hasMessage("table et_invariants does not match the entity config: "
+                        + "no unique index on (id, valid_from): ALTER TABLE \"et_invariants\" ADD PRIMARY KEY (\"id\", \"valid_from\"); "
+                        + "no unique index allowing one open version per key: CREATE UNIQUE INDEX \"et_invariants_one_open\" ON "
+                        + "\"et_invariants\" (\"id\") WHERE \"valid_to\" IS NULL; "
+                        + "no check that valid_to is after valid_from: ALTER TABLE \"et_invariants\" ADD CONSTRAINT "
+                        + "\"et_invariants_valid_range\" CHECK (\"valid_to\" IS NULL OR \"valid_to\" > \"valid_from\")");
+
+        exec("ALTER TABLE et_invariants ADD PRIMARY KEY (id, valid_from)");
+        exec("CREATE UNIQUE INDEX et_invariants_one_open ON et_invariants (id) WHERE valid_to IS NULL");
+        exec("ALTER TABLE et_invariants ADD CONSTRAINT et_invariants_valid_range CHECK (valid_to IS NULL OR valid_to > valid_from)");
+        assertThatThrownBy(() -> EntityTables.ensure(ds, spec))
+                .isInstanceOf(SchemaMismatchException.class)
+                .hasMessage("table et_invariants_events does not match the entity config: no unique index on (id, event_time): "
+                        + "ALTER TABLE \"et_invariants_events\" ADD PRIMARY KEY (\"id\", \"event_time\")");
+        exec("ALTER TABLE et_invariants_events ADD PRIMARY KEY (id, event_time)");
+        assertThat(EntityTables.ensure(ds, spec)).isEmpty();
+    }
+
+    @Test
+    void invariantsAreRecognisedByWhatTheyAreNotByTheirNames() throws SQLException {
+        EntitySpec spec = spec("et_renamed", false);
+        EntityTables.ensure(ds, spec);
+        exec("ALTER INDEX et_renamed_one_open RENAME TO my_open_rows");
+        exec("ALTER TABLE et_renamed RENAME CONSTRAINT et_renamed_pkey TO my_pk");
+        exec("ALTER TABLE et_renamed RENAME CONSTRAINT et_renamed_valid_range TO my_range");
+
+        assertThat(EntityTables.ensure(ds, spec)).isEmpty();
+    }
+
+    @Test
+    void constraintsAndTriggersDimstreamCannotKnowAreWarnedAboutNotRefused() throws SQLException {
+        EntitySpec spec = spec("et_unknown", false);
+        EntityTables.ensure(ds, spec);
+        exec("CREATE TABLE et_unknown_ref (id text PRIMARY KEY)");
+        exec("ALTER TABLE et_unknown ADD CONSTRAINT et_unknown_visits CHECK (visits >= 0)");
+        exec("ALTER TABLE et_unknown ADD CONSTRAINT et_unknown_ref_fk FOREIGN KEY (id) REFERENCES et_unknown_ref (id)");
+        exec("CREATE FUNCTION et_unknown_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$");
+        exec("CREATE TRIGGER et_unknown_audit BEFORE INSERT ON et_unknown FOR EACH ROW EXECUTE FUNCTION et_unknown_touch()");
+
+        assertThat(EntityTables.ensure(ds, spec)).isEqualTo(List.of(
+                "table et_unknown has foreign key et_unknown_ref_fk (FOREIGN KEY (id) REFERENCES et_unknown_ref(id)), which dimstream "
+                        + "does not know: a version or event it refuses stops the sink",
+                "table et_unknown has CHECK constraint et_unknown_visits (CHECK ((visits >= 0))), which dimstream does not know: "
+                        + "a version or event it refuses stops the sink",
+                "table et_unknown has trigger et_unknown_audit, which dimstream does not know: if it refuses or changes a row, "
+                        + "the table no longer follows the events"));
+    }
+
+    @Test
+    void aColumnNamedAsOfDoesNotShadowTheAsOfFunctionsParameter() throws SQLException {
+        Map<String, ColumnType> cols = new LinkedHashMap<>();
+        cols.put("id", ColumnType.TEXT);
+        cols.put("as_of", ColumnType.TIMESTAMPTZ);
+        EntitySpec spec = new EntitySpec("et_asof", "et_asof", List.of("id"), List.of("as_of"), List.of(), cols, Optional.empty(),
+                SystemColumns.DEFAULTS);
+        EntityTables.ensure(ds, spec);
+        new Scd2Writer(ds).apply(spec, List.of(
+                Event.upsert(Instant.parse("2025-01-01T00:00:00Z"), Map.of("id", "A", "as_of", "2030-01-01T00:00:00Z"), 1, null),
+                Event.upsert(Instant.parse("2025-02-01T00:00:00Z"), Map.of("id", "A", "as_of", "2031-01-01T00:00:00Z"), 2, null)));
+
+        List<String> asOf = new ArrayList<>();
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id, valid_from FROM et_asof_as_of('2025-01-15T00:00:00Z') ORDER BY valid_from")) {
+            while (rs.next()) {
+                asOf.add(rs.getString(1) + " " + rs.getObject(2, java.time.OffsetDateTime.class).toInstant());
+            }
+        }
+        assertThat(asOf).isEqualTo(List.of("A 2025-01-01T00:00:00Z"));
+    }
+
+    private void exec(String sql) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private static EntitySpec withModifiers(EntitySpec e, Map<String, TypeModifier> modifiers) {
+        return new EntitySpec(e.name(), e.table(), e.key(), e.tracked(), e.type1(), e.columns(), e.latenessHorizon(), e.system(),
+                e.surrogateKeyIndex(), modifiers);
     }
 
     /** The definitions of the indexes dimstream creates on {@code table}, in name order as {@link #indexes} lists them. */

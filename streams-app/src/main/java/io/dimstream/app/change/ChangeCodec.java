@@ -2,6 +2,7 @@ package io.dimstream.app.change;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +10,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Op;
+import io.dimstream.db.event.Rejection;
+import io.dimstream.db.event.StrictUtf8;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -80,23 +83,50 @@ public final class ChangeCodec {
         return out;
     }
 
-    /** @throws IllegalArgumentException when the bytes are not a change record */
+    /**
+     * Reads a change record: strict UTF-8 and JSON within {@link NativeEventJson}'s limits. Its
+     * values are not checked here: the sink's writer validates every event ({@code EventValidator})
+     * and rejects what PostgreSQL would refuse.
+     *
+     * @throws IllegalArgumentException when the bytes are not a change record; its cause's message
+     *                                  (if any) says what is wrong without repeating the record
+     */
     public static ChangeRecord decode(byte[] bytes) {
         JsonNode root;
         try {
-            root = MAPPER.readTree(bytes);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("change record is not JSON: " + e.getMessage(), e);
+            root = MAPPER.readTree(StrictUtf8.decode(bytes));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("change record is " + (e instanceof StreamConstraintsException
+                    ? "JSON beyond dimstream's input limits: " : "not JSON: ") + e.getOriginalMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("change record is " + e.getMessage(), e);
         }
         try {
             Instant t = ColumnType.parseInstant(root.get("event_time").asText())
                     .orElseThrow(() -> new IllegalArgumentException("bad event_time " + root.get("event_time")));
             JsonNode src = root.get("source");
-            return new ChangeRecord(root.get("entity").asText(), ChangeClass.valueOf(root.get("class").asText()),
-                    Op.valueOf(root.get("op").asText().toUpperCase(Locale.ROOT)), t, NativeEventJson.toMap(root.get("data")),
+            return new ChangeRecord(root.get("entity").asText(), changeClass(root.get("class").asText()),
+                    op(root.get("op").asText()), t, NativeEventJson.toMap(root.get("data")),
                     src.get("topic").asText(), src.get("partition").asInt(), src.get("offset").asLong());
         } catch (NullPointerException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("malformed change record: " + new String(bytes, StandardCharsets.UTF_8), e);
+            throw new IllegalArgumentException(Rejection.printable("malformed change record: " + new String(bytes, StandardCharsets.UTF_8)), e);
+        }
+    }
+
+    /** The class named in a record; the message quotes it escaped (it is stored as a reject's reason). */
+    private static ChangeClass changeClass(String name) {
+        try {
+            return ChangeClass.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Rejection.printable("unknown class \"" + name + "\""));
+        }
+    }
+
+    private static Op op(String name) {
+        try {
+            return Op.valueOf(name.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Rejection.printable("unknown op \"" + name + "\""));
         }
     }
 

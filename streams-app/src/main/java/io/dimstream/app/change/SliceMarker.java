@@ -84,11 +84,11 @@ public record SliceMarker(String entity, Instant slice, int partition, int parti
         }
         JsonNode root;
         try {
-            root = MAPPER.readTree(value);
+            root = MAPPER.readTree(io.dimstream.db.event.StrictUtf8.decode(value));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalArgumentException("end-of-slice marker is not JSON: " + e.getOriginalMessage());
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("end-of-slice marker is not JSON: " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("end-of-slice marker is " + e.getMessage());
         }
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("end-of-slice marker: expected a JSON object");
@@ -103,6 +103,11 @@ public record SliceMarker(String entity, Instant slice, int partition, int parti
         }
         Instant t = ColumnType.parseInstant(slice.asText()).orElseThrow(() -> new IllegalArgumentException(
                 "end-of-slice marker: field 'slice' is not an ISO-8601 instant with offset: \"" + slice.asText() + "\""));
+        if (!ColumnType.inRange(t)) {
+            // the sink writes the slice's instant to PostgreSQL and deletes keys at it
+            throw new IllegalArgumentException("end-of-slice marker: field 'slice' \"" + slice.asText() + "\" is outside the supported range "
+                    + ColumnType.INSTANT_RANGE);
+        }
         int partition = intField(root, "partition");
         int partitions = intField(root, "partitions");
         try {

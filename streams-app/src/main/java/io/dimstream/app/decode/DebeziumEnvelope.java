@@ -22,7 +22,7 @@ final class DebeziumEnvelope {
             return Decoded.error("Debezium field 'op' is missing");
         }
         try {
-            Instant time = Instant.ofEpochMilli(EventTimes.epochMillis(timestamp(envelope), "ts_ms"));
+            Instant time = timestamp(envelope);
             return switch (String.valueOf(op)) {
                 case "c", "u", "r" -> Decoded.ok(Event.upsert(time, image(envelope, "after", op), offset, source));
                 case "d" -> Decoded.ok(Event.delete(time, image(envelope, "before", op), offset, source));
@@ -33,15 +33,16 @@ final class DebeziumEnvelope {
         }
     }
 
-    private static Object timestamp(Map<String, Object> envelope) {
+    /** The event time, checked against the supported range and named by the field it came from. */
+    private static Instant timestamp(Map<String, Object> envelope) {
         Object ts = envelope.get("ts_ms");
-        if (ts == null && envelope.get("source") instanceof Map<?, ?> src) {
-            ts = src.get("ts_ms");
+        if (ts != null) {
+            return EventTimes.ofEpochMillis(ts, "ts_ms");
         }
-        if (ts == null) {
-            throw new IllegalArgumentException("ts_ms missing (neither ts_ms nor source.ts_ms is set)");
+        if (envelope.get("source") instanceof Map<?, ?> src && src.get("ts_ms") != null) {
+            return EventTimes.ofEpochMillis(src.get("ts_ms"), "source.ts_ms");
         }
-        return ts;
+        throw new IllegalArgumentException("ts_ms missing (neither ts_ms nor source.ts_ms is set)");
     }
 
     @SuppressWarnings("unchecked")

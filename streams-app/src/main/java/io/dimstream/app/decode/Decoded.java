@@ -1,6 +1,7 @@
 package io.dimstream.app.decode;
 
 import io.dimstream.db.event.Event;
+import io.dimstream.db.event.Rejection;
 import java.util.Objects;
 
 /** What an {@link EventDecoder} made of one record: exactly one of an event, a skip, or a failure. */
@@ -17,8 +18,15 @@ public sealed interface Decoded {
     record Skipped(String reason) implements Decoded {
     }
 
-    /** A record that cannot be decoded; {@code reason} goes to the dead-letter topic's {@code dimstream.error} header. */
+    /**
+     * A record that cannot be decoded; {@code reason} goes to the dead-letter topic's
+     * {@code dimstream.error} header (and from there to PostgreSQL text), so it is made
+     * {@link Rejection#printable printable}: a reason quoting a bad value carries no NUL.
+     */
     record Failed(String reason) implements Decoded {
+        public Failed {
+            reason = Rejection.printable(reason);
+        }
     }
 
     static Decoded ok(Event event) {

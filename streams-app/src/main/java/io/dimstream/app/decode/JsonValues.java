@@ -3,7 +3,7 @@ package io.dimstream.app.decode;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dimstream.db.event.NativeEventJson;
-import java.io.IOException;
+import io.dimstream.db.event.StrictUtf8;
 
 /** Reads a record value as a JSON object with the exact-number mapper of {@link NativeEventJson}. */
 final class JsonValues {
@@ -11,15 +11,19 @@ final class JsonValues {
     private JsonValues() {
     }
 
-    /** @throws IllegalArgumentException {@code not valid JSON: ...} or {@code not a JSON object} */
+    /**
+     * Strict UTF-8 ({@link StrictUtf8}), then JSON within {@link NativeEventJson}'s limits.
+     *
+     * @throws IllegalArgumentException {@code not valid UTF-8: ...}, {@code not valid JSON: ...},
+     *                                  {@code JSON beyond dimstream's input limits: ...} or {@code not a JSON object}
+     */
     static JsonNode object(byte[] value) {
+        String text = StrictUtf8.decode(value);
         JsonNode root;
         try {
-            root = NativeEventJson.mapper().readTree(value);
+            root = NativeEventJson.mapper().readTree(text);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not valid JSON: " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("not valid JSON: " + e.getMessage(), e);
+            throw new IllegalArgumentException(NativeEventJson.notJson(e), e);
         }
         if (root == null || root.isMissingNode() || !root.isObject()) {
             throw new IllegalArgumentException("not a JSON object");

@@ -3,7 +3,6 @@ package io.dimstream.app.decode;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Source;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 
@@ -27,7 +26,7 @@ public final class NativeJsonDecoder implements EventDecoder {
         if (value == null) {
             return tombstone(key, recordTimestampMs, keyColumns, offset, source);
         }
-        NativeEventJson.Parsed parsed = NativeEventJson.parse(new String(value, StandardCharsets.UTF_8), offset, source);
+        NativeEventJson.Parsed parsed = NativeEventJson.parse(value, offset, source);
         return parsed.rejection() != null ? Decoded.error(parsed.rejection().reason()) : Decoded.ok(parsed.event());
     }
 
@@ -37,7 +36,8 @@ public final class NativeJsonDecoder implements EventDecoder {
             return Decoded.error("tombstone (null value) without a record timestamp: no time to delete at");
         }
         try {
-            return Decoded.ok(Event.delete(Instant.ofEpochMilli(recordTimestampMs), TombstoneKey.columns(key, keyColumns), offset, source));
+            Instant time = EventTimes.ofEpochMillis(recordTimestampMs, "tombstone record timestamp");
+            return Decoded.ok(Event.delete(time, TombstoneKey.columns(key, keyColumns), offset, source));
         } catch (IllegalArgumentException e) {
             return Decoded.error(e.getMessage());
         }

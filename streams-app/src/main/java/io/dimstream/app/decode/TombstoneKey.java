@@ -2,8 +2,8 @@ package io.dimstream.app.decode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dimstream.db.event.NativeEventJson;
+import io.dimstream.db.event.StrictUtf8;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,12 +23,17 @@ final class TombstoneKey {
         if (key == null) {
             throw new IllegalArgumentException("tombstone (null value) without a record key: no key to delete");
         }
-        String text = new String(key, StandardCharsets.UTF_8);
+        String text;
+        try {
+            text = StrictUtf8.decode(key);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("tombstone key is " + e.getMessage());
+        }
         JsonNode node = null;
         try {
             node = NativeEventJson.mapper().readTree(text);
         } catch (IOException e) {
-            // not JSON: a plain key string, accepted below for a single-column key
+            // not JSON (or JSON beyond the limits): a plain key string, accepted below for a single-column key
         }
         if (node != null && node.isObject()) {
             return NativeEventJson.toMap(node);

@@ -5,7 +5,11 @@
  * native JSON, seed-style change rows, Debezium JSON, native Avro and Debezium Avro; a
  * {@code mode: snapshot} entity's rows are read by {@link io.dimstream.app.decode.SnapshotRowDecoder}
  * (an upsert at the slice's instant). Decoders never
- * throw for bad input; the topology validates what they return against the entity. The Avro
+ * throw for bad input; the topology validates what they return against the entity. Bytes are read
+ * as strict UTF-8, and every event time is checked against the supported range (0001 to 9999) where
+ * it is read, the reason naming its field ({@code ts_ms}, {@code source.ts_ms}, {@code event_time},
+ * the time field of seed rows and snapshot rows, a tombstone's record timestamp).
+ * The Avro
  * decoders throw only when the schema registry cannot answer
  * ({@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException}, after the deserializer's
  * retries): the record was not judged, so it is read again later instead of being dead-lettered.

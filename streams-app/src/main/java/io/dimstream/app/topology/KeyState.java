@@ -34,6 +34,11 @@ record KeyState(long newestMicros, byte[] newestHash, List<Fingerprint> recent) 
         recent = List.copyOf(recent);
     }
 
+    /**
+     * Exact on purpose: every event time reaching the topology's state was validated to lie within
+     * 0001..9999 ({@code EventValidator}), about 2.5e17 microseconds from the epoch at most, far
+     * from overflowing a long; an overflow here would be a validation bug, and it fails loudly.
+     */
     static long micros(Instant t) {
         return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000);
     }
