@@ -90,7 +90,9 @@ class TopologyHostileInputTest {
                 event(t, "H7", "\"x\"", "1", "1", "1e900000000"),
                 event(t, "K".repeat(4000), "\"x\"", "1", "1", "1"),
                 event(t, "H9", "[" + "[".repeat(100_000) + "]".repeat(100_000) + "]", "1", "1", "1"),
-                event(t, "H10", "[" + "1,".repeat(999_999) + "1]", "1", "1", "1"),
+                // the largest array that fits Kafka's default record limit of 1 MB (a bigger record
+                // could not be produced to a default source topic; its DLQ copy would be cut, OversizeRecordsIT)
+                event(t, "H10", "[" + "1,".repeat(399_999) + "1]", "1", "1", "1"),
                 event(t, "H11", "\"x\"", "1e7", "1", "1"));
         List<String> reasons = List.of(
                 "column 'email': text contains a NUL character (U+0000), which PostgreSQL cannot store",
@@ -104,7 +106,7 @@ class TopologyHostileInputTest {
                         + "(an index entry holds at most about 2700 bytes)",
                 "JSON beyond dimstream's input limits: Document nesting depth (65) exceeds the maximum allowed "
                         + "(64, from `StreamReadConstraints.getMaxNestingDepth()`)",
-                "column 'email': expected text, got array of 1000000 elements",
+                "column 'email': expected text, got array of 400000 elements",
                 "column 'amount': numeric 1E+7 does not fit numeric(8,2): it must round to an absolute value less than 10^6");
         byte[] notUtf8 = good(t, "H12", "x").getBytes(StandardCharsets.UTF_8);
         notUtf8[notUtf8.length - 60] = (byte) 0xff;
