@@ -1,7 +1,5 @@
 package io.dimstream.config;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -22,6 +20,7 @@ public record AvroOptions(String valueDeserializer, Map<String, String> deserial
     public static final AvroOptions DEFAULTS = new AvroOptions(DEFAULT_VALUE_DESERIALIZER, Map.of());
 
     public AvroOptions {
-        deserializerConfig = Collections.unmodifiableMap(new LinkedHashMap<>(deserializerConfig));
+        // its toString masks secrets (basic.auth.user.info, ...): messages quote the whole map
+        deserializerConfig = MaskedMap.of(deserializerConfig);
     }
 }

@@ -173,7 +173,7 @@ final class ConfigReader {
         }
         String url = required("postgres.url", raw.url());
         if (url != null && !url.equals(PostgresConfig.EMBEDDED) && !url.startsWith("jdbc:postgresql:")) {
-            problems.add("postgres.url: \"" + Secrets.maskUrl(url) + "\" is neither a jdbc:postgresql: URL nor \"embedded\"");
+            problems.add("postgres.url: \"" + Secrets.mask(url) + "\" is neither a jdbc:postgresql: URL nor \"embedded\"");
         }
         int poolSize = positive("postgres.pool-size", raw.poolSize(), PostgresConfig.DEFAULT_POOL_SIZE);
         return new PostgresConfig(url, raw.user(), raw.password(), poolSize);
