@@ -59,6 +59,7 @@ import java.util.stream.Collectors;
  *     deserializer-config: {schema.registry.url: "mock://demo"}
  * admin:                                 # optional: the web admin (see AdminConfig)
  *   port: 8080
+ *   secure-cookie: true                  # the default; false only for plain HTTP on a loopback address
  *   users: [{name: alice, role: admin, password-hash: "$2a$10$..."}]
  *   api-tokens: [{name: airflow, role: admin, token: ${DIMSTREAM_AIRFLOW_TOKEN}}]
  * </pre>
@@ -170,7 +171,11 @@ public record DimstreamConfig(
             ad.put("host", a.host());
             ad.put("port", a.port());
             ad.put("session-timeout", a.sessionTimeout().toString());
+            ad.put("session-lifetime", a.sessionLifetime().toString());
             ad.put("secure-cookie", a.secureCookie());
+            ad.put("trusted-proxies", a.trustedProxies().stream().map(AddressRange::toString).toList());
+            ad.put("statement-timeout", a.statementTimeout().toString());
+            ad.put("csv-max-mib", a.csvMaxMib());
             ad.put("users", a.users().stream().map(u -> {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("name", u.name());
