@@ -72,7 +72,7 @@ class ReplayPagesTest {
             String page = b.get("/replay/" + id).body();
             assertThat(page).contains("<h1>Replay job #" + id + ": ledger</h1>")
                     .contains("<section id=\"job-progress\" data-state=\"RUNNING\" hx-get=\"/replay/" + id
-                            + "/progress\" hx-trigger=\"every 1s\" hx-swap=\"outerHTML\">")
+                            + "/progress\" hx-trigger=\"every 1s\" hx-headers='{\"X-Dimstream-Poll\": \"1\"}' hx-swap=\"outerHTML\">")
                     .contains("<p id=\"job-state\" class=\"state-RUNNING\">RUNNING</p>")
                     .contains("<progress id=\"job-bar\" aria-label=\"events read\" max=\"20\" value=\"7\">35 %</progress>")
                     .contains("<p id=\"job-counts\"><span id=\"events-read\">7</span> of <span id=\"events-total\">20</span> events read "
