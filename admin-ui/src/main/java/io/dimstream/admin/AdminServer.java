@@ -222,8 +222,10 @@ public final class AdminServer {
         add(t, POST, "/api/replays/{id}/cancel", Access.ADMIN, replay::cancelApi);
 
         add(t, GET, "/dlq", Access.VIEWER, dlq::page);
+        add(t, GET, "/dlq/{id}/{part}", Access.VIEWER, dlq::download);
         add(t, POST, "/dlq/redrive", Access.ADMIN, dlq::redrivePage);
         add(t, GET, "/api/dlq", Access.VIEWER, dlq::api);
+        add(t, GET, "/api/dlq/{id}/{part}", Access.VIEWER, dlq::download);
         add(t, POST, "/api/dlq/redrive", Access.ADMIN, dlq::redriveApi);
 
         add(t, GET, "/audit", Access.VIEWER, audit::page);

@@ -23,9 +23,9 @@ class SecurityTest {
         return new Browser(client.getOrigin());
     }
 
-    /** A route's path with its parameters filled in ({entity}: customer, {id}: 1). */
+    /** A route's path with its parameters filled in ({entity}: customer, {id}: 1, {part}: value). */
     static String concrete(String path) {
-        return path.replace("{entity}", "customer").replace("{id}", "1");
+        return path.replace("{entity}", "customer").replace("{id}", "1").replace("{part}", "value");
     }
 
     @Test
