@@ -4,8 +4,11 @@
 #  2. every service that runs the dimstream image runs a verb the packaged distribution has
 #     (`bin/dimstream VERB --help` prints that verb's usage);
 #  3. the config file each such service mounts is valid with exactly the environment compose
-#     gives that service (`bin/dimstream config --config FILE` under `env -i`), so a secret the
-#     config names but the service lacks is caught here, not at `docker-compose up`.
+#     gives that service (`bin/dimstream config --config FILE` under `env -i`), with real secrets
+#     generated for every key of .env.example, so a secret the config names but the service lacks
+#     is caught here, not at `docker-compose up`;
+#  4. with .env.example's own values the same check is refused: its change-me placeholders must
+#     never start a service.
 # Needs cli/target/dimstream.tar.gz (./mvnw package builds it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,19 +17,28 @@ dist_tar=cli/target/dimstream.tar.gz
 [[ -f "$dist_tar" ]] || { echo "check-compose: $dist_tar missing; run ./mvnw -DskipTests package first" >&2; exit 1; }
 
 resolved="$(mktemp)"
+resolved_example="$(mktemp)"
+secrets="$(mktemp)"
 dist="$(mktemp -d)"
-trap 'rm -rf "$resolved" "$dist"' EXIT
+trap 'rm -rf "$resolved" "$resolved_example" "$secrets" "$dist"' EXIT
 
-docker-compose --env-file .env.example -f docker-compose.yml config > "$resolved"
+# every key of .env.example with a fresh random value (what an operator's .env holds)
+grep -E '^[A-Z_][A-Z0-9_]*=' .env.example | while IFS='=' read -r key _; do
+  echo "$key=$(python3 -c 'import secrets; print(secrets.token_hex(24))')"
+done > "$secrets"
+
+docker-compose --env-file .env.example -f docker-compose.yml config > "$resolved_example"
+docker-compose --env-file "$secrets" -f docker-compose.yml config > "$resolved"
 echo "check-compose: docker-compose config: ok"
 
 tar -xzf "$dist_tar" -C "$dist"
 
-python3 - "$resolved" "$dist/dimstream/bin/dimstream" <<'PY'
+python3 - "$resolved" "$resolved_example" "$dist/dimstream/bin/dimstream" <<'PY'
 import os, subprocess, sys, yaml
 
-resolved, launcher = sys.argv[1], sys.argv[2]
+resolved, resolved_example, launcher = sys.argv[1], sys.argv[2], sys.argv[3]
 doc = yaml.safe_load(open(resolved))
+example = yaml.safe_load(open(resolved_example))
 checked = 0
 for name, svc in sorted(doc["services"].items()):
     if svc.get("image") != "dimstream:local":
@@ -57,7 +69,13 @@ for name, svc in sorted(doc["services"].items()):
         run = subprocess.run([launcher, "config", "--config", host], capture_output=True, text=True, env=env)
         if run.returncode != 0:
             sys.exit(f"check-compose: service {name}: its config {config} is refused: {run.stderr.strip()}")
-    print(f"check-compose: service {name}: dimstream {verb}: ok" + (f", {config} valid in its environment" if config else ""))
+        # the same with .env.example's placeholders: must be refused, naming them
+        env.update({k: str(v) for k, v in (example["services"][name].get("environment") or {}).items() if k != "JAVA_OPTS"})
+        placeholders = subprocess.run([launcher, "config", "--config", host], capture_output=True, text=True, env=env)
+        if placeholders.returncode != 2 or "still a placeholder" not in placeholders.stderr:
+            sys.exit(f"check-compose: service {name}: {config} accepts .env.example's placeholder secrets: {placeholders.stderr.strip()}")
+    print(f"check-compose: service {name}: dimstream {verb}: ok" + (f", {config} valid in its environment, "
+                                                                      f"refused with .env.example's placeholders" if config else ""))
     checked += 1
 if checked == 0:
     sys.exit("check-compose: no service runs the dimstream image")

@@ -1,10 +1,12 @@
 package io.dimstream.admin;
 
+import static io.javalin.http.HandlerType.GET;
+import static io.javalin.http.HandlerType.POST;
+
 import io.dimstream.admin.asof.AsOfPage;
 import io.dimstream.admin.audit.AuditPage;
 import io.dimstream.admin.dlq.DlqPage;
 import io.dimstream.admin.replay.ReplayPage;
-import io.dimstream.admin.web.Conflict;
 import io.dimstream.admin.auth.Accounts;
 import io.dimstream.admin.auth.LoginPages;
 import io.dimstream.admin.auth.LoginThrottle;
@@ -16,10 +18,10 @@ import io.dimstream.admin.diff.DiffPage;
 import io.dimstream.admin.history.HistoryPage;
 import io.dimstream.admin.integrity.IntegrityPage;
 import io.dimstream.admin.quarantine.QuarantinePage;
-import io.dimstream.admin.web.BadRequest;
 import io.dimstream.admin.web.EntityCatalog;
+import io.dimstream.admin.web.Errors;
+import io.dimstream.admin.web.JettyErrors;
 import io.dimstream.admin.web.Json;
-import io.dimstream.admin.web.NotFound;
 import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.admin.web.Views;
 import io.dimstream.config.AdminConfig;
@@ -33,12 +35,15 @@ import io.dimstream.db.jobs.QuarantineActions;
 import io.dimstream.db.jobs.ReplayJobs;
 import io.dimstream.db.status.IntegrityRuns;
 import io.dimstream.db.write.Scd2Writer;
+import io.dimstream.admin.auth.ClientAddress;
+import io.dimstream.db.connect.StatementTimeouts;
 import io.javalin.Javalin;
-import io.javalin.config.JavalinConfig;
-import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import io.javalin.http.HandlerType;
 import io.javalin.http.staticfiles.Location;
 import io.javalin.json.JavalinJackson;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -65,29 +70,56 @@ public final class AdminServer {
         void close();
     }
 
+    /**
+     * Who may call a route. The route table declares it; {@link Security#check} enforces it from the
+     * path and method alone (deny by default: a path is public only when Security says so), and
+     * the security tests walk the table to prove the two agree.
+     */
+    public enum Access {
+        /** Anyone: the login form and its POST. */
+        PUBLIC,
+        /** Any logged-in user or API token, read only (GET). */
+        VIEWER,
+        /** The admin role; a session also needs its CSRF token (POST). */
+        ADMIN,
+        /** Any session with its CSRF token (POST /logout). */
+        SESSION
+    }
+
+    /** One line of the route table. */
+    public record Route(HandlerType method, String path, Access access) {
+    }
+
+    private record Endpoint(Route route, Handler handler) {
+    }
+
     private final AdminConfig admin;
     private final AdminSettings settings;
+    private final List<Endpoint> endpoints;
     private final Javalin app;
 
     /**
      * @param config needs an {@code admin:} section ({@link DimstreamConfig#requireAdmin()})
-     * @param ds     dimstream's database, migrated, holding the entity tables
+     * @param rawDs  dimstream's database, migrated, holding the entity tables; every statement the
+     *               admin runs on it is limited to {@code admin.statement-timeout}
      */
-    public AdminServer(DimstreamConfig config, DataSource ds, AdminSettings settings) {
-        Objects.requireNonNull(ds, "ds");
+    public AdminServer(DimstreamConfig config, DataSource rawDs, AdminSettings settings) {
+        Objects.requireNonNull(rawDs, "ds");
         this.admin = config.requireAdmin();
         this.settings = Objects.requireNonNull(settings, "settings");
+        DataSource ds = StatementTimeouts.wrap(rawDs, admin.statementTimeout());
         EntityCatalog catalog = new EntityCatalog(config);
         Views views = new Views();
         PageRenderer pages = new PageRenderer(views, catalog);
-        Security security = new Security(new Accounts(admin), new Sessions(admin.sessionTimeout(), settings.clock()),
-                admin.secureCookie());
+        Security security = new Security(new Accounts(admin),
+                new Sessions(admin.sessionTimeout(), admin.sessionLifetime(), settings.clock()), admin.secureCookie());
         HistoryQueries queries = new HistoryQueries(ds);
         IntegrityRuns integrity = new IntegrityRuns(ds);
-        LoginPages login = new LoginPages(security, views, new LoginThrottle(settings.clock()));
+        LoginPages login = new LoginPages(security, views, new LoginThrottle(settings.clock()),
+                new ClientAddress(admin.trustedProxies()));
         DashboardPage dashboard = new DashboardPage(new Dashboard(ds, catalog, integrity, settings.clock()), pages);
         HistoryPage history = new HistoryPage(queries, catalog, pages);
-        AsOfPage asOf = new AsOfPage(queries, catalog, pages, settings.clock());
+        AsOfPage asOf = new AsOfPage(queries, catalog, pages, settings.clock(), admin.csvMaxMib());
         DiffPage diff = new DiffPage(queries, catalog, pages);
         IntegrityPage integrityPage = new IntegrityPage(new IntegrityChecker(ds), integrity, catalog, pages);
         QuarantinePage quarantine = new QuarantinePage(new QuarantineQueries(ds), new QuarantineActions(ds, new Scd2Writer(ds)),
@@ -95,6 +127,8 @@ public final class AdminServer {
         Features f = new Features(login, dashboard, history, asOf, diff, integrityPage, quarantine,
                 new ReplayPage(new ReplayJobs(ds), catalog, pages), new DlqPage(new DlqRecords(ds), catalog, pages),
                 new AuditPage(new AuditLog(ds), pages));
+        this.endpoints = endpoints(f);
+        Errors errors = new Errors(pages, admin.statementTimeout(), security::headers);
 
         this.app = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
@@ -105,7 +139,22 @@ public final class AdminServer {
                 s.location = Location.CLASSPATH;
             });
             cfg.staticFiles.enableWebjars();
-            routes(cfg, security, f, pages);
+            // what Jetty answers itself (a malformed URI, a header too large, an ambiguous path)
+            // never reaches Javalin: its error handler writes a plain line with the same headers
+            cfg.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors(admin.secureCookie())));
+            cfg.jetty.modifyServletContextHandler(h -> h.setErrorHandler(new JettyErrors(admin.secureCookie())));
+            cfg.jetty.modifyHttpConfiguration(h -> {
+                h.setSendServerVersion(false);
+                h.setSendXPoweredBy(false);
+            });
+            // a java.lang.Error (stack overflow, out of memory) in a handler: logged with an id, answered like a 500
+            cfg.router.javaLangErrorHandler((res, error) -> errors.javaLangError(res, error, admin.secureCookie()));
+            var r = cfg.routes;
+            r.before(security::check);
+            for (Endpoint e : endpoints) {
+                r.addHttpHandler(e.route().method(), e.route().path(), e.handler());
+            }
+            errors.register(r);
         });
     }
 
@@ -118,8 +167,8 @@ public final class AdminServer {
      * The route table: every page, its JSON twin under /api, and the state-changing actions (POST;
      * Security.check requires the admin role and, for a session, its CSRF token).
      */
-    private static void routes(JavalinConfig cfg, Security security, Features f, PageRenderer pages) {
-        var r = cfg.routes;
+    private static List<Endpoint> endpoints(Features f) {
+        List<Endpoint> t = new ArrayList<>();
         LoginPages login = f.login();
         DashboardPage dashboard = f.dashboard();
         HistoryPage history = f.history();
@@ -130,72 +179,67 @@ public final class AdminServer {
         ReplayPage replay = f.replay();
         DlqPage dlq = f.dlq();
         AuditPage audit = f.audit();
-        r.before(security::check);
 
-        r.get("/login", login::form);
-        r.post("/login", login::submit);
-        r.post("/logout", login::logout);
+        add(t, GET, "/login", Access.PUBLIC, login::form);
+        add(t, POST, "/login", Access.PUBLIC, login::submit);
+        add(t, POST, "/logout", Access.SESSION, login::logout);
 
-        r.get("/", dashboard::page);
-        r.get("/dashboard/table", dashboard::fragment);
-        r.get("/api/dashboard", dashboard::api);
+        add(t, GET, "/", Access.VIEWER, dashboard::page);
+        add(t, GET, "/dashboard/table", Access.VIEWER, dashboard::fragment);
+        add(t, GET, "/api/dashboard", Access.VIEWER, dashboard::api);
 
-        r.get("/history/{entity}", history::page);
-        r.get("/api/history/{entity}", history::api);
+        add(t, GET, "/history/{entity}", Access.VIEWER, history::page);
+        add(t, GET, "/api/history/{entity}", Access.VIEWER, history::api);
 
-        r.get("/asof/{entity}", asOf::page);
-        r.get("/asof/{entity}/csv", asOf::csv);
-        r.get("/api/asof/{entity}", asOf::api);
-        r.get("/api/asof/{entity}/csv", asOf::csv);
+        add(t, GET, "/asof/{entity}", Access.VIEWER, asOf::page);
+        add(t, GET, "/asof/{entity}/csv", Access.VIEWER, asOf::csv);
+        add(t, GET, "/api/asof/{entity}", Access.VIEWER, asOf::api);
+        add(t, GET, "/api/asof/{entity}/csv", Access.VIEWER, asOf::csv);
 
-        r.get("/diff/{entity}", diff::page);
-        r.get("/api/diff/{entity}", diff::api);
+        add(t, GET, "/diff/{entity}", Access.VIEWER, diff::page);
+        add(t, GET, "/api/diff/{entity}", Access.VIEWER, diff::api);
 
-        r.get("/integrity/{entity}", integrity::page);
-        r.post("/integrity/{entity}/run", integrity::runPage);
-        r.get("/api/integrity/{entity}", integrity::api);
-        r.post("/api/integrity/{entity}/run", integrity::runApi);
+        add(t, GET, "/integrity/{entity}", Access.VIEWER, integrity::page);
+        add(t, POST, "/integrity/{entity}/run", Access.ADMIN, integrity::runPage);
+        add(t, GET, "/api/integrity/{entity}", Access.VIEWER, integrity::api);
+        add(t, POST, "/api/integrity/{entity}/run", Access.ADMIN, integrity::runApi);
 
-        r.get("/quarantine", quarantine::page);
-        r.get("/api/quarantine", quarantine::api);
-        r.post("/quarantine/{id}/apply", quarantine::applyPage);
-        r.post("/quarantine/{id}/discard", quarantine::discardPage);
-        r.post("/api/quarantine/{id}/apply", quarantine::applyApi);
-        r.post("/api/quarantine/{id}/discard", quarantine::discardApi);
+        add(t, GET, "/quarantine", Access.VIEWER, quarantine::page);
+        add(t, GET, "/api/quarantine", Access.VIEWER, quarantine::api);
+        add(t, POST, "/quarantine/{id}/apply", Access.ADMIN, quarantine::applyPage);
+        add(t, POST, "/quarantine/{id}/discard", Access.ADMIN, quarantine::discardPage);
+        add(t, POST, "/api/quarantine/{id}/apply", Access.ADMIN, quarantine::applyApi);
+        add(t, POST, "/api/quarantine/{id}/discard", Access.ADMIN, quarantine::discardApi);
 
-        r.get("/replay", replay::page);
-        r.post("/replay", replay::submitPage);
-        r.get("/replay/{id}", replay::jobPage);
-        r.get("/replay/{id}/progress", replay::progressFragment);
-        r.post("/replay/{id}/cancel", replay::cancelPage);
-        r.get("/api/replays", replay::listApi);
-        r.post("/api/replays", replay::submitApi);
-        r.get("/api/replays/{id}", replay::jobApi);
-        r.post("/api/replays/{id}/cancel", replay::cancelApi);
+        add(t, GET, "/replay", Access.VIEWER, replay::page);
+        add(t, POST, "/replay", Access.ADMIN, replay::submitPage);
+        add(t, GET, "/replay/{id}", Access.VIEWER, replay::jobPage);
+        add(t, GET, "/replay/{id}/progress", Access.VIEWER, replay::progressFragment);
+        add(t, POST, "/replay/{id}/cancel", Access.ADMIN, replay::cancelPage);
+        add(t, GET, "/api/replays", Access.VIEWER, replay::listApi);
+        add(t, POST, "/api/replays", Access.ADMIN, replay::submitApi);
+        add(t, GET, "/api/replays/{id}", Access.VIEWER, replay::jobApi);
+        add(t, POST, "/api/replays/{id}/cancel", Access.ADMIN, replay::cancelApi);
 
-        r.get("/dlq", dlq::page);
-        r.post("/dlq/redrive", dlq::redrivePage);
-        r.get("/api/dlq", dlq::api);
-        r.post("/api/dlq/redrive", dlq::redriveApi);
+        add(t, GET, "/dlq", Access.VIEWER, dlq::page);
+        add(t, GET, "/dlq/{id}/{part}", Access.VIEWER, dlq::download);
+        add(t, POST, "/dlq/redrive", Access.ADMIN, dlq::redrivePage);
+        add(t, GET, "/api/dlq", Access.VIEWER, dlq::api);
+        add(t, GET, "/api/dlq/{id}/{part}", Access.VIEWER, dlq::download);
+        add(t, POST, "/api/dlq/redrive", Access.ADMIN, dlq::redriveApi);
 
-        r.get("/audit", audit::page);
-        r.get("/api/audit", audit::api);
-
-        r.exception(BadRequest.class, (e, ctx) -> fail(ctx, pages, 400, e.getMessage()));
-        r.exception(NotFound.class, (e, ctx) -> fail(ctx, pages, 404, e.getMessage()));
-        r.exception(Conflict.class, (e, ctx) -> fail(ctx, pages, 409, e.getMessage()));
-        r.exception(Exception.class, (e, ctx) -> {
-            LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
-            fail(ctx, pages, 500, "the request failed: " + e);
-        });
+        add(t, GET, "/audit", Access.VIEWER, audit::page);
+        add(t, GET, "/api/audit", Access.VIEWER, audit::api);
+        return List.copyOf(t);
     }
 
-    private static void fail(Context ctx, PageRenderer pages, int status, String message) {
-        if (ctx.path().startsWith("/api/")) {
-            ctx.status(status).json(Map.of("error", message));
-        } else {
-            pages.error(ctx, status, message);
-        }
+    private static void add(List<Endpoint> table, HandlerType method, String path, Access access, Handler handler) {
+        table.add(new Endpoint(new Route(method, path, access), handler));
+    }
+
+    /** The route table as declared (method, path, who may call it): what the security tests walk. */
+    public List<Route> routes() {
+        return endpoints.stream().map(Endpoint::route).toList();
     }
 
     /** The Javalin instance, not started (JavalinTest starts it). */

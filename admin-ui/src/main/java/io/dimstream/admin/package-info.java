@@ -4,7 +4,10 @@
  *
  * <h2>Design notes</h2>
  * <ul>
- *   <li><b>One route table</b> ({@link io.dimstream.admin.AdminServer}); packages by feature
+ *   <li><b>One route table</b> ({@link io.dimstream.admin.AdminServer}, kept as data:
+ *       {@code AdminServer.routes()} lists every route with who may call it, {@code Access}:
+ *       public, viewer, admin, session; the security tests walk it, so a new route is tested
+ *       without anyone adding it to a list); packages by feature
  *       ({@code dashboard}, {@code history}, {@code asof}, {@code diff}, {@code integrity},
  *       {@code quarantine}, {@code replay}, {@code dlq}, {@code audit}), each a thin handler over
  *       db's services ({@code io.dimstream.db.read}, {@code io.dimstream.db.status},
@@ -28,18 +31,51 @@
  *       {@code script-src 'self'; style-src 'self'} holds; htmx's own inline indicator style and eval
  *       are switched off by its meta config. The dashboard polls {@code /dashboard/table} every 10 s;
  *       a replay job's page polls {@code /replay/{id}/progress} every second, and the fragment of a
- *       finished job carries no trigger, so the polling stops by itself.</li>
+ *       finished job carries no trigger, so the polling stops by itself. Polls send
+ *       {@code X-Dimstream-Poll} ({@code hx-headers}): they do not keep a session alive.</li>
  *   <li><b>Raw bytes</b> (a DLQ record's key, value, headers) are shown as UTF-8 text when valid
- *       (without control characters), else hex ({@code web.Bytes}), and escaped like any text.</li>
+ *       (without control characters), else hex ({@code web.Bytes}), and escaped like any text. A
+ *       page shows previews cut in the database (2 KB of a key or value, 256 bytes of ten header
+ *       values): 50 records near Kafka's 1 MB limit would otherwise make a 100 MB page; the whole
+ *       key or value is a download ({@code /dlq/{id}/key|value}, {@code application/octet-stream}).</li>
  *   <li><b>Security</b> ({@code auth}): every request passes {@code Security.check}: headers, then a
  *       bearer token ({@code /api} only) or the session cookie, then for non-GET requests the session's
  *       CSRF token (hidden field {@code _csrf} or header {@code X-CSRF-Token}) and the admin role.
- *       Sessions live in memory, 256-bit ids in an HttpOnly SameSite=Strict cookie, a new id at every
- *       login; the login form is protected by a double-submit token. Passwords: bcrypt
- *       (spring-security-crypto); tokens compared as SHA-256 digests in constant time.</li>
+ *       Public are only {@code /login} and static assets whose path is plain segments
+ *       ({@code /static/../api} is not). Sessions live in memory, 256-bit ids in an HttpOnly
+ *       SameSite=Strict cookie (Secure unless {@code secure-cookie: false}), a new id at every login
+ *       (the browser's old session ends), ended by the idle timeout or the absolute lifetime, at most
+ *       20 per user and 10,000 in all ({@code Sessions}); the login form is protected by a
+ *       double-submit token. Passwords: bcrypt (spring-security-crypto; over 72 bytes refused
+ *       before bcrypt); tokens compared as SHA-256 digests in constant time.</li>
+ *   <li><b>Login throttling</b> ({@code LoginThrottle}): 5 failures per (user name, client) and 20
+ *       per client in a sliding 15-minute window. The attempt is reserved (counted as a failure)
+ *       in the same synchronized step as the check, before bcrypt, and a correct password takes it
+ *       back: parallel requests cannot all pass the check first. Failures lock only their own
+ *       client, so nobody can lock a user out of another client, and a lock ends 15 minutes after
+ *       the failure that set it. The client ({@code ClientAddress}) is the remote address, or,
+ *       when the connection comes from {@code admin.trusted-proxies}, the first untrusted hop of
+ *       {@code X-Forwarded-For} from the right; IPv6 counts by /64. At most 10,000 keys (LRU).
+ *       User names reach the log through {@code LogText} (CR, LF and other control or format
+ *       characters escaped).</li>
+ *   <li><b>Errors</b> ({@code web.Errors}): a refusal names the parameter (400, also for an
+ *       instant outside years 1 to 9999), 404, 409; a statement cut by the timeout 503; anything
+ *       else 500 with an error id only, the exception logged under it. What Jetty refuses before
+ *       Javalin (a bad URI, a header too large) is answered by {@code web.JettyErrors}: one plain
+ *       line with the same security headers. Every response carries the headers, HSTS when
+ *       cookies are Secure.</li>
+ *   <li><b>Bounded database work</b>: the admin wraps its DataSource in
+ *       {@code db.connect.StatementTimeouts} ({@code admin.statement-timeout}, default 30 s), set on
+ *       each borrowed connection and reset when it goes back: per borrow rather than per pool,
+ *       because {@code demo} hands the admin the pipeline's pool, and rather than per transaction,
+ *       because most queries run in autocommit.</li>
  *   <li><b>SQL</b>: filters are bound parameters, sort is one of two whitelisted words, entity
  *       names are looked up in the config; nothing from a request becomes SQL text.</li>
- *   <li><b>CSV</b> streams the as-of snapshot from a server-side cursor to the response.</li>
+ *   <li><b>CSV</b>: the as-of snapshot is read through a server-side cursor into a temporary file
+ *       (at most {@code admin.csv-max-mib}), the transaction ends, and only then is the file sent:
+ *       a slow reader holds a thread and a file, never a pooled connection or an open transaction;
+ *       at most 4 exports at once. Formulas are defused ({@code asof.Csv}); {@code ?raw=1} writes
+ *       values exactly.</li>
  *   <li><b>Integrity</b> reports run from the admin are kept in {@code dimstream.integrity_runs}
  *       (newest 20 per entity), so the status survives a restart and every admin instance agrees;
  *       each run is audited ({@code integrity.run}).</li>

@@ -12,6 +12,7 @@ import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ReferenceModel;
 import io.javalin.testtools.JavalinTest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -114,7 +115,41 @@ class ActionsPagesTest {
     }
 
     private static String bytes(String encoding, String text, int length) {
-        return "{'encoding':'" + encoding + "','text':" + (text == null ? "null" : "'" + text + "'") + ",'length':" + length + "}";
+        return "{'encoding':'" + encoding + "','text':" + (text == null ? "null" : "'" + text + "'") + ",'length':" + length
+                + ",'truncated':false}";
+    }
+
+    @Test
+    void aRecordNearKafkasLimitIsAPreviewOnThePageAndAWholeDownload() throws Exception {
+        // 1,040,000 bytes (hostile check 13): the 2,048-byte preview ends inside a two-byte character, which is left out
+        String value = "x".repeat(2047) + "é" + "y".repeat(1_040_000 - 2049);
+        DlqRecords dlq = new DlqRecords(f.ds);
+        dlq.mirror(List.of(new DlqRecords.Incoming("ledger", "fin.ledger", 0, 9L, "fin.ledger.dlq", 0, 900, "big".getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8), List.of(), "value: not JSON", Instant.parse("2025-06-02T00:00:00Z"))));
+        long id = dlq.page("ledger", null, 100).stream().filter(r -> r.dlqOffset() == 900).findFirst().orElseThrow().id();
+        JavalinTest.test(f.server().app(), (app, client) -> {
+            Browser b = new Browser(client.getOrigin());
+            b.login("vera", ActionsFixture.VIEWER_PASSWORD);
+            String page = b.get("/dlq?entity=ledger").body();
+            assertThat(page).contains("<td class=\"bytes\" data-encoding=\"utf-8\">" + "x".repeat(2047) + "<span class=\"meta\" id=\"value-cut-"
+                    + id + "\">… first 2048 of 1040000 bytes: <a href=\"/dlq/" + id + "/value\">download the whole value</a></span></td>");
+            assertThat(page.length()).isLessThan(20_000);
+
+            HttpResponse<String> whole = b.get("/dlq/" + id + "/value");
+            assertThat(List.of(whole.statusCode(), whole.headers().firstValue("Content-Type").orElse(""),
+                    whole.headers().firstValue("Content-Disposition").orElse(""), whole.body().equals(value)))
+                    .isEqualTo(List.of(200, "application/octet-stream", "attachment; filename=\"dlq-" + id + "-value.bin\"", true));
+            assertThat(b.get("/dlq/" + id + "/key").body()).isEqualTo("big");
+            HttpResponse<String> api = b.get("/api/dlq/" + id + "/value", "Authorization", "Bearer " + ActionsFixture.VIEWER_TOKEN);
+            assertThat(List.of(api.statusCode(), api.body().length())).isEqualTo(List.of(200, value.length()));
+            JsonNode preview = JSON.readTree(b.get("/api/dlq?entity=ledger", "Authorization", "Bearer " + ActionsFixture.VIEWER_TOKEN).body())
+                    .at("/records/0/value");
+            assertThat(preview).isEqualTo(JSON.createObjectNode().put("encoding", "utf-8").put("text", "x".repeat(2047))
+                    .put("length", 1_040_000).put("truncated", true));
+
+            assertThat(List.of(b.get("/dlq/" + id + "/headers").statusCode(), b.get("/dlq/nope/value").statusCode(),
+                    b.get("/dlq/999999999/value").statusCode())).isEqualTo(List.of(404, 400, 404));
+        });
     }
 
     @Test
@@ -133,19 +168,19 @@ class ActionsPagesTest {
                     + "'dlq_topic':'fin.journal.dlq','dlq_partition':1,'dlq_offset':0,'key':" + bytes("utf-8", "J3", 2) + ",'value':"
                     + bytes("utf-8", "{}", 2) + ",'headers':[],'error':'source unknown','record_timestamp':'2025-06-01T12:00:02Z',"
                     + "'received_at':" + t(rows.get(0).receivedAt()) + ",'redrive_state':'none','redrive_requested_by':null,"
-                    + "'redrive_requested_at':null,'redriven_at':null,'redrive_error':null},"
+                    + "'redrive_requested_at':null,'redriven_at':null,'redrive_error':null,'headers_truncated':false,'error_truncated':false},"
                     + "{'id':" + r2 + ",'entity':'journal','source_topic':'fin.journal','source_partition':1,'source_offset':7,"
                     + "'dlq_topic':'fin.journal.dlq','dlq_partition':0,'dlq_offset':1,'key':" + bytes("null", null, 0) + ",'value':"
                     + bytes("hex", "00ff10", 3) + ",'headers':[{'name':'bin','value':" + bytes("hex", "fe", 1) + "},{'name':'empty','value':"
                     + bytes("null", null, 0) + "}],'error':'value: not UTF-8','record_timestamp':'2025-06-01T12:00:01Z',"
                     + "'received_at':" + t(rows.get(1).receivedAt()) + ",'redrive_state':'none','redrive_requested_by':null,"
-                    + "'redrive_requested_at':null,'redriven_at':null,'redrive_error':null},"
+                    + "'redrive_requested_at':null,'redriven_at':null,'redrive_error':null,'headers_truncated':false,'error_truncated':false},"
                     + "{'id':" + r1 + ",'entity':'journal','source_topic':'fin.journal','source_partition':0,'source_offset':41,"
                     + "'dlq_topic':'fin.journal.dlq','dlq_partition':0,'dlq_offset':0,'key':" + bytes("utf-8", "J1", 2) + ",'value':"
-                    + "{'encoding':'utf-8','text':'VALUE','length':" + ActionsFixture.XSS_VALUE.length() + "},"
+                    + "{'encoding':'utf-8','text':'VALUE','length':" + ActionsFixture.XSS_VALUE.length() + ",'truncated':false},"
                     + "'headers':[{'name':'dimstream.error','value':" + bytes("utf-8", "bad json", 8) + "}],'error':'ERROR',"
                     + "'record_timestamp':'2025-06-01T12:00:00Z','received_at':" + t(rows.get(2).receivedAt()) + ",'redrive_state':'none',"
-                    + "'redrive_requested_by':null,'redrive_requested_at':null,'redriven_at':null,'redrive_error':null}]}");
+                    + "'redrive_requested_by':null,'redrive_requested_at':null,'redriven_at':null,'redrive_error':null,'headers_truncated':false,'error_truncated':false}]}");
             ((com.fasterxml.jackson.databind.node.ObjectNode) expected.at("/records/2/value")).put("text", ActionsFixture.XSS_VALUE);
             ((com.fasterxml.jackson.databind.node.ObjectNode) expected.at("/records/2")).put("error", ActionsFixture.XSS_ERROR);
             assertThat(api).isEqualTo(expected);

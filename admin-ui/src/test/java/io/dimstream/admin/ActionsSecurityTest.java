@@ -16,23 +16,27 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every state-changing request of the action pages (replay, cancel, quarantine apply and discard,
- * DLQ re-drive) is refused without a session, without the CSRF token, and for the viewer role, by
- * form and by token, and changes nothing; hostile values render as text.
+ * Every state-changing route of the route table ({@link AdminServer#routes()}: replay, cancel,
+ * quarantine apply and discard, DLQ re-drive, integrity run) is refused without a session, without
+ * the CSRF token, and for the viewer role, by form and by token, and changes nothing; hostile
+ * values render as text.
  */
 class ActionsSecurityTest {
 
     private final ActionsFixture f = ActionsFixture.get();
     private final ReplayJobs jobs = new ReplayJobs(f.ds);
 
-    /** Every POST with a form a browser would send. */
-    private List<Map.Entry<String, Map<String, String>>> posts(long job) {
-        return List.of(
-                Map.entry("/replay", Map.of("entity", "journal", "from", "earliest", "target", "live")),
-                Map.entry("/replay/" + job + "/cancel", Map.of()),
-                Map.entry("/quarantine/" + f.pruned + "/apply", Map.of()),
-                Map.entry("/quarantine/" + f.pruned + "/discard", Map.of()),
-                Map.entry("/dlq/redrive", Map.of("id", Long.toString(f.dlq.get(1)))));
+    /** The form a browser sends with an action, by the route's path; an action not listed sends no field but the token. */
+    private Map<String, Map<String, String>> forms() {
+        return Map.of(
+                "/replay", Map.of("entity", "journal", "from", "earliest", "target", "live"),
+                "/dlq/redrive", Map.of("id", Long.toString(f.dlq.get(1))));
+    }
+
+    /** The route's path with its parameters filled in: the job, the quarantined event, the ledger entity. */
+    private String concrete(String path, long job) {
+        return path.replace("{entity}", "ledger")
+                .replace("{id}", path.contains("quarantine") ? Long.toString(f.pruned) : Long.toString(job));
     }
 
     private static Map<String, String> with(Map<String, String> form, String csrf) {
@@ -55,7 +59,8 @@ class ActionsSecurityTest {
 
     @Test
     void everyActionIsRefusedWithoutSessionWithoutCsrfAndForAViewerAndChangesNothing() {
-        JavalinTest.test(f.server().app(), (app, client) -> {
+        AdminServer server = f.server();
+        JavalinTest.test(server.app(), (app, client) -> {
             long job = jobs.submit("journal", "fin.journal", ReplaySource.earliest(), ReplayTarget.LIVE, "security-test");
             List<Object> before = state();
 
@@ -67,25 +72,33 @@ class ActionsSecurityTest {
             viewer.login("vera", ActionsFixture.VIEWER_PASSWORD);
             String viewerToken = Browser.csrf(viewer.get("/replay").body());
 
-            for (var p : posts(job)) {
-                HttpResponse<String> none = anonymous.post(p.getKey(), with(p.getValue(), "x"));
-                assertThat(List.of(none.statusCode(), none.body())).as(p.getKey())
+            // every state-changing route of the real route table, pages and JSON twins
+            List<AdminServer.Route> actions = server.routes().stream().filter(r -> r.access() == AdminServer.Access.ADMIN).toList();
+            assertThat(actions).allSatisfy(r -> assertThat(r.method()).isEqualTo(io.javalin.http.HandlerType.POST));
+            assertThat(actions.stream().filter(r -> !r.path().startsWith("/api/")).count()).isEqualTo(6);
+            for (AdminServer.Route r : actions) {
+                String path = concrete(r.path(), job);
+                Map<String, String> form = forms().getOrDefault(r.path(), Map.of());
+                if (path.startsWith("/api/")) {
+                    HttpResponse<String> apiNone = anonymous.post(path, form);
+                    assertThat(List.of(apiNone.statusCode(), apiNone.body())).as(path).isEqualTo(List.of(401,
+                            "{\"error\":\"log in first (or send Authorization: Bearer <token> to /api/...)\"}"));
+                    HttpResponse<String> apiViewer = anonymous.post(path, form, "Authorization", "Bearer " + ActionsFixture.VIEWER_TOKEN);
+                    assertThat(List.of(apiViewer.statusCode(), apiViewer.body())).as(path)
+                            .isEqualTo(List.of(403, "{\"error\":\"the viewer role may not change anything; an admin may\"}"));
+                    continue;
+                }
+                HttpResponse<String> none = anonymous.post(path, with(form, "x"));
+                assertThat(List.of(none.statusCode(), none.body())).as(path)
                         .isEqualTo(List.of(401, "401 Unauthorized: log in first (or send Authorization: Bearer <token> to /api/...)"));
-                HttpResponse<String> noCsrf = admin.post(p.getKey(), with(p.getValue(), null));
-                assertThat(List.of(noCsrf.statusCode(), noCsrf.body())).as(p.getKey())
+                HttpResponse<String> noCsrf = admin.post(path, with(form, null));
+                assertThat(List.of(noCsrf.statusCode(), noCsrf.body())).as(path)
                         .isEqualTo(List.of(403, "403 Forbidden: missing or wrong CSRF token: reload the page and try again"));
-                HttpResponse<String> wrongCsrf = admin.post(p.getKey(), with(p.getValue(), viewerToken));
-                assertThat(wrongCsrf.statusCode()).as(p.getKey()).isEqualTo(403);
-                HttpResponse<String> asViewer = viewer.post(p.getKey(), with(p.getValue(), viewerToken));
-                assertThat(List.of(asViewer.statusCode(), asViewer.body())).as(p.getKey())
+                HttpResponse<String> wrongCsrf = admin.post(path, with(form, viewerToken));
+                assertThat(wrongCsrf.statusCode()).as(path).isEqualTo(403);
+                HttpResponse<String> asViewer = viewer.post(path, with(form, viewerToken));
+                assertThat(List.of(asViewer.statusCode(), asViewer.body())).as(path)
                         .isEqualTo(List.of(403, "403 Forbidden: the viewer role may not change anything; an admin may"));
-                // the JSON twin: no token, the viewer's token
-                HttpResponse<String> apiNone = anonymous.post("/api" + p.getKey().replace("/replay", "/replays"), p.getValue());
-                assertThat(apiNone.statusCode()).as(p.getKey()).isEqualTo(401);
-                HttpResponse<String> apiViewer = anonymous.post("/api" + p.getKey().replace("/replay", "/replays"), p.getValue(),
-                        "Authorization", "Bearer " + ActionsFixture.VIEWER_TOKEN);
-                assertThat(List.of(apiViewer.statusCode(), apiViewer.body())).as(p.getKey())
-                        .isEqualTo(List.of(403, "{\"error\":\"the viewer role may not change anything; an admin may\"}"));
             }
             assertThat(state()).isEqualTo(before);
             assertThat(adminToken).isNotEqualTo(viewerToken);

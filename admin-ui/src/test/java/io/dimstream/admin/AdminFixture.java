@@ -38,6 +38,7 @@ final class AdminFixture {
     private static AdminFixture instance;
 
     final DataSource ds;
+    private final String hash;
     final DimstreamConfig config;
     final EntitySpec customer;
     final EntitySpec account;
@@ -45,40 +46,8 @@ final class AdminFixture {
 
     private AdminFixture() throws Exception {
         ds = TestPostgres.dataSource();
-        String hash = new BCryptPasswordEncoder(4).encode(ADMIN_PASSWORD);
-        config = DimstreamConfig.parse("""
-                postgres: {url: embedded}
-                entities:
-                  - name: customer
-                    topic: crm.customers
-                    table: ui_customer
-                    key: [customer_id]
-                    tracked: [email, city]
-                    type1: [last_login]
-                    lateness-horizon: unlimited
-                    columns: {customer_id: text, email: text, city: text, last_login: bigint}
-                  - name: account
-                    topic: bank.accounts
-                    table: ui_account
-                    key: [region, account_no]
-                    tracked: [status]
-                    lateness-horizon: P1D
-                    columns: {region: text, account_no: bigint, status: text}
-                  - name: broken
-                    topic: t.broken
-                    table: ui_broken
-                    key: [id]
-                    tracked: [v]
-                    lateness-horizon: unlimited
-                    columns: {id: text, v: text}
-                admin:
-                  users:
-                    - {name: alice, role: admin, password-hash: "%s"}
-                    - {name: victor, role: viewer, password: "${VIEWER_PW}"}
-                  api-tokens:
-                    - {name: airflow, role: admin, token: "${ADMIN_TOKEN}"}
-                    - {name: grafana, role: viewer, token: "${VIEWER_TOKEN}"}
-                """.formatted(hash), "test config", ENV);
+        hash = new BCryptPasswordEncoder(4).encode(ADMIN_PASSWORD);
+        config = configWith("");
         customer = config.entity("customer").toEntitySpec();
         account = config.entity("account").toEntitySpec();
         EntityTables.ensure(ds, customer);
@@ -115,6 +84,54 @@ final class AdminFixture {
                     new ApplyResult(2, 1, 0, 0, 0, 1, 0, 0, List.of(), 2, 0, 0), 1, 8, 5L));
         }
     }
+
+    /**
+     * The test config with more {@code admin:} keys (indented lines such as
+     * {@code "  trusted-proxies: [127.0.0.1]\n"}): the same entities and accounts.
+     */
+    DimstreamConfig configWith(String moreAdminLines) {
+        return configWith("", moreAdminLines);
+    }
+
+    /** As {@link #configWith(String)}, with more entity items (lines indented as the others, "  - name: ...") first. */
+    DimstreamConfig configWith(String moreEntityItems, String moreAdminLines) {
+        String yaml = YAML.formatted(hash).replace("entities:\n", "entities:\n" + moreEntityItems);
+        return DimstreamConfig.parse(yaml + moreAdminLines, "test config", ENV);
+    }
+
+    private static final String YAML = """
+                postgres: {url: embedded}
+                entities:
+                  - name: customer
+                    topic: crm.customers
+                    table: ui_customer
+                    key: [customer_id]
+                    tracked: [email, city]
+                    type1: [last_login]
+                    lateness-horizon: unlimited
+                    columns: {customer_id: text, email: text, city: text, last_login: bigint}
+                  - name: account
+                    topic: bank.accounts
+                    table: ui_account
+                    key: [region, account_no]
+                    tracked: [status]
+                    lateness-horizon: P1D
+                    columns: {region: text, account_no: bigint, status: text}
+                  - name: broken
+                    topic: t.broken
+                    table: ui_broken
+                    key: [id]
+                    tracked: [v]
+                    lateness-horizon: unlimited
+                    columns: {id: text, v: text}
+                admin:
+                  users:
+                    - {name: alice, role: admin, password-hash: "%s"}
+                    - {name: victor, role: viewer, password: "${VIEWER_PW}"}
+                  api-tokens:
+                    - {name: airflow, role: admin, token: "${ADMIN_TOKEN}"}
+                    - {name: grafana, role: viewer, token: "${VIEWER_TOKEN}"}
+                """;
 
     static synchronized AdminFixture get() {
         if (instance == null) {

@@ -25,9 +25,18 @@ final class Browser {
     private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
     private final String origin;
     final Map<String, String> cookies = new LinkedHashMap<>();
+    /** Headers sent with every request (e.g. the X-Forwarded-For a proxy would add). */
+    final Map<String, String> headers = new LinkedHashMap<>();
 
     Browser(String origin) {
         this.origin = origin;
+    }
+
+    /** A browser behind a proxy that reports it as {@code address} (X-Forwarded-For). */
+    static Browser at(String origin, String address) {
+        Browser b = new Browser(origin);
+        b.headers.put("X-Forwarded-For", address);
+        return b;
     }
 
     HttpResponse<String> get(String path, String... headers) {
@@ -51,9 +60,10 @@ final class Browser {
         return send(b, headers);
     }
 
-    private HttpResponse<String> send(HttpRequest.Builder b, String... headers) {
-        for (int i = 0; i < headers.length; i += 2) {
-            b.header(headers[i], headers[i + 1]);
+    private HttpResponse<String> send(HttpRequest.Builder b, String... extra) {
+        headers.forEach(b::header);
+        for (int i = 0; i < extra.length; i += 2) {
+            b.header(extra[i], extra[i + 1]);
         }
         if (!cookies.isEmpty()) {
             b.header("Cookie", cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())

@@ -238,7 +238,7 @@ class PagesTest {
                     + "'changes_per_minute':0.0,'sink_lag':null,'last_batch_at':null,'last_batch_events':null,'last_batch_apply_ms':null,"
                     + "'quarantine_pending':0,'dlq_records':0,'sink_rejects':0," + integrity("broken") + "}]}")));
             String html = b.get("/").body();
-            assertThat(html).contains("hx-get=\"/dashboard/table\" hx-trigger=\"every 10s\" hx-swap=\"outerHTML\"")
+            assertThat(html).contains("hx-get=\"/dashboard/table\" hx-trigger=\"every 10s\" hx-headers='{\"X-Dimstream-Poll\": \"1\"}' hx-swap=\"outerHTML\"")
                     .contains("<script src=\"/webjars/htmx.org/2.0.4/dist/htmx.min.js\" defer></script>")
                     .contains("<td class=\"num\" data-class=\"changed\">1</td>")
                     .contains("<td class=\"num\">8</td>")

@@ -72,7 +72,7 @@ class ReplayPagesTest {
             String page = b.get("/replay/" + id).body();
             assertThat(page).contains("<h1>Replay job #" + id + ": ledger</h1>")
                     .contains("<section id=\"job-progress\" data-state=\"RUNNING\" hx-get=\"/replay/" + id
-                            + "/progress\" hx-trigger=\"every 1s\" hx-swap=\"outerHTML\">")
+                            + "/progress\" hx-trigger=\"every 1s\" hx-headers='{\"X-Dimstream-Poll\": \"1\"}' hx-swap=\"outerHTML\">")
                     .contains("<p id=\"job-state\" class=\"state-RUNNING\">RUNNING</p>")
                     .contains("<progress id=\"job-bar\" aria-label=\"events read\" max=\"20\" value=\"7\">35 %</progress>")
                     .contains("<p id=\"job-counts\"><span id=\"events-read\">7</span> of <span id=\"events-total\">20</span> events read "
@@ -114,7 +114,9 @@ class ReplayPagesTest {
             b.login("sam", ActionsFixture.PASSWORD);
             String form = b.get("/replay?entity=journal").body();
             assertThat(form).contains("<option value=\"journal\" selected>journal</option>")
-                    .contains("<input type=\"text\" name=\"topic\" id=\"topic\" value=\"fin.journal\" placeholder=\"the entity's topic\">")
+                    // the topic is shown, not asked for: nothing named "topic" is sent
+                    .contains("<input type=\"text\" id=\"topic\" value=\"fin.journal\" readonly placeholder=\"the entity's own topic\">")
+                    .doesNotContain("name=\"topic\"").contains("A replay reads the entity's own topic")
                     .contains("<input type=\"radio\" name=\"from\" value=\"earliest\" id=\"from-earliest\" checked>")
                     .contains("<input type=\"radio\" name=\"target\" value=\"live\" id=\"target-live\" checked>");
             String token = Browser.csrf(form);
@@ -126,6 +128,20 @@ class ReplayPagesTest {
             assertThat(bad.statusCode()).isEqualTo(400);
             assertThat(bad.body()).contains("<p class=\"error\" id=\"replay-error\">offsets: partition 0 is listed twice in \"0:12,0:3\"</p>")
                     .contains("value=\"0:12,0:3\"").contains("<input type=\"radio\" name=\"from\" value=\"offsets\" id=\"from-offsets\" checked>");
+            assertThat(jobs.list("journal", 1000)).hasSize(before);
+
+            // another topic (the entity's dead letters, another entity's, an internal one): refused naming the field
+            for (String other : List.of("fin.journal.dlq", "fin.ledger", "dimstream.journal.changes")) {
+                HttpResponse<String> refused = b.post("/replay", Map.of("_csrf", token, "entity", "journal", "topic", other,
+                        "from", "earliest", "target", "live"));
+                assertThat(refused.statusCode()).as(other).isEqualTo(400);
+                assertThat(refused.body()).as(other).contains("<p class=\"error\" id=\"replay-error\">topic: a replay of journal reads "
+                        + "its own topic fin.journal, not \"" + other + "\" (dead letters go back through re-drive on the DLQ page)</p>");
+            }
+            HttpResponse<String> api = b.postJson("/api/replays", "{\"entity\": \"journal\", \"topic\": \"fin.journal.dlq\"}",
+                    "Authorization", "Bearer " + ActionsFixture.TOKEN);
+            assertThat(List.of(api.statusCode(), api.body())).isEqualTo(List.of(400, "{\"error\":\"topic: a replay of journal reads "
+                    + "its own topic fin.journal, not \\\"fin.journal.dlq\\\" (dead letters go back through re-drive on the DLQ page)\"}"));
             assertThat(jobs.list("journal", 1000)).hasSize(before);
 
             HttpResponse<String> ok = b.post("/replay", Map.of("_csrf", token, "entity", "journal", "topic", "", "from", "instant",

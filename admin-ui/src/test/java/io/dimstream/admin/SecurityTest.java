@@ -2,7 +2,9 @@ package io.dimstream.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.javalin.http.HandlerType;
 import io.javalin.testtools.JavalinTest;
+import java.net.URI;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
@@ -21,16 +23,62 @@ class SecurityTest {
         return new Browser(client.getOrigin());
     }
 
+    /** A route's path with its parameters filled in ({entity}: customer, {id}: 1, {part}: value). */
+    static String concrete(String path) {
+        return path.replace("{entity}", "customer").replace("{id}", "1").replace("{part}", "value");
+    }
+
     @Test
     void everyPageNeedsALoginAndTheApiAnswers401() {
-        JavalinTest.test(server().app(), (app, client) -> {
-            Browser b = browser(client);
-            HttpResponse<String> page = b.get("/history/customer?k=C1");
-            assertThat(page.statusCode()).isEqualTo(303);
-            assertThat(page.headers().firstValue("Location")).hasValue("/login?next=%2Fhistory%2Fcustomer%3Fk%3DC1");
-            HttpResponse<String> api = b.get("/api/history/customer?k=C1");
-            assertThat(api.statusCode()).isEqualTo(401);
-            assertThat(api.body()).isEqualTo("{\"error\":\"log in first (or send Authorization: Bearer <token> to /api/...)\"}");
+        AdminServer server = server();
+        JavalinTest.test(server.app(), (app, client) -> {
+            List<AdminServer.Route> routes = server.routes();
+            assertThat(routes.stream().filter(r -> r.access() == AdminServer.Access.PUBLIC).map(r -> r.method() + " " + r.path()).toList())
+                    .isEqualTo(List.of("GET /login", "POST /login"));
+            Browser viewer = browser(client);
+            viewer.login("victor", AdminFixture.VIEWER_PASSWORD);
+            String viewerCsrf = Browser.csrf(viewer.get("/").body());
+            int checked = 0;
+            for (AdminServer.Route r : routes) {
+                String path = concrete(r.path());
+                boolean api = path.startsWith("/api/");
+                String what = r.method() + " " + path;
+                Browser anonymous = browser(client);
+                switch (r.access()) {
+                    case PUBLIC -> {
+                        continue;
+                    }
+                    case VIEWER -> {
+                        assertThat(r.method()).as(what).isEqualTo(HandlerType.GET);
+                        HttpResponse<String> anon = anonymous.get(path);
+                        if (api) {
+                            assertThat(List.of(anon.statusCode(), anon.body())).as(what).isEqualTo(List.of(401,
+                                    "{\"error\":\"log in first (or send Authorization: Bearer <token> to /api/...)\"}"));
+                        } else {
+                            assertThat(List.of(anon.statusCode(), anon.headers().firstValue("Location").orElse(""))).as(what)
+                                    .isEqualTo(List.of(303, "/login?next=" + Browser.enc(path)));
+                        }
+                        // and a viewer may read it (the answer may be a 404 of an unknown job, never a refusal)
+                        int asViewer = viewer.get(path).statusCode();
+                        assertThat(asViewer).as(what).isNotIn(401, 403, 303);
+                    }
+                    case ADMIN, SESSION -> {
+                        assertThat(r.method()).as(what).isEqualTo(HandlerType.POST);
+                        HttpResponse<String> anon = anonymous.post(path, Map.of("_csrf", "x"));
+                        assertThat(List.of(anon.statusCode(), anon.body())).as(what).isEqualTo(List.of(401, api
+                                ? "{\"error\":\"log in first (or send Authorization: Bearer <token> to /api/...)\"}"
+                                : "401 Unauthorized: log in first (or send Authorization: Bearer <token> to /api/...)"));
+                        if (r.access() == AdminServer.Access.ADMIN) {
+                            HttpResponse<String> v = viewer.post(path, Map.of("_csrf", viewerCsrf));
+                            assertThat(List.of(v.statusCode(), v.body())).as(what).isEqualTo(List.of(403, api
+                                    ? "{\"error\":\"the viewer role may not change anything; an admin may\"}"
+                                    : "403 Forbidden: the viewer role may not change anything; an admin may"));
+                        }
+                    }
+                }
+                checked++;
+            }
+            assertThat(checked).isEqualTo(routes.size() - 2);
         });
     }
 
@@ -47,13 +95,15 @@ class SecurityTest {
             assertThat(ok.statusCode()).isEqualTo(303);
             assertThat(ok.headers().firstValue("Location")).hasValue("/");
             assertThat(Browser.header(ok, "Set-Cookie")).anySatisfy(c ->
-                    assertThat(c).matches("dimstream_session=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict"));
+                    assertThat(c).matches("dimstream_session=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict; Secure"));
+            // secure-cookie is on by default: the browser must not fall back to plain http either
+            assertThat(ok.headers().firstValue("Strict-Transport-Security")).hasValue("max-age=31536000");
             assertThat(b.get("/").statusCode()).isEqualTo(200);
         });
     }
 
     @Test
-    void afterFiveFailedLoginsTheNameIsLockedEvenWithTheRightPasswordAndOthersAreNot() {
+    void afterFiveFailedLoginsTheNameIsLockedOnThatClientEvenWithTheRightPasswordAndOtherNamesAreNot() {
         JavalinTest.test(server().app(), (app, client) -> {
             Browser b = browser(client);
             for (int i = 0; i < 5; i++) {
@@ -65,6 +115,7 @@ class SecurityTest {
             assertThat(locked.body()).contains("<p class=\"error\" id=\"login-error\">Too many failed logins. Try again in 15 minutes.</p>");
             assertThat(b.cookies).doesNotContainKey("dimstream_session");
 
+            // the same client (no proxy configured: the remote address), another name: its own budget
             Browser other = browser(client);
             HttpResponse<String> victor = other.login("victor", AdminFixture.VIEWER_PASSWORD);
             assertThat(victor.statusCode()).isEqualTo(303);
@@ -181,17 +232,125 @@ class SecurityTest {
         });
     }
 
+    /** The security headers every response must carry; static assets may be cached. */
+    private static Map<String, String> expectedHeaders(boolean cacheable) {
+        Map<String, String> h = new java.util.TreeMap<>();
+        h.put("content-security-policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+        h.put("x-content-type-options", "nosniff");
+        h.put("referrer-policy", "no-referrer");
+        h.put("x-frame-options", "DENY");
+        h.put("strict-transport-security", "max-age=31536000");
+        if (!cacheable) {
+            h.put("cache-control", "no-store");
+        }
+        return h;
+    }
+
+    private static Map<String, String> securityHeaders(Map<String, List<String>> headers) {
+        Map<String, String> h = new java.util.TreeMap<>();
+        headers.forEach((name, values) -> {
+            String n = name.toLowerCase(java.util.Locale.ROOT);
+            if (List.of("content-security-policy", "x-content-type-options", "referrer-policy", "x-frame-options",
+                    "strict-transport-security").contains(n) || n.equals("cache-control") && values.contains("no-store")) {
+                h.put(n, String.join(", ", values));
+            }
+        });
+        return h;
+    }
+
+    /** One request sent as raw bytes (what HttpClient refuses to send), the whole response read. */
+    static RawResponse raw(String origin, String request) throws java.io.IOException {
+        URI u = URI.create(origin);
+        try (java.net.Socket socket = new java.net.Socket(u.getHost(), u.getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            String all = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            int end = all.indexOf("\r\n\r\n");
+            String[] head = all.substring(0, end).split("\r\n");
+            Map<String, List<String>> headers = new java.util.LinkedHashMap<>();
+            for (int i = 1; i < head.length; i++) {
+                int colon = head[i].indexOf(':');
+                headers.computeIfAbsent(head[i].substring(0, colon).trim(), k -> new java.util.ArrayList<>()).add(head[i].substring(colon + 1).trim());
+            }
+            return new RawResponse(Integer.parseInt(head[0].split(" ")[1]), headers, all.substring(end + 4));
+        }
+    }
+
+    record RawResponse(int status, Map<String, List<String>> headers, String body) {
+    }
+
     @Test
     void everyResponseCarriesTheSecurityHeaders() {
         JavalinTest.test(server().app(), (app, client) -> {
-            HttpResponse<String> r = browser(client).get("/login");
-            assertThat(r.headers().firstValue("Content-Security-Policy")).hasValue("default-src 'self'; script-src 'self'; "
-                    + "style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
-                    + "frame-ancestors 'none'");
-            assertThat(r.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
-            assertThat(r.headers().firstValue("Referrer-Policy")).hasValue("no-referrer");
-            assertThat(r.headers().firstValue("X-Frame-Options")).hasValue("DENY");
-            assertThat(r.body()).doesNotContain("<script>").doesNotContain("style=");
+            Browser b = browser(client);
+            String bearer = "Bearer " + AdminFixture.VIEWER_TOKEN;
+            Map<String, HttpResponse<String>> responses = new java.util.LinkedHashMap<>();
+            responses.put("login page", b.get("/login"));
+            responses.put("redirect to the login", b.get("/history/customer"));
+            responses.put("API refusal 401", b.get("/api/replays"));
+            responses.put("404 of no route, anonymous", b.get("/no-such-page"));
+            b.login("alice", AdminFixture.ADMIN_PASSWORD);
+            responses.put("page", b.get("/"));
+            responses.put("CSV", b.get("/asof/customer/csv?at=2025-02-10T00:00:00Z"));
+            responses.put("error page 400", b.get("/asof/customer?at=yesterday"));
+            responses.put("error page 404 (unknown entity)", b.get("/history/nope"));
+            responses.put("404 of no route", b.get("/no-such-page"));
+            responses.put("403 (no CSRF token)", b.post("/integrity/customer/run", Map.of()));
+            responses.put("API", b.get("/api/dashboard", "Authorization", bearer));
+            responses.put("API 400", b.get("/api/asof/customer?at=%2B300000-01-01T00:00:00Z", "Authorization", bearer));
+            responses.put("API 404", b.get("/api/nothing-here", "Authorization", bearer));
+            for (var r : responses.entrySet()) {
+                assertThat(securityHeaders(r.getValue().headers().map())).as(r.getKey()).isEqualTo(expectedHeaders(false));
+                assertThat(r.getValue().headers().firstValue("Server")).as(r.getKey()).isEmpty();
+                assertThat(r.getValue().body()).as(r.getKey()).doesNotContain("Exception").doesNotContain("at io.");
+                if (r.getValue().headers().firstValue("Content-Type").orElse("").startsWith("text/html")) {
+                    // no inline script or style anywhere (the data's own <script> is in the CSV, as data)
+                    assertThat(r.getValue().body()).as(r.getKey()).doesNotContain("<script>").doesNotContain("style=");
+                }
+            }
+            assertThat(responses.values().stream().map(HttpResponse::statusCode).toList())
+                    .isEqualTo(List.of(200, 303, 401, 303, 200, 200, 400, 404, 404, 403, 200, 400, 404));
+
+            Map<String, HttpResponse<String>> assets = new java.util.LinkedHashMap<>();
+            assets.put("static", b.get("/static/admin.css"));
+            assets.put("webjar", b.get("/webjars/htmx.org/2.0.4/dist/htmx.min.js"));
+            for (var r : assets.entrySet()) {
+                assertThat(r.getValue().statusCode()).as(r.getKey()).isEqualTo(200);
+                assertThat(securityHeaders(r.getValue().headers().map())).as(r.getKey()).isEqualTo(expectedHeaders(true));
+            }
+            HttpResponse<String> missing = b.get("/static/missing.css");
+            assertThat(List.of(missing.statusCode(), missing.body())).isEqualTo(List.of(404, "404 Not Found: Not Found"));
+            assertThat(securityHeaders(missing.headers().map())).isEqualTo(expectedHeaders(true));
+
+            // what Jetty refuses itself, before Javalin: a malformed URI, a 20 KB header
+            RawResponse badUri = raw(client.getOrigin(), "GET /% HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+            RawResponse bigHeader = raw(client.getOrigin(), "GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: " + "a".repeat(20_000)
+                    + "\r\nConnection: close\r\n\r\n");
+            for (RawResponse r : List.of(badUri, bigHeader)) {
+                assertThat(securityHeaders(r.headers())).as(r.status() + " " + r.body()).isEqualTo(expectedHeaders(false));
+                assertThat(r.headers().keySet()).as(r.status() + " " + r.body()).doesNotContain("Server");
+            }
+            assertThat(List.of(badUri.status(), badUri.body(), bigHeader.status(), bigHeader.body()))
+                    .isEqualTo(List.of(400, "400 Bad Request\n", 431, "431 Request Header Fields Too Large\n"));
+        });
+    }
+
+    @Test
+    void hostilePathsAndMethodsAnswerNoData() {
+        JavalinTest.test(server().app(), (app, client) -> {
+            String request = "%s %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+            Map<String, Integer> statuses = new java.util.LinkedHashMap<>();
+            for (String probe : List.of("GET /static/../api/replays", "GET //api/replays", "GET /static/%2e%2e/api/replays",
+                    "PUT /api/replays", "DELETE /api/replays", "OPTIONS /api/replays")) {
+                String[] mp = probe.split(" ");
+                RawResponse r = raw(client.getOrigin(), request.formatted(mp[0], mp[1]));
+                statuses.put(probe, r.status());
+                assertThat(r.body()).as(probe).doesNotContain("\"jobs\"");
+                assertThat(securityHeaders(r.headers())).as(probe).isEqualTo(expectedHeaders(false));
+            }
+            // a refusal, a redirect to the login or not found: never the jobs
+            assertThat(statuses).as(statuses.toString()).allSatisfy((probe, status) -> assertThat(status).as(probe).isIn(303, 400, 401, 404));
         });
     }
 

@@ -75,7 +75,7 @@ final class AdminCommand implements Callable<Integer> {
                 db.close();
                 throw new CliFailure(CliFailure.FAILED, "cannot start the admin: " + e.getMessage(), e);
             }
-            out.println("admin UI: " + admin.url() + " (PostgreSQL " + db.jdbcUrl().replaceAll("password=[^&]*", "password=****")
+            out.println("admin UI: " + admin.url() + " (PostgreSQL " + db.jdbcUrl()
                     + "); Ctrl-C stops it");
             out.flush();
             Thread hook = new Thread(this::stop, "dimstream-admin-stop");

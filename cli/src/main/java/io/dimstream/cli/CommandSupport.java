@@ -37,15 +37,16 @@ final class CommandSupport {
     }
 
     /**
-     * Runs a verb, printing a {@link CliFailure} as {@code dimstream VERB: message} on stderr and
-     * returning its exit code. Anything else is a bug and goes to picocli (stack trace, exit 1).
+     * Runs a verb, printing a {@link CliFailure} as {@code dimstream VERB: message} on stderr (secrets
+     * masked, {@link Secrets#mask}) and returning its exit code. Anything else is a bug and goes to picocli (stack trace, exit 1).
      */
     static int run(CommandSpec spec, Body body) throws Exception {
         try {
             return body.run();
         } catch (CliFailure f) {
             PrintWriter err = spec.commandLine().getErr();
-            err.println(spec.qualifiedName() + ": " + f.getMessage());
+            // a failure may quote a JDBC URL or a driver's message: never print a secret
+            err.println(spec.qualifiedName() + ": " + Secrets.mask(f.getMessage()));
             err.flush();
             return f.exitCode();
         }
@@ -87,7 +88,7 @@ final class CommandSupport {
         try {
             return Databases.open(pg.url(), pg.user(), pg.password(), pg.poolSize());
         } catch (IllegalStateException | UncheckedIOException e) {
-            throw new CliFailure(CliFailure.USAGE, Secrets.maskUrl(withRootCause(e)), e);
+            throw new CliFailure(CliFailure.USAGE, Secrets.mask(withRootCause(e)), e);
         }
     }
 

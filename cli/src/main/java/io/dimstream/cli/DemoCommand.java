@@ -124,6 +124,8 @@ final class DemoCommand implements Callable<Integer> {
             return null;
         }
         String password = Sessions.randomToken().substring(0, 16);
+        // the demo serves plain http on 127.0.0.1, so its cookies cannot be Secure (the one place
+        // secure-cookie is off: a config's admin section has it on unless it says otherwise)
         AdminConfig admin = new AdminConfig("127.0.0.1", adminPort, AdminConfig.DEFAULT_SESSION_TIMEOUT, false,
                 List.of(new AdminConfig.User("demo", AdminConfig.Role.ADMIN, Optional.empty(), Optional.of(password))), List.of());
         DimstreamConfig withAdmin = new DimstreamConfig(config.kafka(), config.postgres(), config.entities(), config.batchSize(),

@@ -1,5 +1,8 @@
 package io.dimstream.cli;
 
+import io.dimstream.config.Secrets;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,6 +14,25 @@ import picocli.CommandLine.Command;
 public final class DimstreamCli {
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new DimstreamCli()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command line as {@code main} runs it. An exception no verb turned into a one-line failure
+     * (a bug) is printed with its stack trace like picocli does, but masked ({@link Secrets#mask}):
+     * its message may quote a JDBC URL or a driver's error.
+     */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new DimstreamCli());
+        cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            StringWriter trace = new StringWriter();
+            ex.printStackTrace(new PrintWriter(trace));
+            PrintWriter err = cmd.getErr();
+            err.print(Secrets.mask(trace.toString()));
+            err.flush();
+            return cmd.getExitCodeExceptionMapper() != null ? cmd.getExitCodeExceptionMapper().getExitCode(ex)
+                    : cmd.getCommandSpec().exitCodeOnExecutionException();
+        });
+        return cli;
     }
 }

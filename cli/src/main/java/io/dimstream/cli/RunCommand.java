@@ -46,6 +46,13 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--metrics-port", defaultValue = "9464", description = "Prometheus scrape port (GET /metrics), -1 for none; default: ${DEFAULT-VALUE}")
     int metricsPort;
 
+    // /metrics has no authentication: every interface by default so a Prometheus in another
+    // container can scrape it; 127.0.0.1 (or a firewall) where other hosts can reach this one
+    @Option(names = "--metrics-host", defaultValue = "0.0.0.0", paramLabel = "HOST",
+            description = "address the metrics server listens on; default: ${DEFAULT-VALUE} (every interface; /metrics has no "
+                    + "authentication, use 127.0.0.1 or a firewall where other hosts can reach this one)")
+    String metricsHost;
+
     @Option(names = "--replay-batch-size", defaultValue = "5000", paramLabel = "N",
             description = "records per replay-job transaction; default: ${DEFAULT-VALUE}")
     int replayBatchSize;
@@ -108,7 +115,7 @@ final class RunCommand implements Callable<Integer> {
             }
             pipelineRef.set(pipeline);
             MetricsHttpServer metrics = metricsPort < 0 ? null
-                    : MetricsHttpServer.start("0.0.0.0", metricsPort, registry, pipeline.health());
+                    : MetricsHttpServer.start(metricsHost, metricsPort, registry, pipeline.health());
             metricsRef.set(metrics);
             out.println("running: kafka " + pipeline.bootstrapServers() + ", PostgreSQL " + pipeline.database().jdbcUrl()
                     + (metrics == null ? "" : ", metrics http://localhost:" + metrics.port() + "/metrics, health "

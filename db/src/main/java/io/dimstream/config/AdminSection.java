@@ -24,6 +24,10 @@ final class AdminSection {
     private static final Pattern BCRYPT = Pattern.compile("\\$2[aby]?\\$\\d\\d\\$[./A-Za-z0-9]{53}");
     private static final Pattern ONE_REFERENCE = Pattern.compile("\\$\\{[A-Za-z_][A-Za-z0-9_]*}");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.@-]{1,64}");
+    /** PostgreSQL's statement_timeout is an int of milliseconds; a day is already far beyond any page. */
+    private static final Duration MAX_STATEMENT_TIMEOUT = Duration.ofHours(24);
+    /** 64 GiB: a bound against a typo, not a recommendation. */
+    private static final int MAX_CSV_MIB = 65_536;
 
     private final List<String> problems;
     private final Set<String> secretsFromEnv;
@@ -83,7 +87,21 @@ final class AdminSection {
                 problems.add("admin.session-timeout: \"" + raw.sessionTimeout() + "\" is not an ISO-8601 duration (e.g. PT8H)");
             }
         }
-        boolean secure = raw.secureCookie() != null && raw.secureCookie();
+        Duration lifetime = duration("admin.session-lifetime", raw.sessionLifetime(), AdminConfig.DEFAULT_SESSION_LIFETIME, "PT12H");
+        boolean secure = raw.secureCookie() == null ? AdminConfig.DEFAULT_SECURE_COOKIE : raw.secureCookie();
+        List<AddressRange> proxies = trustedProxies(raw.trustedProxies());
+        Duration statementTimeout = duration("admin.statement-timeout", raw.statementTimeout(),
+                AdminConfig.DEFAULT_STATEMENT_TIMEOUT, "PT30S");
+        if (statementTimeout.toMillis() < 1 || statementTimeout.compareTo(MAX_STATEMENT_TIMEOUT) > 0) {
+            problems.add("admin.statement-timeout: must be between 1 ms and " + MAX_STATEMENT_TIMEOUT + ", got " + raw.statementTimeout());
+        }
+        int csvMaxMib = AdminConfig.DEFAULT_CSV_MAX_MIB;
+        if (raw.csvMaxMib() != null) {
+            csvMaxMib = raw.csvMaxMib();
+            if (csvMaxMib < 1 || csvMaxMib > MAX_CSV_MIB) {
+                problems.add("admin.csv-max-mib: must be between 1 and " + MAX_CSV_MIB + ", got " + csvMaxMib);
+            }
+        }
         Map<String, String> names = new HashMap<>();
         List<AdminConfig.User> users = new ArrayList<>();
         if (raw.users() != null) {
@@ -120,7 +138,43 @@ final class AdminSection {
         if ((raw.users() == null || raw.users().isEmpty()) && (raw.apiTokens() == null || raw.apiTokens().isEmpty())) {
             problems.add("admin.users: at least one user (or one api-token) is required: every page needs a login");
         }
-        return new AdminConfig(host, port, timeout, secure, users, tokens);
+        return new AdminConfig(host, port, timeout, lifetime, secure, proxies, statementTimeout, csvMaxMib, users, tokens);
+    }
+
+    /** A positive ISO-8601 duration, {@code dflt} when not given. */
+    private Duration duration(String at, String raw, Duration dflt, String example) {
+        if (raw == null) {
+            return dflt;
+        }
+        try {
+            Duration d = Duration.parse(raw);
+            if (d.isNegative() || d.isZero()) {
+                problems.add(at + ": must be positive, got " + raw);
+                return dflt;
+            }
+            return d;
+        } catch (DateTimeParseException e) {
+            problems.add(at + ": \"" + raw + "\" is not an ISO-8601 duration (e.g. " + example + ")");
+            return dflt;
+        }
+    }
+
+    /** {@code admin.trusted-proxies}: IP literals or CIDR blocks, never host names. */
+    private List<AddressRange> trustedProxies(List<String> raw) {
+        List<AddressRange> out = new ArrayList<>();
+        if (raw == null) {
+            return out;
+        }
+        for (int i = 0; i < raw.size(); i++) {
+            String at = "admin.trusted-proxies[" + i + "]";
+            Optional<AddressRange> r = AddressRange.parse(raw.get(i));
+            if (r.isEmpty()) {
+                problems.add(at + ": \"" + raw.get(i) + "\" is not an IP address or CIDR block (e.g. 10.0.0.5, 10.1.0.0/16, fd00::/8)");
+            } else {
+                out.add(r.get());
+            }
+        }
+        return out;
     }
 
     private AdminConfig.User user(String at, ConfigReader.RawUser raw) {
@@ -147,6 +201,8 @@ final class AdminSection {
                         + "put a bcrypt hash in password-hash instead");
             } else if (raw.password().isEmpty()) {
                 problems.add(at + ".password: the environment variable is empty");
+            } else {
+                passwordProblem(at + ".password", raw.password()).ifPresent(problems::add);
             }
             password = Optional.of(raw.password());
         } else {
@@ -170,8 +226,47 @@ final class AdminSection {
         } else if (raw.token().length() < AdminConfig.MIN_TOKEN_LENGTH) {
             problems.add(at + ".token: too short (" + raw.token().length() + " characters; at least "
                     + AdminConfig.MIN_TOKEN_LENGTH + ", e.g. openssl rand -hex 24)");
+        } else if (isPlaceholder(raw.token())) {
+            problems.add(at + ".token: " + PLACEHOLDER + " (e.g. openssl rand -hex 24)");
         }
         return problems.size() > before ? null : new AdminConfig.ApiToken(name, role, raw.token());
+    }
+
+    /**
+     * Why a plain login password is refused: shorter than {@value AdminConfig#MIN_PASSWORD_LENGTH}
+     * characters, longer than bcrypt's {@value AdminConfig#MAX_PASSWORD_BYTES} bytes (it would
+     * ignore the rest, or fail at start), or still the example's placeholder.
+     */
+    static Optional<String> passwordProblem(String at, String password) {
+        int bytes = password.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (password.codePointCount(0, password.length()) < AdminConfig.MIN_PASSWORD_LENGTH) {
+            return Optional.of(at + ": too short (at least " + AdminConfig.MIN_PASSWORD_LENGTH + " characters)");
+        }
+        if (bytes > AdminConfig.MAX_PASSWORD_BYTES) {
+            return Optional.of(at + ": too long (" + bytes + " bytes in UTF-8; bcrypt reads at most "
+                    + AdminConfig.MAX_PASSWORD_BYTES + ")");
+        }
+        if (isPlaceholder(password)) {
+            return Optional.of(at + ": " + PLACEHOLDER);
+        }
+        return Optional.empty();
+    }
+
+    /** {@code postgres.password} (or another secret outside {@code admin:}) refused when still a placeholder. */
+    static Optional<String> placeholderSecret(String at, String secret) {
+        return secret != null && isPlaceholder(secret) ? Optional.of(at + ": " + PLACEHOLDER) : Optional.empty();
+    }
+
+    /** What a refusal of a placeholder secret says. */
+    static final String PLACEHOLDER = "still a placeholder like .env.example's \"change-me\": set a real secret";
+
+    /**
+     * Whether a secret is the kind of placeholder an example file ships ({@code change-me},
+     * {@code CHANGE_ME_too}, {@code changeme123}): such a value must never reach production.
+     */
+    static boolean isPlaceholder(String secret) {
+        String s = secret.toLowerCase(java.util.Locale.ROOT).replaceAll("[-_.\\s]", "");
+        return s.contains("changeme");
     }
 
     private String name(String at, String raw) {

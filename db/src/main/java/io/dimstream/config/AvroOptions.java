@@ -1,7 +1,5 @@
 package io.dimstream.config;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -33,6 +31,7 @@ public record AvroOptions(String valueDeserializer, Map<String, String> deserial
             "dimstream.schema.registry.retry.ms");
 
     public AvroOptions {
-        deserializerConfig = Collections.unmodifiableMap(new LinkedHashMap<>(deserializerConfig));
+        // its toString masks secrets (basic.auth.user.info, ...): messages quote the whole map
+        deserializerConfig = MaskedMap.of(deserializerConfig);
     }
 }

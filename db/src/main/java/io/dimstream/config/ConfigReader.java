@@ -197,9 +197,10 @@ final class ConfigReader {
         }
         String url = required("postgres.url", raw.url());
         if (url != null && !url.equals(PostgresConfig.EMBEDDED) && !url.startsWith("jdbc:postgresql:")) {
-            problems.add("postgres.url: \"" + Secrets.maskUrl(url) + "\" is neither a jdbc:postgresql: URL nor \"embedded\"");
+            problems.add("postgres.url: \"" + Secrets.mask(url) + "\" is neither a jdbc:postgresql: URL nor \"embedded\"");
         }
         int poolSize = positive("postgres.pool-size", raw.poolSize(), PostgresConfig.DEFAULT_POOL_SIZE);
+        AdminSection.placeholderSecret("postgres.password", raw.password()).ifPresent(problems::add);
         return new PostgresConfig(url, raw.user(), raw.password(), poolSize);
     }
 
@@ -661,7 +662,12 @@ final class ConfigReader {
             @JsonProperty("session-timeout") String sessionTimeout,
             @JsonProperty("secure-cookie") Boolean secureCookie,
             @JsonProperty("users") List<RawUser> users,
-            @JsonProperty("api-tokens") List<RawToken> apiTokens) {
+            @JsonProperty("api-tokens") List<RawToken> apiTokens,
+            // the admin's hardening (AdminSection reads them)
+            @JsonProperty("session-lifetime") String sessionLifetime,
+            @JsonProperty("trusted-proxies") List<String> trustedProxies,
+            @JsonProperty("statement-timeout") String statementTimeout,
+            @JsonProperty("csv-max-mib") Integer csvMaxMib) {
     }
 
     record RawUser(

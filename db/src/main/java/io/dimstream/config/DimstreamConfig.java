@@ -61,6 +61,7 @@ import java.util.stream.Collectors;
  *     deserializer-config: {schema.registry.url: "mock://demo"}
  * admin:                                 # optional: the web admin (see AdminConfig)
  *   port: 8080
+ *   secure-cookie: true                  # the default; false only for plain HTTP on a loopback address
  *   users: [{name: alice, role: admin, password-hash: "$2a$10$..."}]
  *   api-tokens: [{name: airflow, role: admin, token: ${DIMSTREAM_AIRFLOW_TOKEN}}]
  * </pre>
@@ -125,26 +126,30 @@ public record DimstreamConfig(
                         + entities.stream().map(EntityConfig::name).collect(Collectors.joining(", ")) + ")"));
     }
 
-    /** The effective config (defaults filled in) as YAML, with the password masked: safe to log. */
+    /**
+     * The effective config (defaults filled in) as YAML, safe to log: every value goes through
+     * {@link Secrets} (passwords, tokens, the JAAS config, {@code deserializer-config} secrets such
+     * as {@code basic.auth.user.info}, and secrets inside URLs are {@value Secrets#MASK}).
+     */
     public String describeMasked() {
         Map<String, Object> root = new LinkedHashMap<>();
         kafka.ifPresent(k -> {
             Map<String, Object> km = new LinkedHashMap<>();
-            km.put("bootstrap-servers", k.bootstrapServers());
+            km.put("bootstrap-servers", Secrets.mask(k.bootstrapServers()));
             if (!k.client().isEmpty()) {
                 Map<String, Object> cm = new LinkedHashMap<>();
-                k.client().forEach((name, value) -> cm.put(name, Secrets.looksSecret(name) ? Secrets.MASK : value));
+                k.client().forEach((name, value) -> cm.put(name, Secrets.maskValue(name, value)));
                 km.put("client", cm);
             }
             if (!k.streams().isEmpty()) {
                 Map<String, Object> sm = new LinkedHashMap<>();
-                k.streams().forEach((name, value) -> sm.put(name, Secrets.looksSecret(name) ? Secrets.MASK : value));
+                k.streams().forEach((name, value) -> sm.put(name, Secrets.maskValue(name, value)));
                 km.put("streams", sm);
             }
             root.put("kafka", km);
         });
         Map<String, Object> pg = new LinkedHashMap<>();
-        pg.put("url", Secrets.maskUrl(postgres.url()));
+        pg.put("url", Secrets.mask(postgres.url()));
         if (postgres.user() != null) {
             pg.put("user", postgres.user());
         }
@@ -170,7 +175,11 @@ public record DimstreamConfig(
             ad.put("host", a.host());
             ad.put("port", a.port());
             ad.put("session-timeout", a.sessionTimeout().toString());
+            ad.put("session-lifetime", a.sessionLifetime().toString());
             ad.put("secure-cookie", a.secureCookie());
+            ad.put("trusted-proxies", a.trustedProxies().stream().map(AddressRange::toString).toList());
+            ad.put("statement-timeout", a.statementTimeout().toString());
+            ad.put("csv-max-mib", a.csvMaxMib());
             ad.put("users", a.users().stream().map(u -> {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("name", u.name());
@@ -239,7 +248,10 @@ public record DimstreamConfig(
         }
         if (e.format().avro()) {
             m.put("value-deserializer", e.avro().valueDeserializer());
-            m.put("deserializer-config", e.avro().deserializerConfig());
+            // basic.auth.user.info and the like are secrets; a URL may carry user:password@
+            Map<String, String> deserializer = new LinkedHashMap<>();
+            e.avro().deserializerConfig().forEach((k, v) -> deserializer.put(k, Secrets.maskValue(k, v)));
+            m.put("deserializer-config", deserializer);
         }
         return m;
     }

@@ -1,7 +1,5 @@
 package io.dimstream.config;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -32,8 +30,9 @@ public record KafkaConfig(String bootstrapServers, Map<String, String> streams, 
     }
 
     public KafkaConfig {
-        streams = Collections.unmodifiableMap(new LinkedHashMap<>(streams == null ? Map.of() : streams));
-        client = Collections.unmodifiableMap(new LinkedHashMap<>(client == null ? Map.of() : client));
+        // toString masks secrets (sasl.jaas.config, ssl.*.password): messages may quote the whole map
+        streams = MaskedMap.of(streams);
+        client = MaskedMap.of(client);
     }
 
     public boolean embedded() {

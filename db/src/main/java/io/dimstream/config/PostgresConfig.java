@@ -21,7 +21,7 @@ public record PostgresConfig(String url, String user, String password, int poolS
     /** Masks the password, also one passed as a URL parameter, so logging this is safe. */
     @Override
     public String toString() {
-        return "PostgresConfig[url=" + Secrets.maskUrl(url) + ", user=" + user
+        return "PostgresConfig[url=" + Secrets.mask(url) + ", user=" + user
                 + ", password=" + (password == null ? null : Secrets.MASK) + ", poolSize=" + poolSize + "]";
     }
 }

@@ -127,6 +127,26 @@ class FormatOptionsConfigTest {
     }
 
     @Test
+    void theDescribedConfigMasksDeserializerSecretsAndKeepsTheRest() {
+        DimstreamConfig config = DimstreamConfig.parse(withFormat(entityLines("format: avro",
+                "deserializer-config: {schema.registry.url: \"https://reg:p4ss@registry:8081\", basic.auth.user.info: \"${REG}\", "
+                        + "basic.auth.credentials.source: USER_INFO}")), "test.yml", Map.of("DIMSTREAM_PG_PASSWORD", "s3cret",
+                "REG", "bob:hunter2"));
+
+        String described = config.describeMasked();
+
+        assertThat(described).doesNotContain("hunter2").doesNotContain("p4ss").contains("""
+                    deserializer-config:
+                      schema.registry.url: https://reg:****@registry:8081
+                      basic.auth.user.info: '****'
+                      basic.auth.credentials.source: '****'
+                """);
+        // a message quoting the whole map (a deserializer's configure failing) masks it too
+        assertThat(config.entity("customer").avro().deserializerConfig().toString()).isEqualTo(
+                "{schema.registry.url=https://reg:****@registry:8081, basic.auth.user.info=****, basic.auth.credentials.source=****}");
+    }
+
+    @Test
     void designExampleIsUnchangedByTheFormatOptions() {
         assertThat(parse(DESIGN_EXAMPLE).entity("customer")).isEqualTo(DimstreamConfigTest.customer());
     }

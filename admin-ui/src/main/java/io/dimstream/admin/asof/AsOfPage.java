@@ -10,12 +10,18 @@ import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.Page;
 import io.dimstream.db.read.VersionRow;
 import io.javalin.http.Context;
+import io.dimstream.admin.web.Unavailable;
 import java.io.BufferedWriter;
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -24,11 +30,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code /asof/{entity}}: the table as of an instant (DESIGN section 3), paged, filtered by a key
- * prefix, sorted by key ascending or descending; {@code /asof/{entity}/csv} streams the whole
- * snapshot. The sort is one of two whitelisted words, the prefix a bound parameter.
+ * prefix, sorted by key ascending or descending; {@code /asof/{entity}/csv} sends the whole
+ * snapshot (spooled first, see {@link #csv}). The sort is one of two whitelisted words, the prefix a bound parameter.
  */
 public final class AsOfPage {
 
@@ -67,16 +76,25 @@ public final class AsOfPage {
                         boolean hasMore, List<String> columns, List<Map<String, Object>> rows) {
     }
 
+    /** CSV exports at once, spooling or sending. */
+    static final int MAX_EXPORTS = 4;
+
+    private static final Logger LOG = LoggerFactory.getLogger(AsOfPage.class);
+
     private final HistoryQueries queries;
     private final EntityCatalog catalog;
     private final PageRenderer pages;
     private final Clock clock;
+    private final long maxBytes;
+    private final Semaphore exports = new Semaphore(MAX_EXPORTS);
 
-    public AsOfPage(HistoryQueries queries, EntityCatalog catalog, PageRenderer pages, Clock clock) {
+    /** @param csvMaxMib the largest CSV export, in MiB ({@code admin.csv-max-mib}) */
+    public AsOfPage(HistoryQueries queries, EntityCatalog catalog, PageRenderer pages, Clock clock, int csvMaxMib) {
         this.queries = queries;
         this.catalog = catalog;
         this.pages = pages;
         this.clock = clock;
+        this.maxBytes = (long) csvMaxMib << 20;
     }
 
     Model model(Context ctx) throws SQLException {
@@ -111,37 +129,121 @@ public final class AsOfPage {
     }
 
     /**
-     * The whole snapshot as CSV (RFC 4180, header line first), written to the response as the
-     * rows come from the database cursor: constant memory whatever the table's size.
+     * The whole snapshot as CSV (RFC 4180, header line first; {@code raw=1}: values exactly, no
+     * formula defusing, see {@link Csv}). The rows are first spooled from a server-side cursor to a
+     * temporary file (at most {@code admin.csv-max-mib}), and only then sent: the database
+     * connection and its transaction are given back before the first byte goes out, so a slow
+     * reader holds a file and a thread, never a pooled connection or an open transaction (which
+     * would also hold back vacuum). At most {@value #MAX_EXPORTS} exports run at once (spooling or
+     * sending); one more is refused (503, Retry-After), which bounds the disk used to
+     * {@value #MAX_EXPORTS} times the limit.
      */
-    public void csv(Context ctx) throws SQLException {
+    public void csv(Context ctx) throws SQLException, IOException {
         EntitySpec e = catalog.spec(ctx.pathParam("entity"));
         ZoneId zone = Params.zone("tz", ctx.queryParam("tz"));
         Instant at = Params.instant("at", ctx.queryParam("at"), zone, clock.instant());
+        boolean raw = raw(ctx.queryParam("raw"));
         List<String> columns = new ArrayList<>(e.dataColumns());
         columns.add(e.system().validFrom());
         columns.add(e.system().validTo());
-        ctx.contentType("text/csv; charset=utf-8");
-        ctx.header("Content-Disposition", "attachment; filename=\"" + e.name().replaceAll("[^A-Za-z0-9_.-]", "_")
-                + "-as-of-" + at.toString().replace(':', '-') + ".csv\"");
+        if (!exports.tryAcquire()) {
+            ctx.header("Retry-After", "30");
+            throw new Unavailable(503, "too many CSV exports at once (at most " + MAX_EXPORTS + "); try again in a minute");
+        }
+        Path spool = null;
         try {
-            Writer w = new BufferedWriter(new OutputStreamWriter(ctx.outputStream(), StandardCharsets.UTF_8), 64 * 1024);
-            Csv.line(w, columns);
-            queries.streamAsOf(e, at, r -> {
+            spool = Files.createTempFile("dimstream-export-", ".csv");
+            long rows = spool(e, at, columns, raw, spool);
+            ctx.contentType("text/csv; charset=utf-8");
+            ctx.header("Content-Disposition", "attachment; filename=\"" + e.name().replaceAll("[^A-Za-z0-9_.-]", "_")
+                    + "-as-of-" + at.toString().replace(':', '-') + (raw ? "-raw" : "") + ".csv\"");
+            LOG.debug("sending the CSV of {} as of {}: {} rows, {} bytes", e.name(), at, rows, Files.size(spool));
+            try (InputStream in = Files.newInputStream(spool)) {
+                in.transferTo(ctx.outputStream());
+            }
+        } finally {
+            exports.release();
+            if (spool != null) {
+                Files.deleteIfExists(spool);
+            }
+        }
+    }
+
+    /** {@code raw}: absent, 0 or 1. */
+    private static boolean raw(String v) {
+        if (v == null || v.isBlank() || v.equals("0")) {
+            return false;
+        }
+        if (v.equals("1")) {
+            return true;
+        }
+        throw new BadRequest("raw: must be 1 (values exactly, formulas not defused) or 0, got \"" + v + "\"");
+    }
+
+    /** Writes the CSV to {@code file} inside one read transaction; at most {@link #maxBytes}. */
+    private long spool(EntitySpec e, Instant at, List<String> columns, boolean raw, Path file) throws SQLException, IOException {
+        try (Writer w = new BufferedWriter(new OutputStreamWriter(new Limited(Files.newOutputStream(file), maxBytes),
+                StandardCharsets.UTF_8), 64 * 1024)) {
+            Csv.line(w, columns, !raw);
+            return queries.streamAsOf(e, at, r -> {
                 List<String> cells = new ArrayList<>(columns.size());
                 r.key().values().forEach(v -> cells.add(Values.text(v)));
                 r.attributes().values().forEach(v -> cells.add(Values.text(v)));
                 cells.add(Values.text(r.validFrom()));
                 cells.add(Values.text(r.validTo()));
                 try {
-                    Csv.line(w, cells);
+                    Csv.line(w, cells, !raw);
                 } catch (IOException ex) {
                     throw new UncheckedIOException(ex);
                 }
             });
-            w.flush();
-        } catch (IOException ex) {
-            throw new UncheckedIOException("writing the CSV of " + e.name(), ex);
+        } catch (UncheckedIOException ex) {
+            // the limit reached while a row was written (inside the cursor's loop)
+            throw ex.getCause() instanceof TooLarge ? tooLarge(e) : ex;
+        } catch (TooLarge ex) {
+            throw tooLarge(e);
+        }
+    }
+
+    private Unavailable tooLarge(EntitySpec e) {
+        return new Unavailable(507, "the CSV of " + e.name() + " is larger than admin.csv-max-mib (" + (maxBytes >> 20)
+                + " MiB): export it with psql (README, Admin UI: big tables) or ask an operator to raise the limit");
+    }
+
+    /** The spool file grew past its limit. */
+    private static final class TooLarge extends IOException {
+        TooLarge() {
+            super("the CSV is larger than its limit");
+        }
+    }
+
+    /** An output stream that refuses to grow past {@code limit} bytes. */
+    private static final class Limited extends FilterOutputStream {
+        private final long limit;
+        private long written;
+
+        Limited(OutputStream out, long limit) {
+            super(out);
+            this.limit = limit;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            count(1);
+            out.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            count(len);
+            out.write(b, off, len);
+        }
+
+        private void count(int n) throws TooLarge {
+            written += n;
+            if (written > limit) {
+                throw new TooLarge();
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.dimstream.admin.auth;
 
 import io.dimstream.admin.web.Views;
+import io.dimstream.config.AdminConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import java.security.MessageDigest;
@@ -14,8 +15,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Login and logout. The login form is CSRF-protected before any session exists by a
  * double-submit token: a random value both in an HttpOnly SameSite=Strict cookie scoped to
- * {@code /login} and in the form's hidden field, which must match. Failed logins are throttled
- * per user name and client address ({@link LoginThrottle}): past the limit, 429 with Retry-After.
+ * {@code /login} and in the form's hidden field, which must match (it stops a cross-site form,
+ * not a script: a script may send any value twice). Logins are throttled per (user name, client)
+ * and per client ({@link LoginThrottle}, the client from {@link ClientAddress}); the attempt is
+ * reserved before the password is checked; past a limit, 429 with Retry-After. User names are
+ * logged through {@link LogText}, so a name holding CR or LF cannot forge a log line.
  */
 public final class LoginPages {
 
@@ -24,11 +28,13 @@ public final class LoginPages {
     private final Security security;
     private final Views views;
     private final LoginThrottle throttle;
+    private final ClientAddress clients;
 
-    public LoginPages(Security security, Views views, LoginThrottle throttle) {
+    public LoginPages(Security security, Views views, LoginThrottle throttle, ClientAddress clients) {
         this.security = security;
         this.views = views;
         this.throttle = throttle;
+        this.clients = clients;
     }
 
     public void form(Context ctx) {
@@ -59,25 +65,35 @@ public final class LoginPages {
         }
         String next = safeNext(ctx.formParam("next"));
         String user = ctx.formParam("username");
-        Optional<java.time.Duration> wait = throttle.retryAfter(user, ctx.ip());
-        if (wait.isPresent()) {
-            long minutes = Math.max(1, (wait.get().toSeconds() + 59) / 60);
-            LOG.warn("login for user {} from {} refused: too many failed logins (retry in {} s)", user, ctx.ip(), wait.get().toSeconds());
-            ctx.status(HttpStatus.TOO_MANY_REQUESTS).header("Retry-After", Long.toString(Math.max(1, wait.get().toSeconds())));
+        String password = ctx.formParam("password");
+        ClientAddress.Client client = clients.of(ctx);
+        // one step: the limits are checked and this attempt counted before bcrypt runs, so parallel
+        // requests cannot all pass the check first (LoginThrottle's class comment)
+        LoginThrottle.Attempt attempt = throttle.tryAcquire(user, client.throttleKey());
+        if (attempt instanceof LoginThrottle.Refused refused) {
+            // rounded up: a client that waits exactly this long finds the lock gone
+            long seconds = Math.max(1, (refused.retryAfter().toMillis() + 999) / 1000);
+            long minutes = Math.max(1, (seconds + 59) / 60);
+            LOG.warn("login for user {} from {} refused: too many failed logins (retry in {} s)", LogText.of(user), client.address(),
+                    seconds);
+            ctx.status(HttpStatus.TOO_MANY_REQUESTS).header("Retry-After", Long.toString(seconds));
             render(ctx, next, "Too many failed logins. Try again in " + minutes + (minutes == 1 ? " minute." : " minutes."));
             return;
         }
-        Optional<Principal> p = security.accounts().login(user, ctx.formParam("password"));
+        // bcrypt reads 72 bytes at most: a longer password would match on its first 72 alone
+        boolean checkable = password != null && password.getBytes(StandardCharsets.UTF_8).length <= AdminConfig.MAX_PASSWORD_BYTES;
+        Optional<Principal> p = checkable ? security.accounts().login(user, password) : Optional.empty();
         if (p.isEmpty()) {
-            throttle.failed(user, ctx.ip());
-            LOG.info("failed login for user {} from {}", user, ctx.ip());
+            LOG.info("failed login for user {} from {}", LogText.of(user), client.address());
             ctx.status(HttpStatus.UNAUTHORIZED);
             render(ctx, next, "Unknown user or wrong password.");
             return;
         }
-        throttle.succeeded(user);
+        ((LoginThrottle.Permit) attempt).succeeded();
+        // the same browser logging in again: its old session ends (no second live session behind it)
+        security.sessions().close(ctx.cookie(Security.SESSION_COOKIE));
         Sessions.Session s = security.sessions().open(p.get());
-        LOG.info("user {} ({}) logged in from {}", p.get().name(), p.get().role().configName(), ctx.ip());
+        LOG.info("user {} ({}) logged in from {}", p.get().name(), p.get().role().configName(), client.address());
         security.setCookie(ctx, Security.SESSION_COOKIE, s.id(), "/", -1);
         security.setCookie(ctx, Security.LOGIN_COOKIE, "", "/login", 0);
         ctx.redirect(next, HttpStatus.SEE_OTHER);

@@ -9,62 +9,128 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * Failed logins, counted per user name ({@value #PER_USER} in {@link #WINDOW}) and per client
- * address ({@value #PER_ADDRESS}): past either limit, logins of that name, or from that address,
- * are refused, the right password included, until the oldest failure in the window has aged out.
- * Guessing a password is slowed to a few tries per quarter hour per account, whatever the number
- * of parallel connections (bcrypt's cost alone bounds one connection, not many).
+ * Login attempts, counted per (user name, client) and per client ({@link ClientAddress}), in a
+ * sliding window of {@link #WINDOW}:
+ * <ul>
+ *   <li>at most {@value #PER_USER_CLIENT} failed logins of one name from one client, and</li>
+ *   <li>at most {@value #PER_CLIENT} failed logins from one client, whatever the names;</li>
+ *   <li>past either, that name from that client (or that client for every name) is refused,
+ *       the right password included, until the oldest failure in the window is older than
+ *       {@link #WINDOW}: a lock lasts at most 15 minutes after the failure that set it.</li>
+ * </ul>
  *
- * <p>Kept in memory, per admin server (a restart forgets it), at most {@value #MAX_KEYS} names and
- * addresses: the oldest entries go first, so random user names cannot exhaust memory. A successful
- * login clears its user's failures.
+ * <p><b>Atomic reservation.</b> {@link #tryAcquire} checks the limits and records the attempt as
+ * a failure in one synchronized step, <em>before</em> the password is checked; a correct
+ * password then takes the reservation back ({@link Permit#succeeded}). However many requests run
+ * in parallel, at most {@value #PER_USER_CLIENT} passwords of one name from one client are ever
+ * checked per window; the rest are refused before bcrypt.
+ *
+ * <p><b>No lock-out of the real user.</b> Failures lock only the client they come from: a
+ * stranger's guesses at {@code admin} do not lock {@code admin} out of its own browser, and a
+ * success clears the name's failures from that client. The client is the remote address, or,
+ * behind a configured trusted proxy, the address the proxy saw: without
+ * {@code admin.trusted-proxies} every user behind a proxy is one client and shares the
+ * per-client budget. The cost: an attacker with many addresses gets
+ * {@value #PER_USER_CLIENT} guesses per address and window (an IPv6 /64 counts as one); bcrypt,
+ * and passwords of at least 12 characters, keep that far from enough.
+ *
+ * <p>Kept in memory, per admin server (a restart forgets it). At most {@value #MAX_KEYS} keys: the
+ * least recently used go first, so random names or addresses cannot exhaust memory; a key holds at
+ * most its limit of instants. User names are keyed lower-cased and cut at 65 characters
+ * (configured names have at most 64), so a megabyte-long name costs no more than a short one.
  */
 public final class LoginThrottle {
 
-    static final int PER_USER = 5;
-    static final int PER_ADDRESS = 20;
+    static final int PER_USER_CLIENT = 5;
+    static final int PER_CLIENT = 20;
     static final Duration WINDOW = Duration.ofMinutes(15);
-    private static final int MAX_KEYS = 10_000;
+    static final int MAX_KEYS = 10_000;
+    private static final int MAX_NAME_IN_KEY = 65;
 
     private final Clock clock;
-    /** Key ("user:NAME" or "addr:ADDRESS") to failure instants, oldest first; access-ordered for eviction. */
+    /** Key ("user:CLIENT NAME" or "addr:CLIENT") to failure instants, oldest first; access-ordered for eviction. */
     private final Map<String, Deque<Instant>> failures = new LinkedHashMap<>(16, 0.75f, true);
 
     public LoginThrottle(Clock clock) {
         this.clock = clock;
     }
 
-    /** How long a login of {@code user} from {@code address} must wait; empty when it may be tried now. */
-    public synchronized Optional<Duration> retryAfter(String user, String address) {
-        Instant now = clock.instant();
-        Duration wait = Duration.ZERO;
-        for (Map.Entry<String, Integer> k : Map.of(userKey(user), PER_USER, addressKey(address), PER_ADDRESS).entrySet()) {
-            Deque<Instant> d = recent(k.getKey(), now);
-            if (d != null && d.size() >= k.getValue()) {
-                Duration w = Duration.between(now, d.peekFirst().plus(WINDOW));
-                wait = w.compareTo(wait) > 0 ? w : wait;
-            }
-        }
-        return wait.isZero() || wait.isNegative() ? Optional.empty() : Optional.of(wait);
+    /** What {@link #tryAcquire} decided. */
+    public sealed interface Attempt permits Refused, Permit {
     }
 
-    public synchronized void failed(String user, String address) {
-        Instant now = clock.instant();
-        for (String key : new String[] {userKey(user), addressKey(address)}) {
-            failures.computeIfAbsent(key, k -> new ArrayDeque<>()).addLast(now);
+    /** Refused: too many failures; {@code retryAfter} until the oldest leaves the window. */
+    public record Refused(Duration retryAfter) implements Attempt {
+    }
+
+    /** May check the password; counted as a failure unless {@link #succeeded()} is called. */
+    public final class Permit implements Attempt {
+        private final String userKey;
+        private final String clientKey;
+        private final Instant at;
+
+        private Permit(String userKey, String clientKey, Instant at) {
+            this.userKey = userKey;
+            this.clientKey = clientKey;
+            this.at = at;
         }
+
+        /**
+         * The password was right: this name's failures from this client are cleared, and the
+         * attempt is not counted against the client.
+         */
+        public void succeeded() {
+            synchronized (LoginThrottle.this) {
+                failures.remove(userKey);
+                Deque<Instant> d = failures.get(clientKey);
+                if (d != null) {
+                    d.removeLastOccurrence(at);
+                    if (d.isEmpty()) {
+                        failures.remove(clientKey);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Checks the limits of {@code user} from {@code clientKey} and, when the attempt may go on,
+     * counts it as a failure in the same step (see the class comment).
+     */
+    public synchronized Attempt tryAcquire(String user, String clientKey) {
+        Instant now = clock.instant();
+        String uk = userKey(user, clientKey);
+        Duration wait = Duration.ZERO;
+        Deque<Instant> byUser = recent(uk, now);
+        if (byUser != null && byUser.size() >= PER_USER_CLIENT) {
+            wait = max(wait, Duration.between(now, byUser.peekFirst().plus(WINDOW)));
+        }
+        Deque<Instant> byClient = recent(clientKey, now);
+        if (byClient != null && byClient.size() >= PER_CLIENT) {
+            wait = max(wait, Duration.between(now, byClient.peekFirst().plus(WINDOW)));
+        }
+        if (!wait.isZero() && !wait.isNegative()) {
+            return new Refused(wait);
+        }
+        record(uk, now);
+        record(clientKey, now);
+        return new Permit(uk, clientKey, now);
+    }
+
+    /** How many keys are held (tests: the map stays bounded). */
+    synchronized int size() {
+        return failures.size();
+    }
+
+    private void record(String key, Instant now) {
+        failures.computeIfAbsent(key, k -> new ArrayDeque<>()).addLast(now);
         Iterator<Map.Entry<String, Deque<Instant>>> oldest = failures.entrySet().iterator();
         while (failures.size() > MAX_KEYS && oldest.hasNext()) {
             oldest.next();
             oldest.remove();
         }
-    }
-
-    public synchronized void succeeded(String user) {
-        failures.remove(userKey(user));
     }
 
     /** The key's failures within the window (older ones dropped); null when none. */
@@ -84,11 +150,15 @@ public final class LoginThrottle {
         return d;
     }
 
-    private static String userKey(String user) {
-        return "user:" + (user == null ? "" : user.toLowerCase(Locale.ROOT));
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
-    private static String addressKey(String address) {
-        return "addr:" + address;
+    private static String userKey(String user, String clientKey) {
+        String name = user == null ? "" : user.toLowerCase(Locale.ROOT);
+        if (name.length() > MAX_NAME_IN_KEY) {
+            name = name.substring(0, MAX_NAME_IN_KEY);
+        }
+        return "user:" + clientKey + " " + name;
     }
 }

@@ -5,12 +5,15 @@ import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The before-handler every request passes: security headers, then who is asking (a bearer token
  * on {@code /api/...}, else the session cookie), then, for anything but GET/HEAD, the admin role
- * and the session's CSRF token. Public: the login page and static assets.
+ * and the session's CSRF token. Public: the login page and static assets. Sessions end after the
+ * idle timeout or their lifetime ({@link Sessions}).
  */
 public final class Security {
 
@@ -24,6 +27,14 @@ public final class Security {
     /** No inline script or style anywhere; htmx and the CSS come from this origin. */
     public static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+    /** One year, this host only. */
+    public static final String HSTS = "max-age=31536000";
+    /**
+     * The header htmx's background polls send ({@code hx-headers} on the polling element): such a
+     * request does not restart the session's idle timeout.
+     */
+    public static final String POLL_HEADER = "X-Dimstream-Poll";
 
     private final Accounts accounts;
     private final Sessions sessions;
@@ -43,18 +54,43 @@ public final class Security {
         return accounts;
     }
 
-    public static void headers(Context ctx) {
-        ctx.header("Content-Security-Policy", CSP);
-        ctx.header("X-Content-Type-Options", "nosniff");
-        ctx.header("Referrer-Policy", "no-referrer");
-        ctx.header("X-Frame-Options", "DENY");
-        if (!isStatic(ctx.path())) {
-            ctx.header("Cache-Control", "no-store");
-        }
+    /**
+     * The headers every response carries (pages, API, CSV, static files, errors; Jetty's own error
+     * responses get them from {@code JettyErrors}): the CSP, nosniff, no referrer, no framing,
+     * {@code no-store} except on static assets, and with secure cookies HSTS.
+     */
+    public void headers(Context ctx) {
+        headers(ctx.path(), secureCookie).forEach(ctx::header);
     }
 
+    /** The security headers of a response to {@code path} (null: not a static asset). */
+    public static Map<String, String> headers(String path, boolean secure) {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("Content-Security-Policy", CSP);
+        h.put("X-Content-Type-Options", "nosniff");
+        h.put("Referrer-Policy", "no-referrer");
+        h.put("X-Frame-Options", "DENY");
+        if (path == null || !isStatic(path)) {
+            h.put("Cache-Control", "no-store");
+        }
+        if (secure) {
+            // served over HTTPS (that is what secure-cookie says): browsers must not fall back to
+            // plain http for a year; no includeSubDomains, the other hosts of the domain are not ours
+            h.put("Strict-Transport-Security", HSTS);
+        }
+        return h;
+    }
+
+    /**
+     * A static asset's path: under /static/ or /webjars/, plain segments only. A segment starting
+     * with a dot ({@code ..}), an escape or a doubled slash makes it an ordinary path, which needs a
+     * login: {@code /static/../api/replays} never passes as public.
+     */
+    private static final java.util.regex.Pattern STATIC = java.util.regex.Pattern.compile(
+            "/(static|webjars)(/[A-Za-z0-9_-][A-Za-z0-9._-]*)+");
+
     private static boolean isStatic(String path) {
-        return path.startsWith("/static/") || path.startsWith("/webjars/");
+        return STATIC.matcher(path).matches();
     }
 
     private static boolean isPublic(String path) {
@@ -91,7 +127,9 @@ public final class Security {
             }
             p = b.get();
         } else {
-            session = sessions.find(ctx.cookie(SESSION_COOKIE)).orElse(null);
+            // a background poll (dashboard, job progress) is not activity: an open tab alone does not
+            // keep a session alive (and the session's lifetime ends it anyway)
+            session = sessions.find(ctx.cookie(SESSION_COOKIE), ctx.header(POLL_HEADER) == null).orElse(null);
             p = session == null ? null : session.principal();
         }
         if (p == null) {
@@ -148,6 +186,11 @@ public final class Security {
             throw new IllegalStateException("no principal on " + ctx.path() + ": the route is not behind Security.check");
         }
         return p;
+    }
+
+    /** The principal the before-handler found, if it found one (error pages of public paths have none). */
+    public static Optional<Principal> optionalPrincipal(Context ctx) {
+        return Optional.ofNullable(ctx.attribute(PRINCIPAL));
     }
 
     /** The session of a browser request; empty for bearer requests. */

@@ -6,6 +6,7 @@ import io.dimstream.admin.web.BadRequest;
 import io.dimstream.admin.web.Bytes;
 import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.admin.web.Json;
+import io.dimstream.admin.web.NotFound;
 import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.db.jobs.DlqRecords;
 import io.javalin.http.Context;
@@ -20,30 +21,48 @@ import java.util.Map;
 /**
  * {@code /dlq?entity=&before=}: the mirror of the dead-letter topics ({@code dimstream.dlq_records}),
  * newest first, with the reason, the source coordinates and the record's key, value and headers
- * shown safely ({@link Bytes}: UTF-8 text when valid, else hex; escaped by the template);
+ * shown safely ({@link Bytes}: UTF-8 text when valid, else hex; escaped by the template) and cut
+ * to a preview ({@value #PREVIEW_BYTES} bytes, cut in the database), the whole key or value a
+ * download ({@code /dlq/{id}/key|value});
  * {@code POST /dlq/redrive} (admin role, ids in {@code id} fields) asks the running service to
  * produce records back to their source topic, audited with the user.
  */
 public final class DlqPage {
 
     public static final int PAGE_SIZE = 50;
+    /**
+     * Bytes of a key or value a page shows (twice as many characters when shown as hex): a page of
+     * 50 records near Kafka's 1 MB limit stays a few hundred KB instead of 100 MB.
+     */
+    public static final int PREVIEW_BYTES = 2048;
+    /** Bytes of each header value a page shows. */
+    public static final int HEADER_PREVIEW_BYTES = 256;
 
     /** A header as shown. */
     public record HeaderView(String name, Bytes value) {
     }
 
-    /** One record as shown. */
+    /**
+     * One record as shown: key, value and header values are previews ({@link Bytes#truncated()};
+     * the whole key or value is a download, {@code /dlq/{id}/key|value}).
+     *
+     * @param headersTruncated the record has more headers than shown ({@value DlqRecords#PREVIEW_HEADERS})
+     * @param errorTruncated   the reason is longer than shown ({@value DlqRecords#PREVIEW_TEXT} characters)
+     */
     public record RecordView(long id, String entity, String sourceTopic, Integer sourcePartition, Long sourceOffset, String dlqTopic,
                              int dlqPartition, long dlqOffset, Bytes key, Bytes value, List<HeaderView> headers, String error,
                              Instant recordTimestamp, Instant receivedAt, String redriveState, String redriveRequestedBy,
-                             Instant redriveRequestedAt, Instant redrivenAt, String redriveError) {
+                             Instant redriveRequestedAt, Instant redrivenAt, String redriveError, boolean headersTruncated,
+                             boolean errorTruncated) {
 
-        static RecordView of(DlqRecords.DlqRecord r) {
+        static RecordView of(DlqRecords.Preview p) {
+            DlqRecords.DlqRecord r = p.record();
             return new RecordView(r.id(), r.entity(), r.sourceTopic(), r.sourcePartition(), r.sourceOffset(), r.dlqTopic(),
-                    r.dlqPartition(), r.dlqOffset(), Bytes.of(r.key()), Bytes.of(r.value()),
-                    r.headers().stream().map(h -> new HeaderView(h.name(), Bytes.of(h.value()))).toList(), r.error(),
+                    r.dlqPartition(), r.dlqOffset(), Bytes.preview(r.key(), p.keyLength()), Bytes.preview(r.value(), p.valueLength()),
+                    p.headers().stream().map(h -> new HeaderView(h.name(), Bytes.preview(h.value(), h.length()))).toList(), r.error(),
                     r.recordTimestamp(), r.receivedAt(), r.redriveState(), r.redriveRequestedBy(), r.redriveRequestedAt(),
-                    r.redrivenAt(), r.redriveError());
+                    r.redrivenAt(), r.redriveError(), p.headerCount() > p.headers().size(),
+                    r.error() != null && p.errorLength() > r.error().length());
         }
 
         /** Whether a re-drive may be asked for (not yet requested or done, and the source topic is known). */
@@ -80,7 +99,7 @@ public final class DlqPage {
                 throw new BadRequest("before: \"" + rawBefore + "\" is not a record id");
             }
         }
-        List<DlqRecords.DlqRecord> rows = dlq.page(entity, before, PAGE_SIZE + 1);
+        List<DlqRecords.Preview> rows = dlq.previewPage(entity, before, PAGE_SIZE + 1, PREVIEW_BYTES, HEADER_PREVIEW_BYTES);
         boolean more = rows.size() > PAGE_SIZE;
         List<RecordView> shown = rows.stream().limit(PAGE_SIZE).map(RecordView::of).toList();
         Long next = more ? shown.get(shown.size() - 1).id() : null;
@@ -100,6 +119,33 @@ public final class DlqPage {
 
     public void api(Context ctx) throws SQLException {
         ctx.json(model(ctx.queryParam("entity"), ctx.queryParam("before")));
+    }
+
+    /**
+     * {@code GET /dlq/{id}/key} or {@code /dlq/{id}/value} (and the {@code /api} twins): the whole
+     * key or value as it was on the dead-letter topic, as a download ({@code application/octet-stream},
+     * never rendered by the browser).
+     */
+    public void download(Context ctx) throws SQLException {
+        String rawId = ctx.pathParam("id");
+        long id;
+        try {
+            id = Long.parseLong(rawId);
+        } catch (NumberFormatException e) {
+            throw new BadRequest("id: \"" + rawId + "\" is not a DLQ record id");
+        }
+        String part = ctx.pathParam("part");
+        if (!part.equals("key") && !part.equals("value")) {
+            throw new NotFound("a DLQ record has a key and a value, not \"" + part + "\"");
+        }
+        DlqRecords.Payload p = dlq.payload(id).orElseThrow(() -> new NotFound("no DLQ record " + id));
+        byte[] bytes = part.equals("key") ? p.key() : p.value();
+        if (bytes == null) {
+            throw new NotFound("DLQ record " + id + " has a null " + part);
+        }
+        ctx.contentType("application/octet-stream");
+        ctx.header("Content-Disposition", "attachment; filename=\"dlq-" + id + "-" + part + ".bin\"");
+        ctx.result(bytes);
     }
 
     private Redrive redrive(List<String> rawIds, Context ctx) throws SQLException {

@@ -16,7 +16,7 @@ import java.util.function.Function;
  * @param from    {@code earliest}, {@code instant} (with {@code at} and {@code tz}) or {@code offsets}
  * @param at      with from=instant: an ISO-8601 instant with offset, or a local date-time read in {@code tz}
  * @param offsets with from=offsets: {@code partition:offset,...}, e.g. {@code 0:120,2:0}
- * @param topic   blank means the entity's topic
+ * @param topic   blank or the entity's own topic; any other is refused (see {@link #resolve})
  */
 public record ReplayRequest(String entity, String topic, String from, String at, String tz, String offsets, String target) {
 
@@ -45,10 +45,16 @@ public record ReplayRequest(String entity, String topic, String from, String at,
         if (!catalog.names().contains(entity)) {
             throw new BadRequest("entity: no entity named \"" + entity + "\" (configured: " + String.join(", ", catalog.names()) + ")");
         }
-        String t = topic.isEmpty() ? catalog.topic(entity) : topic;
-        if (!t.matches("[a-zA-Z0-9._-]{1,249}")) {
-            throw new BadRequest("topic: \"" + t + "\" is not a Kafka topic name (letters, digits, '.', '_', '-')");
+        // only the entity's own source topic: another entity's topic, a dead-letter topic (its records
+        // go back through re-drive, which keeps their origin) or an internal topic would feed the live
+        // table records that are not this entity's events. dimstream replay --topic (an operator with
+        // the config and the database) may still read an archive copy of the topic.
+        String own = catalog.topic(entity);
+        if (!topic.isEmpty() && !topic.equals(own)) {
+            throw new BadRequest("topic: a replay of " + entity + " reads its own topic " + own + ", not \"" + topic
+                    + "\" (dead letters go back through re-drive on the DLQ page)");
         }
+        String t = own;
         ReplaySource source = switch (from.isEmpty() ? "earliest" : from) {
             case "earliest" -> ReplaySource.earliest();
             case "instant" -> {

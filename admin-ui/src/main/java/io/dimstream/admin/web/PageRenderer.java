@@ -31,7 +31,7 @@ public final class PageRenderer {
         views.render(ctx, template, all);
     }
 
-    /** An error page inside the layout (a bad parameter, an unknown entity). */
+    /** An error page inside the layout (a bad parameter, an unknown entity); only for a logged-in request. */
     public void error(Context ctx, int status, String message) {
         ctx.status(status);
         render(ctx, "error.jte", "", Map.of("status", status, "message", message));

@@ -2,6 +2,7 @@ package io.dimstream.db.connect;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.dimstream.config.Secrets;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,7 +28,10 @@ public final class Databases {
     public interface Handle extends AutoCloseable {
         DataSource dataSource();
 
-        /** A JDBC URL a person can paste into psql or a BI tool (password not included). */
+        /**
+         * The JDBC URL, safe to print: secrets in it ({@code password=}, {@code sslpassword=}, ...)
+         * are masked ({@link Secrets#mask}); the embedded database's carries none.
+         */
         String jdbcUrl();
 
         @Override
@@ -49,12 +53,14 @@ public final class Databases {
         // unreachable database promptly, and the service's own retry loop backs off instead
         cfg.setConnectionTimeout(5_000);
         HikariDataSource ds = new HikariDataSource(cfg);
+        // the URL may carry password= or sslpassword=: only its masked form is ever printed
+        String shown = Secrets.mask(url);
         try (Connection c = ds.getConnection()) {
-            LOG.debug("connected to {} as {}", url, c.getMetaData().getUserName());
+            LOG.debug("connected to {} as {}", shown, c.getMetaData().getUserName());
         } catch (SQLException e) {
             ds.close();
-            throw new IllegalStateException("cannot connect to PostgreSQL at " + url + " as " + user
-                    + ": " + e.getMessage() + " (SQL state " + e.getSQLState() + ")", e);
+            throw new IllegalStateException("cannot connect to PostgreSQL at " + shown + " as " + user
+                    + ": " + Secrets.mask(e.getMessage()) + " (SQL state " + e.getSQLState() + ")", e);
         }
         return new Handle() {
             public DataSource dataSource() {
@@ -62,7 +68,7 @@ public final class Databases {
             }
 
             public String jdbcUrl() {
-                return url;
+                return shown;
             }
 
             public void close() {

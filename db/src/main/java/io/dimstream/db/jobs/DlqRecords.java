@@ -14,12 +14,15 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
  * {@code dimstream.dlq_records}: a mirror of the dead-letter topics, so the admin UI can browse
  * them with their reasons and ask for a re-drive without talking to Kafka.
  * <ul>
+ *   <li>{@link #previewPage}: a page with keys, values and headers cut to a preview in the
+ *       database; {@link #payload}: one record's whole key and value (the admin's download);</li>
  *   <li>{@link #mirror}: inserts a DLQ record once (unique on its DLQ topic, partition and
  *       offset; a re-read after a crash changes nothing);</li>
  *   <li>{@link #requestRedrive}: a user asks for records to be produced back to their source
@@ -121,6 +124,111 @@ public final class DlqRecords {
             p.setObject(4, beforeId);
             p.setInt(5, limit);
             return read(p);
+        }
+    }
+
+    /**
+     * A record as a page lists it: its key, value and header values cut to a preview (the full
+     * sizes beside them), so a page of records near Kafka's 1 MB limit stays small.
+     *
+     * @param keyLength   the whole key's size in bytes (0 for a null key)
+     * @param valueLength the whole value's size in bytes (0 for a null value)
+     * @param headers     at most {@value #PREVIEW_HEADERS} headers, each value cut
+     * @param headerCount how many headers the record has
+     * @param errorLength the whole reason's length in characters
+     */
+    public record Preview(DlqRecord record, int keyLength, int valueLength, List<HeaderPreview> headers, int headerCount,
+                          int errorLength) {
+    }
+
+    /** A header as a page shows it: its value cut, and the whole value's size in bytes (0 for null). */
+    public record HeaderPreview(String name, byte[] value, int length) {
+    }
+
+    /** Headers per record a preview lists. */
+    public static final int PREVIEW_HEADERS = 10;
+    /** Characters of a header name, and of the reason, a preview keeps. */
+    public static final int PREVIEW_TEXT = 2048;
+
+    /**
+     * A page like {@link #page}, each key and value cut to {@code previewBytes} and each header
+     * value to {@code headerBytes} in the database, so a page never loads whole payloads.
+     */
+    public List<Preview> previewPage(String entity, Long beforeId, int limit, int previewBytes, int headerBytes) throws SQLException {
+        // base64 text of headerBytes bytes (whole 4-character groups decode on their own)
+        int headerChars = 4 * ((headerBytes + 2) / 3);
+        String sql = "SELECT id, entity, source_topic, source_partition, source_offset, dlq_topic, dlq_partition, dlq_offset, "
+                + "substring(key FROM 1 FOR ?), substring(value FROM 1 FOR ?), "
+                + "(SELECT coalesce(jsonb_agg(jsonb_build_object('name', left(h.e->>'name', ?), 'value', left(h.e->>'value', ?), "
+                + "'length', coalesce(octet_length(decode(h.e->>'value', 'base64')), 0)) ORDER BY h.n), '[]'::jsonb) "
+                + "FROM jsonb_array_elements(headers) WITH ORDINALITY AS h(e, n) WHERE h.n <= ?)::text, "
+                + "left(error, ?), record_timestamp, received_at, redrive_state, redrive_requested_by, redrive_requested_at, "
+                + "redriven_at, redrive_error, coalesce(octet_length(key), 0), coalesce(octet_length(value), 0), "
+                + "jsonb_array_length(headers), coalesce(char_length(error), 0) "
+                + "FROM dimstream.dlq_records WHERE (?::text IS NULL OR entity = ?) AND (?::bigint IS NULL OR id < ?) ORDER BY id DESC LIMIT ?";
+        try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(sql)) {
+            int i = 1;
+            p.setInt(i++, previewBytes);
+            p.setInt(i++, previewBytes);
+            p.setInt(i++, PREVIEW_TEXT);
+            p.setInt(i++, headerChars);
+            p.setInt(i++, PREVIEW_HEADERS);
+            p.setInt(i++, PREVIEW_TEXT);
+            p.setString(i++, entity);
+            p.setString(i++, entity);
+            p.setObject(i++, beforeId);
+            p.setObject(i++, beforeId);
+            p.setInt(i, limit);
+            List<Preview> out = new ArrayList<>();
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    int sp = rs.getInt(4);
+                    Integer srcPartition = rs.wasNull() ? null : sp;
+                    long so = rs.getLong(5);
+                    Long srcOffset = rs.wasNull() ? null : so;
+                    List<HeaderPreview> headers = parseHeaderPreviews(rs.getString(11), headerBytes);
+                    DlqRecord r = new DlqRecord(rs.getLong(1), rs.getString(2), rs.getString(3), srcPartition, srcOffset, rs.getString(6),
+                            rs.getInt(7), rs.getLong(8), rs.getBytes(9), rs.getBytes(10),
+                            headers.stream().map(h -> new Header(h.name(), h.value())).toList(), rs.getString(12),
+                            instant(rs.getTimestamp(13)), instant(rs.getTimestamp(14)), rs.getString(15), rs.getString(16),
+                            instant(rs.getTimestamp(17)), instant(rs.getTimestamp(18)), rs.getString(19));
+                    out.add(new Preview(r, rs.getInt(20), rs.getInt(21), headers, rs.getInt(22), rs.getInt(23)));
+                }
+            }
+            return out;
+        }
+    }
+
+    /** The whole key or value of one record; empty when there is no such record. */
+    public Optional<Payload> payload(long id) throws SQLException {
+        try (Connection c = ds.getConnection();
+             PreparedStatement p = c.prepareStatement("SELECT entity, key, value FROM dimstream.dlq_records WHERE id = ?")) {
+            p.setLong(1, id);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() ? Optional.of(new Payload(rs.getString(1), rs.getBytes(2), rs.getBytes(3))) : Optional.empty();
+            }
+        }
+    }
+
+    /** A record's whole key and value (either may be null). */
+    public record Payload(String entity, byte[] key, byte[] value) {
+    }
+
+    private static List<HeaderPreview> parseHeaderPreviews(String json, int headerBytes) {
+        try {
+            List<Map<String, Object>> list = JSON.readValue(json, new TypeReference<List<Map<String, Object>>>() { });
+            List<HeaderPreview> out = new ArrayList<>();
+            for (Map<String, Object> m : list) {
+                Object v = m.get("value");
+                byte[] bytes = v == null ? null : Base64.getDecoder().decode((String) v);
+                if (bytes != null && bytes.length > headerBytes) {
+                    bytes = java.util.Arrays.copyOf(bytes, headerBytes);
+                }
+                out.add(new HeaderPreview((String) m.get("name"), bytes, ((Number) m.get("length")).intValue()));
+            }
+            return out;
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("dlq_records.headers preview is not a JSON list of {name, value, length}: " + json, e);
         }
     }
 

@@ -17,7 +17,8 @@
  *       horizon lifted for that event; refused when it is at or before its key's prune point, as
  *       it could not be placed exactly) or discard it.</li>
  *   <li>{@link io.dimstream.db.jobs.DlqRecords}: the mirror of the dead-letter topics and re-drive
- *       requests.</li>
+ *       requests; pages for the admin cut keys, values and headers to a preview in SQL, and one
+ *       record's whole key or value is read on its own.</li>
  *   <li>{@link io.dimstream.db.jobs.AuditLog}: {@code dimstream.admin_audit}, written in the same
  *       transaction as each action, with the user (the integrity runs of
  *       {@code io.dimstream.db.status.IntegrityRuns} too); read newest first, filtered by user and

@@ -116,7 +116,9 @@ public final class HistoryQueries {
     /**
      * Streams the whole table as of {@code t} in key order to {@code sink} through a server-side
      * cursor ({@value #STREAM_FETCH_SIZE} rows per round trip), never holding it in memory. The
-     * sink runs inside the read transaction: keep it fast (write to a stream, not to the database).
+     * sink runs inside the read transaction, which holds a connection and holds back vacuum while
+     * it lasts: keep it fast (write to a local file, as the admin's CSV export does, never straight
+     * to a network client, which may read as slowly as it likes).
      *
      * @return the number of rows streamed
      */

@@ -29,8 +29,9 @@
  *       common, else a hash aggregate over a scan.</li>
  *   <li><b>streamAsOf(t, sink)</b>: the as-of predicate in key order through a server-side cursor
  *       (autocommit off, fetch size {@value io.dimstream.db.read.HistoryQueries#STREAM_FETCH_SIZE}),
- *       so a snapshot of any size goes to CSV in constant memory. A full snapshot reads most of the
- *       table; expect a sequential scan and a sort, or the primary key in order.</li>
+ *       so a snapshot of any size goes to CSV in constant memory. The transaction lasts as long as
+ *       the sink takes: the admin writes to a temporary file, then sends it. A full snapshot reads
+ *       most of the table; expect a sequential scan and a sort, or the primary key in order.</li>
  *   <li><b>diff(from, to)</b>: one statement, the as-of sets at both instants (two CTEs) FULL JOINed
  *       on the key, keeping pairs whose {@code valid_from} differs: one side missing is added or
  *       removed, both present is changed; the changed columns (tracked and type-1) are compared in

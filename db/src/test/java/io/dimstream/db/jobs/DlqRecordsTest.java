@@ -49,6 +49,35 @@ class DlqRecordsTest {
     }
 
     @Test
+    void aPreviewPageCutsKeysValuesHeadersAndReasonsInTheDatabaseAndThePayloadIsWhole() throws Exception {
+        String entity = "dlq_pv_" + System.nanoTime();
+        byte[] big = new byte[1_000_000];
+        java.util.Arrays.fill(big, (byte) 'v');
+        List<DlqRecords.Header> headers = new java.util.ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            headers.add(new DlqRecords.Header("h" + i, i == 0 ? "x".repeat(5000).getBytes(StandardCharsets.UTF_8) : i == 1 ? null : b("s" + i)));
+        }
+        dlq.mirror(List.of(new DlqRecords.Incoming(entity, "crm." + entity, 0, 7L, "crm." + entity + ".dlq", 0, 0, b("k".repeat(3000)), big,
+                headers, "e".repeat(5000), Instant.parse("2026-01-01T00:00:00Z"))));
+
+        List<DlqRecords.Preview> page = dlq.previewPage(entity, null, 10, 2048, 256);
+
+        assertThat(page).hasSize(1);
+        DlqRecords.Preview p = page.get(0);
+        assertThat(List.of(p.record().key().length, p.keyLength(), p.record().value().length, p.valueLength(), p.headerCount(),
+                p.headers().size(), p.record().error().length(), p.errorLength()))
+                .isEqualTo(List.of(2048, 3000, 2048, 1_000_000, 30, 10, 2048, 5000));
+        assertThat(p.headers().subList(0, 3).stream().map(h -> h.name() + ":" + (h.value() == null ? "null" : h.value().length) + "/" + h.length())
+                .toList()).isEqualTo(List.of("h0:256/5000", "h1:null/0", "h2:2/2"));
+        assertThat(new String(p.record().value(), StandardCharsets.UTF_8)).isEqualTo("v".repeat(2048));
+
+        DlqRecords.Payload whole = dlq.payload(p.record().id()).orElseThrow();
+        assertThat(List.of(whole.entity(), whole.key().length, java.util.Arrays.equals(whole.value(), big)))
+                .isEqualTo(List.of(entity, 3000, true));
+        assertThat(dlq.payload(-1)).isEmpty();
+    }
+
+    @Test
     void redriveIsRequestedOnceAuditedClaimedAndMarked() throws Exception {
         String entity = "dlq_rd_" + System.nanoTime();
         dlq.mirror(List.of(rec(entity, 0, "x"), rec(entity, 1, "y")));
