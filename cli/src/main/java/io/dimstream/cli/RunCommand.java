@@ -69,6 +69,15 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--replay-poll", defaultValue = "PT2S", hidden = true)
     Duration replayPoll;
 
+    @Option(names = "--exit-when-not-live", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = {"exit (status " + EXIT_NOT_LIVE + ") when /health/live has been down for two checks 5 s apart: the sink's",
+                    "thread died or Kafka Streams stopped for good, which only a restart cures (docker's restart policy,",
+                    "systemd, Kubernetes); default: ${DEFAULT-VALUE}"})
+    boolean exitWhenNotLive;
+
+    /** The exit status of a service that is no longer live (EX_SOFTWARE). */
+    static final int EXIT_NOT_LIVE = 70;
+
     @Option(names = "--instance-id", paramLabel = "ID",
             description = {"this instance's stable identity in its consumer groups (Kafka static membership): a restarted",
                     "instance takes its partitions back at once instead of after the session timeout. Must differ between",
@@ -117,6 +126,9 @@ final class RunCommand implements Callable<Integer> {
             MetricsHttpServer metrics = metricsPort < 0 ? null
                     : MetricsHttpServer.start(metricsHost, metricsPort, registry, pipeline.health());
             metricsRef.set(metrics);
+            if (exitWhenNotLive) {
+                watchdog(pipeline);
+            }
             out.println("running: kafka " + pipeline.bootstrapServers() + ", PostgreSQL " + pipeline.database().jdbcUrl()
                     + (metrics == null ? "" : ", metrics http://localhost:" + metrics.port() + "/metrics, health "
                     + "http://localhost:" + metrics.port() + "/health/ready")
@@ -146,5 +158,33 @@ final class RunCommand implements Callable<Integer> {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
+    }
+
+    /**
+     * Exits when the service stays not live: what died in it (the sink's thread, Kafka Streams after
+     * a fatal failure) does not come back by itself, and a process that no longer applies events
+     * but stays up would only look healthy to a restart policy that watches for exits.
+     */
+    private void watchdog(Pipeline pipeline) {
+        java.util.concurrent.ScheduledExecutorService dog = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dimstream-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+        java.util.concurrent.atomic.AtomicInteger down = new java.util.concurrent.atomic.AtomicInteger();
+        dog.scheduleWithFixedDelay(() -> {
+            io.dimstream.app.health.HealthReport live = pipeline.health().live();
+            if (live.up()) {
+                down.set(0);
+                return;
+            }
+            if (down.incrementAndGet() >= 2) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.println("dimstream: not live, exiting with status " + EXIT_NOT_LIVE + " to be restarted: " + live.checks());
+                err.flush();
+                // runs the stop hook: the pipeline closes in order
+                System.exit(EXIT_NOT_LIVE);
+            }
+        }, 5, 5, java.util.concurrent.TimeUnit.SECONDS);
     }
 }

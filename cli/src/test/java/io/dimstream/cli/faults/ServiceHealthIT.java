@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * while events flow; not ready (but live) while a partition is stuck on a table broken by hand,
  * with the SQL state in the detail, and ready again once the table is fixed; not live once the
  * sink's thread died (here: another member took its static identity, which Kafka answers with a
- * fatal FencedInstanceIdException).
+ * fatal FencedInstanceIdException), and then the process exits with status 70 for its restart policy.
  */
 class ServiceHealthIT {
 
@@ -96,7 +96,9 @@ class ServiceHealthIT {
                                     + " has registered with a different member.id."));
                 });
             }
-            assertThat(service.isAlive()).isTrue();
+            // not live stays not live: the process exits for its restart policy to start it again
+            assertThat(service.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("exited").isTrue();
+            assertThat(service.exitValue()).isEqualTo(70);
         }
     }
 }
