@@ -139,20 +139,24 @@ public final class Pipeline implements AutoCloseable {
                 started.add(kafka);
                 bootstrap = kafka.bootstrapServers();
             }
+            long t0 = System.nanoTime();
             PostgresConfig pg = config.postgres();
             Databases.Handle db = PostgresConfig.EMBEDDED.equals(pg.url())
                     ? Databases.embedded(options.dataDir().resolve("postgres"))
                     : Databases.open(pg.url(), pg.user(), pg.password(), pg.poolSize());
             started.add(db);
             Migrations.migrate(db.dataSource());
+            long tMigrated = System.nanoTime();
             for (EntityConfig e : config.entities()) {
                 EntityTables.ensure(db.dataSource(), e.toEntitySpec());
             }
+            long tTables = System.nanoTime();
 
             List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config);
             short replication = (short) (kafka != null ? 1 : -1);
             KafkaClients clients = KafkaClients.of(bootstrap, kafkaConfig);
             createTopics(clients, pipelines, options.partitions(), replication, kafka != null);
+            long tTopics = System.nanoTime();
 
             Map<String, Object> overrides = new HashMap<>();
             if (kafka != null) {
@@ -223,6 +227,9 @@ public final class Pipeline implements AutoCloseable {
                     Map.of("postgres", postgresProbe(db.dataSource()), "kafka", kafkaProbe(healthAdmin)), HEALTH_PROBE_INTERVAL);
             started.add(health);
 
+            LOG.info("started in {} ms: database and migrations {} ms, entity tables {} ms, topics {} ms, Kafka Streams, sink and "
+                    + "workers {} ms", ms(t0, System.nanoTime()), ms(t0, tMigrated), ms(tMigrated, tTables), ms(tTables, tTopics),
+                    ms(tTopics, System.nanoTime()));
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.entity().table()).collect(Collectors.joining(", ")));
             return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, clients, pipelines, registry, sinkSettings.groupId(),
@@ -241,6 +248,10 @@ public final class Pipeline implements AutoCloseable {
             }
             throw new IllegalStateException("dimstream could not start: " + e.getMessage(), e);
         }
+    }
+
+    private static long ms(long fromNanos, long toNanos) {
+        return (toNanos - fromNanos) / 1_000_000;
     }
 
     /** PostgreSQL answers a query within 3 s. */
