@@ -95,6 +95,47 @@ class LoadCommandTest {
     }
 
     @Test
+    void aValueThePostgresTableRefusesIsReportedWithItsLineAndSqlStateAndTheRestLands() throws Exception {
+        Path config = config("cli_load_refused", "P30D");
+        // first load creates the table; then a constraint added by hand that validation cannot know
+        CliRun.of("load", "--config", config.toString(), "--entity", "customer", "--input",
+                input(upsert("2025-08-01T09:00:00Z", "C0", "z@x.io", "Oslo", 1)).toString());
+        try (java.sql.Connection c = TestPostgres.dataSource().getConnection(); java.sql.Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE cli_load_refused ADD CONSTRAINT no_atlantis CHECK (city <> 'Atlantis')");
+        }
+        Path input = input(
+                upsert("2025-08-02T09:00:00Z", "C1", "a@x.io", "Paris", 1),
+                upsert("2025-08-02T10:00:00Z", "C2", "b@x.io", "Atlantis", 1),
+                upsert("2025-08-03T09:00:00Z", "C1", "a@x.io", "Atlantis", 2),
+                upsert("2025-08-04T09:00:00Z", "C1", "a@x.io", "Lyon", 3));
+
+        CliRun run = CliRun.of("load", "--config", config.toString(), "--entity", "customer", "--input", input.toString(),
+                "--parallel", "2");
+
+        assertThat(run.err()).isEmpty();
+        String refused = ": PostgreSQL refused the event: ERROR: new row for relation \"cli_load_refused\" violates check constraint"
+                + " \"no_atlantis\"";
+        assertThat(run.out()).isEqualTo("""
+                applied             2
+                new                 1
+                changed             1
+                deleted             0
+                unchanged           0
+                late                0
+                duplicates          0
+                quarantined         0
+                rejected            2
+                line 2""" + refused + """
+
+                line 3""" + refused + "\n");
+        assertThat(run.exitCode()).isZero();
+        assertThat(history("cli_load_refused")).containsExactly(
+                "C0 2025-08-01 09:00:00+00 -> current Oslo 1",
+                "C1 2025-08-02 09:00:00+00 -> 2025-08-04 09:00:00+00 Paris 1",
+                "C1 2025-08-04 09:00:00+00 -> current Lyon 3");
+    }
+
+    @Test
     void badConfigExitsTwoWithTheFieldNamingMessageAndNoStackTrace() throws Exception {
         Path config = config("cli_bad_config", "P3X");
         Path input = input(upsert("2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1));

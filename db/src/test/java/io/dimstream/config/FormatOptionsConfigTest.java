@@ -130,7 +130,7 @@ class FormatOptionsConfigTest {
     void theDescribedConfigMasksDeserializerSecretsAndKeepsTheRest() {
         DimstreamConfig config = DimstreamConfig.parse(withFormat(entityLines("format: avro",
                 "deserializer-config: {schema.registry.url: \"https://reg:p4ss@registry:8081\", basic.auth.user.info: \"${REG}\", "
-                        + "basic.auth.credentials.source: USER_INFO}")), "test.yml", Map.of("DIMSTREAM_PG_PASSWORD", "s3cret",
+                        + "dimstream.schema.registry.retry.ms: 5000}")), "test.yml", Map.of("DIMSTREAM_PG_PASSWORD", "s3cret",
                 "REG", "bob:hunter2"));
 
         String described = config.describeMasked();
@@ -139,11 +139,11 @@ class FormatOptionsConfigTest {
                     deserializer-config:
                       schema.registry.url: https://reg:****@registry:8081
                       basic.auth.user.info: '****'
-                      basic.auth.credentials.source: '****'
+                      dimstream.schema.registry.retry.ms: 5000
                 """);
         // a message quoting the whole map (a deserializer's configure failing) masks it too
         assertThat(config.entity("customer").avro().deserializerConfig().toString()).isEqualTo(
-                "{schema.registry.url=https://reg:****@registry:8081, basic.auth.user.info=****, basic.auth.credentials.source=****}");
+                "{schema.registry.url=https://reg:****@registry:8081, basic.auth.user.info=****, dimstream.schema.registry.retry.ms=5000}");
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import io.dimstream.db.sql.SqlFailures;
+import io.dimstream.db.sql.Transactions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -140,10 +141,17 @@ public final class Scd2Writer {
      * stream: the sink, replay jobs.
      */
     public ApplyResult applyIsolating(Connection c, EntitySpec entity, List<Event> batch) throws SQLException {
-        return isolating(c, entity, batch, false);
+        if (c.getAutoCommit()) {
+            throw new IllegalStateException("applyIsolating(Connection, ...) needs a connection with auto-commit off");
+        }
+        Prepared prep = prepare(entity, batch);
+        ApplyResult set = new ApplyResult(batch.size() - prep.events().size(), 0, 0, 0, 0, 0, prep.superseded(), 0,
+                prep.rejected(), 0, 0, 0);
+        return set.plus(isolating(c, entity, prep.events(), false));
     }
 
-    private ApplyResult isolating(Connection c, EntitySpec entity, List<Event> events, boolean retry) throws SQLException {
+    /** Applies validated events under a savepoint, isolating those PostgreSQL refuses ({@link #applyIsolating}). */
+    private ApplyResult isolating(Connection c, EntitySpec entity, List<TypedEvent> events, boolean retry) throws SQLException {
         if (events.isEmpty()) {
             return ApplyResult.empty();
         }
@@ -152,7 +160,7 @@ public final class Scd2Writer {
             if (retry) {
                 freshWorkTables(c, entity);
             }
-            ApplyResult result = apply(c, entity, events);
+            ApplyResult result = applyPrepared(c, entity, events, events.size(), 0, List.of());
             c.releaseSavepoint(sp);
             return result;
         } catch (SQLException e) {
@@ -161,7 +169,7 @@ public final class Scd2Writer {
             }
             c.rollback(sp);
             if (events.size() == 1) {
-                Event only = events.get(0);
+                TypedEvent only = events.get(0);
                 String m = String.valueOf(e.getMessage());
                 String line = m.lines().findFirst().orElse(m);
                 String state = SqlFailures.sqlState(e).orElse(null);
@@ -197,12 +205,13 @@ public final class Scd2Writer {
      * a disjoint set of keys (by key hash) in a transaction of its own, so a big batch uses more
      * than one PostgreSQL backend (the apply is CPU-bound in the backend). Atomic per part, not
      * for the whole batch: after a failure, applying the same batch again converges (the writer is
-     * idempotent), which is what {@code load} does. The streaming sink, which must commit offsets
-     * with the rows, uses {@link #apply(Connection, EntitySpec, List)} instead.
+     * idempotent), which is what {@code load} does. Values PostgreSQL refuses are isolated and
+     * returned as rejections, as {@link #applyIsolating} does, the rest lands. The streaming sink,
+     * which must commit offsets with the rows, uses {@link #applyIsolating} on its own transaction.
      */
     public ApplyResult applyParallel(EntitySpec entity, List<Event> batch, int parallelism) throws SQLException {
         if (parallelism <= 1) {
-            return apply(entity, batch);
+            return Transactions.inTransaction(ds, c -> applyIsolating(c, entity, batch));
         }
         Prepared prep = prepare(entity, batch);
         int nKey = entity.key().size();
@@ -222,7 +231,8 @@ public final class Scd2Writer {
                     try (Connection c = ds.getConnection()) {
                         c.setAutoCommit(false);
                         try {
-                            ApplyResult r = part.isEmpty() ? ApplyResult.empty() : applyPrepared(c, entity, part, part.size(), 0, List.of());
+                            // a value PostgreSQL refuses is isolated and reported, the rest of the part lands
+                            ApplyResult r = isolating(c, entity, part, false);
                             c.commit();
                             return r;
                         } catch (SQLException | RuntimeException ex) {
