@@ -128,17 +128,20 @@ public final class Scd2Writer {
     private static final int SPLIT = 16;
 
     /**
-     * As {@link #apply(Connection, EntitySpec, List)}, and when PostgreSQL refuses the batch for a
-     * data reason ({@link SqlFailures.Kind#DATA}: a value it cannot store, a constraint of a table
-     * altered by hand, an index entry too large), isolates the refused events instead of failing:
-     * the batch goes under a savepoint; refused, the transaction rolls back to it and the events are
-     * split in {@value #SPLIT} parts, each applied under its own savepoint, the refused parts split
-     * again, until the refused events stand alone. Those come back in {@link ApplyResult#rejected()}
-     * with the SQLSTATE and PostgreSQL's message; everything else is applied, exactly as if the
-     * refused events had never been there (the writer is order-independent). k refused events among
-     * n cost about {@code 16 k log16(n)} extra writer calls and one more pass over the batch. Any
-     * other failure is thrown as by {@code apply}. For callers that must not let one value stop a
-     * stream: the sink, replay jobs.
+     * For a batch PostgreSQL refused for a data reason ({@link SqlFailures.Kind#DATA}: a value it
+     * cannot store, a constraint of a table altered by hand, an index entry too large): applies it
+     * inside the caller's transaction with the refused events isolated. The events are split in
+     * {@value #SPLIT} parts, each applied under a savepoint; a refused part rolls back to its
+     * savepoint and is split again, until the refused events stand alone. Those come back in
+     * {@link ApplyResult#rejected()} with the SQLSTATE and PostgreSQL's message; everything else is
+     * applied, exactly as if the refused events had never been there (the writer is
+     * order-independent). k refused events among n cost about {@code 16 k log16(n)} writer calls and
+     * one more pass over the batch. Any other failure is thrown as by {@code apply}.
+     *
+     * <p>Callers apply a batch with {@link #apply(Connection, EntitySpec, List)} first and come here
+     * only after it failed (the sink, replay jobs, {@link #applyParallel}): a savepoint per writer
+     * call makes every batch a subtransaction, which cost a third more time over the thousands of
+     * small batches of WriterPropertyTest.
      */
     public ApplyResult applyIsolating(Connection c, EntitySpec entity, List<Event> batch) throws SQLException {
         if (c.getAutoCommit()) {
@@ -147,19 +150,27 @@ public final class Scd2Writer {
         Prepared prep = prepare(entity, batch);
         ApplyResult set = new ApplyResult(batch.size() - prep.events().size(), 0, 0, 0, 0, 0, prep.superseded(), 0,
                 prep.rejected(), 0, 0, 0);
-        return set.plus(isolating(c, entity, prep.events(), false));
+        return set.plus(split(c, entity, prep.events()));
+    }
+
+    /** The events in {@value #SPLIT} parts, each applied by {@link #isolating}. */
+    private ApplyResult split(Connection c, EntitySpec entity, List<TypedEvent> events) throws SQLException {
+        int parts = Math.min(SPLIT, events.size());
+        ApplyResult result = ApplyResult.empty();
+        for (int i = 0; i < parts; i++) {
+            result = result.plus(isolating(c, entity, events.subList(events.size() * i / parts, events.size() * (i + 1) / parts)));
+        }
+        return result;
     }
 
     /** Applies validated events under a savepoint, isolating those PostgreSQL refuses ({@link #applyIsolating}). */
-    private ApplyResult isolating(Connection c, EntitySpec entity, List<TypedEvent> events, boolean retry) throws SQLException {
+    private ApplyResult isolating(Connection c, EntitySpec entity, List<TypedEvent> events) throws SQLException {
         if (events.isEmpty()) {
             return ApplyResult.empty();
         }
         Savepoint sp = c.setSavepoint();
         try {
-            if (retry) {
-                freshWorkTables(c, entity);
-            }
+            freshWorkTables(c, entity);
             ApplyResult result = applyPrepared(c, entity, events, events.size(), 0, List.of());
             c.releaseSavepoint(sp);
             return result;
@@ -177,14 +188,9 @@ public final class Scd2Writer {
                 return new ApplyResult(1, 0, 0, 0, 0, 0, 0, 0,
                         List.of(new Rejection(only.source(), "PostgreSQL refused the event: " + line, state)), 0, 0, 0);
             }
-            LOG.debug("PostgreSQL refused a batch of {} events of {} (SQL state {}); isolating the refused events",
+            LOG.debug("PostgreSQL refused a part of {} events of {} (SQL state {}); isolating the refused events",
                     events.size(), entity.name(), SqlFailures.sqlState(e).orElse("?"));
-            int parts = Math.min(SPLIT, events.size());
-            ApplyResult result = ApplyResult.empty();
-            for (int i = 0; i < parts; i++) {
-                result = result.plus(isolating(c, entity, events.subList(events.size() * i / parts, events.size() * (i + 1) / parts), true));
-            }
-            return result;
+            return split(c, entity, events);
         }
     }
 
@@ -211,7 +217,14 @@ public final class Scd2Writer {
      */
     public ApplyResult applyParallel(EntitySpec entity, List<Event> batch, int parallelism) throws SQLException {
         if (parallelism <= 1) {
-            return Transactions.inTransaction(ds, c -> applyIsolating(c, entity, batch));
+            try {
+                return apply(entity, batch);
+            } catch (SQLException e) {
+                if (!SqlFailures.isData(e)) {
+                    throw e;
+                }
+                return Transactions.inTransaction(ds, c -> applyIsolating(c, entity, batch));
+            }
         }
         Prepared prep = prepare(entity, batch);
         int nKey = entity.key().size();
@@ -231,8 +244,18 @@ public final class Scd2Writer {
                     try (Connection c = ds.getConnection()) {
                         c.setAutoCommit(false);
                         try {
-                            // a value PostgreSQL refuses is isolated and reported, the rest of the part lands
-                            ApplyResult r = isolating(c, entity, part, false);
+                            ApplyResult r = part.isEmpty() ? ApplyResult.empty() : applyPrepared(c, entity, part, part.size(), 0, List.of());
+                            c.commit();
+                            return r;
+                        } catch (SQLException | RuntimeException ex) {
+                            rollbackQuietly(c, ex);
+                            if (!SqlFailures.isData(ex)) {
+                                throw ex;
+                            }
+                        }
+                        // PostgreSQL refused a value: the part again, isolating the refused events, the rest lands
+                        try {
+                            ApplyResult r = split(c, entity, part);
                             c.commit();
                             return r;
                         } catch (SQLException | RuntimeException ex) {

@@ -266,21 +266,15 @@ public final class ReplayWorker implements AutoCloseable {
                     continue;
                 }
                 List<Event> batch = withoutExactDuplicates(events);
-                inJobTransaction(job, c -> {
-                    if (job.target() == ReplayTarget.LIVE && !batch.isEmpty()) {
-                        WriterLock.exclusiveWriter(c, target); // never beside a sink batch on the same keys
+                try {
+                    applyBatch(job, target, batch, moved, rejects, bySource, false);
+                } catch (SQLException e) {
+                    if (!SqlFailures.isData(e)) {
+                        throw e;
                     }
                     // a value PostgreSQL refuses is isolated and kept, never a reason to fail the job
-                    ApplyResult r = batch.isEmpty() ? ApplyResult.empty() : writer.applyIsolating(c, target, batch);
-                    for (Rejection rej : r.rejected()) {
-                        ConsumerRecord<byte[], byte[]> rec = bySource.get(rej.source());
-                        rejects.add(new SinkReject(new PartitionRef(job.topic(), rec == null ? -1 : rec.partition()),
-                                rec == null ? -1 : rec.offset(), job.entity(), rej.reason(), rej.sqlState(),
-                                rec == null ? null : rec.key(), rec == null ? null : rec.value()));
-                    }
-                    SinkRejects.insert(c, rejectsGroup(job), rejects);
-                    ReplayJobs.advance(c, job.id(), moved, rejects.size(), (long) r.rowsInserted() + r.rowsUpdated() + r.rowsDeleted());
-                });
+                    applyBatch(job, target, batch, moved, rejects, bySource, true);
+                }
                 List<TopicPartition> done = positions.entrySet().stream().filter(e -> e.getValue() >= ends.get(e.getKey()))
                         .map(Map.Entry::getKey).toList();
                 if (!done.isEmpty()) {
@@ -319,6 +313,30 @@ public final class ReplayWorker implements AutoCloseable {
             first.putIfAbsent(java.util.Arrays.asList(e.op(), e.eventTime(), e.data()), e);
         }
         return first.size() == events.size() ? events : List.copyOf(first.values());
+    }
+
+    /**
+     * One batch of a job in one transaction: the events (through {@link Scd2Writer#applyIsolating}
+     * when {@code isolate}, after PostgreSQL refused the batch), the rejects, the job's progress.
+     */
+    private void applyBatch(ReplayJob job, EntitySpec target, List<Event> batch, Map<Integer, Long> moved, List<SinkReject> decodeRejects,
+                            Map<Source, ConsumerRecord<byte[], byte[]>> bySource, boolean isolate) throws SQLException, Abandoned {
+        inJobTransaction(job, c -> {
+            if (job.target() == ReplayTarget.LIVE && !batch.isEmpty()) {
+                WriterLock.exclusiveWriter(c, target); // never beside a sink batch on the same keys
+            }
+            ApplyResult r = batch.isEmpty() ? ApplyResult.empty()
+                    : isolate ? writer.applyIsolating(c, target, batch) : writer.apply(c, target, batch);
+            List<SinkReject> rejects = new ArrayList<>(decodeRejects);
+            for (Rejection rej : r.rejected()) {
+                ConsumerRecord<byte[], byte[]> rec = bySource.get(rej.source());
+                rejects.add(new SinkReject(new PartitionRef(job.topic(), rec == null ? -1 : rec.partition()),
+                        rec == null ? -1 : rec.offset(), job.entity(), rej.reason(), rej.sqlState(),
+                        rec == null ? null : rec.key(), rec == null ? null : rec.value()));
+            }
+            SinkRejects.insert(c, rejectsGroup(job), rejects);
+            ReplayJobs.advance(c, job.id(), moved, rejects.size(), (long) r.rowsInserted() + r.rowsUpdated() + r.rowsDeleted());
+        });
     }
 
     /**

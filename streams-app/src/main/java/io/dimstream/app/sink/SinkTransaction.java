@@ -15,6 +15,7 @@ import io.dimstream.db.sink.SinkOffsets;
 import io.dimstream.db.sink.SinkReject;
 import io.dimstream.db.sink.SinkRejects;
 import io.dimstream.db.snapshot.SnapshotSlices;
+import io.dimstream.db.sql.SqlFailures;
 import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
@@ -45,12 +46,13 @@ import org.slf4j.LoggerFactory;
  * {@code dimstream.sink_rejects}; advance every offset; record each partition's batch in
  * {@code dimstream.sink_batches}; commit. A lone partition is a group of one.
  *
- * <p><b>Records PostgreSQL refuses.</b> The events go through
- * {@link Scd2Writer#applyIsolating}: when PostgreSQL refuses the batch for a data reason (a value it
- * cannot store, a constraint of a table altered by hand, an index entry too large), the refused
- * events are isolated under savepoints and each of their records is kept in the rejects with the
- * SQLSTATE and the message; everything else lands in the same transaction as the offsets. Any
- * other failure rolls the whole transaction back and is rethrown.
+ * <p><b>Records PostgreSQL refuses.</b> When PostgreSQL refuses the batch for a data reason (a
+ * value it cannot store, a constraint of a table altered by hand, an index entry too large), the
+ * transaction is rolled back and run again with the events applied through
+ * {@link Scd2Writer#applyIsolating}: the refused events are isolated under savepoints and each of
+ * their records is kept in the rejects with the SQLSTATE and the message; everything else lands in
+ * the same transaction as the offsets. Any other failure rolls the whole transaction back and is
+ * rethrown.
  *
  * <p><b>Snapshot feeds.</b> An end-of-slice marker splits a batch (its group is then that partition
  * alone, {@link BatchPlanner}): the events before it are applied, then the slice's absent keys are
@@ -127,6 +129,25 @@ final class SinkTransaction {
         List<PartitionBatch> ordered = batches.stream()
                 .sorted(Comparator.comparing((PartitionBatch b) -> b.tp().topic()).thenComparingInt(b -> b.tp().partition()))
                 .toList();
+        try {
+            return attempt(entity, ordered, t0, false);
+        } catch (SQLException e) {
+            if (!SqlFailures.isData(e)) {
+                throw e;
+            }
+            // rolled back whole: the same transaction again, the events under savepoints this time
+            LOG.info("{}: PostgreSQL refused a value in a batch of {} (SQL state {}); applying it again, isolating the refused records",
+                    entity.name(), ordered.stream().map(b -> b.tp().toString()).toList(), SqlFailures.sqlState(e).orElse("?"));
+            return attempt(entity, ordered, t0, true);
+        }
+    }
+
+    /**
+     * One try of the group's transaction. A batch is applied without savepoints first (they cost a
+     * subtransaction per writer call, {@link Scd2Writer#applyIsolating}); only one PostgreSQL refused
+     * is applied again with {@code isolate}.
+     */
+    private Outcome attempt(EntitySpec entity, List<PartitionBatch> ordered, long t0, boolean isolate) throws SQLException {
         return Transactions.inTransaction(ds, c -> {
             for (PartitionBatch b : ordered) {
                 OptionalLong stored = SinkOffsets.lock(c, group, ref(b.tp()));
@@ -138,11 +159,11 @@ final class SinkTransaction {
             List<SinkReject> rejects = new ArrayList<>();
             ApplyResult result;
             if (ordered.size() == 1) {
-                result = applyWithMarkers(c, entity, ordered.get(0), rejects);
+                result = applyWithMarkers(c, entity, ordered.get(0), rejects, isolate);
             } else {
                 List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
                 ordered.forEach(b -> all.addAll(b.records()));
-                result = applyEvents(c, entity, all, rejects);
+                result = applyEvents(c, entity, all, rejects, isolate);
             }
             SinkRejects.insert(c, group, rejects);
             for (PartitionBatch b : ordered) {
@@ -174,7 +195,7 @@ final class SinkTransaction {
     }
 
     /** One partition's batch: events up to a marker, then the marker (same transaction), then the next events. */
-    private ApplyResult applyWithMarkers(Connection c, EntitySpec entity, PartitionBatch b, List<SinkReject> rejects)
+    private ApplyResult applyWithMarkers(Connection c, EntitySpec entity, PartitionBatch b, List<SinkReject> rejects, boolean isolate)
             throws SQLException {
         List<ConsumerRecord<byte[], byte[]>> segment = new ArrayList<>(b.records().size());
         ApplyResult result = ApplyResult.empty();
@@ -185,17 +206,17 @@ final class SinkTransaction {
             }
             SliceMarker marker = decodeMarker(b.tp(), entity, r, b.partitions(), rejects);
             if (marker != null) {
-                result = result.plus(applyEvents(c, entity, segment, rejects));
+                result = result.plus(applyEvents(c, entity, segment, rejects, isolate));
                 segment.clear();
                 result = result.plus(endOfSlice(c, b.tp(), entity, marker, r.offset(), b.partitions()));
             }
         }
-        return result.plus(applyEvents(c, entity, segment, rejects));
+        return result.plus(applyEvents(c, entity, segment, rejects, isolate));
     }
 
     /** Decodes and applies change records (no markers among them); what cannot be applied is noted in {@code rejects}. */
     private ApplyResult applyEvents(Connection c, EntitySpec entity, List<ConsumerRecord<byte[], byte[]>> records,
-                                    List<SinkReject> rejects) throws SQLException {
+                                    List<SinkReject> rejects, boolean isolate) throws SQLException {
         List<Item> items = new ArrayList<>(records.size());
         for (ConsumerRecord<byte[], byte[]> r : records) {
             Event ev = decode(entity, r, rejects);
@@ -208,7 +229,7 @@ final class SinkTransaction {
         }
         List<Event> events = new ArrayList<>(items.size());
         items.forEach(i -> events.add(i.event()));
-        ApplyResult result = writer.applyIsolating(c, entity, events);
+        ApplyResult result = isolate ? writer.applyIsolating(c, entity, events) : writer.apply(c, entity, events);
         rejectRefused(entity, items, result, rejects);
         return result;
     }
