@@ -125,7 +125,7 @@ public final class AdminServer {
         QuarantinePage quarantine = new QuarantinePage(new QuarantineQueries(ds), new QuarantineActions(ds, new Scd2Writer(ds)),
                 catalog, pages);
         Features f = new Features(login, dashboard, history, asOf, diff, integrityPage, quarantine,
-                new ReplayPage(new ReplayJobs(ds), catalog, pages), new DlqPage(new DlqRecords(ds), catalog, pages),
+                new ReplayPage(new ReplayJobs(ds), catalog, pages), new DlqPage(new DlqRecords(ds), ds, catalog, pages),
                 new AuditPage(new AuditLog(ds), pages));
         this.endpoints = endpoints(f);
         Errors errors = new Errors(pages, admin.statementTimeout(), security::headers);

@@ -180,7 +180,8 @@ class ActionsPagesTest {
                     + "{'encoding':'utf-8','text':'VALUE','length':" + ActionsFixture.XSS_VALUE.length() + ",'truncated':false},"
                     + "'headers':[{'name':'dimstream.error','value':" + bytes("utf-8", "bad json", 8) + "}],'error':'ERROR',"
                     + "'record_timestamp':'2025-06-01T12:00:00Z','received_at':" + t(rows.get(2).receivedAt()) + ",'redrive_state':'none',"
-                    + "'redrive_requested_by':null,'redrive_requested_at':null,'redriven_at':null,'redrive_error':null,'headers_truncated':false,'error_truncated':false}]}");
+                    + "'redrive_requested_by':null,'redrive_requested_at':null,'redriven_at':null,'redrive_error':null,'headers_truncated':false,'error_truncated':false}],"
+                    + "'rejects':[],'gaps':[]}");
             ((com.fasterxml.jackson.databind.node.ObjectNode) expected.at("/records/2/value")).put("text", ActionsFixture.XSS_VALUE);
             ((com.fasterxml.jackson.databind.node.ObjectNode) expected.at("/records/2")).put("error", ActionsFixture.XSS_ERROR);
             assertThat(api).isEqualTo(expected);
@@ -221,6 +222,76 @@ class ActionsPagesTest {
                     dash.at("/entities/1/entity").asText(), dash.at("/entities/1/dlq_records").asLong(),
                     dash.at("/entities/1/sink_rejects").asLong())).isEqualTo(List.of("ledger", 0L, "journal", 3L, 0L));
             assertThat(b.get("/").body()).contains("<td class=\"num\" data-figure=\"dlq\"><a href=\"/dlq?entity=journal\">3</a></td>");
+        });
+    }
+
+    @Test
+    void sinkRejectsAndGapsAreListedUnderTheDeadLettersAndCountedOnTheDashboard() throws Exception {
+        String big = "v".repeat(3000);
+        long[] ids = new long[3];
+        try (java.sql.Connection c = f.ds.getConnection()) {
+            io.dimstream.db.sink.SinkRejects.insert(c, "svc-sink", List.of(
+                    new io.dimstream.db.sink.SinkReject(new io.dimstream.db.sink.PartitionRef("dimstream.ledger.changes", 1), 17, "ledger",
+                            "PostgreSQL refused the event: ERROR: new row violates check constraint \"no_<b>\"", "23514",
+                            "k".getBytes(), "{\"x\":1}".getBytes()),
+                    new io.dimstream.db.sink.SinkReject(new io.dimstream.db.sink.PartitionRef("dimstream.ledger.changes", 0), 4, "ledger",
+                            "malformed change record: not JSON", null, null, big.getBytes())));
+            io.dimstream.db.sink.PartitionRef p2 = new io.dimstream.db.sink.PartitionRef("dimstream.ledger.changes", 2);
+            io.dimstream.db.sink.SinkOffsets.advance(c, "svc-sink", p2, java.util.OptionalLong.empty(), 0);
+            assertThat(io.dimstream.db.sink.SinkGaps.skip(c, "svc-sink", "ledger", p2, 0, 40)).isTrue();
+        }
+        List<io.dimstream.db.sink.SinkRejects.Row> rows = io.dimstream.db.sink.SinkRejects.recent(f.ds, "ledger", 10, 2048);
+        List<io.dimstream.db.sink.SinkGaps.Gap> gaps = io.dimstream.db.sink.SinkGaps.recent(f.ds, "ledger", 10);
+        JavalinTest.test(f.server().app(), (app, client) -> {
+            Browser b = new Browser(client.getOrigin());
+            b.login("dora", ActionsFixture.PASSWORD);
+
+            JsonNode api = JSON.readTree(b.get("/api/dlq?entity=ledger").body());
+            java.util.Map<String, Object> valueCut = new java.util.LinkedHashMap<>();
+            valueCut.put("encoding", "utf-8");
+            valueCut.put("text", "v".repeat(2048));
+            valueCut.put("length", 3000);
+            valueCut.put("truncated", true);
+            java.util.Map<String, Object> valueWhole = new java.util.LinkedHashMap<>();
+            valueWhole.put("encoding", "utf-8");
+            valueWhole.put("text", "{\"x\":1}");
+            valueWhole.put("length", 7);
+            valueWhole.put("truncated", false);
+            java.util.Map<String, Object> newest = new java.util.LinkedHashMap<>();
+            newest.put("id", rows.get(0).id());
+            newest.put("consumer_group", "svc-sink");
+            newest.put("entity", "ledger");
+            newest.put("topic", "dimstream.ledger.changes");
+            newest.put("partition", 0);
+            newest.put("offset", 4);
+            newest.put("reason", "malformed change record: not JSON");
+            newest.put("sql_state", null);
+            newest.put("rejected_at", rows.get(0).rejectedAt().toString());
+            newest.put("value", valueCut);
+            java.util.Map<String, Object> refused = new java.util.LinkedHashMap<>(newest);
+            refused.put("id", rows.get(1).id());
+            refused.put("partition", 1);
+            refused.put("offset", 17);
+            refused.put("reason", "PostgreSQL refused the event: ERROR: new row violates check constraint \"no_<b>\"");
+            refused.put("sql_state", "23514");
+            refused.put("rejected_at", rows.get(1).rejectedAt().toString());
+            refused.put("value", valueWhole);
+            assertThat(api.get("rejects")).isEqualTo(JSON.readTree(JSON.writeValueAsString(List.of(newest, refused))));
+            assertThat(api.get("gaps")).isEqualTo(parse("[{'id':" + gaps.get(0).id() + ",'consumer_group':'svc-sink','entity':'ledger',"
+                    + "'topic':'dimstream.ledger.changes','partition':2,'from_offset':0,'to_offset':40,'detected_at':'"
+                    + gaps.get(0).detectedAt() + "'}]"));
+
+            String page = b.get("/dlq?entity=ledger").body();
+            assertThat(page).contains("<tr data-id=\"" + rows.get(1).id() + "\"><td>" + rows.get(1).id() + "</td><td>ledger</td><td>"
+                            + html("PostgreSQL refused the event: ERROR: new row violates check constraint \"no_<b>\"")
+                            + "</td><td>23514</td>\n  <td>dimstream.ledger.changes p1 @17</td><td>svc-sink</td>")
+                    .contains("<td>dimstream.ledger.changes p0 @4</td><td>svc-sink</td>\n  <td class=\"bytes\" data-encoding=\"utf-8\">"
+                            + "v".repeat(2048) + "<span class=\"meta\">… first 2048 of 3000 bytes</span></td>")
+                    .contains("<td>dimstream.ledger.changes p2</td><td>[0, 40)</td><td>svc-sink</td>")
+                    .doesNotContain("no_<b>");
+            assertThat(b.get("/").body())
+                    .contains("<td class=\"num\" data-figure=\"sink-rejects\"><a href=\"/dlq?entity=ledger#rejects\">2</a></td>")
+                    .contains("<td class=\"num error\" data-figure=\"sink-gaps\"><a href=\"/dlq?entity=ledger#gaps\">1</a></td>");
         });
     }
 

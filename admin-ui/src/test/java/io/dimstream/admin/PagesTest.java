@@ -228,15 +228,15 @@ class PagesTest {
                     + "{'entity':'customer','table':'ui_customer','current_rows':3,'versions':6,'deleted_keys':0,"
                     + "'events_last_hour':{'new':3,'changed':1,'deleted':1,'unchanged':0,'late':1,'duplicate':0,'quarantined':0,'rejected':1},"
                     + "'changes_per_minute':0.1,'sink_lag':8,'last_batch_at':'" + last + "','last_batch_events':2,'last_batch_apply_ms':8,"
-                    + "'quarantine_pending':0,'dlq_records':0,'sink_rejects':0," + integrity("customer") + "},"
+                    + "'quarantine_pending':0,'dlq_records':0,'sink_rejects':0,'sink_gaps':0," + integrity("customer") + "},"
                     + "{'entity':'account','table':'ui_account','current_rows':3,'versions':4,'deleted_keys':0,"
                     + "'events_last_hour':{'new':0,'changed':0,'deleted':0,'unchanged':0,'late':0,'duplicate':0,'quarantined':0,'rejected':0},"
                     + "'changes_per_minute':0.0,'sink_lag':null,'last_batch_at':null,'last_batch_events':null,'last_batch_apply_ms':null,"
-                    + "'quarantine_pending':1,'dlq_records':0,'sink_rejects':0," + integrity("account") + "},"
+                    + "'quarantine_pending':1,'dlq_records':0,'sink_rejects':0,'sink_gaps':0," + integrity("account") + "},"
                     + "{'entity':'broken','table':'ui_broken','current_rows':1,'versions':2,'deleted_keys':0,"
                     + "'events_last_hour':{'new':0,'changed':0,'deleted':0,'unchanged':0,'late':0,'duplicate':0,'quarantined':0,'rejected':0},"
                     + "'changes_per_minute':0.0,'sink_lag':null,'last_batch_at':null,'last_batch_events':null,'last_batch_apply_ms':null,"
-                    + "'quarantine_pending':0,'dlq_records':0,'sink_rejects':0," + integrity("broken") + "}]}")));
+                    + "'quarantine_pending':0,'dlq_records':0,'sink_rejects':0,'sink_gaps':0," + integrity("broken") + "}]}")));
             String html = b.get("/").body();
             assertThat(html).contains("hx-get=\"/dashboard/table\" hx-trigger=\"every 10s\" hx-headers='{\"X-Dimstream-Poll\": \"1\"}' hx-swap=\"outerHTML\"")
                     .contains("<script src=\"/webjars/htmx.org/2.0.4/dist/htmx.min.js\" defer></script>")

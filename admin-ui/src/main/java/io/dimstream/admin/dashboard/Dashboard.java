@@ -65,7 +65,7 @@ public final class Dashboard {
             IntegrityRuns.Run run = integrity.latest(e.name()).orElse(null);
             out.add(new EntityStatus(e.name(), e.table(), counts.currentRows(), counts.versions(), counts.deletedKeys(), byClass,
                     rate, s.lag(), s.lastBatchAt().orElse(null), s.lastBatchEvents().orElse(null), s.lastApplyMillis().orElse(null),
-                    counts.quarantinePending(), dlq.getOrDefault(e.name(), 0L), counts.sinkRejects(),
+                    counts.quarantinePending(), dlq.getOrDefault(e.name(), 0L), counts.sinkRejects(), counts.sinkGaps(),
                     run == null ? "not run" : run.ok() ? "ok" : "failed",
                     run == null ? null : run.counts().values().stream().mapToLong(Long::longValue).sum(),
                     run == null ? null : run.checkedAt()));

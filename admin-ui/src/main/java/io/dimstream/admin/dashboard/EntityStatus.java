@@ -13,11 +13,14 @@ import java.util.Map;
  * @param lastBatchAt     null when no batch within the last day
  * @param dlqRecords      records of the entity's dead-letter topic mirrored in {@code dimstream.dlq_records}
  *                        and not re-driven yet (the DLQ figure)
- * @param sinkRejects     records the sink set aside (undecodable or refused), the PostgreSQL-side dead letters
+ * @param sinkRejects     records the sink (or a replay job) set aside: undecodable, invalid, or a value PostgreSQL
+ *                        refused (with its SQL state); the PostgreSQL-side dead letters, listed on the DLQ page
+ * @param sinkGaps        ranges of the changes topic the sink skipped after they left the log
+ *                        ({@code sink.on-offset-out-of-range: skip}); to be replayed from the source topic
  * @param integrity       "ok", "failed" or "not run": the newest run in {@code dimstream.integrity_runs}
  */
 public record EntityStatus(String entity, String table, long currentRows, long versions, long deletedKeys,
                            Map<String, Long> eventsLastHour, double changesPerMinute, Long sinkLag, Instant lastBatchAt,
-                           Integer lastBatchEvents, Integer lastBatchApplyMs, long quarantinePending, long dlqRecords, long sinkRejects,
+                           Integer lastBatchEvents, Integer lastBatchApplyMs, long quarantinePending, long dlqRecords, long sinkRejects, long sinkGaps,
                            String integrity, Long integrityFindings, Instant integrityCheckedAt) {
 }

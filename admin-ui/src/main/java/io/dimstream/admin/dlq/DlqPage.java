@@ -9,6 +9,9 @@ import io.dimstream.admin.web.Json;
 import io.dimstream.admin.web.NotFound;
 import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.db.jobs.DlqRecords;
+import io.dimstream.db.sink.SinkGaps;
+import io.dimstream.db.sink.SinkRejects;
+import javax.sql.DataSource;
 import io.javalin.http.Context;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -25,7 +28,10 @@ import java.util.Map;
  * to a preview ({@value #PREVIEW_BYTES} bytes, cut in the database), the whole key or value a
  * download ({@code /dlq/{id}/key|value});
  * {@code POST /dlq/redrive} (admin role, ids in {@code id} fields) asks the running service to
- * produce records back to their source topic, audited with the user.
+ * produce records back to their source topic, audited with the user. Below them, the records the
+ * sink and replay jobs set aside ({@code dimstream.sink_rejects}: undecodable, invalid, or a value
+ * PostgreSQL refused, with its SQL state) and the changes-topic ranges the sink skipped
+ * ({@code dimstream.sink_gaps}).
  */
 public final class DlqPage {
 
@@ -71,8 +77,32 @@ public final class DlqPage {
         }
     }
 
-    /** The page; {@code nextBefore} is the {@code before} of the next page, null on the last. */
-    public record Model(String entity, Long before, Long nextBefore, List<RecordView> records) {
+    /**
+     * A record the sink or a replay job set aside ({@code dimstream.sink_rejects}), its value a preview.
+     *
+     * @param consumerGroup the live sink's group, or {@code replay-<job id>}
+     * @param sqlState      when PostgreSQL refused a value; null when the record was refused before
+     */
+    public record RejectView(long id, String consumerGroup, String entity, String topic, int partition, long offset, String reason,
+                             String sqlState, Instant rejectedAt, Bytes value) {
+
+        static RejectView of(SinkRejects.Row r) {
+            return new RejectView(r.id(), r.consumerGroup(), r.entity(), r.topic(), r.partition(), r.offset(), r.reason(), r.sqlState(),
+                    r.rejectedAt(), Bytes.preview(r.valuePreview(), r.valueLength()));
+        }
+    }
+
+    /** Rejects and gaps listed under the DLQ's records, newest first. */
+    public static final int SIDE_LIMIT = 50;
+
+    /**
+     * The page; {@code nextBefore} is the {@code before} of the next page, null on the last.
+     *
+     * @param rejects the newest {@value #SIDE_LIMIT} sink rejects of the entity (or all)
+     * @param gaps    the newest {@value #SIDE_LIMIT} ranges the sink skipped ({@code dimstream.sink_gaps})
+     */
+    public record Model(String entity, Long before, Long nextBefore, List<RecordView> records, List<RejectView> rejects,
+                        List<SinkGaps.Gap> gaps) {
     }
 
     /** What a re-drive request did: the ids now requested, and those skipped (already requested or done, or unknown). */
@@ -80,11 +110,13 @@ public final class DlqPage {
     }
 
     private final DlqRecords dlq;
+    private final DataSource ds;
     private final EntityCatalog catalog;
     private final PageRenderer pages;
 
-    public DlqPage(DlqRecords dlq, EntityCatalog catalog, PageRenderer pages) {
+    public DlqPage(DlqRecords dlq, DataSource ds, EntityCatalog catalog, PageRenderer pages) {
         this.dlq = dlq;
+        this.ds = ds;
         this.catalog = catalog;
         this.pages = pages;
     }
@@ -103,7 +135,8 @@ public final class DlqPage {
         boolean more = rows.size() > PAGE_SIZE;
         List<RecordView> shown = rows.stream().limit(PAGE_SIZE).map(RecordView::of).toList();
         Long next = more ? shown.get(shown.size() - 1).id() : null;
-        return new Model(entity == null ? "" : entity, before, next, shown);
+        List<RejectView> rejects = SinkRejects.recent(ds, entity, SIDE_LIMIT, PREVIEW_BYTES).stream().map(RejectView::of).toList();
+        return new Model(entity == null ? "" : entity, before, next, shown, rejects, SinkGaps.recent(ds, entity, SIDE_LIMIT));
     }
 
     public void page(Context ctx) throws SQLException {
