@@ -2,11 +2,35 @@
  * The streaming sink: a {@code read_committed} consumer of the changes topics that applies each
  * partition's batch to the SCD2 tables in one PostgreSQL transaction with that partition's offset
  * ({@code dimstream.sink_offsets}), fenced so an instance that lost a partition cannot commit a
- * stale batch; unusable records go to {@code dimstream.sink_rejects}. The due batches of several
- * partitions are applied at once, in groups on {@code sink.parallelism} connections, each group in
- * a transaction of its own with its partitions' offsets (a partition's keys are its own). Entry point: {@link
- * io.dimstream.app.sink.ChangeSink}; settings: {@link io.dimstream.app.sink.SinkSettings}; topic
- * names: {@link io.dimstream.app.change.ChangeTopics}.
+ * stale batch. Entry point: {@link io.dimstream.app.sink.ChangeSink}; settings:
+ * {@link io.dimstream.app.sink.SinkSettings}; its state for health: {@link io.dimstream.app.sink.SinkStatus}.
+ *
+ * <p>The parts, each on its own:
+ * <ul>
+ *   <li>{@link io.dimstream.app.sink.ChangeSink}: the poll loop and the rebalance listener, nothing else;</li>
+ *   <li>{@link io.dimstream.app.sink.PartitionBuffers}: the batching policy (what is buffered, when a
+ *       batch is due, the poll timeout, what must not fetch, a failing partition's backoff, "stuck"),
+ *       pure, tested with a clock;</li>
+ *   <li>{@link io.dimstream.app.sink.BatchPlanner}: which due batches go together: per entity, balanced
+ *       groups over {@code sink.parallelism} connections (a partition's keys are its own, so groups
+ *       never meet on a row); a batch holding an end-of-slice marker, or of a partition retrying
+ *       after a failure, goes alone;</li>
+ *   <li>{@link io.dimstream.app.sink.ApplyExecutor}: a wave's transactions at once, every outcome read
+ *       the same way;</li>
+ *   <li>{@link io.dimstream.app.sink.SinkTransaction}: ONE transaction path, a lone partition being a
+ *       group of one: lock and fence every offset, decode, apply, rejects, advance, batch figures.</li>
+ * </ul>
+ * The SQL of the sink's own tables is in {@code io.dimstream.db.sink}; what a failure means
+ * (transient, a record's data, anything else) is {@link io.dimstream.db.sql.SqlFailures}.
+ *
+ * <p><b>Failures.</b> A record that cannot be applied (undecodable, invalid, or a value PostgreSQL
+ * refuses: the transaction is run again with the refused records isolated under savepoints) goes
+ * to {@code dimstream.sink_rejects} with the reason and SQL state; the rest lands. PostgreSQL
+ * unavailable: every partition pauses, the batch is retried with backoff. Any other failure: only
+ * that partition retries, alone, with backoff; it turns stuck after {@code sink.stuck-after}. A
+ * stored offset no longer in the log stops the partition, or with {@code on-offset-out-of-range:
+ * skip} moves past it with the gap recorded in {@code dimstream.sink_gaps}. Whatever ends the
+ * thread is in {@link io.dimstream.app.sink.ChangeSink#failure()} and the status.
  *
  * <p>Snapshot feeds: an end-of-slice marker splits a batch; after the events before it, in the same
  * transaction, the slice is recorded complete on the partition and it and every complete slice
