@@ -152,17 +152,7 @@ final class ConfigReader {
             group = Optional.of(raw.groupId());
         }
         int size = positive("sink.batch-size", raw.batchSize(), SinkConfig.DEFAULTS.batchSize());
-        Duration wait = SinkConfig.DEFAULTS.batchMaxWait();
-        if (raw.batchMaxWait() != null) {
-            try {
-                wait = Duration.parse(raw.batchMaxWait());
-                if (wait.isNegative() || wait.isZero()) {
-                    problems.add("sink.batch-max-wait: must be positive, got " + raw.batchMaxWait());
-                }
-            } catch (DateTimeParseException e) {
-                problems.add("sink.batch-max-wait: \"" + raw.batchMaxWait() + "\" is not an ISO-8601 duration (e.g. PT0.2S)");
-            }
-        }
+        Duration wait = positiveDuration("sink.batch-max-wait", raw.batchMaxWait(), SinkConfig.DEFAULTS.batchMaxWait(), "PT0.2S");
         int parallelism = positive("sink.parallelism", raw.parallelism(), SinkConfig.DEFAULTS.parallelism());
         if ((long) size * parallelism > Integer.MAX_VALUE) {
             problems.add("sink.batch-size: " + size + " times sink.parallelism " + parallelism + " records must fit one poll (at most "
@@ -176,18 +166,25 @@ final class ConfigReader {
                 default -> problems.add("sink.on-offset-out-of-range: \"" + raw.onOffsetOutOfRange() + "\" is neither stop nor skip");
             }
         }
-        Duration stuckAfter = SinkConfig.DEFAULTS.stuckAfter();
-        if (raw.stuckAfter() != null) {
-            try {
-                stuckAfter = Duration.parse(raw.stuckAfter());
-                if (stuckAfter.isNegative() || stuckAfter.isZero()) {
-                    problems.add("sink.stuck-after: must be positive, got " + raw.stuckAfter());
-                }
-            } catch (DateTimeParseException e) {
-                problems.add("sink.stuck-after: \"" + raw.stuckAfter() + "\" is not an ISO-8601 duration (e.g. PT5M)");
-            }
-        }
+        Duration stuckAfter = positiveDuration("sink.stuck-after", raw.stuckAfter(), SinkConfig.DEFAULTS.stuckAfter(), "PT5M");
         return new SinkConfig(group, size, wait, parallelism, outOfRange, stuckAfter);
+    }
+
+    /** An ISO-8601 duration that must be positive; {@code dflt} when absent; a problem naming {@code path} otherwise. */
+    private Duration positiveDuration(String path, String raw, Duration dflt, String example) {
+        if (raw == null) {
+            return dflt;
+        }
+        try {
+            Duration d = Duration.parse(raw);
+            if (d.isNegative() || d.isZero()) {
+                problems.add(path + ": must be positive, got " + raw);
+            }
+            return d;
+        } catch (DateTimeParseException e) {
+            problems.add(path + ": \"" + raw + "\" is not an ISO-8601 duration (e.g. " + example + ")");
+            return dflt;
+        }
     }
 
     private PostgresConfig postgres(RawPostgres raw) {
