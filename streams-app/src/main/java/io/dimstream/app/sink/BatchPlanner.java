@@ -71,7 +71,9 @@ final class BatchPlanner {
                 }
             }
             parts.get(least).add(b);
-            size[least] += b.firstBatch(batchSize).size();
+            // at least 1: a batch with no records (only the position moved, past transaction markers)
+            // still takes its place, so no group is left empty
+            size[least] += Math.max(1, b.firstBatch(batchSize).size());
         }
         return parts;
     }

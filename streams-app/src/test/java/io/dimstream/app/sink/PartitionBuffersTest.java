@@ -138,6 +138,18 @@ class PartitionBuffersTest {
     }
 
     @Test
+    void partitionsWithNothingBufferedButTheirPositionToStoreGetAGroupEachAndNoGroupIsEmpty() {
+        // seen in ServiceCrashIT: two due partitions with empty batches (positions past transaction
+        // markers) both went to the first group, the second group was empty and the sink's thread died
+        PartitionBuffer p0 = positioned(new TopicPartition("c", 0), CUSTOMER);
+        PartitionBuffer p1 = positioned(new TopicPartition("c", 1), CUSTOMER);
+        PartitionBuffer p2 = positioned(new TopicPartition("c", 2), CUSTOMER);
+
+        assertThat(BatchPlanner.plan(List.of(p0, p1, p2), 3, 2)).containsExactly(List.of(List.of(p0, p2), List.of(p1)));
+        assertThat(BatchPlanner.plan(List.of(p0, p1), 3, 2)).containsExactly(List.of(List.of(p0), List.of(p1)));
+    }
+
+    @Test
     void thePlannerBalancesAnEntitysPartitionsOverTheConnectionsAndSendsMarkersAndFailingPartitionsAlone() {
         TopicPartition c0 = new TopicPartition("c", 0);
         TopicPartition c1 = new TopicPartition("c", 1);
