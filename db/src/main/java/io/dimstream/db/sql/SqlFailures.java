@@ -42,6 +42,11 @@ public final class SqlFailures {
 
     public static Kind classify(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
+            // the connection's own exception types first: a pool's timeout carries the SQL state of
+            // the last refusal it met (55000 "database is not currently accepting connections")
+            if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException) {
+                return Kind.TRANSIENT;
+            }
             Optional<Kind> k = byState(t);
             if (k.isPresent()) {
                 return k.get();

@@ -27,6 +27,9 @@ class SqlFailuresTest {
         failures.put("lock timeout", new SQLException("canceling statement due to lock timeout", "55P03"));
         failures.put("statement timeout", new SQLException("canceling statement due to statement timeout", "57014"));
         failures.put("pool timeout", new SQLTransientConnectionException("Connection is not available, request timed out"));
+        // seen: Hikari's timeout carries the state of the last refusal, here a database closed to connections
+        failures.put("pool timeout with a state", new SQLTransientConnectionException("dimstream - Connection is not available", "55000",
+                new SQLException("FATAL: database \"x\" is not currently accepting connections", "55000")));
         failures.put("wrapped refusal", new IllegalStateException("pool", new ConnectException("Connection refused")));
         failures.put("NUL byte", new SQLException("invalid byte sequence for encoding \"UTF8\": 0x00", "22021"));
         failures.put("year 0", new SQLException("date/time field value out of range", "22008"));
@@ -46,7 +49,8 @@ class SqlFailuresTest {
 
         Map<String, Kind> expected = new LinkedHashMap<>();
         for (String t : new String[] {"connection refused", "i/o error", "admin shutdown", "starting up", "too many connections",
-                "disk full", "serialization", "deadlock", "lock timeout", "statement timeout", "pool timeout", "wrapped refusal"}) {
+                "disk full", "serialization", "deadlock", "lock timeout", "statement timeout", "pool timeout", "pool timeout with a state",
+                "wrapped refusal"}) {
             expected.put(t, Kind.TRANSIENT);
         }
         for (String d : new String[] {"NUL byte", "year 0", "numeric overflow", "check", "not null", "index row too big", "wrapped data"}) {

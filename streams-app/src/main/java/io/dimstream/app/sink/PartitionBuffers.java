@@ -148,15 +148,25 @@ final class PartitionBuffers {
         return wait;
     }
 
-    /** Another instance applied the partition meanwhile: drop what is buffered, expect {@code stored}. */
+    /**
+     * PostgreSQL holds another offset than this instance expected (another instance applied the
+     * partition meanwhile, or a commit succeeded though its answer was lost): drop what is buffered,
+     * expect {@code stored}, read again from there. A failure of the dropped batch is over with it.
+     */
     void fenced(PartitionBuffer b, OptionalLong stored) {
         b.records.clear();
         b.committed = stored;
+        b.failure = null;
+        b.failures = 0;
     }
 
-    /** True when the partition must not fetch: not positioned, full, stopped, failing, or every partition held while PostgreSQL is away. */
+    /**
+     * True when the partition must not fetch: not positioned, full, stopped, failing with records
+     * held for the retry, or every partition while PostgreSQL is away.
+     */
     boolean hold(PartitionBuffer b, boolean databaseFailing) {
-        return !b.resolved || databaseFailing || b.stopped != null || b.failure != null || b.records.size() >= batchSize;
+        return !b.resolved || databaseFailing || b.stopped != null || (b.failure != null && !b.records.isEmpty())
+                || b.records.size() >= batchSize;
     }
 
     /** Until the earliest batch deadline or partition retry, at most the batch wait; zero when a batch is full. */

@@ -123,6 +123,25 @@ class PartitionBuffersTest {
     }
 
     @Test
+    void aFailingPartitionThatIsFencedReadsAgainFromTheStoredOffsetInsteadOfStayingHeld() {
+        // seen in ServicePostgresRestartIT: a batch failed, its retry committed though PostgreSQL's answer
+        // was lost (the connection terminated), the next try was fenced; the partition stayed held for good
+        TopicPartition tp = new TopicPartition("c", 1);
+        PartitionBuffer b = positioned(tp, CUSTOMER);
+        buffers.buffer(tp, records(tp, 57, 3));
+        buffers.failed(b, "Connection is not available");
+        assertThat(buffers.hold(b, false)).isTrue();
+
+        buffers.fenced(b, OptionalLong.of(196));
+
+        assertThat(List.of(b.records.isEmpty(), b.committed, b.failure == null, buffers.hold(b, false)))
+                .isEqualTo(List.of(true, OptionalLong.of(196), true, false));
+        buffers.buffer(tp, records(tp, 196, 2));
+        advance(200);
+        assertThat(buffers.dueNow(x -> false)).containsExactly(b);
+    }
+
+    @Test
     void anIdlePartitionIsNeverStuckAndABehindOneIsStuckOnlyWithoutProgress() {
         TopicPartition tp = new TopicPartition("c", 0);
         PartitionBuffer b = positioned(tp, CUSTOMER);
