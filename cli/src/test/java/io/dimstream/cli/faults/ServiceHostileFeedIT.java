@@ -76,7 +76,7 @@ class ServiceHostileFeedIT {
     void everyGoodEventLandsAndEveryBadRecordIsInTheDlqOrTheRejectsWithItsReason(@TempDir Path dir) throws Exception {
         // the fault tests of one JVM share a database, and every harness names its entity customer:
         // this test's DLQ rows are the ones mirrored after it started
-        java.sql.Timestamp started = java.sql.Timestamp.from(java.time.Instant.now());
+        long started = lastDlqId();
         try (ServiceHarness h = ServiceHarness.start(dir, "hostile_it")) {
             // a rule of the table's own that the event validation cannot know: PostgreSQL refuses these
             try (Connection c = TestPostgres.dataSource().getConnection(); Statement s = c.createStatement()) {
@@ -158,13 +158,21 @@ class ServiceHostileFeedIT {
         }
     }
 
-    /** The mirrored DLQ of the customer entity since {@code since}: by key (cut at 40 characters), the reasons, sorted. */
-    private static Map<String, List<String>> dlq(java.sql.Timestamp since) throws Exception {
+    private static long lastDlqId() throws Exception {
+        try (Connection c = TestPostgres.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT coalesce(max(id), 0) FROM dimstream.dlq_records")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** The mirrored DLQ of the customer entity after row {@code afterId}: by key (cut at 40 characters), the reasons, sorted. */
+    private static Map<String, List<String>> dlq(long afterId) throws Exception {
         Map<String, List<String>> out = new TreeMap<>();
         try (Connection c = TestPostgres.dataSource().getConnection(); PreparedStatement p = c.prepareStatement(
                 "SELECT convert_from(key, 'UTF8'), error FROM dimstream.dlq_records WHERE entity = 'customer' "
-                        + "AND dlq_topic = 'crm.customers.dlq' AND received_at >= ?")) {
-            p.setTimestamp(1, since);
+                        + "AND dlq_topic = 'crm.customers.dlq' AND id > ?")) {
+            p.setLong(1, afterId);
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     String k = rs.getString(1);

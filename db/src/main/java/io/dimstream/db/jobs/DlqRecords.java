@@ -74,7 +74,7 @@ public final class DlqRecords {
         }
         try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.dlq_records (entity, source_topic, source_partition, "
                 + "source_offset, dlq_topic, dlq_partition, dlq_offset, key, value, headers, error, record_timestamp) "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?) ON CONFLICT (dlq_topic, dlq_partition, dlq_offset) DO NOTHING")) {
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?) ON CONFLICT (dlq_topic, dlq_partition, dlq_offset, record_timestamp) DO NOTHING")) {
             for (Incoming r : records) {
                 p.setString(1, r.entity());
                 p.setString(2, r.sourceTopic());

@@ -49,6 +49,22 @@ class DlqRecordsTest {
     }
 
     @Test
+    void aRecreatedDlqTopicsRecordsAtOffsetsAlreadyMirroredAreKeptBesideTheOldOnes() throws Exception {
+        // a DLQ topic recreated (or a second cluster) starts its offsets over: same topic, partition and
+        // offset, another append time; until V007 those records were left out of the mirror silently
+        String entity = "dlq_re_" + System.nanoTime();
+        DlqRecords.Incoming old = rec(entity, 0, "{old");
+        DlqRecords.Incoming recreated = new DlqRecords.Incoming(entity, old.sourceTopic(), 1, 7L, old.dlqTopic(), 0, 0, b("k0"), b("{new"),
+                List.of(), "not valid JSON", Instant.parse("2026-02-01T00:00:00Z"));
+        assertThat(dlq.mirror(List.of(old))).isEqualTo(1);
+
+        assertThat(dlq.mirror(List.of(recreated, old))).isEqualTo(1);
+
+        assertThat(dlq.page(entity, null, 10).stream().map(r -> new String(r.value(), StandardCharsets.UTF_8) + "@" + r.recordTimestamp())
+                .toList()).containsExactly("{new@2026-02-01T00:00:00Z", "{old@2026-01-01T00:00:00Z");
+    }
+
+    @Test
     void aPreviewPageCutsKeysValuesHeadersAndReasonsInTheDatabaseAndThePayloadIsWhole() throws Exception {
         String entity = "dlq_pv_" + System.nanoTime();
         byte[] big = new byte[1_000_000];
