@@ -104,7 +104,8 @@ public final class StreamingDemo {
         out.println("  Kafka: " + running.pipeline().bootstrapServers() + "  topics " + running.topic() + " (source), "
                 + running.topic() + ".dlq (bad records), " + running.pipeline().pipelines().get(0).changesTopic() + " (changes)");
         if (metricsPort >= 0) {
-            out.println("  metrics: http://localhost:" + metricsPort + "/metrics");
+            out.println("  metrics: http://localhost:" + metricsPort + "/metrics  health: http://localhost:" + metricsPort
+                    + "/health/ready");
         }
         out.flush();
     }
