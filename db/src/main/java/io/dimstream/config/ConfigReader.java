@@ -242,11 +242,12 @@ final class ConfigReader {
                 default -> problems.add(at + ".undeclared-columns: \"" + raw.undeclaredColumns() + "\" is neither reject nor ignore");
             }
         }
+        CdcOptions cdc = cdc(at, raw, format, key, columns);
         if (problems.size() > before) {
             return null;
         }
         EntityConfig e = new EntityConfig(name, topic, format, table, key, tracked, type1, horizon, columns, system, seedJson, avro,
-                mode, snapshotTimeField, partitionedByKey, ignoreUndeclared, Boolean.TRUE.equals(raw.surrogateKeyIndex()), modifiers);
+                mode, snapshotTimeField, partitionedByKey, ignoreUndeclared, Boolean.TRUE.equals(raw.surrogateKeyIndex()), modifiers, cdc);
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
             EntitySpec.checkTableName(e.table());
@@ -255,6 +256,88 @@ final class ConfigReader {
             return null;
         }
         return e;
+    }
+
+    /**
+     * {@code event-time}, {@code unavailable-value}, {@code ignore-null-updates}, {@code on-truncate},
+     * {@code encodings} ({@link CdcOptions}); null after a problem (recorded).
+     */
+    private CdcOptions cdc(String at, RawEntity raw, EventFormat format, List<String> key, Map<String, ColumnType> columns) {
+        CdcOptions d = CdcOptions.defaults(format);
+        boolean debezium = format == EventFormat.DEBEZIUM_JSON || format == EventFormat.DEBEZIUM_AVRO;
+        CdcOptions.EventTime eventTime = d.eventTime();
+        if (raw.eventTime() != null) {
+            String t = raw.eventTime().trim();
+            if (t.equals("source.ts_ms") || t.equals("ts_ms")) {
+                eventTime = t.equals("ts_ms") ? CdcOptions.EventTime.TS_MS : CdcOptions.EventTime.SOURCE_TS_MS;
+                if (!debezium && format != null) {
+                    problems.add(at + ".event-time: " + t + " is a field of Debezium's envelope: only with format: "
+                            + EventFormat.DEBEZIUM_JSON.configName() + " or " + EventFormat.DEBEZIUM_AVRO.configName()
+                            + " (this entity's format is " + format.configName() + ")");
+                }
+            } else if (t.matches("field\\s+\\S+")) {
+                eventTime = CdcOptions.EventTime.field(t.substring(5).trim());
+                if (format == EventFormat.SEED_JSON && raw.timeField() != null) {
+                    problems.add(at + ".event-time: not with time-field (both name the field of the event time)");
+                }
+            } else {
+                problems.add(at + ".event-time: \"" + raw.eventTime() + "\" is none of source.ts_ms, ts_ms, field NAME");
+            }
+        }
+        Optional<String> unavailable = d.unavailableValue();
+        if (raw.unavailableValue() != null) {
+            if (raw.unavailableValue().isEmpty()) {
+                problems.add(at + ".unavailable-value: must be a value, or none to turn it off");
+            }
+            unavailable = raw.unavailableValue().equals("none") ? Optional.empty() : Optional.of(raw.unavailableValue());
+        }
+        CdcOptions.NullUpdates nullUpdates = CdcOptions.NullUpdates.NONE;
+        Object nu = raw.ignoreNullUpdates();
+        if ("all".equals(nu)) {
+            nullUpdates = CdcOptions.NullUpdates.ALL;
+        } else if (nu instanceof List<?> list) {
+            java.util.Set<String> cols = new java.util.LinkedHashSet<>();
+            for (int i = 0; i < list.size(); i++) {
+                Object c = list.get(i);
+                if (!(c instanceof String s) || s.isBlank()) {
+                    problems.add(at + ".ignore-null-updates[" + i + "]: must be a column name, got " + (c == null ? "nothing" : c));
+                } else if (key.contains(s)) {
+                    problems.add(at + ".ignore-null-updates[" + i + "]: '" + s + "' is a key column (a key is never NULL)");
+                } else if (!columns.containsKey(s)) {
+                    problems.add(at + ".ignore-null-updates[" + i + "]: '" + s + "' is not a column of the entity");
+                } else {
+                    cols.add(s);
+                }
+            }
+            nullUpdates = new CdcOptions.NullUpdates(false, cols);
+        } else if (nu != null) {
+            problems.add(at + ".ignore-null-updates: expected all or a list of columns, got " + nu);
+        }
+        CdcOptions.OnTruncate onTruncate = CdcOptions.OnTruncate.IGNORE;
+        if (raw.onTruncate() != null) {
+            switch (raw.onTruncate().trim()) {
+                case "ignore" -> onTruncate = CdcOptions.OnTruncate.IGNORE;
+                case "delete-all" -> onTruncate = CdcOptions.OnTruncate.DELETE_ALL;
+                default -> problems.add(at + ".on-truncate: \"" + raw.onTruncate() + "\" is neither ignore nor delete-all");
+            }
+            if (!debezium && format != null) {
+                onlyWith(at, "on-truncate", EventFormat.DEBEZIUM_JSON.configName() + " or "
+                        + EventFormat.DEBEZIUM_AVRO.configName(), format);
+            }
+        }
+        Map<String, String> encodings = new LinkedHashMap<>();
+        if (raw.encodings() != null) {
+            raw.encodings().forEach((c, enc) -> {
+                if (!columns.containsKey(c)) {
+                    problems.add(at + ".encodings." + c + ": not a column of the entity");
+                } else if (enc == null || enc.isBlank()) {
+                    problems.add(at + ".encodings." + c + ": no encoding given");
+                } else {
+                    encodings.put(c, enc.trim());
+                }
+            });
+        }
+        return new CdcOptions(eventTime, unavailable, nullUpdates, onTruncate, encodings);
     }
 
     /** {@code mode}: changes (default) or snapshot; a snapshot topic carries flat JSON rows ({@code format: json}). */
@@ -721,7 +804,12 @@ final class ConfigReader {
             @JsonProperty("snapshot-time-field") String snapshotTimeField,
             @JsonProperty("partitioned-by-key") Boolean partitionedByKey,
             @JsonProperty("undeclared-columns") String undeclaredColumns,
-            @JsonProperty("surrogate-key-index") Boolean surrogateKeyIndex) {
+            @JsonProperty("surrogate-key-index") Boolean surrogateKeyIndex,
+            @JsonProperty("event-time") String eventTime,
+            @JsonProperty("unavailable-value") String unavailableValue,
+            @JsonProperty("ignore-null-updates") Object ignoreNullUpdates,
+            @JsonProperty("on-truncate") String onTruncate,
+            @JsonProperty("encodings") LinkedHashMap<String, String> encodings) {
     }
 
     record RawOpValues(@JsonProperty("upsert") List<String> upsert, @JsonProperty("delete") List<String> delete) {

@@ -227,6 +227,20 @@ public record DimstreamConfig(
         if (e.surrogateKeyIndex()) {
             m.put("surrogate-key-index", true);
         }
+        CdcOptions cdc = e.cdc();
+        if (cdc.eventTime().kind() != CdcOptions.EventTime.Kind.DEFAULT) {
+            m.put("event-time", cdc.eventTime().configText());
+        }
+        cdc.unavailableValue().ifPresent(v -> m.put("unavailable-value", v));
+        if (cdc.ignoreNullUpdates().any()) {
+            m.put("ignore-null-updates", cdc.ignoreNullUpdates().all() ? "all" : List.copyOf(cdc.ignoreNullUpdates().columns()));
+        }
+        if (cdc.onTruncate() != CdcOptions.OnTruncate.IGNORE) {
+            m.put("on-truncate", cdc.onTruncate().configName());
+        }
+        if (!cdc.encodings().isEmpty()) {
+            m.put("encodings", cdc.encodings());
+        }
         m.put("table", e.table());
         m.put("key", e.key());
         m.put("tracked", e.tracked());

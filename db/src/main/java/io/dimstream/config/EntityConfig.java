@@ -33,6 +33,8 @@ import java.util.Optional;
  *                        the DLQ (a Debezium row image carries every column of its source table)
  * @param modifiers       the columns declared {@code varchar(n)} or {@code numeric(p,s)} (their base
  *                        type is in {@code columns}); see {@link EntitySpec#modifiers()}
+ * @param cdc             event time, unchanged values, truncates and encodings of change-data-capture
+ *                        feeds ({@link CdcOptions}); {@link CdcOptions#defaults} when the config names none
  */
 public record EntityConfig(
         String name,
@@ -52,10 +54,22 @@ public record EntityConfig(
         boolean partitionedByKey,
         boolean ignoreUndeclaredColumns,
         boolean surrogateKeyIndex,
-        Map<String, TypeModifier> modifiers) {
+        Map<String, TypeModifier> modifiers,
+        CdcOptions cdc) {
 
     /** The field of a snapshot row that holds its slice's instant, unless {@code snapshot-time-field} names another. */
     public static final String DEFAULT_SNAPSHOT_TIME_FIELD = "snapshot_time";
+
+    /** An entity with the change-data-capture defaults of its format. */
+    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
+                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
+                        SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro, FeedMode mode,
+                        String snapshotTimeField, boolean partitionedByKey, boolean ignoreUndeclaredColumns,
+                        boolean surrogateKeyIndex, Map<String, TypeModifier> modifiers) {
+        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
+                mode, snapshotTimeField, partitionedByKey, ignoreUndeclaredColumns, surrogateKeyIndex, modifiers,
+                CdcOptions.defaults(format));
+    }
 
     /** An entity whose columns have their plain types (no modifiers). */
     public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
@@ -121,6 +135,9 @@ public record EntityConfig(
         }
         if (snapshotTimeField == null) {
             snapshotTimeField = DEFAULT_SNAPSHOT_TIME_FIELD;
+        }
+        if (cdc == null) {
+            cdc = CdcOptions.defaults(format);
         }
     }
 

@@ -228,10 +228,11 @@ class DimstreamConfigTest {
     @Test
     void unknownKeyIsRefusedNamingTheKey() {
         assertThat(refusal(designWith("    table: dim_customer ", "    tabel: dim_customer ")))
-                .isEqualTo("config test.yml: entities[0].tabel: unknown key (known here: columns, deserializer-config,"
-                        + " format, key, lateness-horizon, mode, name, op-field, op-values, partitioned-by-key, snapshot-time-field, surrogate-key-index, system-columns, table,"
+                .isEqualTo("config test.yml: entities[0].tabel: unknown key (known here: columns, deserializer-config, encodings,"
+                        + " event-time, format, ignore-null-updates, key, lateness-horizon, mode, name, on-truncate, op-field, op-values,"
+                        + " partitioned-by-key, snapshot-time-field, surrogate-key-index, system-columns, table,"
                         + " time-field, topic,"
-                        + " tracked, type1, undeclared-columns, value-deserializer)");
+                        + " tracked, type1, unavailable-value, undeclared-columns, value-deserializer)");
     }
 
     @Test

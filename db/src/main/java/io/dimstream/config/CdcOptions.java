@@ -1,0 +1,115 @@
+package io.dimstream.config;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * How an entity reads change-data-capture feeds (README, "Debezium"): where an event's time comes
+ * from, which values mean "unchanged", what a truncate does, and how values without a schema are
+ * encoded.
+ *
+ * @param eventTime         {@code event-time:}: {@code source.ts_ms} (the source database's commit
+ *                          time, the default of the Debezium formats), {@code ts_ms} (when the
+ *                          connector processed the change) or {@code field NAME}; {@link EventTime#DEFAULT}
+ *                          leaves it to the format (the native {@code event_time}, seed-json's
+ *                          {@code time-field})
+ * @param unavailableValue  {@code unavailable-value:}: a value that means "the source did not send
+ *                          this column, it is unchanged" (Debezium's placeholder for an unchanged
+ *                          TOAST column without {@code REPLICA IDENTITY FULL}); default
+ *                          {@value #DEBEZIUM_UNAVAILABLE_VALUE} for the Debezium formats, none for
+ *                          the others; {@code none} turns it off
+ * @param ignoreNullUpdates {@code ignore-null-updates:}: columns whose NULL (or missing field) in an
+ *                          upsert means "unchanged", not "set to NULL" (partial updates)
+ * @param onTruncate        {@code on-truncate:}: what a Debezium truncate event ({@code op: t}) does
+ * @param encodings         {@code encodings:}: column to the semantic type its JSON value is encoded
+ *                          as, for feeds without a schema (e.g. {@code io.debezium.time.Date})
+ */
+public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue, NullUpdates ignoreNullUpdates,
+                         OnTruncate onTruncate, Map<String, String> encodings) {
+
+    /** Debezium's default {@code unavailable.value.placeholder}. */
+    public static final String DEBEZIUM_UNAVAILABLE_VALUE = "__debezium_unavailable_value";
+
+    public CdcOptions {
+        encodings = Collections.unmodifiableMap(new LinkedHashMap<>(encodings));
+    }
+
+    /** The options of an entity whose config names none of them. */
+    public static CdcOptions defaults(EventFormat format) {
+        boolean debezium = format == EventFormat.DEBEZIUM_JSON || format == EventFormat.DEBEZIUM_AVRO;
+        return new CdcOptions(debezium ? EventTime.SOURCE_TS_MS : EventTime.DEFAULT,
+                debezium ? Optional.of(DEBEZIUM_UNAVAILABLE_VALUE) : Optional.empty(), NullUpdates.NONE, OnTruncate.IGNORE, Map.of());
+    }
+
+    /** Where an event's time comes from. */
+    public record EventTime(Kind kind, String field) {
+
+        public enum Kind { DEFAULT, SOURCE_TS_MS, TS_MS, FIELD }
+
+        public static final EventTime DEFAULT = new EventTime(Kind.DEFAULT, null);
+        public static final EventTime SOURCE_TS_MS = new EventTime(Kind.SOURCE_TS_MS, null);
+        public static final EventTime TS_MS = new EventTime(Kind.TS_MS, null);
+
+        public EventTime {
+            if ((kind == Kind.FIELD) != (field != null)) {
+                throw new IllegalArgumentException("event-time: a field name goes with 'field' only");
+            }
+        }
+
+        public static EventTime field(String name) {
+            return new EventTime(Kind.FIELD, name);
+        }
+
+        /** As written in config. */
+        public String configText() {
+            return switch (kind) {
+                case DEFAULT -> "default";
+                case SOURCE_TS_MS -> "source.ts_ms";
+                case TS_MS -> "ts_ms";
+                case FIELD -> "field " + field;
+            };
+        }
+    }
+
+    /** The columns whose NULL in an upsert means "unchanged": none, some, or all attributes. */
+    public record NullUpdates(boolean all, Set<String> columns) {
+
+        public static final NullUpdates NONE = new NullUpdates(false, Set.of());
+        public static final NullUpdates ALL = new NullUpdates(true, Set.of());
+
+        public NullUpdates {
+            columns = Collections.unmodifiableSet(new LinkedHashSet<>(columns));
+        }
+
+        /** Whether a NULL of this attribute column in an upsert means "unchanged". */
+        public boolean applies(String column) {
+            return all || columns.contains(column);
+        }
+
+        public boolean any() {
+            return all || !columns.isEmpty();
+        }
+    }
+
+    /** What a truncate of the source table does to the history. */
+    public enum OnTruncate {
+        /** Logged and counted; the history is left as it is (the default). */
+        IGNORE("ignore"),
+        /** Every key live at the truncate's time is deleted at that time, as by a snapshot slice with no rows. */
+        DELETE_ALL("delete-all");
+
+        private final String configName;
+
+        OnTruncate(String configName) {
+            this.configName = configName;
+        }
+
+        public String configName() {
+            return configName;
+        }
+    }
+}

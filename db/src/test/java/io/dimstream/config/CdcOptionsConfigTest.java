@@ -1,0 +1,90 @@
+package io.dimstream.config;
+
+import static io.dimstream.config.DimstreamConfigTest.designWith;
+import static io.dimstream.config.DimstreamConfigTest.parse;
+import static io.dimstream.config.DimstreamConfigTest.refusal;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** {@code event-time}, {@code unavailable-value}, {@code ignore-null-updates}, {@code on-truncate}, {@code encodings}. */
+class CdcOptionsConfigTest {
+
+    private static final String FORMAT_LINE = "    format: json                       # json | avro | debezium-json | debezium-avro";
+
+    private static String with(String... lines) {
+        return designWith(FORMAT_LINE, "    " + String.join("\n    ", lines));
+    }
+
+    @Test
+    void debeziumFormatsDefaultToCommitTimeAndDebeziumsPlaceholder() {
+        EntityConfig e = parse(with("format: debezium-json")).entity("customer");
+
+        assertThat(e.cdc()).isEqualTo(new CdcOptions(CdcOptions.EventTime.SOURCE_TS_MS, Optional.of("__debezium_unavailable_value"),
+                CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.IGNORE, Map.of()));
+    }
+
+    @Test
+    void otherFormatsHaveNoPlaceholderAndTheirOwnTime() {
+        EntityConfig e = parse(with("format: json")).entity("customer");
+
+        assertThat(e.cdc()).isEqualTo(new CdcOptions(CdcOptions.EventTime.DEFAULT, Optional.empty(),
+                CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.IGNORE, Map.of()));
+    }
+
+    @Test
+    void everyOptionIsReadAndShownByTheMaskedDump() {
+        DimstreamConfig c = parse(with("format: debezium-avro", "event-time: ts_ms", "unavailable-value: \"??\"",
+                "ignore-null-updates: [email, city]", "on-truncate: delete-all", "encodings: {email: io.debezium.data.Json}"));
+
+        assertThat(c.entity("customer").cdc()).isEqualTo(new CdcOptions(CdcOptions.EventTime.TS_MS, Optional.of("??"),
+                new CdcOptions.NullUpdates(false, Set.of("email", "city")), CdcOptions.OnTruncate.DELETE_ALL,
+                Map.of("email", "io.debezium.data.Json")));
+        assertThat(c.describeMasked()).contains("""
+                    event-time: ts_ms
+                    unavailable-value: ??
+                    ignore-null-updates:
+                      - email
+                      - city
+                    on-truncate: delete-all
+                    encodings:
+                      email: io.debezium.data.Json
+                """);
+    }
+
+    @Test
+    void aFieldAllAndNoneAreAccepted() {
+        EntityConfig e = parse(with("format: debezium-json", "event-time: field updated_at", "unavailable-value: none",
+                "ignore-null-updates: all")).entity("customer");
+
+        assertThat(e.cdc().eventTime()).isEqualTo(CdcOptions.EventTime.field("updated_at"));
+        assertThat(e.cdc().unavailableValue()).isEmpty();
+        assertThat(e.cdc().ignoreNullUpdates()).isEqualTo(CdcOptions.NullUpdates.ALL);
+        assertThat(e.cdc().ignoreNullUpdates().applies("email")).isTrue();
+    }
+
+    @Test
+    void wrongValuesAreAllNamed() {
+        assertThat(refusal(with("format: json", "event-time: source.ts_ms", "ignore-null-updates: [customer_id, nope, \"\"]",
+                "on-truncate: drop", "encodings: {nope: x}", "unavailable-value: \"\"")))
+                .isEqualTo("config test.yml: 8 problems: "
+                        + "entities[0].event-time: source.ts_ms is a field of Debezium's envelope: only with format: debezium-json or "
+                        + "debezium-avro (this entity's format is json); "
+                        + "entities[0].unavailable-value: must be a value, or none to turn it off; "
+                        + "entities[0].ignore-null-updates[0]: 'customer_id' is a key column (a key is never NULL); "
+                        + "entities[0].ignore-null-updates[1]: 'nope' is not a column of the entity; "
+                        + "entities[0].ignore-null-updates[2]: must be a column name, got ; "
+                        + "entities[0].on-truncate: \"drop\" is neither ignore nor delete-all; "
+                        + "entities[0].on-truncate: only used with format: debezium-json or debezium-avro (this entity's format is json); "
+                        + "entities[0].encodings.nope: not a column of the entity");
+    }
+
+    @Test
+    void eventTimeMustBeOneOfTheForms() {
+        assertThat(refusal(with("format: debezium-json", "event-time: commit")))
+                .isEqualTo("config test.yml: entities[0].event-time: \"commit\" is none of source.ts_ms, ts_ms, field NAME");
+    }
+}
