@@ -392,6 +392,20 @@ public enum ColumnType {
         };
     }
 
+    /**
+     * A PostgreSQL expression giving {@code expr}'s value of this type as a text that
+     * {@link #coerce} reads back as the same value (the writer reads remembered values this way,
+     * {@code UnchangedValues}): PostgreSQL's own text output for most types ({@code true}/{@code false}),
+     * the canonical form for dates and timestamptz (whatever the session's DateStyle).
+     */
+    public String textSql(String expr) {
+        return switch (this) {
+            case TIMESTAMPTZ -> "to_char(" + expr + " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')";
+            case DATE -> "to_char(" + expr + ", 'YYYY-MM-DD')";
+            default -> "(" + expr + ")::text";
+        };
+    }
+
     private static String plain(BigDecimal d) {
         BigDecimal s = d.stripTrailingZeros();
         return s.signum() == 0 ? "0" : s.toPlainString();

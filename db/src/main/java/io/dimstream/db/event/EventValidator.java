@@ -15,7 +15,8 @@ import java.util.Map;
  * {@link ColumnType#INSTANT_RANGE}, no key part is NULL, every value has its column's type (and
  * fits PostgreSQL's limits for it, see {@link ColumnType#coerce}), the key's text is at most
  * {@value #MAX_KEY_BYTES} bytes, and no unknown column is present. Returns either a
- * {@link TypedEvent} or a {@link Rejection} naming the problem.
+ * {@link TypedEvent} or a {@link Rejection} naming the problem. An attribute whose value is
+ * {@link Unchanged#VALUE} stays so (the writer resolves it); a key part may not be.
  *
  * <p>Everything PostgreSQL would refuse later is refused here, so that a bad value becomes one
  * rejection with its reason instead of a batch the database refuses (which the streaming sink
@@ -82,6 +83,13 @@ public final class EventValidator {
             if (isKey && raw == null) {
                 return reject(e, "key column '" + c + "' is " + (e.data().containsKey(c) ? "NULL" : "missing"));
             }
+            if (raw == Unchanged.VALUE) {
+                if (isKey) {
+                    return reject(e, "key column '" + c + "' is not available (the source sent a placeholder for it)");
+                }
+                values.add(raw); // resolved by the writer from the event before this one
+                continue;
+            }
             try {
                 Object v = entity.type(c).coerce(raw);
                 TypeModifier m = modifiers[i];
@@ -108,7 +116,7 @@ public final class EventValidator {
         String[] texts = new String[nKey];
         long chars = 0;
         for (int i = 0; i < nKey; i++) {
-            texts[i] = entity.type(columns.get(i)).canonical(values.get(i));
+            texts[i] = entity.type(columns.get(i)).canonical(values.get(i)); // never Unchanged: refused above
             chars += texts[i].length();
         }
         // a UTF-16 char is at most 3 UTF-8 bytes: a key this short needs no encoding to be judged

@@ -19,14 +19,20 @@ public final class RecordHash {
     private RecordHash() {
     }
 
-    /** @param canonical canonical texts of the tracked values, null for SQL NULL */
-    public static byte[] of(List<String> canonical) {
+    /**
+     * @param canonical canonical texts of the tracked values, null for SQL NULL, or
+     *                  {@link Unchanged#VALUE} for a value not resolved yet (hashed as {@code 0x02})
+     */
+    public static byte[] of(List<?> canonical) {
         MessageDigest sha = sha256();
         ByteBuffer len = ByteBuffer.allocate(4);
-        for (String s : canonical) {
-            if (s == null) {
+        for (Object o : canonical) {
+            if (o == null) {
                 sha.update((byte) 0);
+            } else if (o == Unchanged.VALUE) {
+                sha.update((byte) 2);
             } else {
+                String s = (String) o;
                 byte[] b = s.getBytes(StandardCharsets.UTF_8);
                 sha.update((byte) 1);
                 len.clear();
@@ -40,10 +46,10 @@ public final class RecordHash {
 
     /** Hash of typed values, each turned into canonical text by its column type. */
     public static byte[] ofValues(List<ColumnType> types, List<Object> values) {
-        String[] canonical = new String[values.size()];
+        Object[] canonical = new Object[values.size()];
         for (int i = 0; i < canonical.length; i++) {
             Object v = values.get(i);
-            canonical[i] = v == null ? null : types.get(i).canonical(v);
+            canonical[i] = v == null || v == Unchanged.VALUE ? v : types.get(i).canonical(v);
         }
         return of(java.util.Arrays.asList(canonical));
     }

@@ -6,7 +6,14 @@ import java.util.List;
 /**
  * An event checked against its entity: values coerced to the column types, in
  * {@link io.dimstream.db.entity.EntitySpec#dataColumns()} order (key, tracked, type-1), the
- * tracked hash computed. For deletes the attribute values are null and the hash is null.
+ * tracked hash computed. For deletes the attribute values are null and the hash is null. An
+ * attribute may be {@link Unchanged#VALUE} until the writer resolves it ({@link #partial()}); the
+ * hash is then of the values with that marker.
  */
 public record TypedEvent(boolean delete, Instant eventTime, List<Object> values, byte[] hash, long seq, Source source) {
+
+    /** Whether an attribute is {@link Unchanged#VALUE}, to be taken from the event before this one. */
+    public boolean partial() {
+        return !delete && values.contains(Unchanged.VALUE);
+    }
 }

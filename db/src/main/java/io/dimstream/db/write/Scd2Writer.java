@@ -112,7 +112,7 @@ public final class Scd2Writer {
         if (c.getAutoCommit()) {
             throw new IllegalStateException("apply(Connection, ...) needs a connection with auto-commit off");
         }
-        Prepared prep = prepare(entity, batch);
+        Prepared prep = prepare(c, entity, batch);
         if (prep.events().isEmpty()) {
             return new ApplyResult(batch.size(), 0, 0, 0, 0, 0, prep.superseded(), 0, prep.rejected(), 0, 0, 0);
         }
@@ -147,7 +147,7 @@ public final class Scd2Writer {
         if (c.getAutoCommit()) {
             throw new IllegalStateException("applyIsolating(Connection, ...) needs a connection with auto-commit off");
         }
-        Prepared prep = prepare(entity, batch);
+        Prepared prep = prepare(c, entity, batch);
         ApplyResult set = new ApplyResult(batch.size() - prep.events().size(), 0, 0, 0, 0, 0, prep.superseded(), 0,
                 prep.rejected(), 0, 0, 0);
         return set.plus(split(c, entity, prep.events()));
@@ -226,7 +226,10 @@ public final class Scd2Writer {
                 return Transactions.inTransaction(ds, c -> applyIsolating(c, entity, batch));
             }
         }
-        Prepared prep = prepare(entity, batch);
+        Prepared prep;
+        try (Connection c = ds.getConnection()) {
+            prep = prepare(c, entity, batch);
+        }
         int nKey = entity.key().size();
         List<List<TypedEvent>> parts = new ArrayList<>();
         for (int i = 0; i < parallelism; i++) {
@@ -287,20 +290,28 @@ public final class Scd2Writer {
     private record Prepared(List<TypedEvent> events, int superseded, List<Rejection> rejected) {
     }
 
-    private static Prepared prepare(EntitySpec entity, List<Event> batch) {
+    /**
+     * Validates the batch, resolves values the source did not send ({@link UnchangedValues}, reading
+     * the event memory on {@code c}; nothing to do for most batches), keeps one event per key and time.
+     */
+    private static Prepared prepare(Connection c, EntitySpec entity, List<Event> batch) throws SQLException {
         EventValidator validator = new EventValidator(entity);
         List<Rejection> rejected = new ArrayList<>();
+        List<TypedEvent> valid = new ArrayList<>(batch.size());
+        for (Event ev : batch) {
+            EventValidator.Result vr = validator.validate(ev);
+            if (vr.ok()) {
+                valid.add(vr.event());
+            } else {
+                rejected.add(vr.rejection());
+            }
+        }
+        valid = UnchangedValues.resolve(c, entity, valid);
         // one event per key and event time: the latest arrival (highest seq) wins
         Map<List<Object>, TypedEvent> winners = new LinkedHashMap<>();
         int superseded = 0;
         int nKey = entity.key().size();
-        for (Event ev : batch) {
-            EventValidator.Result vr = validator.validate(ev);
-            if (!vr.ok()) {
-                rejected.add(vr.rejection());
-                continue;
-            }
-            TypedEvent te = vr.event();
+        for (TypedEvent te : valid) {
             List<Object> id = new ArrayList<>(te.values().subList(0, nKey));
             id.add(te.eventTime());
             TypedEvent prev = winners.get(id);

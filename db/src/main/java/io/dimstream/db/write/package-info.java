@@ -27,6 +27,10 @@
  *       index never sees two open rows. This follows the lessons of Spark's AUTO CDC SCD2
  *       processor (DESIGN 5b) with the fix of apache/spark#58209 built in: the region is computed
  *       over memory and versions as one timeline.</li>
+ *   <li><b>Values the source did not send</b> ({@link io.dimstream.db.event.Unchanged}) are
+ *       resolved before anything else, from the key's event before in the event memory or the
+ *       batch ({@link io.dimstream.db.write.UnchangedValues}); the rest of the writer never sees
+ *       one. Batches without them cost nothing more.</li>
  *   <li><b>Idempotent.</b> Re-delivered events match their remembered twin and are counted as
  *       duplicates; re-applying any batch writes nothing. Surrogate keys are a function of
  *       (entity, key, valid_from), so replays reproduce them.</li>

@@ -5,6 +5,7 @@ import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.RecordHash;
 import io.dimstream.db.event.TypedEvent;
+import io.dimstream.db.event.Unchanged;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +27,9 @@ import java.util.TreeMap;
  * has the run's tracked values and the type-1 values of its last event. A delete run after an
  * upsert run is an {@code is_deleted} row carrying the previous row's attributes and hash; a delete
  * run with nothing before it leaves no row. {@code valid_to} is the next row's {@code valid_from}.
+ *
+ * <p>An attribute the source did not send ({@link Unchanged}) takes the value of the key's event
+ * before it among the events that arrived before it (list order), as the writer resolves it.
  *
  * <p>Events are typed and hashed by {@link EventValidator} (so model and writer agree on coercion);
  * events it rejects are not part of any history and are ignored here.
@@ -53,7 +57,11 @@ public final class ReferenceModel {
                 continue;
             }
             TypedEvent t = r.event();
-            timelines.computeIfAbsent(keyOf(t), k -> new TreeMap<>()).merge(t.eventTime(), t, ReferenceModel::laterArrival);
+            TreeMap<Instant, TypedEvent> timeline = timelines.computeIfAbsent(keyOf(t), k -> new TreeMap<>());
+            if (t.partial()) {
+                t = resolved(t, timeline);
+            }
+            timeline.merge(t.eventTime(), t, ReferenceModel::laterArrival);
         }
         List<ExpectedRow> rows = new ArrayList<>();
         for (TreeMap<Instant, TypedEvent> timeline : timelines.values()) {
@@ -107,6 +115,30 @@ public final class ReferenceModel {
             closed.add(new ExpectedRow(r.key(), r.attrs(), r.validFrom(), validTo, validTo == null && !r.deleted(), r.deleted(), r.hashHex()));
         }
         return closed;
+    }
+
+    /**
+     * An event with unchanged values ({@link Unchanged}), each taken from the key's event before it
+     * among those that arrived before it: the one at the same time if it arrived earlier (lower
+     * seq) or is this event delivered before (same seq), else the latest at an earlier time; NULL
+     * when there is none or it is a delete.
+     */
+    private TypedEvent resolved(TypedEvent e, TreeMap<Instant, TypedEvent> timeline) {
+        TypedEvent before = timeline.get(e.eventTime());
+        if (before == null || before.seq() > e.seq()) { // equal seq: its own twin, resolved when it first arrived
+            Map.Entry<Instant, TypedEvent> lower = timeline.lowerEntry(e.eventTime());
+            before = lower == null ? null : lower.getValue();
+        }
+        List<Object> values = new ArrayList<>(e.values());
+        for (int i = spec.key().size(); i < values.size(); i++) {
+            if (values.get(i) == Unchanged.VALUE) {
+                values.set(i, before == null || before.delete() ? null : before.values().get(i));
+            }
+        }
+        int nKey = spec.key().size();
+        byte[] hash = RecordHash.ofValues(spec.tracked().stream().map(spec::type).toList(),
+                values.subList(nKey, nKey + spec.tracked().size()));
+        return new TypedEvent(false, e.eventTime(), values, hash, e.seq(), e.source());
     }
 
     private static String state(TypedEvent e) {

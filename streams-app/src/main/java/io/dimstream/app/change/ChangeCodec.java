@@ -12,16 +12,22 @@ import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Op;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.StrictUtf8;
+import io.dimstream.db.event.Unchanged;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * JSON encoding of {@link ChangeRecord} on the changes topic:
  * <pre>{"entity":"customer","class":"CHANGED","op":"upsert","event_time":"2025-08-22T17:00:00.000000Z",
  *  "data":{...},"source":{"topic":"crm.customers","partition":0,"offset":42}}</pre>
- * Values in {@code data} keep their JSON types; decimals stay exact (BigDecimal).
+ * Values in {@code data} keep their JSON types; decimals stay exact (BigDecimal). Columns whose
+ * value is {@link Unchanged#VALUE} are left out of {@code data} and listed in
+ * {@code "unchanged":["email"]} (absent when there are none).
  */
 public final class ChangeCodec {
 
@@ -51,7 +57,28 @@ public final class ChangeCodec {
             g.writeStringField("op", r.op().name().toLowerCase(Locale.ROOT));
             g.writeStringField("event_time", ColumnType.CANONICAL_TIMESTAMP.format(r.eventTime()));
             g.writeFieldName("data");
-            MAPPER.writeValue(g, r.data());
+            List<String> unchanged = null;
+            if (r.data().containsValue(Unchanged.VALUE)) {
+                Map<String, Object> known = new LinkedHashMap<>();
+                unchanged = new ArrayList<>();
+                for (Map.Entry<String, Object> d : r.data().entrySet()) {
+                    if (d.getValue() == Unchanged.VALUE) {
+                        unchanged.add(d.getKey());
+                    } else {
+                        known.put(d.getKey(), d.getValue());
+                    }
+                }
+                MAPPER.writeValue(g, known);
+            } else {
+                MAPPER.writeValue(g, r.data());
+            }
+            if (unchanged != null) {
+                g.writeArrayFieldStart("unchanged");
+                for (String c : unchanged) {
+                    g.writeString(c);
+                }
+                g.writeEndArray();
+            }
             g.writeObjectFieldStart("source");
             g.writeStringField("topic", r.sourceTopic());
             g.writeNumberField("partition", r.sourcePartition());
@@ -105,8 +132,16 @@ public final class ChangeCodec {
             Instant t = ColumnType.parseInstant(root.get("event_time").asText())
                     .orElseThrow(() -> new IllegalArgumentException("bad event_time " + root.get("event_time")));
             JsonNode src = root.get("source");
+            Map<String, Object> data = NativeEventJson.toMap(root.get("data"));
+            JsonNode unchanged = root.get("unchanged");
+            if (unchanged != null) {
+                data = new LinkedHashMap<>(data);
+                for (JsonNode c : unchanged) {
+                    data.put(c.asText(), Unchanged.VALUE);
+                }
+            }
             return new ChangeRecord(root.get("entity").asText(), changeClass(root.get("class").asText()),
-                    op(root.get("op").asText()), t, NativeEventJson.toMap(root.get("data")),
+                    op(root.get("op").asText()), t, data,
                     src.get("topic").asText(), src.get("partition").asInt(), src.get("offset").asLong());
         } catch (NullPointerException | IllegalArgumentException e) {
             throw new IllegalArgumentException(Rejection.printable("malformed change record: " + new String(bytes, StandardCharsets.UTF_8)), e);

@@ -1,8 +1,19 @@
 package io.dimstream.app.decode;
 
+import io.dimstream.config.CdcOptions;
 import io.dimstream.config.ConfigException;
 import io.dimstream.config.EntityConfig;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.event.Op;
+import io.dimstream.db.event.Unchanged;
 import java.lang.reflect.InvocationTargetException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -18,7 +29,50 @@ public final class Decoders {
      */
     public static EventDecoder forEntity(EntityConfig entity) {
         EventDecoder decoder = byFormat(entity);
-        return entity.ignoreUndeclaredColumns() ? declaredColumnsOnly(decoder, entity.columns().keySet()) : decoder;
+        decoder = entity.ignoreUndeclaredColumns() ? declaredColumnsOnly(decoder, entity.columns().keySet()) : decoder;
+        CdcOptions cdc = entity.cdc();
+        if (cdc.unavailableValue().isPresent() || cdc.ignoreNullUpdates().any()) {
+            decoder = unchangedValues(decoder, cdc, entity.toEntitySpec().attributes());
+        }
+        return decoder;
+    }
+
+    /**
+     * Marks the values of an upsert that mean "unchanged" ({@link Unchanged#VALUE}, resolved by the
+     * writer from the key's event before this one): the {@code unavailable-value} placeholder, as
+     * text, as the bytes of its UTF-8 text (Debezium's form for a binary column) or as their base64
+     * text (that form in JSON); and, for the {@code ignore-null-updates} columns, NULL or a missing
+     * field. Deletes and key columns are left alone (a key part that is the placeholder is refused
+     * by the validator).
+     */
+    static EventDecoder unchangedValues(EventDecoder decoder, CdcOptions cdc, List<String> attributes) {
+        String placeholder = cdc.unavailableValue().orElse(null);
+        byte[] placeholderBytes = placeholder == null ? null : placeholder.getBytes(StandardCharsets.UTF_8);
+        String placeholderBase64 = placeholder == null ? null : Base64.getEncoder().encodeToString(placeholderBytes);
+        CdcOptions.NullUpdates nullUpdates = cdc.ignoreNullUpdates();
+        return (key, value, ts, topic, partition, offset) -> {
+            Decoded d = decoder.decode(key, value, ts, topic, partition, offset);
+            if (!(d instanceof Decoded.Ok ok) || ok.event().op() != Op.UPSERT) {
+                return d;
+            }
+            Event e = ok.event();
+            Map<String, Object> data = null;
+            for (String a : attributes) {
+                Object v = e.data().get(a);
+                boolean unchanged = v == null
+                        ? nullUpdates.applies(a)
+                        : placeholder != null && (placeholder.equals(v) || placeholderBase64.equals(v)
+                                || v instanceof byte[] b && Arrays.equals(b, placeholderBytes)
+                                || v instanceof ByteBuffer bb && bb.equals(ByteBuffer.wrap(placeholderBytes)));
+                if (unchanged) {
+                    if (data == null) {
+                        data = new LinkedHashMap<>(e.data());
+                    }
+                    data.put(a, Unchanged.VALUE);
+                }
+            }
+            return data == null ? d : Decoded.ok(new Event(e.op(), e.eventTime(), data, e.seq(), e.source(), e.badTimeReason()));
+        };
     }
 
     /**

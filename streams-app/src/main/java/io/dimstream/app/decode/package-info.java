@@ -4,7 +4,10 @@
  * {@code format:} of the config ({@link io.dimstream.app.decode.Decoders#forEntity}):
  * native JSON, seed-style change rows, Debezium JSON, native Avro and Debezium Avro; a
  * {@code mode: snapshot} entity's rows are read by {@link io.dimstream.app.decode.SnapshotRowDecoder}
- * (an upsert at the slice's instant). Decoders never
+ * (an upsert at the slice's instant). Values that mean "unchanged" (Debezium's placeholder for an
+ * unchanged TOAST column, {@code unavailable-value}; NULL or missing attributes under
+ * {@code ignore-null-updates}) become {@link io.dimstream.db.event.Unchanged#VALUE} in every
+ * format ({@link io.dimstream.app.decode.Decoders#unchangedValues}); the writer resolves them. Decoders never
  * throw for bad input; the topology validates what they return against the entity. Bytes are read
  * as strict UTF-8, and every event time is checked against the supported range (0001 to 9999) where
  * it is read, the reason naming its field ({@code ts_ms}, {@code source.ts_ms}, {@code event_time},

@@ -8,6 +8,7 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Op;
 import io.dimstream.db.event.RecordHash;
 import io.dimstream.db.event.TypedEvent;
+import io.dimstream.db.event.Unchanged;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -57,11 +58,16 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
         List<String> columns = entity.dataColumns();
         int n = e.delete() ? entity.key().size() : columns.size();
         Map<String, Object> data = new LinkedHashMap<>();
-        List<String> fingerprintInput = new ArrayList<>(n + 1);
+        List<Object> fingerprintInput = new ArrayList<>(n + 1);
         fingerprintInput.add(e.delete() ? "delete" : "upsert");
         for (int i = 0; i < n; i++) {
             ColumnType type = entity.type(columns.get(i));
             Object v = e.values().get(i);
+            if (v == Unchanged.VALUE) {
+                data.put(columns.get(i), v);
+                fingerprintInput.add(v);
+                continue;
+            }
             data.put(columns.get(i), v instanceof Instant || v instanceof LocalDate || v instanceof UUID ? type.canonical(v) : v);
             fingerprintInput.add(v == null ? null : type.canonical(v));
         }

@@ -36,6 +36,24 @@ class ChangeCodecTest {
     }
 
     @Test
+    void unchangedValuesTravelAsAListBesideTheData() {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("customer_id", "C1");
+        data.put("bio", io.dimstream.db.event.Unchanged.VALUE);
+        data.put("city", null);
+        data.put("email", io.dimstream.db.event.Unchanged.VALUE);
+        ChangeRecord r = new ChangeRecord("customer", ChangeClass.CHANGED, Op.UPSERT, Instant.parse("2025-08-22T17:00:00Z"),
+                data, "pg.public.customers", 0, 7L);
+
+        byte[] bytes = ChangeCodec.encode(r);
+
+        assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("{\"entity\":\"customer\",\"class\":\"CHANGED\",\"op\":\"upsert\","
+                + "\"event_time\":\"2025-08-22T17:00:00.000000Z\",\"data\":{\"customer_id\":\"C1\",\"city\":null},"
+                + "\"unchanged\":[\"bio\",\"email\"],\"source\":{\"topic\":\"pg.public.customers\",\"partition\":0,\"offset\":7}}");
+        assertThat(ChangeCodec.decode(bytes)).isEqualTo(r);
+    }
+
+    @Test
     void theClassSplicedIntoAnUnclassifiedChangeGivesTheSameBytesAsEncodingTheClassifiedChange() {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("id", "K\u00e9\"1");
