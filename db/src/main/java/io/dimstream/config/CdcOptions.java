@@ -27,22 +27,28 @@ import java.util.Set;
  * @param onTruncate        {@code on-truncate:}: what a Debezium truncate event ({@code op: t}) does
  * @param encodings         {@code encodings:}: column to the semantic type its JSON value is encoded
  *                          as, for feeds without a schema (e.g. {@code io.debezium.time.Date})
+ * @param schemaEvolution   {@code schema-evolution:}: what a change of the source's row shape does
+ * @param except            {@code except:} (with {@code tracked: "*"}): source fields the entity
+ *                          leaves out, dropped when a record is read
  */
 public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue, NullUpdates ignoreNullUpdates,
-                         OnTruncate onTruncate, Map<String, String> encodings) {
+                         OnTruncate onTruncate, Map<String, String> encodings, SchemaEvolution schemaEvolution,
+                         java.util.List<String> except) {
 
     /** Debezium's default {@code unavailable.value.placeholder}. */
     public static final String DEBEZIUM_UNAVAILABLE_VALUE = "__debezium_unavailable_value";
 
     public CdcOptions {
         encodings = Collections.unmodifiableMap(new LinkedHashMap<>(encodings));
+        except = java.util.List.copyOf(except);
     }
 
     /** The options of an entity whose config names none of them. */
     public static CdcOptions defaults(EventFormat format) {
         boolean debezium = format == EventFormat.DEBEZIUM_JSON || format == EventFormat.DEBEZIUM_AVRO;
         return new CdcOptions(debezium ? EventTime.SOURCE_TS_MS : EventTime.DEFAULT,
-                debezium ? Optional.of(DEBEZIUM_UNAVAILABLE_VALUE) : Optional.empty(), NullUpdates.NONE, OnTruncate.IGNORE, Map.of());
+                debezium ? Optional.of(DEBEZIUM_UNAVAILABLE_VALUE) : Optional.empty(), NullUpdates.NONE, OnTruncate.IGNORE, Map.of(),
+                debezium || format == EventFormat.AVRO ? SchemaEvolution.LENIENT : SchemaEvolution.STRICT, java.util.List.of());
     }
 
     /** Where an event's time comes from. */
@@ -92,6 +98,32 @@ public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue,
 
         public boolean any() {
             return all || !columns.isEmpty();
+        }
+    }
+
+    /**
+     * What a change of the source's row shape does. The default is {@link #LENIENT} for the formats
+     * whose records are complete row images by construction (Debezium's, Avro), {@link #STRICT} for
+     * native JSON and seed-json, whose producers often leave out NULL fields (Jackson's
+     * {@code NON_NULL}): there a missing field must stay NULL, or a value set to NULL would be kept.
+     */
+    public enum SchemaEvolution {
+        /**
+         * A declared attribute missing from an upsert (the source dropped the column) is unchanged:
+         * the value of the key's event before is carried on, no version is made for it.
+         */
+        LENIENT("lenient"),
+        /** A missing attribute is NULL (a record with an undeclared field goes to the DLQ, unless {@code undeclared-columns: ignore}). */
+        STRICT("strict");
+
+        private final String configName;
+
+        SchemaEvolution(String configName) {
+            this.configName = configName;
+        }
+
+        public String configName() {
+            return configName;
         }
     }
 

@@ -225,6 +225,8 @@ final class ConfigReader {
         Optional<Duration> horizon = horizon(at + ".lateness-horizon", raw.latenessHorizon());
         Map<String, TypeModifier> modifiers = new LinkedHashMap<>();
         Map<String, ColumnType> columns = columns(at + ".columns", raw.columns(), modifiers);
+        tracked = trackedStar(at, tracked, key, type1, raw.except(), columns);
+        List<String> except = raw.except() == null ? List.of() : raw.except();
         SystemColumns system = systemColumns(at + ".system-columns", raw.systemColumns());
         SeedJsonOptions seedJson = seedJson(at, raw, format, columns);
         AvroOptions avro = avro(at, raw, format);
@@ -242,7 +244,7 @@ final class ConfigReader {
                 default -> problems.add(at + ".undeclared-columns: \"" + raw.undeclaredColumns() + "\" is neither reject nor ignore");
             }
         }
-        CdcOptions cdc = cdc(at, raw, format, key, columns);
+        CdcOptions cdc = cdc(at, raw, format, key, columns, except);
         if (problems.size() > before) {
             return null;
         }
@@ -259,10 +261,51 @@ final class ConfigReader {
     }
 
     /**
+     * {@code tracked: "*"}: every column of {@code columns} that is not a key or type-1 column, in
+     * {@code columns} order. {@code except:} (only with it) lists source fields the entity leaves
+     * out: they are dropped when a record is read, and a field new to the source is not tracked
+     * under that name.
+     */
+    private List<String> trackedStar(String at, List<String> tracked, List<String> key, List<String> type1, List<String> except,
+                                     Map<String, ColumnType> columns) {
+        boolean star = tracked.size() == 1 && "*".equals(tracked.get(0));
+        if (!star) {
+            if (tracked.contains("*")) {
+                problems.add(at + ".tracked: \"*\" stands alone (every column but the key, type1 and except columns)");
+            }
+            if (except != null) {
+                problems.add(at + ".except: only with tracked: \"*\"");
+            }
+            return tracked;
+        }
+        List<String> excluded = except == null ? List.of() : except;
+        for (int i = 0; i < excluded.size(); i++) {
+            String c = excluded.get(i);
+            if (c == null || c.isBlank()) {
+                problems.add(at + ".except[" + i + "]: must be a field name, got nothing");
+            } else if (columns.containsKey(c)) {
+                problems.add(at + ".except[" + i + "]: '" + c + "' is a column of the entity: except lists source fields the "
+                        + "entity leaves out (dropped when read), so leave it out of columns or out of except");
+            }
+        }
+        List<String> all = new ArrayList<>();
+        for (String c : columns.keySet()) {
+            if (!key.contains(c) && !type1.contains(c) && !excluded.contains(c)) {
+                all.add(c);
+            }
+        }
+        if (all.isEmpty() && !columns.isEmpty()) {
+            problems.add(at + ".tracked: \"*\" leaves no column to track");
+        }
+        return all;
+    }
+
+    /**
      * {@code event-time}, {@code unavailable-value}, {@code ignore-null-updates}, {@code on-truncate},
      * {@code encodings} ({@link CdcOptions}); null after a problem (recorded).
      */
-    private CdcOptions cdc(String at, RawEntity raw, EventFormat format, List<String> key, Map<String, ColumnType> columns) {
+    private CdcOptions cdc(String at, RawEntity raw, EventFormat format, List<String> key, Map<String, ColumnType> columns,
+                           List<String> except) {
         CdcOptions d = CdcOptions.defaults(format);
         boolean debezium = format == EventFormat.DEBEZIUM_JSON || format == EventFormat.DEBEZIUM_AVRO;
         CdcOptions.EventTime eventTime = d.eventTime();
@@ -337,7 +380,15 @@ final class ConfigReader {
                 }
             });
         }
-        return new CdcOptions(eventTime, unavailable, nullUpdates, onTruncate, encodings);
+        CdcOptions.SchemaEvolution evolution = d.schemaEvolution();
+        if (raw.schemaEvolution() != null) {
+            switch (raw.schemaEvolution().trim()) {
+                case "lenient" -> evolution = CdcOptions.SchemaEvolution.LENIENT;
+                case "strict" -> evolution = CdcOptions.SchemaEvolution.STRICT;
+                default -> problems.add(at + ".schema-evolution: \"" + raw.schemaEvolution() + "\" is neither lenient nor strict");
+            }
+        }
+        return new CdcOptions(eventTime, unavailable, nullUpdates, onTruncate, encodings, evolution, except);
     }
 
     /** {@code mode}: changes (default) or snapshot; a snapshot topic carries flat JSON rows ({@code format: json}). */
@@ -809,7 +860,9 @@ final class ConfigReader {
             @JsonProperty("unavailable-value") String unavailableValue,
             @JsonProperty("ignore-null-updates") Object ignoreNullUpdates,
             @JsonProperty("on-truncate") String onTruncate,
-            @JsonProperty("encodings") LinkedHashMap<String, String> encodings) {
+            @JsonProperty("encodings") LinkedHashMap<String, String> encodings,
+            @JsonProperty("schema-evolution") String schemaEvolution,
+            @JsonProperty("except") List<String> except) {
     }
 
     record RawOpValues(@JsonProperty("upsert") List<String> upsert, @JsonProperty("delete") List<String> delete) {

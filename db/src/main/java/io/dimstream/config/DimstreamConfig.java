@@ -241,6 +241,10 @@ public record DimstreamConfig(
         if (!cdc.encodings().isEmpty()) {
             m.put("encodings", cdc.encodings());
         }
+        m.put("schema-evolution", cdc.schemaEvolution().configName());
+        if (!cdc.except().isEmpty()) {
+            m.put("except", cdc.except());
+        }
         m.put("table", e.table());
         m.put("key", e.key());
         m.put("tracked", e.tracked());

@@ -5,6 +5,7 @@ import static io.dimstream.config.DimstreamConfigTest.parse;
 import static io.dimstream.config.DimstreamConfigTest.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -24,7 +25,7 @@ class CdcOptionsConfigTest {
         EntityConfig e = parse(with("format: debezium-json")).entity("customer");
 
         assertThat(e.cdc()).isEqualTo(new CdcOptions(CdcOptions.EventTime.SOURCE_TS_MS, Optional.of("__debezium_unavailable_value"),
-                CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.IGNORE, Map.of()));
+                CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.IGNORE, Map.of(), CdcOptions.SchemaEvolution.LENIENT, List.of()));
     }
 
     @Test
@@ -32,17 +33,18 @@ class CdcOptionsConfigTest {
         EntityConfig e = parse(with("format: json")).entity("customer");
 
         assertThat(e.cdc()).isEqualTo(new CdcOptions(CdcOptions.EventTime.DEFAULT, Optional.empty(),
-                CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.IGNORE, Map.of()));
+                CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.IGNORE, Map.of(), CdcOptions.SchemaEvolution.STRICT, List.of()));
     }
 
     @Test
     void everyOptionIsReadAndShownByTheMaskedDump() {
         DimstreamConfig c = parse(with("format: debezium-avro", "event-time: ts_ms", "unavailable-value: \"??\"",
-                "ignore-null-updates: [email, city]", "on-truncate: delete-all", "encodings: {email: io.debezium.data.Json}"));
+                "ignore-null-updates: [email, city]", "on-truncate: delete-all", "encodings: {email: io.debezium.data.Json}",
+                "schema-evolution: strict"));
 
         assertThat(c.entity("customer").cdc()).isEqualTo(new CdcOptions(CdcOptions.EventTime.TS_MS, Optional.of("??"),
                 new CdcOptions.NullUpdates(false, Set.of("email", "city")), CdcOptions.OnTruncate.DELETE_ALL,
-                Map.of("email", "io.debezium.data.Json")));
+                Map.of("email", "io.debezium.data.Json"), CdcOptions.SchemaEvolution.STRICT, List.of()));
         assertThat(c.describeMasked()).contains("""
                     event-time: ts_ms
                     unavailable-value: ??
@@ -52,6 +54,7 @@ class CdcOptionsConfigTest {
                     on-truncate: delete-all
                     encodings:
                       email: io.debezium.data.Json
+                    schema-evolution: strict
                 """);
     }
 
@@ -80,6 +83,31 @@ class CdcOptionsConfigTest {
                         + "entities[0].on-truncate: \"drop\" is neither ignore nor delete-all; "
                         + "entities[0].on-truncate: only used with format: debezium-json or debezium-avro (this entity's format is json); "
                         + "entities[0].encodings.nope: not a column of the entity");
+    }
+
+    @Test
+    void trackedStarTracksEveryColumnButTheKeyType1AndExceptOnes() {
+        EntityConfig e = parse(DimstreamConfigTest.designWith("tracked: [email, full_name, country, city, loyalty_tier]",
+                "tracked: \"*\"\n    except: [internal_note]")).entity("customer");
+
+        assertThat(e.tracked()).isEqualTo(List.of("email", "full_name", "country", "city", "loyalty_tier"));
+        assertThat(e.type1()).isEqualTo(List.of("last_login"));
+        assertThat(e.cdc().except()).isEqualTo(List.of("internal_note"));
+    }
+
+    @Test
+    void trackedStarAndExceptAreCheckedNamingTheField() {
+        assertThat(refusal(DimstreamConfigTest.designWith("tracked: [email, full_name, country, city, loyalty_tier]",
+                "tracked: \"*\"\n    except: [city, \"\"]")))
+                .isEqualTo("config test.yml: 2 problems: "
+                        + "entities[0].except[0]: 'city' is a column of the entity: except lists source fields the entity leaves out "
+                        + "(dropped when read), so leave it out of columns or out of except; "
+                        + "entities[0].except[1]: must be a field name, got nothing");
+        assertThat(refusal(DimstreamConfigTest.designWith("tracked: [email, full_name, country, city, loyalty_tier]",
+                "tracked: [email, full_name, country, city, loyalty_tier]\n    except: [city]")))
+                .isEqualTo("config test.yml: entities[0].except: only with tracked: \"*\"");
+        assertThat(refusal(with("format: json", "schema-evolution: loose")))
+                .isEqualTo("config test.yml: entities[0].schema-evolution: \"loose\" is neither lenient nor strict");
     }
 
     @Test

@@ -229,8 +229,8 @@ class DimstreamConfigTest {
     void unknownKeyIsRefusedNamingTheKey() {
         assertThat(refusal(designWith("    table: dim_customer ", "    tabel: dim_customer ")))
                 .isEqualTo("config test.yml: entities[0].tabel: unknown key (known here: columns, deserializer-config, encodings,"
-                        + " event-time, format, ignore-null-updates, key, lateness-horizon, mode, name, on-truncate, op-field, op-values,"
-                        + " partitioned-by-key, snapshot-time-field, surrogate-key-index, system-columns, table,"
+                        + " event-time, except, format, ignore-null-updates, key, lateness-horizon, mode, name, on-truncate, op-field, op-values,"
+                        + " partitioned-by-key, schema-evolution, snapshot-time-field, surrogate-key-index, system-columns, table,"
                         + " time-field, topic,"
                         + " tracked, type1, unavailable-value, undeclared-columns, value-deserializer)");
     }
@@ -362,6 +362,7 @@ class DimstreamConfigTest {
                   - name: customer
                     topic: crm.customers
                     format: json
+                    schema-evolution: strict
                     table: dim_customer
                     key:
                       - customer_id

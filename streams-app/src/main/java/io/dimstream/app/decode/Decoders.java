@@ -20,6 +20,8 @@ import org.apache.kafka.common.serialization.Deserializer;
 /** The decoder an entity's {@code format:} names. */
 public final class Decoders {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Decoders.class);
+
     private Decoders() {
     }
 
@@ -31,21 +33,44 @@ public final class Decoders {
         EventDecoder decoder = byFormat(entity);
         decoder = entity.ignoreUndeclaredColumns() ? declaredColumnsOnly(decoder, entity.columns().keySet()) : decoder;
         CdcOptions cdc = entity.cdc();
-        if (cdc.unavailableValue().isPresent() || cdc.ignoreNullUpdates().any()) {
-            decoder = unchangedValues(decoder, cdc, entity.toEntitySpec().attributes());
+        if (!cdc.except().isEmpty()) {
+            decoder = without(decoder, java.util.Set.copyOf(cdc.except()));
+        }
+        if (cdc.unavailableValue().isPresent() || cdc.ignoreNullUpdates().any() || cdc.schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT) {
+            decoder = unchangedValues(decoder, cdc, entity.toEntitySpec().attributes(), entity.name());
         }
         return decoder;
     }
+
+    /** {@code except:}: the named source fields are dropped from every decoded event. */
+    static EventDecoder without(EventDecoder decoder, java.util.Set<String> fields) {
+        return (key, value, ts, topic, partition, offset) -> {
+            Decoded d = decoder.decode(key, value, ts, topic, partition, offset);
+            if (d instanceof Decoded.Ok ok && fields.stream().anyMatch(ok.event().data()::containsKey)) {
+                Event e = ok.event();
+                Map<String, Object> kept = new LinkedHashMap<>(e.data());
+                kept.keySet().removeAll(fields);
+                return Decoded.ok(new Event(e.op(), e.eventTime(), kept, e.seq(), e.source(), e.badTimeReason()));
+            }
+            return d;
+        };
+    }
+
+    /** Columns already reported as no longer sent, per entity: logged once each. */
+    private static final java.util.Set<String> REPORTED_MISSING = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * Marks the values of an upsert that mean "unchanged" ({@link Unchanged#VALUE}, resolved by the
      * writer from the key's event before this one): the {@code unavailable-value} placeholder, as
      * text, as the bytes of its UTF-8 text (Debezium's form for a binary column) or as their base64
      * text (that form in JSON); and, for the {@code ignore-null-updates} columns, NULL or a missing
-     * field. Deletes and key columns are left alone (a key part that is the placeholder is refused
+     * field; with {@code schema-evolution: lenient}, any attribute whose field is missing (the source
+     * dropped the column: its value is carried on, no version is made for it; logged once per
+     * column). Deletes and key columns are left alone (a key part that is the placeholder is refused
      * by the validator).
      */
-    static EventDecoder unchangedValues(EventDecoder decoder, CdcOptions cdc, List<String> attributes) {
+    static EventDecoder unchangedValues(EventDecoder decoder, CdcOptions cdc, List<String> attributes, String entity) {
+        boolean lenient = cdc.schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT;
         String placeholder = cdc.unavailableValue().orElse(null);
         byte[] placeholderBytes = placeholder == null ? null : placeholder.getBytes(StandardCharsets.UTF_8);
         String placeholderBase64 = placeholder == null ? null : Base64.getEncoder().encodeToString(placeholderBytes);
@@ -59,8 +84,13 @@ public final class Decoders {
             Map<String, Object> data = null;
             for (String a : attributes) {
                 Object v = e.data().get(a);
+                boolean missing = v == null && lenient && !e.data().containsKey(a);
+                if (missing && REPORTED_MISSING.add(entity + "\u0000" + a)) {
+                    LOG.warn("entity {}: the source sends no field '{}' any more (first seen at {}); schema-evolution: lenient "
+                            + "carries its last value on", entity, a, e.source());
+                }
                 boolean unchanged = v == null
-                        ? nullUpdates.applies(a)
+                        ? missing || nullUpdates.applies(a)
                         : placeholder != null && (placeholder.equals(v) || placeholderBase64.equals(v)
                                 || v instanceof byte[] b && Arrays.equals(b, placeholderBytes)
                                 || v instanceof ByteBuffer bb && bb.equals(ByteBuffer.wrap(placeholderBytes)));

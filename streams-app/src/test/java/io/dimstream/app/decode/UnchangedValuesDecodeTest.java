@@ -82,6 +82,31 @@ class UnchangedValuesDecodeTest {
     }
 
     @Test
+    void aFieldTheSourceNoLongerSendsIsUnchangedWhenLenientAndNullWhenStrict() {
+        String image = "{\"customer_id\":\"C1\",\"email\":\"a@x\",\"photo\":null,\"city\":\"Oslo\"}"; // bio dropped at the source
+
+        assertThat(decode(entity(""), "u", image)).isEqualTo(Decoded.ok(Event.upsert(T, row("a@x", U, null, "Oslo"), 4L, SRC)));
+        Map<String, Object> strict = row("a@x", null, null, "Oslo");
+        strict.remove("bio");
+        assertThat(decode(entity(", schema-evolution: strict"), "u", image)).isEqualTo(Decoded.ok(Event.upsert(T, strict, 4L, SRC)));
+    }
+
+    @Test
+    void exceptFieldsAreDroppedWhenRead() {
+        EntityConfig e = DimstreamConfig.parse("""
+                postgres: {url: embedded}
+                entities:
+                  - {name: customer, topic: pg.public.customers, format: debezium-json, table: dim_customer, key: [customer_id],
+                     tracked: "*", except: [internal_note], type1: [city], columns: {customer_id: text, email: text, bio: text, photo: text, city: text}}
+                """, "test.yml", Map.of()).entity("customer");
+
+        Decoded d = decode(e, "c", "{\"customer_id\":\"C1\",\"email\":\"a@x\",\"bio\":\"b\",\"photo\":\"p\",\"city\":\"Oslo\",\"internal_note\":\"vip\"}");
+
+        assertThat(e.tracked()).isEqualTo(java.util.List.of("email", "bio", "photo"));
+        assertThat(d).isEqualTo(Decoded.ok(Event.upsert(T, row("a@x", "b", "p", "Oslo"), 4L, SRC)));
+    }
+
+    @Test
     void deletesAreLeftAlone() {
         String envelope = "{\"before\":{\"customer_id\":\"C1\",\"email\":null},\"after\":null,\"source\":{\"ts_ms\":" + T.toEpochMilli()
                 + "},\"op\":\"d\",\"ts_ms\":" + T.toEpochMilli() + "}";
