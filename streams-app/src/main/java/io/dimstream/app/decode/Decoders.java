@@ -44,8 +44,7 @@ public final class Decoders {
 
     /** {@code except:}: the named source fields are dropped from every decoded event. */
     static EventDecoder without(EventDecoder decoder, java.util.Set<String> fields) {
-        return (key, value, ts, topic, partition, offset) -> {
-            Decoded d = decoder.decode(key, value, ts, topic, partition, offset);
+        return adjust(decoder, d -> {
             if (d instanceof Decoded.Ok ok && fields.stream().anyMatch(ok.event().data()::containsKey)) {
                 Event e = ok.event();
                 Map<String, Object> kept = new LinkedHashMap<>(e.data());
@@ -53,7 +52,7 @@ public final class Decoders {
                 return Decoded.ok(new Event(e.op(), e.eventTime(), kept, e.seq(), e.source(), e.badTimeReason()));
             }
             return d;
-        };
+        });
     }
 
     /** Columns already reported as no longer sent, per entity: logged once each. */
@@ -75,8 +74,7 @@ public final class Decoders {
         byte[] placeholderBytes = placeholder == null ? null : placeholder.getBytes(StandardCharsets.UTF_8);
         String placeholderBase64 = placeholder == null ? null : Base64.getEncoder().encodeToString(placeholderBytes);
         CdcOptions.NullUpdates nullUpdates = cdc.ignoreNullUpdates();
-        return (key, value, ts, topic, partition, offset) -> {
-            Decoded d = decoder.decode(key, value, ts, topic, partition, offset);
+        return adjust(decoder, d -> {
             if (!(d instanceof Decoded.Ok ok) || ok.event().op() != Op.UPSERT) {
                 return d;
             }
@@ -102,7 +100,7 @@ public final class Decoders {
                 }
             }
             return data == null ? d : Decoded.ok(new Event(e.op(), e.eventTime(), data, e.seq(), e.source(), e.badTimeReason()));
-        };
+        });
     }
 
     /**
@@ -112,8 +110,7 @@ public final class Decoders {
      * naming it, which is the safer default: a typo in the config is seen at once.
      */
     static EventDecoder declaredColumnsOnly(EventDecoder decoder, java.util.Set<String> columns) {
-        return (key, value, ts, topic, partition, offset) -> {
-            Decoded d = decoder.decode(key, value, ts, topic, partition, offset);
+        return adjust(decoder, d -> {
             if (d instanceof Decoded.Ok ok && !columns.containsAll(ok.event().data().keySet())) {
                 io.dimstream.db.event.Event e = ok.event();
                 java.util.Map<String, Object> kept = new java.util.LinkedHashMap<>(e.data());
@@ -121,7 +118,24 @@ public final class Decoders {
                 return Decoded.ok(new io.dimstream.db.event.Event(e.op(), e.eventTime(), kept, e.seq(), e.source(), e.badTimeReason()));
             }
             return d;
-        };
+        });
+    }
+
+    /** A format's decoder with a step applied to what it decodes. */
+    private record Adjusted(EventDecoder inner, java.util.function.UnaryOperator<Decoded> step) implements EventDecoder {
+        @Override
+        public Decoded decode(byte[] key, byte[] value, long recordTimestampMs, String topic, int partition, long offset) {
+            return step.apply(inner.decode(key, value, recordTimestampMs, topic, partition, offset));
+        }
+
+        @Override
+        public EventDecoder format() {
+            return inner.format();
+        }
+    }
+
+    private static EventDecoder adjust(EventDecoder decoder, java.util.function.UnaryOperator<Decoded> step) {
+        return new Adjusted(decoder, step);
     }
 
     private static EventDecoder byFormat(EntityConfig entity) {

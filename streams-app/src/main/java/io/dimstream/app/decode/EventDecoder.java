@@ -24,4 +24,9 @@ public interface EventDecoder {
      * @param offset            its offset, also the event's {@code seq} (the sink re-stamps it)
      */
     Decoded decode(byte[] key, byte[] value, long recordTimestampMs, String topic, int partition, long offset);
+
+    /** The decoder of the entity's format under the steps that adjust its events (dropped fields, unchanged values). */
+    default EventDecoder format() {
+        return this;
+    }
 }

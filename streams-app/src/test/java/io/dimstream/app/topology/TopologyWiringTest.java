@@ -95,7 +95,7 @@ class TopologyWiringTest {
         List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config);
 
         assertThat(pipelines).extracting(p -> List.of(p.entity().name(), p.sourceTopic(), p.changesTopic(), p.dlqTopic(),
-                p.decoder().getClass().getSimpleName())).isEqualTo(List.of(
+                p.decoder().format().getClass().getSimpleName())).isEqualTo(List.of(
                 List.of("customer", "crm.customers", "dimstream.customer.changes", "crm.customers.dlq", NativeJsonDecoder.class.getSimpleName()),
                 List.of("account", "pg.accounts", "dimstream.account.changes", "pg.accounts.dlq", DebeziumJsonDecoder.class.getSimpleName()),
                 List.of("seeded", "ydb.changes", "dimstream.seeded.changes", "ydb.changes.dlq", SeedJsonDecoder.class.getSimpleName())));
