@@ -10,8 +10,9 @@ import org.apache.kafka.common.serialization.Deserializer;
 /**
  * The decoder an entity's {@code format:} names, reading its events' time as its {@code event-time}
  * says and, for the Debezium formats, its truncates as {@code on-truncate} says. The streaming
- * topology, replays and re-drives all decode through {@link #forEntity} (by way of
- * {@link io.dimstream.app.topology.EntityPipeline#of}), so they read a record alike.
+ * topology and replays both decode through {@link #forEntity} (by way of
+ * {@link io.dimstream.app.topology.EntityPipeline#of}), so they read a record alike; a re-driven
+ * record goes through the topology again.
  */
 public final class Decoders {
 

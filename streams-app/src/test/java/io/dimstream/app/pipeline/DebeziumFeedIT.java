@@ -1,12 +1,15 @@
 package io.dimstream.app.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangesPartitioner;
 import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.kafka.KafkaClients;
 import io.dimstream.app.replay.ReplaySettings;
+import io.dimstream.app.topology.EntityPipeline;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
@@ -58,7 +61,9 @@ import org.junit.jupiter.api.io.TempDir;
  *       for every changes partition); a re-delivered truncate changes nothing (every column of every
  *       row compared); a message event is counted and dropped; none of them reaches the DLQ;</li>
  *   <li>replays of the truncated topic: into the live table, nothing changes; a shadow rebuild
- *       equals the live table.</li>
+ *       equals the live table;</li>
+ *   <li>a delete-all entity whose changes topic has another partition count than its source topic
+ *       is refused at start, naming both.</li>
  * </ul>
  * Tables are compared whole to the reference model of DESIGN section 3.
  */
@@ -239,6 +244,22 @@ class DebeziumFeedIT {
             // the keys of the feed are spread over the 3 changes partitions of customer_truncate
             assertThat(new TreeSet<>(List.of("C1", "C2", "C3", "C5", "C6", "C7", "C8", "C9").stream()
                     .map(id -> ChangesPartitioner.partitionOf(ChangeCodec.key(List.of(id)), 3)).toList())).containsExactly(0, 1, 2);
+
+            // an entity with on-truncate: delete-all behind the repartition step needs as many changes partitions as
+            // source partitions (each classify task writes its marker to the changes partition of its number)
+            kafka.createTopics(List.of(new NewTopic("pg.public.orders", 3, (short) 1), new NewTopic("dimstream.purchase.changes", 2, (short) 1)));
+            DimstreamConfig orders = DimstreamConfig.parse("""
+                    kafka: {bootstrap-servers: %s}
+                    postgres: {url: embedded}
+                    entities:
+                      - {name: purchase, topic: pg.public.orders, format: debezium-json, on-truncate: delete-all, table: dim_dbz_order,
+                         key: [order_id], tracked: [state], columns: {order_id: text, state: text}}
+                    """.formatted(kafka.bootstrapServers()), "test config", Map.of());
+            assertThatThrownBy(() -> Pipeline.createTopics(KafkaClients.of(kafka.bootstrapServers()), EntityPipeline.fromConfig(orders), 2,
+                    (short) 1, false))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("entity purchase is on-truncate: delete-all, so its changes topic dimstream.purchase.changes must have as many "
+                            + "partitions as its source topic pg.public.orders (3), but it has 2: recreate it or add partitions");
 
             // dimstream's own topics get 2 partitions; customer_truncate's changes topic takes its source's 3
             PipelineOptions options = new PipelineOptions(dir.resolve("data"), "debezium-it", 2, Duration.ofHours(1))
