@@ -244,7 +244,7 @@ final class ConfigReader {
                 default -> problems.add(at + ".undeclared-columns: \"" + raw.undeclaredColumns() + "\" is neither reject nor ignore");
             }
         }
-        CdcOptions cdc = cdc(at, raw, format, key, columns, except);
+        CdcOptions cdc = cdc(at, raw, format, mode, key, columns, except);
         if (problems.size() > before) {
             return null;
         }
@@ -304,12 +304,15 @@ final class ConfigReader {
      * {@code event-time}, {@code unavailable-value}, {@code ignore-null-updates}, {@code on-truncate},
      * {@code encodings} ({@link CdcOptions}); null after a problem (recorded).
      */
-    private CdcOptions cdc(String at, RawEntity raw, EventFormat format, List<String> key, Map<String, ColumnType> columns,
-                           List<String> except) {
+    private CdcOptions cdc(String at, RawEntity raw, EventFormat format, FeedMode mode, List<String> key,
+                           Map<String, ColumnType> columns, List<String> except) {
         CdcOptions d = CdcOptions.defaults(format);
         boolean debezium = format == EventFormat.DEBEZIUM_JSON || format == EventFormat.DEBEZIUM_AVRO;
         CdcOptions.EventTime eventTime = d.eventTime();
-        if (raw.eventTime() != null) {
+        if (raw.eventTime() != null && mode == FeedMode.SNAPSHOT) {
+            // a slice row's time is its slice's instant: event-time would be silently ignored
+            problems.add(at + ".event-time: not with mode: snapshot (a slice row's time is its snapshot-time-field)");
+        } else if (raw.eventTime() != null) {
             String t = raw.eventTime().trim();
             if (t.equals("source.ts_ms") || t.equals("ts_ms")) {
                 eventTime = t.equals("ts_ms") ? CdcOptions.EventTime.TS_MS : CdcOptions.EventTime.SOURCE_TS_MS;
@@ -366,6 +369,12 @@ final class ConfigReader {
             if (!debezium && format != null) {
                 onlyWith(at, "on-truncate", EventFormat.DEBEZIUM_JSON.configName() + " or "
                         + EventFormat.DEBEZIUM_AVRO.configName(), format);
+            }
+            if (onTruncate == CdcOptions.OnTruncate.DELETE_ALL && eventTime.kind() == CdcOptions.EventTime.Kind.FIELD) {
+                // a truncate event has no row image to read the field from; its commit time would be
+                // another clock than the rows' field, and a delete-all at the wrong time deletes too much
+                problems.add(at + ".on-truncate: delete-all needs the truncate's time, which a truncate event carries only in its "
+                        + "envelope (it has no row image): not with event-time: " + eventTime.configText());
             }
         }
         Map<String, String> encodings = new LinkedHashMap<>();

@@ -115,4 +115,24 @@ class CdcOptionsConfigTest {
         assertThat(refusal(with("format: debezium-json", "event-time: commit")))
                 .isEqualTo("config test.yml: entities[0].event-time: \"commit\" is none of source.ts_ms, ts_ms, field NAME");
     }
+
+    @Test
+    void snapshotModeRefusesAnEventTimeItWouldIgnore() {
+        assertThat(refusal(with("format: json", "mode: snapshot", "event-time: field updated_at")))
+                .isEqualTo("config test.yml: entities[0].event-time: not with mode: snapshot (a slice row's time is its snapshot-time-field)");
+        assertThat(refusal(with("format: json", "mode: snapshot", "event-time: source.ts_ms")))
+                .isEqualTo("config test.yml: entities[0].event-time: not with mode: snapshot (a slice row's time is its snapshot-time-field)");
+    }
+
+    @Test
+    void deleteAllNeedsATimeATruncateCarries() {
+        assertThat(refusal(with("format: debezium-json", "event-time: field updated_at", "on-truncate: delete-all")))
+                .isEqualTo("config test.yml: entities[0].on-truncate: delete-all needs the truncate's time, which a truncate event "
+                        + "carries only in its envelope (it has no row image): not with event-time: field updated_at");
+        assertThat(parse(with("format: debezium-avro", "event-time: ts_ms", "on-truncate: delete-all")).entity("customer").cdc())
+                .isEqualTo(new CdcOptions(CdcOptions.EventTime.TS_MS, Optional.of("__debezium_unavailable_value"),
+                        CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.DELETE_ALL, Map.of()));
+        assertThat(parse(with("format: debezium-json", "event-time: field updated_at", "on-truncate: ignore")).entity("customer")
+                .cdc().eventTime()).isEqualTo(CdcOptions.EventTime.field("updated_at"));
+    }
 }

@@ -22,6 +22,11 @@
  *       slices in time order.</li>
  *   <li><b>Which partition a key belongs to</b> is not stored: the caller (the sink) computes it
  *       with the changes topic's partitioner for the candidate keys this class returns.</li>
+ *   <li><b>Truncates are empty slices.</b> A Debezium truncate with {@code on-truncate: delete-all}
+ *       deletes what a slice with no rows at its time would: the sink and replays use
+ *       {@link io.dimstream.db.snapshot.SnapshotSlices#forEachLiveWithoutEventAt} for it, but record
+ *       nothing in {@code dimstream.snapshot_slices} (a truncate only deletes, so no later judgement
+ *       depends on it, and judging it again finds its deletes remembered).</li>
  * </ul>
  */
 package io.dimstream.db.snapshot;

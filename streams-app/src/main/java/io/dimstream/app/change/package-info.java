@@ -4,7 +4,9 @@
  *
  * <p>Snapshot feeds add one control record, {@link io.dimstream.app.change.SliceMarker} (header
  * {@code dimstream.control=end-of-slice}, JSON value), used on the source topic and on the changes
- * topic alike. {@link io.dimstream.app.change.ChangesPartitioner} is Kafka's key partitioning,
+ * topic alike. Entities with {@code on-truncate: delete-all} add another,
+ * {@link io.dimstream.app.change.TruncateMarker} ({@code dimstream.control=truncate}), made by the
+ * topology from a Debezium truncate and found only on the changes topic. {@link io.dimstream.app.change.ChangesPartitioner} is Kafka's key partitioning,
  * written once: the topology places a snapshot entity's keys with it and the sink asks it which keys
  * belong to the partition whose slice just ended, so the two cannot disagree. That is how "the keys
  * of a partition" is known exactly without storing it: the sink reads the candidate keys from

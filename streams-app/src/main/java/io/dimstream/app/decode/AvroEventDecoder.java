@@ -14,8 +14,10 @@ import org.apache.kafka.common.serialization.Deserializer;
 /**
  * {@code format: avro}: the native event as an Avro record with the fields {@code op} (string or
  * enum: upsert or delete), {@code event_time} (an ISO-8601 string, a timestamp-millis/micros, or a
- * long of epoch milliseconds) and {@code data} (a record or map of the row image). A tombstone is a
- * delete at the record's timestamp, as in the JSON format. A schema registry that cannot answer is
+ * long of epoch milliseconds) and {@code data} (a record or map of the row image); with
+ * {@code event-time: field NAME} the time is field NAME of {@code data} instead ({@link TimeField};
+ * {@code event_time} is then not read). A tombstone is a delete at the record's timestamp, as in the
+ * JSON format. A schema registry that cannot answer is
  * thrown ({@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException}), never a
  * {@link Decoded.Failed}: the record is read again once the registry is back.
  */
@@ -23,10 +25,17 @@ public final class AvroEventDecoder implements EventDecoder {
 
     private final Deserializer<GenericRecord> deserializer;
     private final List<String> keyColumns;
+    private final TimeField timeField;
 
     public AvroEventDecoder(Deserializer<GenericRecord> deserializer, List<String> keyColumns) {
+        this(deserializer, keyColumns, null);
+    }
+
+    /** @param timeField {@code event-time: field NAME}, or null for the event's {@code event_time} */
+    AvroEventDecoder(Deserializer<GenericRecord> deserializer, List<String> keyColumns, TimeField timeField) {
         this.deserializer = deserializer;
         this.keyColumns = List.copyOf(keyColumns);
+        this.timeField = timeField;
     }
 
     @Override
@@ -52,8 +61,15 @@ public final class AvroEventDecoder implements EventDecoder {
             if (!(m.get("data") instanceof Map<?, ?> data)) {
                 return Decoded.error("field 'data' is missing or not a record");
             }
-            Instant time = EventTimes.of(m.get("event_time"), "event_time");
-            return Decoded.ok(new Event(op, time, (Map<String, Object>) data, offset, source, null));
+            Map<String, Object> row = (Map<String, Object>) data;
+            Instant time;
+            if (timeField == null) {
+                time = EventTimes.of(m.get("event_time"), "event_time");
+            } else {
+                row = new java.util.LinkedHashMap<>(row);
+                time = timeField.take(row, "data");
+            }
+            return Decoded.ok(new Event(op, time, row, offset, source, null));
         } catch (IllegalArgumentException e) {
             return Decoded.error(e.getMessage());
         }

@@ -15,9 +15,16 @@ import org.apache.kafka.common.serialization.Deserializer;
 public final class DebeziumAvroDecoder implements EventDecoder {
 
     private final Deserializer<GenericRecord> deserializer;
+    private final DebeziumEnvelope envelope;
 
+    /** With Debezium's defaults: {@code event-time: source.ts_ms}, {@code on-truncate: ignore}. */
     public DebeziumAvroDecoder(Deserializer<GenericRecord> deserializer) {
+        this(deserializer, DebeziumEnvelope.DEFAULTS);
+    }
+
+    DebeziumAvroDecoder(Deserializer<GenericRecord> deserializer, DebeziumEnvelope envelope) {
         this.deserializer = deserializer;
+        this.envelope = envelope;
     }
 
     @Override
@@ -26,8 +33,8 @@ public final class DebeziumAvroDecoder implements EventDecoder {
             return Decoded.skip(DebeziumJsonDecoder.TOMBSTONE);
         }
         try {
-            GenericRecord envelope = AvroRecords.read(deserializer, topic, value);
-            return DebeziumEnvelope.decode(AvroValues.toMap(envelope), offset, Source.kafka(topic, partition, offset));
+            GenericRecord record = AvroRecords.read(deserializer, topic, value);
+            return envelope.decode(AvroValues.toMap(record), offset, Source.kafka(topic, partition, offset));
         } catch (IllegalArgumentException e) {
             return Decoded.error(e.getMessage());
         }

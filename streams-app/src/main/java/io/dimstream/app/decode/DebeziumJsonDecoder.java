@@ -18,6 +18,17 @@ public final class DebeziumJsonDecoder implements EventDecoder {
 
     static final String TOMBSTONE = "Debezium tombstone (null value) after a delete";
 
+    private final DebeziumEnvelope envelope;
+
+    /** Debezium's defaults: {@code event-time: source.ts_ms}, {@code on-truncate: ignore}. */
+    public DebeziumJsonDecoder() {
+        this(DebeziumEnvelope.DEFAULTS);
+    }
+
+    DebeziumJsonDecoder(DebeziumEnvelope envelope) {
+        this.envelope = envelope;
+    }
+
     @Override
     public Decoded decode(byte[] key, byte[] value, long recordTimestampMs, String topic, int partition, long offset) {
         if (value == null) {
@@ -38,6 +49,6 @@ public final class DebeziumJsonDecoder implements EventDecoder {
                 return Decoded.error("Debezium 'payload' is not a JSON object");
             }
         }
-        return DebeziumEnvelope.decode(NativeEventJson.toMap(root), offset, Source.kafka(topic, partition, offset));
+        return envelope.decode(NativeEventJson.toMap(root), offset, Source.kafka(topic, partition, offset));
     }
 }

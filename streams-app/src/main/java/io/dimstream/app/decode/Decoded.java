@@ -2,9 +2,14 @@ package io.dimstream.app.decode;
 
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Rejection;
+import io.dimstream.db.event.Source;
+import java.time.Instant;
 import java.util.Objects;
 
-/** What an {@link EventDecoder} made of one record: exactly one of an event, a skip, or a failure. */
+/**
+ * What an {@link EventDecoder} made of one record: exactly one of an event, a skip, a truncate of
+ * the source table, or a failure.
+ */
 public sealed interface Decoded {
 
     /** A decoded event, not yet validated against its entity. */
@@ -14,8 +19,37 @@ public sealed interface Decoded {
         }
     }
 
-    /** A record that carries no change and is dropped on purpose (e.g. the tombstone after a Debezium delete). */
-    record Skipped(String reason) implements Decoded {
+    /**
+     * A record that carries no change and is dropped on purpose (e.g. the tombstone after a Debezium
+     * delete), counted under {@code kind}: {@value #SKIPPED}, or {@value #TRUNCATE} (a Debezium
+     * truncate with {@code on-truncate: ignore}) and {@value #MESSAGE} (a Debezium message event),
+     * which have counters of their own.
+     */
+    record Skipped(String reason, String kind) implements Decoded {
+
+        public static final String SKIPPED = "skipped";
+        public static final String TRUNCATE = "truncate";
+        public static final String MESSAGE = "message";
+
+        public Skipped {
+            Objects.requireNonNull(kind, "kind");
+        }
+
+        public Skipped(String reason) {
+            this(reason, SKIPPED);
+        }
+    }
+
+    /**
+     * A truncate of the source table (Debezium {@code op: t}) with {@code on-truncate: delete-all}:
+     * every key live at {@code time} is to be deleted at {@code time}. It has no key and no row;
+     * {@code source} is the record's lineage.
+     */
+    record Truncated(Instant time, Source source) implements Decoded {
+        public Truncated {
+            Objects.requireNonNull(time, "time");
+            Objects.requireNonNull(source, "source");
+        }
     }
 
     /**
@@ -35,6 +69,14 @@ public sealed interface Decoded {
 
     static Decoded skip(String reason) {
         return new Skipped(reason);
+    }
+
+    static Decoded skip(String reason, String kind) {
+        return new Skipped(reason, kind);
+    }
+
+    static Decoded truncated(Instant time, Source source) {
+        return new Truncated(time, source);
     }
 
     static Decoded error(String reason) {

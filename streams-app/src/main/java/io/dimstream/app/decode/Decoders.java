@@ -17,7 +17,13 @@ import java.util.Map;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 
-/** The decoder an entity's {@code format:} names. */
+/**
+ * The decoder an entity's {@code format:} names, reading its events' time as its {@code event-time}
+ * says and, for the Debezium formats, its truncates as {@code on-truncate} says. The streaming
+ * topology and replays both decode through {@link #forEntity} (by way of
+ * {@link io.dimstream.app.topology.EntityPipeline#of}), so they read a record alike; a re-driven
+ * record goes through the topology again.
+ */
 public final class Decoders {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Decoders.class);
@@ -142,13 +148,32 @@ public final class Decoders {
         if (entity.snapshot()) {
             return new SnapshotRowDecoder(entity.snapshotTimeField());
         }
+        TimeField timeField = TimeField.of(entity);
         return switch (entity.format()) {
-            case JSON -> new NativeJsonDecoder(entity.key());
-            case SEED_JSON -> new SeedJsonDecoder(entity.seedJson());
-            case DEBEZIUM_JSON -> new DebeziumJsonDecoder();
-            case AVRO -> new AvroEventDecoder(valueDeserializer(entity), entity.key());
-            case DEBEZIUM_AVRO -> new DebeziumAvroDecoder(valueDeserializer(entity));
+            case JSON -> new NativeJsonDecoder(entity.key(), timeField);
+            case SEED_JSON -> new SeedJsonDecoder(seedJsonOptions(entity));
+            case DEBEZIUM_JSON -> new DebeziumJsonDecoder(debezium(entity, timeField));
+            case AVRO -> new AvroEventDecoder(valueDeserializer(entity), entity.key(), timeField);
+            case DEBEZIUM_AVRO -> new DebeziumAvroDecoder(valueDeserializer(entity), debezium(entity, timeField));
         };
+    }
+
+    /** {@code event-time: field NAME} of a seed-json entity is its {@code time-field: NAME} (the config refuses both). */
+    private static io.dimstream.config.SeedJsonOptions seedJsonOptions(EntityConfig entity) {
+        io.dimstream.config.SeedJsonOptions o = entity.seedJson();
+        CdcOptions.EventTime t = entity.cdc().eventTime();
+        return t.kind() == CdcOptions.EventTime.Kind.FIELD
+                ? new io.dimstream.config.SeedJsonOptions(o.opField(), t.field(), o.upsertValues(), o.deleteValues())
+                : o;
+    }
+
+    /** The envelope reading of a Debezium entity: its {@code event-time} and {@code on-truncate}. */
+    private static DebeziumEnvelope debezium(EntityConfig entity, TimeField timeField) {
+        CdcOptions.EventTime t = entity.cdc().eventTime();
+        if (t.kind() == CdcOptions.EventTime.Kind.DEFAULT) {
+            t = CdcOptions.EventTime.SOURCE_TS_MS; // an entity made in code without the format's defaults
+        }
+        return new DebeziumEnvelope(t, timeField, entity.cdc().onTruncate());
     }
 
     /** The entity's {@code value-deserializer}, created by its no-argument constructor and configured with {@code deserializer-config}. */

@@ -11,7 +11,18 @@
  * throw for bad input; the topology validates what they return against the entity. Bytes are read
  * as strict UTF-8, and every event time is checked against the supported range (0001 to 9999) where
  * it is read, the reason naming its field ({@code ts_ms}, {@code source.ts_ms}, {@code event_time},
- * the time field of seed rows and snapshot rows, a tombstone's record timestamp).
+ * {@code after.NAME}/{@code before.NAME}/{@code data.NAME} of {@code event-time: field NAME}, the
+ * time field of seed rows and snapshot rows, a tombstone's record timestamp).
+ *
+ * <p>Event time follows the entity's {@code event-time} ({@link io.dimstream.app.decode.Decoders#forEntity}
+ * threads it): Debezium's {@code source.ts_ms} (the commit, the default; a record without it is a
+ * failure, never timed by {@code ts_ms} instead, see {@link io.dimstream.app.decode.DebeziumEnvelope}),
+ * {@code ts_ms}, or a field of the row image ({@link io.dimstream.app.decode.TimeField}). Debezium
+ * truncates ({@code op: t}) are a {@link io.dimstream.app.decode.Decoded.Skipped} of kind
+ * {@code truncate} with {@code on-truncate: ignore} or a {@link io.dimstream.app.decode.Decoded.Truncated}
+ * with {@code delete-all}; message events ({@code op: m}) a skip of kind {@code message}. The
+ * topology and replays decode with the same decoders (a re-driven record goes through the topology
+ * again).
  * The Avro
  * decoders throw only when the schema registry cannot answer
  * ({@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException}, after the deserializer's

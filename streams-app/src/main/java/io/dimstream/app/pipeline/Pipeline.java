@@ -294,8 +294,9 @@ public final class Pipeline implements AutoCloseable {
 
     /**
      * Creates the topics dimstream owns (and, on an embedded broker, the source topics); existing
-     * ones are kept. A snapshot entity's changes topic gets its source topic's partition count
-     * (each classify task's end-of-slice marker goes to the changes partition of the same number),
+     * ones are kept. The changes topic of a snapshot entity, or of an entity with
+     * {@code on-truncate: delete-all} behind the repartition step, gets its source topic's partition
+     * count (each classify task's control record goes to the changes partition of the same number),
      * and a mismatch between existing ones refuses to start.
      */
     static void createTopics(KafkaClients clients, List<EntityPipeline> pipelines, int partitions, short replication, boolean sources)
@@ -310,7 +311,7 @@ public final class Pipeline implements AutoCloseable {
             }
             for (EntityPipeline p : pipelines) {
                 int n = partitions;
-                if (p.snapshot() && existing.contains(p.sourceTopic())) {
+                if (p.changesPartitionsFollowSource() && existing.contains(p.sourceTopic())) {
                     n = partitionCount(admin, p.sourceTopic());
                 }
                 wanted.addAll(TopicPlanner.plan(List.of(p), n, replication));
@@ -330,11 +331,12 @@ public final class Pipeline implements AutoCloseable {
             Set<String> now = admin.listTopics().names().get();
             for (EntityPipeline p : pipelines) {
                 // a missing source topic is Kafka Streams' to report
-                if (p.snapshot() && now.contains(p.sourceTopic())) {
+                if (p.changesPartitionsFollowSource() && now.contains(p.sourceTopic())) {
                     int source = partitionCount(admin, p.sourceTopic());
                     int changes = partitionCount(admin, p.changesTopic());
                     if (source != changes) {
-                        throw new IllegalStateException("entity " + p.entity().name() + " is mode: snapshot, so its changes topic "
+                        throw new IllegalStateException("entity " + p.entity().name() + " is "
+                                + (p.snapshot() ? "mode: snapshot" : "on-truncate: delete-all") + ", so its changes topic "
                                 + p.changesTopic() + " must have as many partitions as its source topic " + p.sourceTopic()
                                 + " (" + source + "), but it has " + changes + ": recreate it or add partitions");
                     }

@@ -11,6 +11,7 @@ import io.dimstream.db.event.Source;
 import io.dimstream.db.sink.PartitionRef;
 import io.dimstream.db.sink.SinkReject;
 import io.dimstream.db.sink.SinkRejects;
+import io.dimstream.db.snapshot.SnapshotSlices;
 import io.dimstream.db.sql.SqlFailures;
 import io.dimstream.db.jobs.JobState;
 import io.dimstream.db.jobs.PartitionProgress;
@@ -25,6 +26,7 @@ import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -55,7 +57,9 @@ import org.slf4j.LoggerFactory;
  * offsets = the read_committed end offsets now) and store it; read the range with a
  * {@link KafkaConsumer} using {@code assign()} (no consumer group, nothing committed to Kafka),
  * decode each record with the entity's own decoder (undecodable records are counted in
- * {@code events_rejected}, not re-sent to the DLQ), and apply each poll's events through
+ * {@code events_rejected}, not re-sent to the DLQ; a Debezium truncate with
+ * {@code on-truncate: delete-all} is applied in read order, deleting every key live at its time that
+ * has no event there, over the whole table), and apply each poll's events through
  * {@link Scd2Writer#apply(Connection, EntitySpec, List)} in ONE transaction with the job's
  * per-partition positions and counters, under the job row's lock. A crash therefore resumes
  * exactly at the last committed batch, and a worker that lost its lease cannot commit.
@@ -237,7 +241,7 @@ public final class ReplayWorker implements AutoCloseable {
                 if (leaseLost.get()) {
                     throw new Abandoned("lease lost to another instance; leaving the job to it");
                 }
-                List<Event> events = new ArrayList<>();
+                List<Step> steps = new ArrayList<>();
                 List<SinkReject> rejects = new ArrayList<>();
                 Map<Source, ConsumerRecord<byte[], byte[]>> bySource = new HashMap<>();
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
@@ -246,7 +250,7 @@ public final class ReplayWorker implements AutoCloseable {
                     if (end == null || r.offset() >= end) {
                         continue;
                     }
-                    decode(pipeline, r, events, rejects, bySource);
+                    decode(pipeline, r, steps, rejects, bySource);
                 }
                 Map<Integer, Long> moved = new HashMap<>();
                 for (Map.Entry<TopicPartition, Long> e : new ArrayList<>(positions.entrySet())) {
@@ -265,7 +269,8 @@ public final class ReplayWorker implements AutoCloseable {
                     }
                     continue;
                 }
-                List<Event> batch = withoutExactDuplicates(events);
+                List<Step> batch = steps.stream()
+                        .map(st -> st instanceof Events ev ? new Events(withoutExactDuplicates(ev.events())) : st).toList();
                 try {
                     applyBatch(job, target, batch, moved, rejects, bySource, false);
                 } catch (SQLException e) {
@@ -315,18 +320,41 @@ public final class ReplayWorker implements AutoCloseable {
         return first.size() == events.size() ? events : List.copyOf(first.values());
     }
 
+    /** What one poll holds, in read order: runs of events, and the truncates to apply between them. */
+    private sealed interface Step {
+    }
+
+    private record Events(List<Event> events) implements Step {
+    }
+
+    /**
+     * A truncate of the source table ({@code on-truncate: delete-all}): every key live at
+     * {@code time} with no event remembered at exactly {@code time} is deleted at it, as the live
+     * sink does per changes partition, here over the whole table.
+     */
+    private record Truncate(Instant time, Source source, long seq) implements Step {
+    }
+
     /**
      * One batch of a job in one transaction: the events (through {@link Scd2Writer#applyIsolating}
-     * when {@code isolate}, after PostgreSQL refused the batch), the rejects, the job's progress.
+     * when {@code isolate}, after PostgreSQL refused the batch) and truncates in read order, the
+     * rejects, the job's progress.
      */
-    private void applyBatch(ReplayJob job, EntitySpec target, List<Event> batch, Map<Integer, Long> moved, List<SinkReject> decodeRejects,
+    private void applyBatch(ReplayJob job, EntitySpec target, List<Step> batch, Map<Integer, Long> moved, List<SinkReject> decodeRejects,
                             Map<Source, ConsumerRecord<byte[], byte[]>> bySource, boolean isolate) throws SQLException, Abandoned {
+        boolean work = batch.stream().anyMatch(st -> !(st instanceof Events ev) || !ev.events().isEmpty());
         inJobTransaction(job, c -> {
-            if (job.target() == ReplayTarget.LIVE && !batch.isEmpty()) {
+            if (job.target() == ReplayTarget.LIVE && work) {
                 WriterLock.exclusiveWriter(c, target); // never beside a sink batch on the same keys
             }
-            ApplyResult r = batch.isEmpty() ? ApplyResult.empty()
-                    : isolate ? writer.applyIsolating(c, target, batch) : writer.apply(c, target, batch);
+            ApplyResult r = ApplyResult.empty();
+            for (Step st : batch) {
+                if (st instanceof Truncate t) {
+                    r = r.plus(truncate(c, target, t));
+                } else if (st instanceof Events ev && !ev.events().isEmpty()) {
+                    r = r.plus(isolate ? writer.applyIsolating(c, target, ev.events()) : writer.apply(c, target, ev.events()));
+                }
+            }
             List<SinkReject> rejects = new ArrayList<>(decodeRejects);
             for (Rejection rej : r.rejected()) {
                 ConsumerRecord<byte[], byte[]> rec = bySource.get(rej.source());
@@ -347,7 +375,29 @@ public final class ReplayWorker implements AutoCloseable {
         return "replay-" + job.id();
     }
 
-    private void decode(EntityPipeline pipeline, ConsumerRecord<byte[], byte[]> r, List<Event> events, List<SinkReject> rejects,
+    /** Deletes what a replayed truncate deletes ({@link Truncate}) through the writer. */
+    private ApplyResult truncate(Connection c, EntitySpec target, Truncate t) throws SQLException {
+        List<Event> deletes = new ArrayList<>();
+        SnapshotSlices.forEachLiveWithoutEventAt(c, target, t.time(), key -> {
+            Map<String, Object> data = new LinkedHashMap<>();
+            for (int i = 0; i < key.size(); i++) {
+                data.put(target.key().get(i), key.get(i));
+            }
+            deletes.add(Event.delete(t.time(), data, t.seq(), t.source()));
+        });
+        LOG.info("replay into {}: truncate {} at {}: {} live keys deleted", target.table(), t.source(), t.time(), deletes.size());
+        if (deletes.isEmpty()) {
+            return ApplyResult.empty();
+        }
+        ApplyResult r = writer.apply(c, target, deletes);
+        if (!r.rejected().isEmpty()) {
+            throw new IllegalStateException("the writer refused a delete made for truncate " + t.source() + " at " + t.time()
+                    + ": " + r.rejected().get(0).reason());
+        }
+        return r;
+    }
+
+    private void decode(EntityPipeline pipeline, ConsumerRecord<byte[], byte[]> r, List<Step> steps, List<SinkReject> rejects,
                         Map<Source, ConsumerRecord<byte[], byte[]>> bySource) {
         Decoded d;
         try {
@@ -357,8 +407,15 @@ public final class ReplayWorker implements AutoCloseable {
         }
         if (d instanceof Decoded.Ok ok) {
             Event e = ok.event();
-            events.add(new Event(e.op(), e.eventTime(), e.data(), ReplaySeq.of(r.offset()), e.source(), e.badTimeReason()));
+            if (steps.isEmpty() || !(steps.get(steps.size() - 1) instanceof Events)) {
+                steps.add(new Events(new ArrayList<>()));
+            }
+            ((Events) steps.get(steps.size() - 1)).events()
+                    .add(new Event(e.op(), e.eventTime(), e.data(), ReplaySeq.of(r.offset()), e.source(), e.badTimeReason()));
             bySource.put(e.source(), r);
+        } else if (d instanceof Decoded.Truncated t) {
+            // applied in read order: after the events read before it, before those read after it
+            steps.add(new Truncate(t.time(), t.source(), ReplaySeq.of(r.offset())));
         } else if (d instanceof Decoded.Failed f) {
             LOG.debug("replay of {}-{}@{}: undecodable: {}", r.topic(), r.partition(), r.offset(), f.reason());
             rejects.add(new SinkReject(new PartitionRef(r.topic(), r.partition()), r.offset(), pipeline.entity().name(), f.reason(), null,

@@ -9,7 +9,9 @@
  *       RUNNING one whose lease expired) under a lease renewed by heartbeat; stores the range
  *       (end offsets taken when the job first starts, so a resumed job keeps the same end); reads
  *       it with {@code assign()} (no consumer group); decodes with the entity's own decoder
- *       (undecodable records counted, not re-sent to the DLQ); applies each poll through the
+ *       (undecodable records counted, not re-sent to the DLQ; a Debezium truncate with
+ *       {@code on-truncate: delete-all} applied where it was read, over the whole target table,
+ *       as the sink applies it per partition); applies each poll through the
  *       writer with the per-partition positions in the SAME transaction, under the job row's lock
  *       (a crash resumes exactly; a worker that lost its lease cannot commit). Live target:
  *       batches take {@link io.dimstream.db.jobs.WriterLock} so they never recompute a key beside a

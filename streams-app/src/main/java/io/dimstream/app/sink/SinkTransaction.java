@@ -4,6 +4,7 @@ import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.app.change.ChangesPartitioner;
 import io.dimstream.app.change.SliceMarker;
+import io.dimstream.app.change.TruncateMarker;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Rejection;
@@ -54,9 +55,11 @@ import org.slf4j.LoggerFactory;
  * the same transaction as the offsets. Any other failure rolls the whole transaction back and is
  * rethrown.
  *
- * <p><b>Snapshot feeds.</b> An end-of-slice marker splits a batch (its group is then that partition
- * alone, {@link BatchPlanner}): the events before it are applied, then the slice's absent keys are
- * deleted ({@link #endOfSlice}), then the events after it, all in the same transaction.
+ * <p><b>Control records.</b> An end-of-slice marker of a snapshot feed, or a truncate marker
+ * ({@code on-truncate: delete-all}), splits a batch (its group is then that partition alone,
+ * {@link BatchPlanner}): the events before it are applied, then the slice's absent keys, or every
+ * key of the partition live at the truncate's time, are deleted ({@link #endOfSlice},
+ * {@link #truncate}), then the events after it, all in the same transaction.
  */
 final class SinkTransaction {
 
@@ -204,6 +207,15 @@ final class SinkTransaction {
                 segment.add(r);
                 continue;
             }
+            if (TruncateMarker.is(r.headers())) {
+                TruncateMarker truncate = decodeTruncate(b.tp(), entity, r, b.partitions(), rejects);
+                if (truncate != null) {
+                    result = result.plus(applyEvents(c, entity, segment, rejects, isolate));
+                    segment.clear();
+                    result = result.plus(truncate(c, b.tp(), entity, truncate, r.offset(), b.partitions()));
+                }
+                continue;
+            }
             SliceMarker marker = decodeMarker(b.tp(), entity, r, b.partitions(), rejects);
             if (marker != null) {
                 result = result.plus(applyEvents(c, entity, segment, rejects, isolate));
@@ -263,7 +275,8 @@ final class SinkTransaction {
                                             List<SinkReject> rejects) {
         String kind = SliceMarker.controlKind(r.headers());
         if (!SliceMarker.END_OF_SLICE.equals(kind)) {
-            rejects.add(reject(entity, r, "unknown control record kind " + SliceMarker.HEADER + "=" + kind, null));
+            rejects.add(reject(entity, r, "unknown control record kind " + SliceMarker.HEADER + "=" + kind + " (known: "
+                    + SliceMarker.END_OF_SLICE + ", " + TruncateMarker.KIND + ")", null));
             return null;
         }
         SliceMarker m;
@@ -298,30 +311,88 @@ final class SinkTransaction {
         ApplyResult result = ApplyResult.empty();
         Source lineage = Source.kafka(tp.topic(), tp.partition(), offset);
         for (Instant t : SnapshotSlices.complete(c, entity.name(), tp.partition(), m.slice())) {
-            List<Event> deletes = new ArrayList<>();
-            SnapshotSlices.forEachLiveWithoutEventAt(c, entity, t, key -> {
-                List<String> canonical = new ArrayList<>(key.size());
-                Map<String, Object> data = new LinkedHashMap<>();
-                for (int i = 0; i < key.size(); i++) {
-                    String col = entity.key().get(i);
-                    canonical.add(entity.type(col).canonical(key.get(i)));
-                    data.put(col, key.get(i));
-                }
-                if (ChangesPartitioner.partitionOf(ChangeCodec.key(canonical), partitions) == tp.partition()) {
-                    deletes.add(Event.delete(t, data, offset, lineage));
-                }
-            });
-            LOG.debug("{}: slice {} of {} complete: {} keys absent", tp, t, entity.name(), deletes.size());
-            if (!deletes.isEmpty()) {
-                ApplyResult r = writer.apply(c, entity, deletes);
-                if (!r.rejected().isEmpty()) {
-                    throw new IllegalStateException("the writer refused a delete made for slice " + t + " of " + entity.name()
-                            + ": " + r.rejected().get(0).reason());
-                }
-                result = result.plus(r);
-            }
+            result = result.plus(deleteLiveAt(c, tp, entity, t, offset, partitions, lineage, "slice " + t));
         }
         return result;
+    }
+
+    /**
+     * A truncate of the source table ({@code on-truncate: delete-all}) reached this partition, after
+     * every change before it on its source partition: each key of this partition live at its time
+     * {@code t} gets a delete event at {@code t} through the writer, exactly as a slice with no rows
+     * would ({@link SnapshotSlices#forEachLiveWithoutEventAt}); the deletes' lineage is the truncate's
+     * source record, their arrival order the marker's offset.
+     *
+     * <p>A key with an event remembered at exactly {@code t} is left alone, as a slice leaves a key
+     * it carried: that event is either the truncate's own delete, remembered (so the same truncate
+     * re-delivered, or replayed, deletes nothing more), or a row written in the truncate's source
+     * transaction ({@code TRUNCATE; INSERT ...} shares its commit time), which must survive the
+     * truncate whether it reached this partition before the marker or after. The price: a row
+     * written at {@code t} BEFORE the truncate in the same transaction ({@code INSERT ...; TRUNCATE})
+     * survives it too. Keys are not re-judged when an older change reaches the partition after the
+     * marker (possible only when the source topic has several partitions, across which Debezium
+     * orders nothing): the README says so.
+     */
+    private ApplyResult truncate(Connection c, TopicPartition tp, EntitySpec entity, TruncateMarker m, long offset, int partitions)
+            throws SQLException {
+        ApplyResult r = deleteLiveAt(c, tp, entity, m.time(), offset, partitions, m.source(), "truncate " + m.source() + " at " + m.time());
+        LOG.info("{}: truncate {} at {} of {}: {} live keys of this partition deleted", tp, m.source(), m.time(), entity.name(),
+                r.received());
+        return r;
+    }
+
+    /**
+     * Deletes, at {@code t}, each key of this partition live at {@code t} with no remembered event at
+     * exactly {@code t}, through the writer (arrival order {@code seq}, lineage {@code lineage}).
+     */
+    private ApplyResult deleteLiveAt(Connection c, TopicPartition tp, EntitySpec entity, Instant t, long seq, int partitions,
+                                     Source lineage, String what) throws SQLException {
+        List<Event> deletes = new ArrayList<>();
+        SnapshotSlices.forEachLiveWithoutEventAt(c, entity, t, key -> {
+            List<String> canonical = new ArrayList<>(key.size());
+            Map<String, Object> data = new LinkedHashMap<>();
+            for (int i = 0; i < key.size(); i++) {
+                String col = entity.key().get(i);
+                canonical.add(entity.type(col).canonical(key.get(i)));
+                data.put(col, key.get(i));
+            }
+            if (ChangesPartitioner.partitionOf(ChangeCodec.key(canonical), partitions) == tp.partition()) {
+                deletes.add(Event.delete(t, data, seq, lineage));
+            }
+        });
+        LOG.debug("{}: {} of {}: {} keys to delete", tp, what, entity.name(), deletes.size());
+        if (deletes.isEmpty()) {
+            return ApplyResult.empty();
+        }
+        ApplyResult r = writer.apply(c, entity, deletes);
+        if (!r.rejected().isEmpty()) {
+            throw new IllegalStateException("the writer refused a delete made for " + what + " of " + entity.name()
+                    + ": " + r.rejected().get(0).reason());
+        }
+        return r;
+    }
+
+    /** The truncate marker of a record with the truncate header, or null with a reject noted. */
+    private static TruncateMarker decodeTruncate(TopicPartition tp, EntitySpec entity, ConsumerRecord<byte[], byte[]> r, int partitions,
+                                                 List<SinkReject> rejects) {
+        TruncateMarker m;
+        try {
+            m = TruncateMarker.decode(r.value());
+        } catch (IllegalArgumentException e) {
+            rejects.add(reject(entity, r, e.getMessage(), null));
+            return null;
+        }
+        if (!entity.name().equals(m.entity())) {
+            rejects.add(reject(entity, r, "truncate marker of entity '" + m.entity() + "' on the changes topic of entity '"
+                    + entity.name() + "'", null));
+            return null;
+        }
+        if (partitions < 1 || (m.partition().isPresent() && m.partition().getAsInt() != tp.partition())) {
+            rejects.add(reject(entity, r, "truncate marker for partition " + m.partition() + " read from partition " + tp.partition()
+                    + " of " + (partitions > 0 ? partitions : "an unknown number of") + " partitions: nothing deleted", null));
+            return null;
+        }
+        return m;
     }
 
     /** The writer's event of a change record, or null with a reject noted. */

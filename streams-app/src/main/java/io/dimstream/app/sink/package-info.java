@@ -13,7 +13,7 @@
  *       pure, tested with a clock;</li>
  *   <li>{@link io.dimstream.app.sink.BatchPlanner}: which due batches go together: per entity, balanced
  *       groups over {@code sink.parallelism} connections (a partition's keys are its own, so groups
- *       never meet on a row); a batch holding an end-of-slice marker, or of a partition retrying
+ *       never meet on a row); a batch holding a control record (end-of-slice or truncate marker), or of a partition retrying
  *       after a failure, goes alone;</li>
  *   <li>{@link io.dimstream.app.sink.ApplyExecutor}: a wave's transactions at once, every outcome read
  *       the same way;</li>
@@ -38,5 +38,12 @@
  * instant without an event there, filtered to this partition's keys with
  * {@link io.dimstream.app.change.ChangesPartitioner}, get delete events at that instant through the
  * writer (arrival: the marker's offset). A marker for another entity or partition is a reject.
+ *
+ * <p>Truncates ({@code on-truncate: delete-all}): a {@link io.dimstream.app.change.TruncateMarker}
+ * splits a batch the same way; after the changes before it, every key of this partition live at the
+ * truncate's time with no event at exactly that time gets a delete at that time through the writer
+ * (the same query as a slice with no rows; lineage: the truncate's source record). Nothing is
+ * recorded: a truncate is judged once, when it arrives, and judging it again (a re-delivery) finds
+ * nothing, its deletes being remembered at its time.
  */
 package io.dimstream.app.sink;

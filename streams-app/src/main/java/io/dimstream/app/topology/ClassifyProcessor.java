@@ -2,6 +2,7 @@ package io.dimstream.app.topology;
 
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.SliceMarker;
+import io.dimstream.app.change.TruncateMarker;
 import io.dimstream.db.entity.ColumnType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -32,15 +33,22 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
 
     private final String storeName;
     private final String sliceStoreName;
+    private final boolean repartitioned;
     private final EventCounters counters;
     private ProcessorContext<byte[], byte[]> context;
     private KeyValueStore<byte[], byte[]> store;
     private KeyValueStore<byte[], byte[]> slices;
 
-    /** @param sliceStoreName the store of {@link SliceBarrier}s (snapshot entities), or null */
-    ClassifyProcessor(String storeName, String sliceStoreName, EventCounters counters) {
+    /**
+     * @param sliceStoreName the store of {@link SliceBarrier}s (snapshot entities), or null
+     * @param repartitioned  whether the task reads the repartition topic (by business key), so its
+     *                       keys are exactly those of the changes partition of its number; false
+     *                       with {@code partitioned-by-key: true}
+     */
+    ClassifyProcessor(String storeName, String sliceStoreName, boolean repartitioned, EventCounters counters) {
         this.storeName = storeName;
         this.sliceStoreName = sliceStoreName;
+        this.repartitioned = repartitioned;
         this.counters = counters;
     }
 
@@ -53,6 +61,10 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        if (TruncateMarker.is(record.headers())) {
+            truncate(record);
+            return;
+        }
         if (SliceMarker.isControl(record.headers())) {
             endOfSlice(record);
             return;
@@ -113,6 +125,24 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
         slices.delete(key);
         SliceMarker out = m.onPartition(task, m.partitions());
         context.forward(record.withKey(key).withValue(out.encode()).withHeaders(SliceMarker.mark(new RecordHeaders())));
+    }
+
+    /**
+     * A truncate of the source table ({@code on-truncate: delete-all}), which the decode step turned
+     * into a marker. Behind the repartition step every task gets it (multicast), after the events
+     * its source partition held before it, and writes it to its own changes partition, where exactly
+     * its keys go. Without that step only the task of the truncate's source partition sees it; its
+     * keys may go to any changes partition, so it writes the marker for all of them
+     * ({@link SlicePartitioners#changes()}). Not counted here: the decode step counted its record.
+     */
+    private void truncate(Record<byte[], byte[]> record) {
+        TruncateMarker m = TruncateMarker.decode(record.value());
+        if (repartitioned) {
+            int task = context.recordMetadata().map(md -> md.partition()).orElseThrow(() ->
+                    new IllegalStateException("truncate marker without record metadata"));
+            m = m.forPartition(task);
+        }
+        context.forward(record.withValue(m.encode()).withHeaders(TruncateMarker.mark(new RecordHeaders())));
     }
 
     private static ChangeClass against(KeyState newest, PendingChange e) {

@@ -3,6 +3,7 @@ package io.dimstream.app.topology;
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.SliceMarker;
+import io.dimstream.app.change.TruncateMarker;
 import io.dimstream.app.decode.Decoded;
 import io.dimstream.db.event.EventValidator;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * change cannot be built (an event time beyond the microsecond range, say), or whose repartition or
  * change record would be over the size limit ({@link RecordLimits}) goes on with its original key,
  * value and headers plus the {@link DlqHeaders}, bound for the dead-letter topic, cut to fit that
- * topic's limit ({@link DeadLetters}); a record the decoder skips is counted and dropped. Never
+ * topic's limit ({@link DeadLetters}); a record the decoder skips is counted (by its kind: skipped,
+ * truncate, message) and dropped; a truncate to apply goes on as a {@link TruncateMarker}. Never
  * throws for bad input; it throws only when a decoder could not judge the record because something
  * it needs is away ({@link TransientFailures}), for the record to be read again.
  */
@@ -75,8 +77,16 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
             decoded = Decoded.error("decoder failed: " + e);
         }
         if (decoded instanceof Decoded.Skipped s) {
-            LOG.debug("{}-{}@{} skipped: {}", md.topic(), md.partition(), md.offset(), s.reason());
-            counters.count(EventCounters.SKIPPED);
+            if (Decoded.Skipped.TRUNCATE.equals(s.kind())) {
+                // a truncate of the source table is rare and large: worth a line even when ignored
+                LOG.info("{}-{}@{}: {} (entity {}; the history is left as it is)", md.topic(), md.partition(), md.offset(), s.reason(),
+                        pipeline.entity().name());
+            } else {
+                LOG.debug("{}-{}@{} skipped: {}", md.topic(), md.partition(), md.offset(), s.reason());
+            }
+            counters.count(s.kind());
+        } else if (decoded instanceof Decoded.Truncated t) {
+            truncate(record, md, t);
         } else if (decoded instanceof Decoded.Failed f) {
             deadLetter(record, md, f.reason());
         } else if (decoded instanceof Decoded.Ok ok) {
@@ -159,6 +169,27 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
         counters.count(EventCounters.CONTROL);
         context.forward(new Record<>(SliceMarker.END_OF_SLICE.getBytes(StandardCharsets.UTF_8), new Routed(true, marker.encode()),
                 record.timestamp(), SliceMarker.mark(new RecordHeaders())));
+    }
+
+    /**
+     * A truncate of the source table with {@code on-truncate: delete-all}: one {@link TruncateMarker}
+     * (for every changes partition) goes on the way of the events, after this source partition's
+     * events before it; the repartition step multicasts it to every classify task
+     * ({@link SlicePartitioners}), and each task hands it to its changes partition
+     * ({@link ClassifyProcessor}).
+     */
+    private void truncate(Record<byte[], byte[]> record, RecordMetadata md, Decoded.Truncated t) {
+        if (!pipeline.deletesOnTruncate()) {
+            deadLetter(record, md, "truncate to apply, but the pipeline of entity " + pipeline.entity().name()
+                    + " is not on-truncate: delete-all (its decoder and its pipeline disagree)");
+            return;
+        }
+        LOG.info("{}-{}@{}: truncate of the source table at {}: every key of entity {} live then is deleted then (on-truncate: "
+                + "delete-all)", md.topic(), md.partition(), md.offset(), t.time(), pipeline.entity().name());
+        counters.count(EventCounters.TRUNCATE);
+        TruncateMarker marker = new TruncateMarker(pipeline.entity().name(), t.time(), t.source(), java.util.OptionalInt.empty());
+        context.forward(new Record<>(TruncateMarker.KIND.getBytes(StandardCharsets.UTF_8), new Routed(true, marker.encode()),
+                record.timestamp(), TruncateMarker.mark(new RecordHeaders())));
     }
 
     private void deadLetter(Record<byte[], byte[]> record, RecordMetadata md, String reason) {

@@ -33,7 +33,12 @@ import org.apache.kafka.streams.state.Stores;
  * sink re-checks every change against PostgreSQL and places out-of-order events), but same-time ties
  * would go by arrival in the changes topic, and the topology's dedup and class counts would be off. A snapshot entity's end-of-slice markers take the same way: multicast to every classify task,
  * counted there until every source partition has delivered its marker, then one marker per changes
- * partition ({@link SlicePartitioners}, {@link ClassifyProcessor}); store {@code E-slice-ends}. Processor, store and internal topic names derive from the entity name, so they are stable
+ * partition ({@link SlicePartitioners}, {@link ClassifyProcessor}); store {@code E-slice-ends}. With
+ * {@code on-truncate: delete-all} a Debezium truncate takes the same way as a
+ * {@link io.dimstream.app.change.TruncateMarker}: multicast to every classify task (no barrier: one
+ * source partition carries it), each task writing one to its own changes partition; without the
+ * repartition step the one task that reads it writes one that the changes partitioner sends to every
+ * changes partition. Processor, store and internal topic names derive from the entity name, so they are stable
  * across releases: {@code <application.id>-E-by-key-repartition}, {@code <application.id>-E-key-state-changelog}.
  */
 public final class DimstreamTopology {
@@ -116,16 +121,19 @@ public final class DimstreamTopology {
         Repartitioned<byte[], byte[]> byKey = Repartitioned.with(BYTES, BYTES).withName(repartitionName(e));
         Produced<byte[], byte[]> toChanges = Produced.with(BYTES, BYTES).withName(e + "-changes");
         String[] stores = {store};
-        if (p.snapshot()) {
+        if (p.carriesControlRecords()) {
             byKey = byKey.withStreamPartitioner(SlicePartitioners.repartition());
             toChanges = toChanges.withStreamPartitioner(SlicePartitioners.changes());
+        }
+        if (p.snapshot()) {
             stores = new String[] {store, sliceStore};
         }
         KStream<byte[], byte[]> valid = routes.get(e + "-route-valid").mapValues(Routed::bytes, Named.as(e + "-pending"));
         if (!p.partitionedByKey()) {
             valid = valid.repartition(byKey);
         }
-        valid.process(() -> new ClassifyProcessor(store, sliceStore, counters), Named.as(e + "-classify"), stores)
+        boolean repartitioned = !p.partitionedByKey();
+        valid.process(() -> new ClassifyProcessor(store, sliceStore, repartitioned, counters), Named.as(e + "-classify"), stores)
                 .to(p.changesTopic(), toChanges);
     }
 }

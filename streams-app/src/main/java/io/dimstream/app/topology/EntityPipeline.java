@@ -3,6 +3,7 @@ package io.dimstream.app.topology;
 import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.decode.Decoders;
 import io.dimstream.app.decode.EventDecoder;
+import io.dimstream.config.CdcOptions;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
 import io.dimstream.db.entity.EntitySpec;
@@ -17,9 +18,19 @@ import java.util.Objects;
  *                 (see {@link io.dimstream.app.change.SliceMarker})
  * @param partitionedByKey {@code partitioned-by-key: true}: the source topic already holds every
  *                 event of a business key on one partition, so the repartition step is skipped
+ * @param deletesOnTruncate {@code on-truncate: delete-all}: a truncate of the source table (the
+ *                 decoder's {@link io.dimstream.app.decode.Decoded.Truncated}) travels as a
+ *                 {@link io.dimstream.app.change.TruncateMarker} to every changes partition, whose
+ *                 live keys the sink deletes
  */
 public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
-                             boolean snapshot, boolean partitionedByKey) {
+                             boolean snapshot, boolean partitionedByKey, boolean deletesOnTruncate) {
+
+    /** A pipeline whose truncates, if its decoder reports any, are not applied. */
+    public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
+                          boolean snapshot, boolean partitionedByKey) {
+        this(entity, sourceTopic, decoder, changesTopic, dlqTopic, snapshot, partitionedByKey, false);
+    }
 
     public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
                           boolean snapshot) {
@@ -28,7 +39,7 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
 
     /** A {@code mode: changes} pipeline. */
     public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic) {
-        this(entity, sourceTopic, decoder, changesTopic, dlqTopic, false, false);
+        this(entity, sourceTopic, decoder, changesTopic, dlqTopic, false, false, false);
     }
 
     public EntityPipeline {
@@ -40,6 +51,23 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
         if (snapshot && partitionedByKey) {
             throw new IllegalArgumentException("entity \"" + entity.name() + "\": a snapshot feed needs the repartition step (end-of-slice markers)");
         }
+        if (snapshot && deletesOnTruncate) {
+            throw new IllegalArgumentException("entity \"" + entity.name() + "\": a snapshot feed has no truncates");
+        }
+    }
+
+    /** Whether control records (end-of-slice or truncate markers) travel this entity's way to the changes topic. */
+    public boolean carriesControlRecords() {
+        return snapshot || deletesOnTruncate;
+    }
+
+    /**
+     * Whether the changes topic must have as many partitions as the source topic: the repartition
+     * step multicasts control records to every classify task, and each task writes its marker to
+     * the changes partition of its own number, where exactly its keys go.
+     */
+    public boolean changesPartitionsFollowSource() {
+        return carriesControlRecords() && !partitionedByKey;
     }
 
     /** {@code <source topic>.dlq}: records that could not be decoded or validated, original bytes kept. */
@@ -51,7 +79,7 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
     public static EntityPipeline of(EntityConfig entity) {
         return new EntityPipeline(entity.toEntitySpec(), entity.topic(), Decoders.forEntity(entity),
                 ChangeTopics.name(entity.name()), dlqTopicOf(entity.topic()), entity.snapshot(),
-                entity.partitionedByKey());
+                entity.partitionedByKey(), entity.cdc().onTruncate() == CdcOptions.OnTruncate.DELETE_ALL);
     }
 
     /** Every entity of the config, in config order. */

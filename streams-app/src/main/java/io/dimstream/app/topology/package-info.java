@@ -19,6 +19,15 @@
  * barrier makes the order exact whatever partition the producer put each row on: every row of the
  * slice a task will see came from some source partition before that partition's marker.
  *
+ * <p>Debezium truncates with {@code on-truncate: delete-all}: the decode step turns one into a
+ * {@link io.dimstream.app.change.TruncateMarker}, which takes the same way without a barrier (one
+ * source partition carries it): multicast to every classify task, each writing it for its own
+ * changes partition after the changes before it; without the repartition step
+ * ({@code partitioned-by-key: true}) the one task that reads it writes it for every changes
+ * partition ({@link io.dimstream.app.topology.SlicePartitioners}). Ignored truncates and Debezium
+ * message events are counted (classes {@code truncate}, {@code message}) and dropped, never
+ * dead-lettered.
+ *
  * <p>Failures (DESIGN section 6: no record can stop or loop a stream thread): the decode step
  * dead-letters what it can judge itself (bad bytes, invalid events, a change that cannot be built,
  * a change over the size limit of {@link io.dimstream.app.topology.RecordLimits}, which it checks

@@ -26,9 +26,10 @@ class DebeziumJsonDecoderTest {
                 value == null ? null : value.getBytes(StandardCharsets.UTF_8), 0L, "pg.public.customers", 1, 9L);
     }
 
+    /** source.ts_ms is T (the commit); ts_ms, when given, the connector's later time. */
     private static String envelope(String op, String before, String after, String tsMs) {
         return "{\"before\":" + before + ",\"after\":" + after + ",\"source\":{\"connector\":\"postgresql\",\"ts_ms\":"
-                + (MS - 500) + "},\"op\":\"" + op + "\"" + (tsMs == null ? "" : ",\"ts_ms\":" + tsMs) + "}";
+                + MS + "},\"op\":\"" + op + "\"" + (tsMs == null ? "" : ",\"ts_ms\":" + tsMs) + "}";
     }
 
     private static String wrapped(String payload) {
@@ -60,9 +61,11 @@ class DebeziumJsonDecoderTest {
     }
 
     @Test
-    void withoutTopLevelTsMsTheSourceTsMsIsTheEventTime() {
-        assertThat(decode(envelope("c", "null", ROW_1, null)))
-                .isEqualTo(Decoded.ok(Event.upsert(T.minusMillis(500), ROW_1_MAP, 9L, SRC)));
+    void theCommitTimeIsTheEventTimeWhateverTheConnectorsTsMsSays() {
+        assertThat(List.of(decode(envelope("c", "null", ROW_1, null)), decode(envelope("c", "null", ROW_1, Long.toString(MS + 90_000))),
+                decode(envelope("c", "null", ROW_1, "\"soon\""))))
+                .isEqualTo(List.of(Decoded.ok(Event.upsert(T, ROW_1_MAP, 9L, SRC)), Decoded.ok(Event.upsert(T, ROW_1_MAP, 9L, SRC)),
+                        Decoded.ok(Event.upsert(T, ROW_1_MAP, 9L, SRC))));
     }
 
     @Test
@@ -75,20 +78,21 @@ class DebeziumJsonDecoderTest {
     @Test
     void badEnvelopesAreErrorsWithAPreciseReason() {
         assertThat(List.of(
-                decode(envelope("t", "null", "null", Long.toString(MS))),
-                decode("{\"before\":null,\"after\":" + ROW_1 + ",\"op\":\"c\"}"),
+                decode(envelope("x", "null", "null", Long.toString(MS))),
+                decode("{\"before\":null,\"after\":" + ROW_1 + ",\"op\":\"c\",\"ts_ms\":" + MS + "}"),
                 decode("{\"after\":" + ROW_1 + ",\"ts_ms\":1}"),
                 decode(envelope("c", "null", "null", Long.toString(MS))),
                 decode(envelope("d", "null", "null", Long.toString(MS))),
-                decode(envelope("c", "null", ROW_1, "\"soon\"")),
+                decode("{\"after\":" + ROW_1 + ",\"source\":{\"ts_ms\":\"soon\"},\"op\":\"c\"}"),
                 decode("not json")))
                 .isEqualTo(List.of(
-                        Decoded.error("Debezium op \"t\" unknown (expected c, u, r or d)"),
-                        Decoded.error("ts_ms missing (neither ts_ms nor source.ts_ms is set)"),
+                        Decoded.error("Debezium op \"x\" unknown (expected c, u, r, d, t or m)"),
+                        Decoded.error("source.ts_ms missing (event-time: source.ts_ms, the default; event-time: ts_ms takes the "
+                                + "connector's processing time instead)"),
                         Decoded.error("Debezium field 'op' is missing"),
                         Decoded.error("Debezium op \"c\" has no 'after' row image"),
                         Decoded.error("Debezium op \"d\" has no 'before' row image"),
-                        Decoded.error("ts_ms is not epoch milliseconds: \"soon\""),
+                        Decoded.error("source.ts_ms is not epoch milliseconds: \"soon\""),
                         Decoded.error("not valid JSON: Unrecognized token 'not': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')")));
     }
 }

@@ -2,6 +2,7 @@ package io.dimstream.app.decode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dimstream.config.CdcOptions;
 import io.dimstream.config.SeedJsonOptions;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
@@ -116,18 +117,21 @@ class ExtremeEventTimesTest {
     @Test
     void debeziumJsonTimesAndMicroTimestampColumns() {
         DebeziumJsonDecoder d = new DebeziumJsonDecoder();
+        DebeziumJsonDecoder tsMs = new DebeziumJsonDecoder(new DebeziumEnvelope(CdcOptions.EventTime.TS_MS, null,
+                CdcOptions.OnTruncate.IGNORE));
         String after = "{\"id\":\"K\",\"updated_micros\":9223372036854775807}";
 
         assertThat(List.of(
-                outcome(decode(d, "{\"after\":" + after + ",\"op\":\"c\",\"ts_ms\":9223372036854775807}")),
-                outcome(decode(d, "{\"after\":" + after + ",\"op\":\"c\",\"ts_ms\":-9223372036854775808}")),
+                outcome(decode(tsMs, "{\"after\":" + after + ",\"op\":\"c\",\"ts_ms\":9223372036854775807}")),
+                outcome(decode(tsMs, "{\"after\":" + after + ",\"op\":\"c\",\"ts_ms\":-9223372036854775808}")),
                 outcome(decode(d, "{\"after\":" + after + ",\"op\":\"c\",\"source\":{\"ts_ms\":9223372036854775807}}")),
                 outcome(decode(d, "{\"after\":" + after + ",\"op\":\"c\",\"source\":{\"ts_ms\":-9223372036854775808}}")),
-                outcome(decode(d, "{\"after\":" + after + ",\"op\":\"c\",\"ts_ms\":99999999999999999999}")),
+                outcome(decode(tsMs, "{\"after\":" + after + ",\"op\":\"c\",\"ts_ms\":99999999999999999999}")),
                 // io.debezium.time.MicroTimestamp / NanoTimestamp columns are numbers: a bigint column takes the extreme
-                outcome(decode(d, "{\"after\":" + after + ",\"op\":\"c\",\"ts_ms\":1755882000000}")),
+                outcome(decode(d, "{\"after\":" + after + ",\"op\":\"c\",\"source\":{\"ts_ms\":1755882000000}}")),
                 // ... a timestamptz column refuses a number, naming the column
-                outcome(decode(d, "{\"after\":{\"id\":\"K\",\"updated_at\":-9223372036854775808},\"op\":\"c\",\"ts_ms\":1755882000000}"))))
+                outcome(decode(d, "{\"after\":{\"id\":\"K\",\"updated_at\":-9223372036854775808},\"op\":\"c\","
+                        + "\"source\":{\"ts_ms\":1755882000000}}"))))
                 .isEqualTo(List.of(
                         "failed: ts_ms 9223372036854775807 (+292278994-08-17T07:12:55.807Z)" + RANGE,
                         "failed: ts_ms -9223372036854775808 (-292275055-05-16T16:47:04.192Z)" + RANGE,
@@ -194,7 +198,9 @@ class ExtremeEventTimesTest {
 
     @Test
     void debeziumAvroTsMsAndMicroTimestampColumns() {
-        DebeziumAvroDecoder d = new DebeziumAvroDecoder(new GenericBinaryDeserializer(ENVELOPE));
+        // this envelope has no source block: event-time ts_ms
+        DebeziumAvroDecoder d = new DebeziumAvroDecoder(new GenericBinaryDeserializer(ENVELOPE),
+                new DebeziumEnvelope(CdcOptions.EventTime.TS_MS, null, CdcOptions.OnTruncate.IGNORE));
         List<String> out = new ArrayList<>();
         for (long ts : new long[] {Long.MAX_VALUE, Long.MIN_VALUE, 1_755_882_000_000L}) {
             GenericRecord after = new GenericData.Record(ENVELOPE.getField("after").schema().getTypes().get(1));

@@ -101,12 +101,16 @@ class TopologyDeadLetterTest {
             List.of(), Map.of("account_id", ColumnType.TEXT, "status", ColumnType.TEXT));
 
     @Test
-    void debeziumTombstoneIsSkippedNotDeadLetteredAndAnUnknownOpIs() {
+    void debeziumTombstoneTruncateAndMessageAreSkippedNotDeadLetteredAndAnUnknownOpIs() {
         EntityPipeline pipeline = new EntityPipeline(ACCOUNT, "pg.accounts", new DebeziumJsonDecoder(),
                 "dimstream.account.changes", "pg.accounts.dlq");
-        String create = "{\"before\":null,\"after\":{\"account_id\":\"A1\",\"status\":\"open\"},\"op\":\"c\",\"ts_ms\":1755882000000}";
-        String delete = "{\"before\":{\"account_id\":\"A1\",\"status\":\"open\"},\"after\":null,\"op\":\"d\",\"ts_ms\":1755885600000}";
-        String truncate = "{\"before\":null,\"after\":null,\"op\":\"t\",\"ts_ms\":1755889200000}";
+        String create = "{\"before\":null,\"after\":{\"account_id\":\"A1\",\"status\":\"open\"},\"source\":{\"ts_ms\":1755882000000},"
+                + "\"op\":\"c\",\"ts_ms\":1755882000900}";
+        String delete = "{\"before\":{\"account_id\":\"A1\",\"status\":\"open\"},\"after\":null,\"source\":{\"ts_ms\":1755885600000},"
+                + "\"op\":\"d\",\"ts_ms\":1755885600900}";
+        String truncate = "{\"before\":null,\"after\":null,\"source\":{\"ts_ms\":1755889200000},\"op\":\"t\",\"ts_ms\":1755889200900}";
+        String message = "{\"source\":{\"ts_ms\":1755889200000},\"op\":\"m\",\"message\":{\"prefix\":\"p\",\"content\":\"eA==\"}}";
+        String unknown = "{\"before\":null,\"after\":null,\"source\":{\"ts_ms\":1755889200000},\"op\":\"x\",\"ts_ms\":1755889200900}";
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
         try (TopologyTestDriver driver = driver(List.of(pipeline), registry, stateDir)) {
@@ -114,16 +118,19 @@ class TopologyDeadLetterTest {
             in.pipeInput(utf8("{\"account_id\":\"A1\"}"), utf8(create), NOW);
             in.pipeInput(utf8("{\"account_id\":\"A1\"}"), utf8(delete), NOW);
             in.pipeInput(utf8("{\"account_id\":\"A1\"}"), null, NOW);
-            in.pipeInput(utf8("{\"account_id\":\"A1\"}"), utf8(truncate), NOW);
+            in.pipeInput(null, utf8(truncate), NOW);
+            in.pipeInput(utf8("{\"prefix\":\"p\"}"), utf8(message), NOW);
+            in.pipeInput(utf8("{\"account_id\":\"A1\"}"), utf8(unknown), NOW);
 
             assertThat(changes(output(driver, "dimstream.account.changes"))).isEqualTo(List.of(
                     account(ChangeClass.NEW, Op.UPSERT, "2025-08-22T17:00:00Z", Map.of("account_id", "A1", "status", "open"), "pg.accounts", 0),
                     account(ChangeClass.DELETED, Op.DELETE, "2025-08-22T18:00:00Z", Map.of("account_id", "A1"), "pg.accounts", 1)));
             assertThat(deadLetters(output(driver, "pg.accounts.dlq"))).isEqualTo(List.of(
-                    new DeadLetter("{\"account_id\":\"A1\"}", truncate,
-                            dlqHeaders("Debezium op \"t\" unknown (expected c, u, r or d)", "account", "pg.accounts", 3))));
+                    new DeadLetter("{\"account_id\":\"A1\"}", unknown,
+                            dlqHeaders("Debezium op \"x\" unknown (expected c, u, r, d, t or m)", "account", "pg.accounts", 5))));
         }
-        assertThat(counts(registry, "account")).isEqualTo(Map.of("new", 1.0, "deleted", 1.0, "skipped", 1.0, "dlq", 1.0));
+        assertThat(counts(registry, "account")).isEqualTo(Map.of("new", 1.0, "deleted", 1.0, "skipped", 1.0, "truncate", 1.0,
+                "message", 1.0, "dlq", 1.0));
     }
 
     @Test
@@ -132,8 +139,9 @@ class TopologyDeadLetterTest {
                 + "{\"name\":\"account_id\",\"type\":\"string\"},{\"name\":\"status\",\"type\":[\"null\",\"string\"]}]}");
         Schema envelope = new Schema.Parser().addTypes(Map.of("pg.Account", row)).parse("{\"type\":\"record\",\"name\":\"Envelope\","
                 + "\"namespace\":\"pg\",\"fields\":[{\"name\":\"before\",\"type\":[\"null\",\"pg.Account\"]},"
-                + "{\"name\":\"after\",\"type\":[\"null\",\"pg.Account\"]},{\"name\":\"op\",\"type\":\"string\"},"
-                + "{\"name\":\"ts_ms\",\"type\":\"long\"}]}");
+                + "{\"name\":\"after\",\"type\":[\"null\",\"pg.Account\"]},"
+                + "{\"name\":\"source\",\"type\":{\"type\":\"record\",\"name\":\"Source\",\"fields\":[{\"name\":\"ts_ms\",\"type\":\"long\"}]}},"
+                + "{\"name\":\"op\",\"type\":\"string\"},{\"name\":\"ts_ms\",\"type\":\"long\"}]}");
         EntityPipeline pipeline = new EntityPipeline(ACCOUNT, "pg.accounts.avro",
                 new DebeziumAvroDecoder(new GenericBinaryDeserializer(envelope)), "dimstream.account.changes", "pg.accounts.avro.dlq");
         byte[] garbage = {(byte) 0x7f, 0x00, 0x01};
@@ -155,14 +163,18 @@ class TopologyDeadLetterTest {
         }
     }
 
-    private static byte[] avroChange(Schema envelope, Schema row, String id, String status, long tsMs) {
+    /** A create committed at {@code commitMs} (source.ts_ms), processed 900 ms later (ts_ms). */
+    private static byte[] avroChange(Schema envelope, Schema row, String id, String status, long commitMs) {
         GenericRecord after = new GenericData.Record(row);
         after.put("account_id", id);
         after.put("status", status);
         GenericRecord e = new GenericData.Record(envelope);
         e.put("after", after);
+        GenericRecord source = new GenericData.Record(envelope.getField("source").schema());
+        source.put("ts_ms", commitMs);
+        e.put("source", source);
         e.put("op", "c");
-        e.put("ts_ms", tsMs);
+        e.put("ts_ms", commitMs + 900);
         return GenericBinaryDeserializer.write(e);
     }
 

@@ -159,11 +159,13 @@ class TopologyHostileInputTest {
     void debeziumRecordsWithExtremeTimestampsGoToTheDlqAndTheGoodOnesPass() {
         EntityPipeline pipeline = new EntityPipeline(TopologyDeadLetterTest.ACCOUNT, "pg.accounts", new DebeziumJsonDecoder(),
                 "dimstream.account.changes", "pg.accounts.dlq");
-        String create = "{\"after\":{\"account_id\":\"A1\",\"status\":\"open\"},\"op\":\"c\",\"ts_ms\":1755882000000}";
-        String maxTs = "{\"after\":{\"account_id\":\"A2\",\"status\":\"open\"},\"op\":\"c\",\"ts_ms\":9223372036854775807}";
+        // the time is source.ts_ms (the commit), whatever ts_ms says
+        String create = "{\"after\":{\"account_id\":\"A1\",\"status\":\"open\"},\"op\":\"c\",\"source\":{\"ts_ms\":1755882000000},"
+                + "\"ts_ms\":9223372036854775807}";
+        String maxTs = "{\"after\":{\"account_id\":\"A2\",\"status\":\"open\"},\"op\":\"c\",\"source\":{\"ts_ms\":9223372036854775807}}";
         String minSourceTs = "{\"after\":{\"account_id\":\"A3\",\"status\":\"open\"},\"op\":\"c\",\"source\":{\"ts_ms\":-9223372036854775808}}";
-        String hugeTs = "{\"after\":{\"account_id\":\"A4\",\"status\":\"open\"},\"op\":\"c\",\"ts_ms\":1e900000000}";
-        String update = "{\"after\":{\"account_id\":\"A1\",\"status\":\"closed\"},\"op\":\"u\",\"ts_ms\":1755885600000}";
+        String hugeTs = "{\"after\":{\"account_id\":\"A4\",\"status\":\"open\"},\"op\":\"c\",\"source\":{\"ts_ms\":1e900000000}}";
+        String update = "{\"after\":{\"account_id\":\"A1\",\"status\":\"closed\"},\"op\":\"u\",\"source\":{\"ts_ms\":1755885600000}}";
 
         try (TopologyTestDriver driver = driver(List.of(pipeline), new SimpleMeterRegistry(), stateDir)) {
             TestInputTopic<byte[], byte[]> in = input(driver, "pg.accounts");
@@ -176,10 +178,10 @@ class TopologyHostileInputTest {
                     account(ChangeClass.CHANGED, "2025-08-22T18:00:00Z", "closed", 4)));
             assertThat(deadLetters(output(driver, "pg.accounts.dlq"))).isEqualTo(List.of(
                     new DeadLetter("{\"account_id\":\"A\"}", maxTs, dlqHeaders(
-                            "ts_ms 9223372036854775807 (+292278994-08-17T07:12:55.807Z)" + RANGE, "account", "pg.accounts", 1)),
+                            "source.ts_ms 9223372036854775807 (+292278994-08-17T07:12:55.807Z)" + RANGE, "account", "pg.accounts", 1)),
                     new DeadLetter("{\"account_id\":\"A\"}", minSourceTs, dlqHeaders(
                             "source.ts_ms -9223372036854775808 (-292275055-05-16T16:47:04.192Z)" + RANGE, "account", "pg.accounts", 2)),
-                    new DeadLetter("{\"account_id\":\"A\"}", hugeTs, dlqHeaders("ts_ms 1E+900000000" + RANGE, "account", "pg.accounts", 3))));
+                    new DeadLetter("{\"account_id\":\"A\"}", hugeTs, dlqHeaders("source.ts_ms 1E+900000000" + RANGE, "account", "pg.accounts", 3))));
         }
     }
 
