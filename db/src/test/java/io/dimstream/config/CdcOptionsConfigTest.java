@@ -131,7 +131,8 @@ class CdcOptionsConfigTest {
                         + "carries only in its envelope (it has no row image): not with event-time: field updated_at");
         assertThat(parse(with("format: debezium-avro", "event-time: ts_ms", "on-truncate: delete-all")).entity("customer").cdc())
                 .isEqualTo(new CdcOptions(CdcOptions.EventTime.TS_MS, Optional.of("__debezium_unavailable_value"),
-                        CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.DELETE_ALL, Map.of()));
+                        CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.DELETE_ALL, Map.of(), CdcOptions.SchemaEvolution.LENIENT,
+                        List.of()));
         assertThat(parse(with("format: debezium-json", "event-time: field updated_at", "on-truncate: ignore")).entity("customer")
                 .cdc().eventTime()).isEqualTo(CdcOptions.EventTime.field("updated_at"));
     }
