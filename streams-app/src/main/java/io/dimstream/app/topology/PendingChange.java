@@ -11,6 +11,8 @@ import io.dimstream.db.event.TypedEvent;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -62,7 +64,10 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
         for (int i = 0; i < n; i++) {
             ColumnType type = entity.type(columns.get(i));
             Object v = e.values().get(i);
-            data.put(columns.get(i), v instanceof Instant || v instanceof LocalDate || v instanceof UUID ? type.canonical(v) : v);
+            // temporal values, UUIDs and bytes as their canonical texts, which the sink's validator reads back
+            // as the same values (bytea's \x and hex); jsonb is its canonical text already, a JSON string here
+            data.put(columns.get(i), v instanceof Instant || v instanceof LocalDate || v instanceof UUID || v instanceof LocalDateTime
+                    || v instanceof LocalTime || v instanceof byte[] ? type.canonical(v) : v);
             fingerprintInput.add(v == null ? null : type.canonical(v));
         }
         ChangeRecord change = new ChangeRecord(entity.name(), ChangeClass.NEW, e.delete() ? Op.DELETE : Op.UPSERT,
