@@ -9,15 +9,25 @@ import org.apache.kafka.common.serialization.Deserializer;
  * {@code format: debezium-avro}: Debezium change events written by Kafka Connect's AvroConverter (an
  * {@code Envelope} record with {@code before}, {@code after}, {@code source}, {@code op},
  * {@code ts_ms}). See {@link DebeziumEnvelope} for the mapping; the tombstone after a delete is skipped.
+ * Values are converted by their semantic type ({@link DebeziumValues}): the {@code connect.name}
+ * (and {@code connect.parameters}) Kafka Connect's Avro converter puts on each column's schema, else
+ * its Avro logical type, else the entity's {@code encodings:} hint.
  * A schema registry that cannot answer is thrown
  * ({@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException}), never a {@link Decoded.Failed}.
  */
 public final class DebeziumAvroDecoder implements EventDecoder {
 
     private final Deserializer<GenericRecord> deserializer;
+    private final DebeziumValues values;
 
+    /** Conversions by the records' schemas only: no hints, no placeholder for unavailable values. */
     public DebeziumAvroDecoder(Deserializer<GenericRecord> deserializer) {
+        this(deserializer, DebeziumValues.SCHEMAS_ONLY);
+    }
+
+    DebeziumAvroDecoder(Deserializer<GenericRecord> deserializer, DebeziumValues values) {
         this.deserializer = deserializer;
+        this.values = values;
     }
 
     @Override
@@ -27,7 +37,9 @@ public final class DebeziumAvroDecoder implements EventDecoder {
         }
         try {
             GenericRecord envelope = AvroRecords.read(deserializer, topic, value);
-            return DebeziumEnvelope.decode(AvroValues.toMap(envelope), offset, Source.kafka(topic, partition, offset));
+            java.util.Map<String, Object> m = AvroValues.toMap(envelope);
+            values.convertImages(m, DebeziumValues.fromAvroSchema(envelope.getSchema()));
+            return DebeziumEnvelope.decode(m, offset, Source.kafka(topic, partition, offset));
         } catch (IllegalArgumentException e) {
             return Decoded.error(e.getMessage());
         }

@@ -47,10 +47,16 @@ public final class Decoders {
         return switch (entity.format()) {
             case JSON -> new NativeJsonDecoder(entity.key());
             case SEED_JSON -> new SeedJsonDecoder(entity.seedJson());
-            case DEBEZIUM_JSON -> new DebeziumJsonDecoder();
+            case DEBEZIUM_JSON -> new DebeziumJsonDecoder(debeziumValues(entity));
             case AVRO -> new AvroEventDecoder(valueDeserializer(entity), entity.key());
-            case DEBEZIUM_AVRO -> new DebeziumAvroDecoder(valueDeserializer(entity));
+            case DEBEZIUM_AVRO -> new DebeziumAvroDecoder(valueDeserializer(entity), debeziumValues(entity));
         };
+    }
+
+    /** The Debezium formats' conversions: the entity's {@code encodings:}, its unavailable-value placeholder. */
+    static DebeziumValues debeziumValues(EntityConfig entity) {
+        return new DebeziumValues(entity.cdc().encodings(), entity.cdc().unavailableValue().orElse(null), entity.columns(),
+                entity.ignoreUndeclaredColumns() ? entity.columns().keySet() : null);
     }
 
     /** The entity's {@code value-deserializer}, created by its no-argument constructor and configured with {@code deserializer-config}. */
