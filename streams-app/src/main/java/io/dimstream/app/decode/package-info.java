@@ -8,7 +8,12 @@
  * throw for bad input; the topology validates what they return against the entity. Bytes are read
  * as strict UTF-8, and every event time is checked against the supported range (0001 to 9999) where
  * it is read, the reason naming its field ({@code ts_ms}, {@code source.ts_ms}, {@code event_time},
- * the time field of seed rows and snapshot rows, a tombstone's record timestamp).
+ * the time field of seed rows and snapshot rows, a tombstone's record timestamp). The Debezium
+ * decoders turn each column's encoding (a semantic type named by the record's schema, or by the
+ * entity's {@code encodings:} for records without one) into the typed value it stands for
+ * ({@link io.dimstream.app.decode.DebeziumValues}: dates, times and timestamps from epoch numbers,
+ * decimals from their unscaled bytes, UUIDs, bytes from base64), so the same value hashes alike from
+ * every format; a value that does not decode is a failure naming the column.
  * The Avro
  * decoders throw only when the schema registry cannot answer
  * ({@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException}, after the deserializer's
