@@ -385,9 +385,20 @@ final class ConfigReader {
                 } else if (enc == null || enc.isBlank()) {
                     problems.add(at + ".encodings." + c + ": no encoding given");
                 } else {
-                    encodings.put(c, enc.trim());
+                    try {
+                        ValueEncoding e = ValueEncoding.parse(enc);
+                        e.refusalFor(columns.get(c)).ifPresentOrElse(
+                                why -> problems.add(at + ".encodings." + c + ": " + why),
+                                () -> encodings.put(c, e.configText()));
+                    } catch (IllegalArgumentException ex) {
+                        problems.add(at + ".encodings." + c + ": " + ex.getMessage());
+                    }
                 }
             });
+            if (!debezium && format != null) {
+                onlyWith(at, "encodings", EventFormat.DEBEZIUM_JSON.configName() + " or "
+                        + EventFormat.DEBEZIUM_AVRO.configName(), format);
+            }
         }
         CdcOptions.SchemaEvolution evolution = d.schemaEvolution();
         if (raw.schemaEvolution() != null) {

@@ -6,7 +6,9 @@
  * ({@code kafka.client}, {@code deserializer-config}) print masked even through {@code toString}. An entity's {@link io.dimstream.config.FeedMode} says whether its topic
  * carries change events ({@code changes}) or full slices ({@code snapshot}, with the row field that
  * holds a slice's instant, {@code snapshot-time-field}). Column types may carry a modifier
- * ({@code varchar(n)}, {@code numeric(p,s)}); names PostgreSQL would cut (over 63 bytes; tables over
+ * ({@code varchar(n)}, {@code numeric(p,s)}). A Debezium entity's {@code encodings:} name, per column,
+ * the semantic type its values are encoded as in records without a schema
+ * ({@link io.dimstream.config.ValueEncoding}), checked against the column's type; names PostgreSQL would cut (over 63 bytes; tables over
  * 49) or that the writer's SQL uses for its own columns are refused naming the field.
  */
 package io.dimstream.config;

@@ -73,7 +73,7 @@ class CdcOptionsConfigTest {
     void wrongValuesAreAllNamed() {
         assertThat(refusal(with("format: json", "event-time: source.ts_ms", "ignore-null-updates: [customer_id, nope, \"\"]",
                 "on-truncate: drop", "encodings: {nope: x}", "unavailable-value: \"\"")))
-                .isEqualTo("config test.yml: 8 problems: "
+                .isEqualTo("config test.yml: 9 problems: "
                         + "entities[0].event-time: source.ts_ms is a field of Debezium's envelope: only with format: debezium-json or "
                         + "debezium-avro (this entity's format is json); "
                         + "entities[0].unavailable-value: must be a value, or none to turn it off; "
@@ -82,7 +82,57 @@ class CdcOptionsConfigTest {
                         + "entities[0].ignore-null-updates[2]: must be a column name, got ; "
                         + "entities[0].on-truncate: \"drop\" is neither ignore nor delete-all; "
                         + "entities[0].on-truncate: only used with format: debezium-json or debezium-avro (this entity's format is json); "
-                        + "entities[0].encodings.nope: not a column of the entity");
+                        + "entities[0].encodings.nope: not a column of the entity; "
+                        + "entities[0].encodings: only used with format: debezium-json or debezium-avro (this entity's format is json)");
+    }
+
+    /** The entity of {@link #with} with the typed columns born (date), price (numeric(10,2)), seen (timestamptz), doc (jsonb). */
+    private static String withTypedColumns(String... lines) {
+        return with(lines)
+                .replace("tracked: [email, full_name, country, city, loyalty_tier]",
+                        "tracked: [email, full_name, country, city, loyalty_tier, born, price, seen, doc]")
+                .replace("last_login: bigint}", "last_login: bigint, born: date, price: \"numeric(10,2)\", seen: timestamptz, doc: jsonb}");
+    }
+
+    @Test
+    void encodingsNameDebeziumsSemanticTypesAndADecimalsScale() {
+        EntityConfig e = parse(withTypedColumns("format: debezium-json", "encodings:",
+                "  born: io.debezium.time.Date",
+                "  price: \"org.apache.kafka.connect.data.Decimal( scale = 2 )\"",
+                "  seen: io.debezium.time.MicroTimestamp",
+                "  doc: io.debezium.data.Json",
+                "  city: io.debezium.time.ZonedTime",
+                "  last_login: org.apache.kafka.connect.data.Decimal(scale=0)")).entity("customer");
+
+        assertThat(e.cdc().encodings()).isEqualTo(Map.of("born", "io.debezium.time.Date",
+                "price", "org.apache.kafka.connect.data.Decimal(scale=2)", "seen", "io.debezium.time.MicroTimestamp",
+                "doc", "io.debezium.data.Json", "city", "io.debezium.time.ZonedTime",
+                "last_login", "org.apache.kafka.connect.data.Decimal(scale=0)"));
+        assertThat(ValueEncoding.parse(e.cdc().encodings().get("price"))).isEqualTo(ValueEncoding.decimal(2));
+    }
+
+    @Test
+    void anUnknownEncodingADecimalWithoutScaleAndAnEncodingTheColumnCannotTakeAreRefusedNamingTheField() {
+        assertThat(refusal(withTypedColumns("format: debezium-avro", "encodings:",
+                "  born: io.debezium.time.Datee",
+                "  price: org.apache.kafka.connect.data.Decimal",
+                "  seen: \"org.apache.kafka.connect.data.Decimal(scale=20000)\"",
+                "  last_login: io.debezium.time.Date",
+                "  doc: io.debezium.data.Uuid")))
+                .isEqualTo("config test.yml: 5 problems: "
+                        + "entities[0].encodings.born: unknown encoding \"io.debezium.time.Datee\" (known: io.debezium.time.Date, "
+                        + "io.debezium.time.Time, io.debezium.time.MicroTime, io.debezium.time.NanoTime, io.debezium.time.Timestamp, "
+                        + "io.debezium.time.MicroTimestamp, io.debezium.time.NanoTimestamp, io.debezium.time.ZonedTimestamp, "
+                        + "io.debezium.time.ZonedTime, io.debezium.data.Json, io.debezium.data.Uuid, io.debezium.data.VariableScaleDecimal, "
+                        + "org.apache.kafka.connect.data.Decimal(scale=N), org.apache.kafka.connect.data.Date, "
+                        + "org.apache.kafka.connect.data.Time, org.apache.kafka.connect.data.Timestamp, bytes); "
+                        + "entities[0].encodings.price: \"org.apache.kafka.connect.data.Decimal\": a Decimal needs its scale, as "
+                        + "org.apache.kafka.connect.data.Decimal(scale=2); "
+                        + "entities[0].encodings.seen: a Decimal's scale must be between -16383 and 16383, got 20000; "
+                        + "entities[0].encodings.last_login: io.debezium.time.Date gives a date, which a bigint column does not take "
+                        + "(it lands in text, date); "
+                        + "entities[0].encodings.doc: io.debezium.data.Uuid gives a UUID, which a jsonb column does not take "
+                        + "(it lands in text, uuid)");
     }
 
     @Test

@@ -202,7 +202,7 @@ class DimstreamConfigTest {
                 """;
         assertThat(refusal(second)).isEqualTo("config test.yml: entities[1].columns.email: unknown type \"txt\""
                 + " (supported: text, varchar(n), smallint, integer, bigint, numeric, numeric(p,s), double precision, boolean, date,"
-                + " timestamptz, uuid)");
+                + " timestamp, timestamptz, time, uuid, jsonb, bytea)");
     }
 
     @Test
@@ -293,7 +293,7 @@ class DimstreamConfigTest {
                 "entities[0].format: unknown format \"protobuf\" (supported: json, avro, debezium-json, debezium-avro, seed-json)",
                 "entities[0].lateness-horizon: \"30 days\" is not an ISO-8601 duration or \"unlimited\"",
                 "entities[0].columns.email: unknown type \"txt\" (supported: text, varchar(n), smallint, integer, bigint, numeric,"
-                        + " numeric(p,s), double precision, boolean, date, timestamptz, uuid)",
+                        + " numeric(p,s), double precision, boolean, date, timestamp, timestamptz, time, uuid, jsonb, bytea)",
                 "entities[0].system-columns.valid_form: unknown system column (known: surrogate_key, valid_from, valid_to,"
                         + " is_current, is_deleted, record_hash, source_topic, source_partition, source_offset, loaded_at)",
                 "entities[0].system-columns: \"valid_from\" is used for both valid_from and valid_to");

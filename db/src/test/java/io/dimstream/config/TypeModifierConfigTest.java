@@ -83,7 +83,7 @@ class TypeModifierConfigTest {
                 "entities[0].columns.price: \"numeric(5,6)\": numeric scale must be between 0 and the precision 5, got 6",
                 "entities[0].columns.rate: \"numeric(5,-1)\": numeric scale must be between 0 and the precision 5, got -1",
                 "entities[0].columns.note: unknown type \"char(3)\" (supported: text, varchar(n), smallint, integer, bigint, numeric,"
-                        + " numeric(p,s), double precision, boolean, date, timestamptz, uuid)");
+                        + " numeric(p,s), double precision, boolean, date, timestamp, timestamptz, time, uuid, jsonb, bytea)");
     }
 
     @Test

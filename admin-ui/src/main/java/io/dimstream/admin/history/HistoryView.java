@@ -130,6 +130,9 @@ public record HistoryView(String entity, Map<String, Object> key, List<String> k
         if (a instanceof BigDecimal x && b instanceof BigDecimal y) {
             return x.compareTo(y) == 0;
         }
+        if (a instanceof byte[] x && b instanceof byte[] y) {
+            return java.util.Arrays.equals(x, y);
+        }
         return Objects.equals(a, b);
     }
 }

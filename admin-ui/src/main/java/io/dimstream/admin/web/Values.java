@@ -13,13 +13,19 @@ public final class Values {
     private Values() {
     }
 
-    /** NULL is null; decimals in plain notation; instants as ISO-8601 UTC; the rest toString. */
+    /**
+     * NULL is null; decimals in plain notation; instants as ISO-8601 UTC; bytea as PostgreSQL prints
+     * it ({@code \x} and hex); jsonb is its canonical text already; the rest toString.
+     */
     public static String text(Object v) {
         if (v == null) {
             return null;
         }
         if (v instanceof BigDecimal d) {
             return d.toPlainString();
+        }
+        if (v instanceof byte[] b) {
+            return io.dimstream.db.entity.ColumnType.BYTEA.canonical(b);
         }
         return v.toString();
     }

@@ -3,13 +3,18 @@ package io.dimstream.db.entity;
 import com.fasterxml.jackson.core.io.NumberInput;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -31,8 +36,27 @@ import java.util.UUID;
  *       or {@value #NUMERIC_MAX_SCALE} after it, judged from {@code precision()} and {@code scale()}
  *       before any conversion, so {@code 1e900000000} costs no more than {@code 1e9};</li>
  *   <li>integers out of their type's range, judged the same way before any exact conversion;
- *       double precision that is not finite.</li>
+ *       double precision that is not finite;</li>
+ *   <li>timestamp (without time zone) outside {@link #MIN_LOCAL_TIMESTAMP} .. {@link #MAX_LOCAL_TIMESTAMP},
+ *       for the reason given for timestamptz; a string with an offset (PostgreSQL would drop the
+ *       offset silently: the column takes a local date-time);</li>
+ *   <li>time: anything but 00:00:00 .. 23:59:59.999999 ({@code 24:00:00}, which PostgreSQL takes,
+ *       is refused: no Java {@code LocalTime} holds it);</li>
+ *   <li>jsonb: text that is not one JSON value, a NUL (U+0000, escaped or not) or an unpaired surrogate in
+ *       a string or a key (jsonb refuses both), a number beyond numeric's limits (jsonb's numbers
+ *       are numerics), a nesting deeper than {@value io.dimstream.db.event.NativeEventJson#MAX_NESTING_DEPTH}
+ *       levels ({@link JsonbText});</li>
+ *   <li>bytea: a string that is neither base64 nor {@code \x} and hex digit pairs.</li>
  * </ul>
+ *
+ * <p>Typed values cross types where the meaning is unambiguous ({@link #coerce}): a
+ * {@code LocalDateTime} into timestamptz is read as UTC (Debezium encodes a timestamp without time
+ * zone as if it were UTC), an {@code Instant} into timestamp gives its UTC date-time; a
+ * {@code BigDecimal} into an integer type when whole; and every typed value ({@code LocalDate},
+ * {@code LocalDateTime}, {@code LocalTime}, {@code Instant}, {@code UUID}, {@code BigDecimal},
+ * {@code byte[]}) into text as the canonical text of its own type ("text for anything else").
+ * JSON's own scalars stay refused by text: an integer, a double or a boolean in a text column is
+ * more likely a mistake of the feed than a text.
  */
 public enum ColumnType {
     TEXT("text"),
@@ -44,11 +68,24 @@ public enum ColumnType {
     BOOLEAN("boolean"),
     DATE("date"),
     TIMESTAMPTZ("timestamp with time zone"),
-    UUID_TYPE("uuid");
+    UUID_TYPE("uuid"),
+    /** timestamp without time zone: a {@code LocalDateTime}, microseconds. */
+    TIMESTAMP("timestamp without time zone"),
+    /** time without time zone: a {@code LocalTime}, microseconds. */
+    TIME("time without time zone"),
+    /** jsonb: the value is its canonical text, a {@code String} ({@link JsonbText}). */
+    JSONB("jsonb"),
+    /** bytea: a {@code byte[]}. */
+    BYTEA("bytea");
 
     /** UTC, always six fractional digits, 'Z'. */
     public static final DateTimeFormatter CANONICAL_TIMESTAMP =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
+
+    /** A timestamp without time zone: always six fractional digits, no offset. */
+    public static final DateTimeFormatter CANONICAL_LOCAL_TIMESTAMP = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS");
+    /** A time without time zone: always six fractional digits. */
+    public static final DateTimeFormatter CANONICAL_TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSS");
 
     /** The earliest instant dimstream accepts (event times and timestamptz values): its canonical text has a 4-digit year. */
     public static final Instant MIN_INSTANT = Instant.parse("0001-01-01T00:00:00Z");
@@ -59,6 +96,9 @@ public enum ColumnType {
     /** The earliest and latest dates dimstream accepts: 4-digit years, as for instants. */
     public static final LocalDate MIN_DATE = LocalDate.of(1, 1, 1);
     public static final LocalDate MAX_DATE = LocalDate.of(9999, 12, 31);
+    /** The earliest and latest timestamps without time zone dimstream accepts: 4-digit years, as for instants. */
+    public static final LocalDateTime MIN_LOCAL_TIMESTAMP = LocalDateTime.of(1, 1, 1, 0, 0);
+    public static final LocalDateTime MAX_LOCAL_TIMESTAMP = LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000);
 
     /** PostgreSQL's numeric: at most this many digits before the decimal point ... */
     public static final int NUMERIC_MAX_INTEGER_DIGITS = 131_072;
@@ -84,7 +124,11 @@ public enum ColumnType {
             Map.entry("boolean", BOOLEAN), Map.entry("bool", BOOLEAN),
             Map.entry("date", DATE),
             Map.entry("timestamptz", TIMESTAMPTZ), Map.entry("timestamp with time zone", TIMESTAMPTZ),
-            Map.entry("uuid", UUID_TYPE));
+            Map.entry("uuid", UUID_TYPE),
+            Map.entry("timestamp", TIMESTAMP), Map.entry("timestamp without time zone", TIMESTAMP),
+            Map.entry("time", TIME), Map.entry("time without time zone", TIME),
+            Map.entry("jsonb", JSONB),
+            Map.entry("bytea", BYTEA));
 
     private final String sqlName;
 
@@ -143,12 +187,21 @@ public enum ColumnType {
     }
 
     public static String supportedNames() {
-        return "text, varchar(n), smallint, integer, bigint, numeric, numeric(p,s), double precision, boolean, date, timestamptz, uuid";
+        return "text, varchar(n), smallint, integer, bigint, numeric, numeric(p,s), double precision, boolean, date, timestamp, "
+                + "timestamptz, time, uuid, jsonb, bytea";
     }
 
     /**
-     * Converts a value decoded from JSON (String, Number, Boolean) or already typed, into this
-     * type's Java value: String, Long, BigDecimal, Double, Boolean, LocalDate, Instant (micros), UUID.
+     * Converts a value decoded from JSON (String, Number, Boolean; for jsonb also Map, List and
+     * Jackson's JsonNode) or already typed, into this type's Java value: String, Long, BigDecimal,
+     * Double, Boolean, LocalDate, Instant (micros), UUID, LocalDateTime (micros), LocalTime (micros),
+     * the canonical JSON text (a String) for jsonb, byte[] for bytea. See the class comment for the
+     * typed values one type takes from another.
+     *
+     * <p>Strings as the native JSON format writes each type: timestamp {@code 2025-08-22T17:00:00.5}
+     * (or a space for the {@code T}); time {@code 17:00:00.5}; jsonb a JSON text ({@code {"a": 1}},
+     * {@code "\"a string\""}); bytea base64, as Kafka Connect's JsonConverter writes bytes, or
+     * {@code \x} and hex digits, as PostgreSQL prints them.
      *
      * @throws IllegalArgumentException with a message fit for a rejection reason
      */
@@ -161,6 +214,10 @@ public enum ColumnType {
                 if (v instanceof String s) {
                     checkText(s);
                     return s;
+                }
+                ColumnType own = typeOfTyped(v);
+                if (own != null) {
+                    return own.canonical(own.coerce(v)); // text for anything else: its own type's canonical text
                 }
                 throw wrong(v);
             case SMALLINT:
@@ -215,6 +272,8 @@ public enum ColumnType {
                 Instant instant;
                 if (v instanceof Instant i) {
                     instant = i.truncatedTo(ChronoUnit.MICROS);
+                } else if (v instanceof LocalDateTime l) {
+                    instant = l.truncatedTo(ChronoUnit.MICROS).toInstant(ZoneOffset.UTC); // as Debezium encodes it: as if UTC
                 } else if (v instanceof String s) {
                     instant = parseInstant(s).orElseThrow(() -> wrong(v));
                 } else {
@@ -236,9 +295,122 @@ public enum ColumnType {
                     }
                 }
                 throw wrong(v);
+            case TIMESTAMP:
+                return localTimestamp(v);
+            case TIME:
+                return time(v);
+            case JSONB:
+                return JsonbText.canonical(v);
+            case BYTEA:
+                return bytea(v);
             default:
                 throw new IllegalStateException(name());
         }
+    }
+
+    /** The column type whose Java value {@code v} is, for the typed values text takes; null for the rest. */
+    private static ColumnType typeOfTyped(Object v) {
+        if (v instanceof LocalDate) {
+            return DATE;
+        }
+        if (v instanceof LocalDateTime) {
+            return TIMESTAMP;
+        }
+        if (v instanceof LocalTime) {
+            return TIME;
+        }
+        if (v instanceof Instant) {
+            return TIMESTAMPTZ;
+        }
+        if (v instanceof UUID) {
+            return UUID_TYPE;
+        }
+        if (v instanceof BigDecimal) {
+            return NUMERIC;
+        }
+        if (v instanceof byte[] || v instanceof ByteBuffer) {
+            return BYTEA;
+        }
+        return null;
+    }
+
+    /**
+     * timestamp without time zone. An {@code Instant} gives its date-time in UTC (the reverse of a
+     * {@code LocalDateTime} into timestamptz); a string must have no offset.
+     */
+    private LocalDateTime localTimestamp(Object v) {
+        LocalDateTime t;
+        if (v instanceof LocalDateTime l) {
+            t = l.truncatedTo(ChronoUnit.MICROS);
+        } else if (v instanceof Instant i) {
+            if (!inRange(i.truncatedTo(ChronoUnit.MICROS))) {
+                throw new IllegalArgumentException("timestamp " + i + " is outside the supported range " + INSTANT_RANGE);
+            }
+            t = LocalDateTime.ofInstant(i.truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC);
+        } else if (v instanceof String s) {
+            String x = s.trim();
+            if (x.length() > 10 && x.charAt(10) == ' ') {
+                x = x.substring(0, 10) + 'T' + x.substring(11); // PostgreSQL's own spelling
+            }
+            try {
+                t = LocalDateTime.parse(x).truncatedTo(ChronoUnit.MICROS);
+            } catch (DateTimeException e) {
+                if (parseInstant(x).isPresent()) {
+                    throw new IllegalArgumentException("expected " + sqlName + ", got " + describe(v) + " with an offset: a timestamp "
+                            + "without time zone takes a local date-time (declare the column timestamptz for instants)");
+                }
+                throw wrong(v);
+            }
+        } else {
+            throw wrong(v);
+        }
+        if (t.isBefore(MIN_LOCAL_TIMESTAMP) || t.isAfter(MAX_LOCAL_TIMESTAMP)) {
+            throw new IllegalArgumentException("timestamp " + t + " is outside the supported range "
+                    + CANONICAL_LOCAL_TIMESTAMP.format(MIN_LOCAL_TIMESTAMP) + " to " + CANONICAL_LOCAL_TIMESTAMP.format(MAX_LOCAL_TIMESTAMP));
+        }
+        return t;
+    }
+
+    private LocalTime time(Object v) {
+        if (v instanceof LocalTime t) {
+            return t.truncatedTo(ChronoUnit.MICROS);
+        }
+        if (v instanceof String s) {
+            try {
+                return LocalTime.parse(s.trim()).truncatedTo(ChronoUnit.MICROS);
+            } catch (DateTimeException e) {
+                throw wrong(v);
+            }
+        }
+        throw wrong(v);
+    }
+
+    private byte[] bytea(Object v) {
+        if (v instanceof byte[] b) {
+            return b;
+        }
+        if (v instanceof ByteBuffer buffer) {
+            ByteBuffer view = buffer.duplicate();
+            byte[] b = new byte[view.remaining()];
+            view.get(b);
+            return b;
+        }
+        if (v instanceof String s) {
+            if (s.startsWith("\\x") || s.startsWith("\\X")) {
+                try {
+                    return HexFormat.of().parseHex(s, 2, s.length());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("expected bytea, got " + describe(v) + ": not \\x and pairs of hex digits");
+                }
+            }
+            try {
+                return Base64.getDecoder().decode(s);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("expected bytea as base64 (or \\x and hex digits), got " + describe(v) + ": "
+                        + e.getMessage());
+            }
+        }
+        throw wrong(v);
     }
 
     private Object integral(Object v) {
@@ -356,7 +528,7 @@ public enum ColumnType {
      * Refuses text PostgreSQL cannot store as it was given. Hand-written: the JDK has no check
      * for unpaired surrogates short of encoding the string, which would replace them silently.
      */
-    private static void checkText(String s) {
+    static void checkText(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == 0) {
@@ -389,6 +561,10 @@ public enum ColumnType {
             case DATE -> v.toString();
             case TIMESTAMPTZ -> CANONICAL_TIMESTAMP.format((Instant) v);
             case UUID_TYPE -> v.toString();
+            case TIMESTAMP -> CANONICAL_LOCAL_TIMESTAMP.format((LocalDateTime) v);
+            case TIME -> CANONICAL_TIME.format((LocalTime) v);
+            case JSONB -> (String) v;
+            case BYTEA -> "\\x" + HexFormat.of().formatHex((byte[]) v);
         };
     }
 
@@ -402,6 +578,9 @@ public enum ColumnType {
         return switch (this) {
             case TIMESTAMPTZ -> "to_char(" + expr + " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')";
             case DATE -> "to_char(" + expr + ", 'YYYY-MM-DD')";
+            case TIMESTAMP -> "to_char(" + expr + ", 'YYYY-MM-DD\"T\"HH24:MI:SS.US')";
+            // time: HH:MI:SS[.fraction]; jsonb: its normal form, which coerce parses and makes canonical;
+            // bytea: \x and hex (bytea_output hex, the default since PostgreSQL 9.0)
             default -> "(" + expr + ")::text";
         };
     }
@@ -428,12 +607,15 @@ public enum ColumnType {
      * A value as a reason quotes it: its kind and at most 60 characters of it. Arrays and objects
      * are described by their size only, so a huge one costs nothing to describe.
      */
-    private static String describe(Object v) {
+    static String describe(Object v) {
         if (v instanceof java.util.Collection<?> c) {
             return "array of " + c.size() + " element" + (c.size() == 1 ? "" : "s");
         }
         if (v instanceof Map<?, ?> m) {
             return "object of " + m.size() + " field" + (m.size() == 1 ? "" : "s");
+        }
+        if (v instanceof byte[] b) {
+            return "bytes (" + b.length + ")";
         }
         String kind = v instanceof String ? "string" : v instanceof Number ? "number"
                 : v instanceof Boolean ? "boolean" : v.getClass().getSimpleName();
@@ -441,7 +623,7 @@ public enum ColumnType {
         return kind + " " + (v instanceof String ? '"' + text + '"' : text);
     }
 
-    private static String abbreviate(String text) {
+    static String abbreviate(String text) {
         return text.length() > 60 ? text.substring(0, 57) + "..." : text;
     }
 }

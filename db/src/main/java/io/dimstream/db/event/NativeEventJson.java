@@ -156,8 +156,9 @@ public final class NativeEventJson {
     }
 
     /**
-     * A JSON array as a list whose elements are converted when read: no column takes an array, so
-     * a huge one is only ever counted (in the rejection's reason), never copied.
+     * A JSON array as a list whose elements are converted when read: only a jsonb column takes an
+     * array (walking it once, into its canonical text); for every other column a huge one is only
+     * ever counted (in the rejection's reason), never copied.
      */
     private static final class ArrayView extends java.util.AbstractList<Object> {
         private final JsonNode array;

@@ -1,5 +1,6 @@
 package io.dimstream.db.jobs;
 
+import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.NativeEventJson;
@@ -116,8 +117,8 @@ public final class ShadowTables {
     /** Events of the live memory the shadow's memory does not hold with the same state and type-1 values. */
     private static List<Event> liveEventsMissingFromShadow(Connection c, EntitySpec live, EntitySpec shadow) throws SQLException {
         List<String> key = live.key();
-        String keyJson = Sql.jsonObject("x", key);
-        String dataJson = Sql.jsonObject("x", live.dataColumns());
+        String keyJson = Sql.jsonObject("x", key, col -> live.type(col) == ColumnType.JSONB);
+        String dataJson = Sql.jsonObject("x", live.dataColumns(), col -> live.type(col) == ColumnType.JSONB);
         java.util.function.Function<String, String> content = a -> "(" + a + ".is_deleted, " + a + ".record_hash"
                 + (live.type1().isEmpty() ? "" : ", " + Sql.list(a, live.type1())) + ")";
         String sql = "SELECT jsonb_build_object('op', CASE WHEN x.is_deleted THEN 'delete' ELSE 'upsert' END, 'event_time', x.event_time, "

@@ -10,6 +10,8 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -150,6 +152,10 @@ final class Columns {
             case DATE -> ps.setObject(index, (LocalDate) v);
             case TIMESTAMPTZ -> ps.setObject(index, ((Instant) v).atOffset(ZoneOffset.UTC));
             case UUID_TYPE -> ps.setObject(index, (UUID) v);
+            case TIMESTAMP -> ps.setObject(index, (LocalDateTime) v);
+            case TIME -> ps.setObject(index, (LocalTime) v);
+            case JSONB -> ps.setObject(index, (String) v, Types.OTHER); // the server types it from the column it meets
+            case BYTEA -> ps.setBytes(index, (byte[]) v);
             default -> throw new IllegalStateException("unhandled column type " + type);
         }
     }
@@ -158,6 +164,10 @@ final class Columns {
         ps.setObject(index, t.atOffset(ZoneOffset.UTC));
     }
 
+    /**
+     * A column as the writer's typed value ({@link ColumnType#coerce}'s Java types): jsonb is read
+     * back to its canonical text (PostgreSQL prints it with spaces), bytea as its bytes.
+     */
     static Object value(ResultSet rs, int index, ColumnType type) throws SQLException {
         Object v = switch (type) {
             case TEXT -> rs.getString(index);
@@ -168,6 +178,13 @@ final class Columns {
             case DATE -> rs.getObject(index, LocalDate.class);
             case TIMESTAMPTZ -> instant(rs, index);
             case UUID_TYPE -> rs.getObject(index, UUID.class);
+            case TIMESTAMP -> rs.getObject(index, LocalDateTime.class);
+            case TIME -> rs.getObject(index, LocalTime.class);
+            case JSONB -> {
+                String json = rs.getString(index);
+                yield json == null ? null : ColumnType.JSONB.coerce(json);
+            }
+            case BYTEA -> rs.getBytes(index);
         };
         return rs.wasNull() ? null : v;
     }

@@ -274,10 +274,13 @@ public final class HistoryQueries {
         return changed;
     }
 
-    /** Equality as PostgreSQL sees it: numeric 1.0 equals 1.00. */
+    /** Equality as PostgreSQL sees it: numeric 1.0 equals 1.00; bytea by its bytes. */
     private static boolean sameValue(Object x, Object y) {
         if (x instanceof BigDecimal dx && y instanceof BigDecimal dy) {
             return dx.compareTo(dy) == 0;
+        }
+        if (x instanceof byte[] bx && y instanceof byte[] by) {
+            return java.util.Arrays.equals(bx, by);
         }
         return Objects.equals(x, y);
     }

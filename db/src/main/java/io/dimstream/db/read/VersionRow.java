@@ -11,8 +11,9 @@ import java.util.Objects;
  * One row of an entity's SCD2 table, as the read side returns it.
  *
  * <p>Values are typed the way {@link io.dimstream.db.entity.ColumnType#coerce} types them:
- * String, Long (smallint, integer, bigint), BigDecimal, Double, Boolean, LocalDate, Instant, UUID;
- * SQL NULL is {@code null}.
+ * String, Long (smallint, integer, bigint), BigDecimal, Double, Boolean, LocalDate, Instant, UUID,
+ * LocalDateTime (timestamp), LocalTime (time), the canonical JSON text (jsonb, a String), byte[]
+ * (bytea: compare with {@code Arrays.equals}); SQL NULL is {@code null}.
  *
  * @param key            the key columns in key order
  * @param attributes     the tracked columns, then the type-1 columns, in configured order

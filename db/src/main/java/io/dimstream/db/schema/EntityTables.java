@@ -507,7 +507,8 @@ public final class EntityTables {
 
     /** {@code character varying(5)} as the config writes it: {@code varchar(5)}. */
     private static String configName(String formatType) {
-        String n = formatType.replace("character varying", "varchar").replace("timestamp with time zone", "timestamptz");
+        String n = formatType.replace("character varying", "varchar").replace("timestamp with time zone", "timestamptz")
+                .replace("timestamp without time zone", "timestamp").replace("time without time zone", "time");
         return n.contains(",") ? "\"" + n + "\"" : n;
     }
 

@@ -10,6 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -119,6 +121,13 @@ public final class SnapshotSlices {
                 yield odt == null ? null : odt.toInstant();
             }
             case UUID_TYPE -> rs.getObject(index, UUID.class);
+            case TIMESTAMP -> rs.getObject(index, LocalDateTime.class);
+            case TIME -> rs.getObject(index, LocalTime.class);
+            case JSONB -> {
+                String json = rs.getString(index);
+                yield json == null ? null : ColumnType.JSONB.coerce(json); // PostgreSQL prints it with spaces
+            }
+            case BYTEA -> rs.getBytes(index);
         };
         return rs.wasNull() ? null : v;
     }

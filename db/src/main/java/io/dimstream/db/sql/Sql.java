@@ -85,10 +85,19 @@ public final class Sql {
      * of more would be refused, whatever the rows).
      */
     public static String jsonObject(String alias, List<String> names) {
+        return jsonObject(alias, names, n -> false);
+    }
+
+    /**
+     * {@link #jsonObject(String, List)} with the columns {@code asText} names given as their text
+     * ({@code p."a"::text}): a jsonb column, whose value is read back as a JSON text (a jsonb string
+     * given as itself would be read back as text that is not JSON).
+     */
+    public static String jsonObject(String alias, List<String> names, java.util.function.Predicate<String> asText) {
         List<String> calls = new java.util.ArrayList<>();
         for (int i = 0; i < names.size(); i += JSONB_PAIRS_PER_CALL) {
             calls.add("jsonb_build_object(" + each(names.subList(i, Math.min(names.size(), i + JSONB_PAIRS_PER_CALL)),
-                    n -> literal(n) + ", " + alias + "." + ident(n), ", ") + ")");
+                    n -> literal(n) + ", " + alias + "." + ident(n) + (asText.test(n) ? "::text" : ""), ", ") + ")");
         }
         return calls.size() == 1 ? calls.get(0) : "(" + String.join(" || ", calls) + ")";
     }

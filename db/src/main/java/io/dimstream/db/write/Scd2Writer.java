@@ -236,7 +236,7 @@ public final class Scd2Writer {
             parts.add(new ArrayList<>());
         }
         for (TypedEvent te : prep.events()) {
-            int h = te.values().subList(0, nKey).hashCode();
+            int h = keyIdentity(te, nKey).hashCode();
             parts.get(Math.floorMod(h, parallelism)).add(te);
         }
         List<java.util.concurrent.CompletableFuture<ApplyResult>> futures = new ArrayList<>();
@@ -312,7 +312,7 @@ public final class Scd2Writer {
         int superseded = 0;
         int nKey = entity.key().size();
         for (TypedEvent te : valid) {
-            List<Object> id = new ArrayList<>(te.values().subList(0, nKey));
+            List<Object> id = keyIdentity(te, nKey);
             id.add(te.eventTime());
             TypedEvent prev = winners.get(id);
             if (prev == null) {
@@ -499,11 +499,28 @@ public final class Scd2Writer {
         return r;
     }
 
+    /**
+     * The key values of an event as a list that is equal, with an equal hash, for equal keys: a
+     * bytea key's {@code byte[]} (equal by identity only) is wrapped in a {@link java.nio.ByteBuffer}
+     * (equal by content). A new, modifiable list.
+     */
+    static List<Object> keyIdentity(TypedEvent te, int nKey) {
+        List<Object> id = new ArrayList<>(nKey + 1);
+        for (int i = 0; i < nKey; i++) {
+            Object v = te.values().get(i);
+            id.add(v instanceof byte[] b ? java.nio.ByteBuffer.wrap(b) : v);
+        }
+        return id;
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static java.util.Comparator<TypedEvent> keyOrder(int nKey) {
         return (a, b) -> {
             for (int i = 0; i < nKey; i++) {
-                int cmp = ((Comparable) a.values().get(i)).compareTo(b.values().get(i));
+                Object x = a.values().get(i);
+                Object y = b.values().get(i);
+                // bytea's byte[] is not Comparable: unsigned bytes, as PostgreSQL orders bytea
+                int cmp = x instanceof byte[] xb ? java.util.Arrays.compareUnsigned(xb, (byte[]) y) : ((Comparable) x).compareTo(y);
                 if (cmp != 0) {
                     return cmp;
                 }
@@ -519,7 +536,7 @@ public final class Scd2Writer {
         // "single": the key's only event in this batch (a candidate for the fast path)
         Map<List<Object>, Integer> perKey = new HashMap<>();
         for (TypedEvent te : events) {
-            perKey.merge(te.values().subList(0, nKey), 1, Integer::sum);
+            perKey.merge(keyIdentity(te, nKey), 1, Integer::sum);
         }
         CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.copyStg);
         try {
@@ -542,7 +559,7 @@ public final class Scd2Writer {
                 cw.raw(src == null || src.partition() == null ? null : src.partition().toString());
                 cw.raw(src == null || src.offset() == null ? null : src.offset().toString());
                 cw.raw(Long.toString(SurrogateKey.of(e.name(), Arrays.asList(keyText), te.eventTime())));
-                cw.raw(perKey.get(te.values().subList(0, nKey)) == 1 ? "t" : "f");
+                cw.raw(perKey.get(keyIdentity(te, nKey)) == 1 ? "t" : "f");
                 cw.endRow();
             }
             cw.finish();

@@ -1,5 +1,6 @@
 package io.dimstream.db.write;
 
+import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.sql.Sql;
@@ -149,8 +150,8 @@ public final class WriterSql {
         //       link (~170 ms per 100k events each, three of them).
         // params: 1 horizon (interval or null), 2 entity name, 3 horizon.
         // Returns: quarantined, winners, slow winners, fast new, changed, deleted, unchanged.
-        String keyJson = Sql.jsonObject("q", key);
-        String dataJson = Sql.jsonObject("q", e.dataColumns());
+        String keyJson = Sql.jsonObject("q", key, c -> e.type(c) == ColumnType.JSONB);
+        String dataJson = Sql.jsonObject("q", e.dataColumns(), c -> e.type(c) == ColumnType.JSONB);
         String contentS = "(s.is_deleted, s.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("s", type1)) + ")";
         String contentM = "(x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1)) + ")";
         String classifyHead = "WITH c AS MATERIALIZED (SELECT j.*, "

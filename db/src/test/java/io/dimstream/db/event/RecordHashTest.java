@@ -60,6 +60,22 @@ class RecordHashTest {
     }
 
     @Test
+    void timestampTimeJsonbAndByteaHaveTheirCanonicalTexts() {
+        assertThat(ColumnType.TIMESTAMP.canonical(ColumnType.TIMESTAMP.coerce("2025-08-22T17:00")))
+                .isEqualTo("2025-08-22T17:00:00.000000");
+        assertThat(ColumnType.TIMESTAMP.canonical(ColumnType.TIMESTAMP.coerce("0001-01-01 00:00:00.1234567")))
+                .isEqualTo("0001-01-01T00:00:00.123456");
+        assertThat(ColumnType.TIME.canonical(ColumnType.TIME.coerce("07:05"))).isEqualTo("07:05:00.000000");
+        assertThat(ColumnType.JSONB.canonical(ColumnType.JSONB.coerce("{ \"b\": [1.50, 1e2], \"aa\": null, \"a\": \"\\u00e9\\n\" }")))
+                .isEqualTo("{\"a\":\"\u00e9\\n\",\"b\":[1.50,100],\"aa\":null}");
+        assertThat(ColumnType.BYTEA.canonical(ColumnType.BYTEA.coerce("AP8Q"))).isEqualTo("\\x00ff10");
+        assertThat(RecordHash.hex(RecordHash.ofValues(List.of(ColumnType.TIMESTAMP, ColumnType.TIME, ColumnType.JSONB, ColumnType.BYTEA),
+                List.of(ColumnType.TIMESTAMP.coerce("2025-08-22T17:00:00"), ColumnType.TIME.coerce("17:00:00"),
+                        ColumnType.JSONB.coerce("[true]"), ColumnType.BYTEA.coerce("\\x00")))))
+                .isEqualTo(sha256Hex(encode("2025-08-22T17:00:00.000000", "17:00:00.000000", "[true]", "\\x00")));
+    }
+
+    @Test
     void ydbExampleRowsHaveTheHashesOfTheExpectedFile() {
         assertThat(RecordHash.hex(RecordHash.of(List.of("John Doe", "Los Angeles"))))
                 .isEqualTo("cfa6ad1f93f618831e3623d20780065494cf6f775dc5379cca770937825319ca");

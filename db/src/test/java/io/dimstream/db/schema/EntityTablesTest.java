@@ -108,6 +108,44 @@ class EntityTablesTest {
     }
 
     @Test
+    void timestampTimeJsonbAndByteaColumnsAreCreatedAndValidatedByTheirFormatTypeNames() throws SQLException {
+        Map<String, ColumnType> cols = new LinkedHashMap<>();
+        cols.put("id", ColumnType.TEXT);
+        cols.put("born", ColumnType.TIMESTAMP);
+        cols.put("at", ColumnType.TIME);
+        cols.put("doc", ColumnType.JSONB);
+        cols.put("blob", ColumnType.BYTEA);
+        EntitySpec spec = new EntitySpec("et_newtypes", "et_newtypes", List.of("id"), List.of("born", "at", "doc"), List.of("blob"), cols,
+                Optional.empty(), SystemColumns.DEFAULTS);
+        EntityTables.ensure(ds, spec);
+        assertThat(EntityTables.ensure(ds, spec)).isEmpty();
+
+        exec("DROP VIEW et_newtypes_current");
+        exec("ALTER TABLE et_newtypes ALTER COLUMN born TYPE timestamptz");
+        exec("ALTER TABLE et_newtypes ALTER COLUMN at TYPE time(3)");
+        exec("ALTER TABLE et_newtypes ALTER COLUMN doc TYPE json");
+        exec("ALTER TABLE et_newtypes ALTER COLUMN blob TYPE text USING blob::text");
+        assertThatThrownBy(() -> EntityTables.ensure(ds, spec))
+                .isInstanceOf(SchemaMismatchException.class)
+                .hasMessage("table et_newtypes does not match the entity config: "
+                        + "column born has type timestamp with time zone, expected timestamp without time zone (declare born: timestamptz "
+                        + "under columns:, or DROP VIEW \"et_newtypes_current\"; ALTER TABLE \"et_newtypes\" ALTER COLUMN \"born\" TYPE "
+                        + "timestamp without time zone); "
+                        + "column at has type time(3) without time zone, expected time without time zone (DROP VIEW \"et_newtypes_current\"; "
+                        + "ALTER TABLE \"et_newtypes\" ALTER COLUMN \"at\" TYPE time without time zone); "
+                        + "column doc has type json, expected jsonb (DROP VIEW \"et_newtypes_current\"; ALTER TABLE \"et_newtypes\" "
+                        + "ALTER COLUMN \"doc\" TYPE jsonb); "
+                        + "column blob has type text, expected bytea (declare blob: text under columns:, or DROP VIEW "
+                        + "\"et_newtypes_current\"; ALTER TABLE \"et_newtypes\" ALTER COLUMN \"blob\" TYPE bytea)");
+
+        exec("ALTER TABLE et_newtypes ALTER COLUMN born TYPE timestamp");
+        exec("ALTER TABLE et_newtypes ALTER COLUMN at TYPE time");
+        exec("ALTER TABLE et_newtypes ALTER COLUMN doc TYPE jsonb");
+        exec("ALTER TABLE et_newtypes ALTER COLUMN blob TYPE bytea USING blob::bytea");
+        assertThat(EntityTables.ensure(ds, spec)).isEmpty();
+    }
+
+    @Test
     void aTableWithTheDeclaredModifiersIsAcceptedAndAnUnboundedVarcharIsText() throws SQLException {
         EntitySpec declared = withModifiers(spec("et_typmod_ok", false), Map.of("name", new TypeModifier.Length(5)));
         EntityTables.ensure(ds, declared);

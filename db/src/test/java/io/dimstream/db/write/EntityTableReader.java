@@ -10,6 +10,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -91,6 +93,13 @@ public final class EntityTableReader {
                 yield o == null ? null : (Object) o.toInstant();
             }
             case UUID_TYPE -> rs.getObject(col, UUID.class);
+            case TIMESTAMP -> rs.getObject(col, LocalDateTime.class);
+            case TIME -> rs.getObject(col, LocalTime.class);
+            case JSONB -> {
+                String json = rs.getString(col); // PostgreSQL's text, with its spaces: read back to the canonical text
+                yield json == null ? null : t.coerce(json);
+            }
+            case BYTEA -> rs.getBytes(col);
         };
         return ExpectedRow.normalize(t, v);
     }

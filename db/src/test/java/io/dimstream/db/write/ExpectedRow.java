@@ -14,7 +14,8 @@ import java.util.Map;
  *
  * <p>Values are the Java types {@link ColumnType#coerce} yields, {@link #normalize normalized} so
  * that two values with the same canonical text compare equal ({@code 1.50} and {@code 1.5} are one
- * state per DESIGN section 3; which spelling a numeric column keeps is not specified).
+ * state per DESIGN section 3; which spelling a numeric column keeps is not specified), and bytea
+ * as its canonical text (an array's {@code equals} is identity).
  */
 public record ExpectedRow(Map<String, Object> key, Map<String, Object> attrs, Instant validFrom, Instant validTo,
                           boolean current, boolean deleted, String hashHex) {
@@ -32,6 +33,9 @@ public record ExpectedRow(Map<String, Object> key, Map<String, Object> attrs, In
         if (t == ColumnType.NUMERIC) {
             BigDecimal d = ((BigDecimal) v).stripTrailingZeros();
             return d.signum() == 0 ? BigDecimal.ZERO : d;
+        }
+        if (t == ColumnType.BYTEA) {
+            return t.canonical(v); // an array compares by identity: its text, \x and hex, by value
         }
         return v;
     }

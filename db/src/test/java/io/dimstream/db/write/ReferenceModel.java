@@ -148,7 +148,7 @@ public final class ReferenceModel {
     /** Same event time: the higher seq (later arrival) wins; equal seq must be the same event delivered again. */
     private static TypedEvent laterArrival(TypedEvent a, TypedEvent b) {
         if (a.seq() == b.seq()) {
-            if (a.delete() != b.delete() || !Objects.equals(a.values(), b.values())) {
+            if (a.delete() != b.delete() || !java.util.Arrays.deepEquals(a.values().toArray(), b.values().toArray())) {
                 throw new IllegalArgumentException("two different events share seq " + a.seq() + " and time " + a.eventTime());
             }
             return a;

@@ -169,6 +169,10 @@ class UnchangedValuesTest {
             data.put("active", pick(r, true, false, null, U));
             data.put("score", pick(r, 1.0E20, -0.5, null, U));
             data.put("note", pick(r, "x", "y", null, U));
+            data.put("doc", pick(r, "{\"b\": 1, \"a\": [1, 2.50]}", "[]", null, U));
+            data.put("local", pick(r, "2025-03-01T10:00:00.5", "0001-01-01T00:00:00", null, U));
+            data.put("at", pick(r, "23:59:59.999999", "00:00:00", null, U));
+            data.put("raw", pick(r, "\\x00ff", "\\x", null, U));
             out.add(Event.upsert(t, data, seq, src));
         }
         return out;
@@ -190,8 +194,12 @@ class UnchangedValuesTest {
         cols.put("active", ColumnType.BOOLEAN);
         cols.put("score", ColumnType.DOUBLE);
         cols.put("note", ColumnType.TEXT);
+        cols.put("doc", ColumnType.JSONB);
+        cols.put("local", ColumnType.TIMESTAMP);
+        cols.put("at", ColumnType.TIME);
+        cols.put("raw", ColumnType.BYTEA);
         String table = Fixtures.uniqueTable("accounts");
-        EntitySpec spec = new EntitySpec(table, table, List.of("id", "n"), List.of("name", "amount", "born", "seen", "active", "score"),
+        EntitySpec spec = new EntitySpec(table, table, List.of("id", "n"), List.of("name", "amount", "born", "seen", "active", "score", "doc", "local", "at", "raw"),
                 List.of("note"), cols, Optional.empty(), SystemColumns.DEFAULTS);
         EntityTables.ensure(ds, spec);
         return spec;

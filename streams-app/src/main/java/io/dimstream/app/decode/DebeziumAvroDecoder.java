@@ -9,6 +9,9 @@ import org.apache.kafka.common.serialization.Deserializer;
  * {@code format: debezium-avro}: Debezium change events written by Kafka Connect's AvroConverter (an
  * {@code Envelope} record with {@code before}, {@code after}, {@code source}, {@code op},
  * {@code ts_ms}). See {@link DebeziumEnvelope} for the mapping; the tombstone after a delete is skipped.
+ * Values are converted by their semantic type ({@link DebeziumValues}): the {@code connect.name}
+ * (and {@code connect.parameters}) Kafka Connect's Avro converter puts on each column's schema, else
+ * its Avro logical type, else the entity's {@code encodings:} hint.
  * A schema registry that cannot answer is thrown
  * ({@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException}), never a {@link Decoded.Failed}.
  */
@@ -16,15 +19,17 @@ public final class DebeziumAvroDecoder implements EventDecoder {
 
     private final Deserializer<GenericRecord> deserializer;
     private final DebeziumEnvelope envelope;
+    private final DebeziumValues values;
 
-    /** With Debezium's defaults: {@code event-time: source.ts_ms}, {@code on-truncate: ignore}. */
+    /** Debezium's defaults: {@code event-time: source.ts_ms}, {@code on-truncate: ignore}; conversions by the records' schemas only. */
     public DebeziumAvroDecoder(Deserializer<GenericRecord> deserializer) {
-        this(deserializer, DebeziumEnvelope.DEFAULTS);
+        this(deserializer, DebeziumEnvelope.DEFAULTS, DebeziumValues.SCHEMAS_ONLY);
     }
 
-    DebeziumAvroDecoder(Deserializer<GenericRecord> deserializer, DebeziumEnvelope envelope) {
+    DebeziumAvroDecoder(Deserializer<GenericRecord> deserializer, DebeziumEnvelope envelope, DebeziumValues values) {
         this.deserializer = deserializer;
         this.envelope = envelope;
+        this.values = values;
     }
 
     @Override
@@ -34,7 +39,9 @@ public final class DebeziumAvroDecoder implements EventDecoder {
         }
         try {
             GenericRecord record = AvroRecords.read(deserializer, topic, value);
-            return envelope.decode(AvroValues.toMap(record), offset, Source.kafka(topic, partition, offset));
+            java.util.Map<String, Object> m = AvroValues.toMap(record);
+            values.convertImages(m, DebeziumValues.fromAvroSchema(record.getSchema()));
+            return envelope.decode(m, offset, Source.kafka(topic, partition, offset));
         } catch (IllegalArgumentException e) {
             return Decoded.error(e.getMessage());
         }

@@ -152,9 +152,9 @@ public final class Decoders {
         return switch (entity.format()) {
             case JSON -> new NativeJsonDecoder(entity.key(), timeField);
             case SEED_JSON -> new SeedJsonDecoder(seedJsonOptions(entity));
-            case DEBEZIUM_JSON -> new DebeziumJsonDecoder(debezium(entity, timeField));
+            case DEBEZIUM_JSON -> new DebeziumJsonDecoder(debezium(entity, timeField), debeziumValues(entity));
             case AVRO -> new AvroEventDecoder(valueDeserializer(entity), entity.key(), timeField);
-            case DEBEZIUM_AVRO -> new DebeziumAvroDecoder(valueDeserializer(entity), debezium(entity, timeField));
+            case DEBEZIUM_AVRO -> new DebeziumAvroDecoder(valueDeserializer(entity), debezium(entity, timeField), debeziumValues(entity));
         };
     }
 
@@ -174,6 +174,12 @@ public final class Decoders {
             t = CdcOptions.EventTime.SOURCE_TS_MS; // an entity made in code without the format's defaults
         }
         return new DebeziumEnvelope(t, timeField, entity.cdc().onTruncate());
+    }
+
+    /** The Debezium formats' conversions: the entity's {@code encodings:}, its unavailable-value placeholder. */
+    static DebeziumValues debeziumValues(EntityConfig entity) {
+        return new DebeziumValues(entity.cdc().encodings(), entity.cdc().unavailableValue().orElse(null), entity.columns(),
+                entity.ignoreUndeclaredColumns() ? entity.columns().keySet() : null);
     }
 
     /** The entity's {@code value-deserializer}, created by its no-argument constructor and configured with {@code deserializer-config}. */

@@ -23,6 +23,12 @@
  * with {@code delete-all}; message events ({@code op: m}) a skip of kind {@code message}. The
  * topology and replays decode with the same decoders (a re-driven record goes through the topology
  * again).
+ * The Debezium
+ * decoders turn each column's encoding (a semantic type named by the record's schema, or by the
+ * entity's {@code encodings:} for records without one) into the typed value it stands for
+ * ({@link io.dimstream.app.decode.DebeziumValues}: dates, times and timestamps from epoch numbers,
+ * decimals from their unscaled bytes, UUIDs, bytes from base64), so the same value hashes alike from
+ * every format; a value that does not decode is a failure naming the column.
  * The Avro
  * decoders throw only when the schema registry cannot answer
  * ({@link io.dimstream.schemas.registry.SchemaRegistryUnavailableException}, after the deserializer's

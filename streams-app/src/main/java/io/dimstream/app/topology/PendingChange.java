@@ -12,6 +12,8 @@ import io.dimstream.db.event.Unchanged;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -68,7 +70,10 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
                 fingerprintInput.add(v);
                 continue;
             }
-            data.put(columns.get(i), v instanceof Instant || v instanceof LocalDate || v instanceof UUID ? type.canonical(v) : v);
+            // temporal values, UUIDs and bytes as their canonical texts, which the sink's validator reads back
+            // as the same values (bytea's \x and hex); jsonb is its canonical text already, a JSON string here
+            data.put(columns.get(i), v instanceof Instant || v instanceof LocalDate || v instanceof UUID || v instanceof LocalDateTime
+                    || v instanceof LocalTime || v instanceof byte[] ? type.canonical(v) : v);
             fingerprintInput.add(v == null ? null : type.canonical(v));
         }
         ChangeRecord change = new ChangeRecord(entity.name(), ChangeClass.NEW, e.delete() ? Op.DELETE : Op.UPSERT,

@@ -198,9 +198,11 @@ class ExtremeEventTimesTest {
 
     @Test
     void debeziumAvroTsMsAndMicroTimestampColumns() {
-        // this envelope has no source block: event-time ts_ms
+        // this envelope has no source block: event-time ts_ms; the entity's column types, as Decoders gives them:
+        // a bigint column keeps the MicroTimestamp's number
         DebeziumAvroDecoder d = new DebeziumAvroDecoder(new GenericBinaryDeserializer(ENVELOPE),
-                new DebeziumEnvelope(CdcOptions.EventTime.TS_MS, null, CdcOptions.OnTruncate.IGNORE));
+                new DebeziumEnvelope(CdcOptions.EventTime.TS_MS, null, CdcOptions.OnTruncate.IGNORE),
+                new DebeziumValues(Map.of(), null, SPEC.columns(), null));
         List<String> out = new ArrayList<>();
         for (long ts : new long[] {Long.MAX_VALUE, Long.MIN_VALUE, 1_755_882_000_000L}) {
             GenericRecord after = new GenericData.Record(ENVELOPE.getField("after").schema().getTypes().get(1));
