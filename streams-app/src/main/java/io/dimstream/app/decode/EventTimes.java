@@ -29,6 +29,12 @@ final class EventTimes {
         if (v instanceof Instant i) {
             return inRange(i.truncatedTo(ChronoUnit.MICROS), field, i.toString());
         }
+        if (v instanceof java.time.LocalDateTime l) {
+            // a Debezium (io.debezium.time.*Timestamp) or Avro timestamp decoded as a local date-time: read as UTC,
+            // as a timestamptz column reads it
+            Instant i = l.toInstant(java.time.ZoneOffset.UTC);
+            return inRange(i.truncatedTo(ChronoUnit.MICROS), field, l.toString());
+        }
         if (v instanceof String s) {
             Instant t = ColumnType.parseInstant(s).orElseThrow(() ->
                     new IllegalArgumentException(field + " is not an ISO-8601 instant with offset: \"" + s + "\""));

@@ -46,7 +46,7 @@ public class DebeziumDocumentationEventsTest {
     }
 
     /** As {@link Decoders} builds it for the entity: its column types, Debezium's placeholder, no hints. */
-    private final DebeziumJsonDecoder decoder = new DebeziumJsonDecoder(
+    private final DebeziumJsonDecoder decoder = new DebeziumJsonDecoder(DebeziumEnvelope.DEFAULTS,
             new DebeziumValues(Map.of(), CdcOptions.DEBEZIUM_UNAVAILABLE_VALUE, CUSTOMERS.columns(), null));
 
     /** A decoded, validated row: op, the event's data, the typed values, the record hash (null for a delete). */

@@ -200,7 +200,9 @@ class EventTimeOptionsTest {
         EntityConfig byDefault = avroEntity("debezium-avro", ENVELOPE, ", updated_at: timestamptz", "");
         EntityConfig tsMs = avroEntity("debezium-avro", ENVELOPE, ", updated_at: timestamptz", ", event-time: ts_ms");
         EntityConfig field = avroEntity("debezium-avro", ENVELOPE, ", updated_at: timestamptz", ", event-time: field updated_at");
-        Map<String, Object> image = row("customer_id", "C1", "city", "Oslo", "updated_at", UPDATED);
+        // Avro's timestamp-millis, as Debezium writes a timestamp column: a local date-time (DebeziumValues), read as UTC
+        Map<String, Object> image = row("customer_id", "C1", "city", "Oslo", "updated_at",
+                java.time.LocalDateTime.ofInstant(UPDATED, java.time.ZoneOffset.UTC));
 
         assertThat(List.of(
                 decode(byDefault, debeziumAvro("u", avroRow(null), avroRow(UPDATED), true)),

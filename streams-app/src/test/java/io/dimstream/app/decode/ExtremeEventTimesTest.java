@@ -118,7 +118,7 @@ class ExtremeEventTimesTest {
     void debeziumJsonTimesAndMicroTimestampColumns() {
         DebeziumJsonDecoder d = new DebeziumJsonDecoder();
         DebeziumJsonDecoder tsMs = new DebeziumJsonDecoder(new DebeziumEnvelope(CdcOptions.EventTime.TS_MS, null,
-                CdcOptions.OnTruncate.IGNORE));
+                CdcOptions.OnTruncate.IGNORE), DebeziumValues.SCHEMAS_ONLY);
         String after = "{\"id\":\"K\",\"updated_micros\":9223372036854775807}";
 
         assertThat(List.of(

@@ -179,7 +179,7 @@ public class SemanticTypesTest {
         envelope.put("source", source);
         envelope.put("op", "c");
         envelope.put("ts_ms", 1_529_507_597_100L);
-        DebeziumAvroDecoder d = new DebeziumAvroDecoder(new GenericBinaryDeserializer(AVRO), Decoders.debeziumValues(ENTITY));
+        DebeziumAvroDecoder d = new DebeziumAvroDecoder(new GenericBinaryDeserializer(AVRO), DebeziumEnvelope.DEFAULTS, Decoders.debeziumValues(ENTITY));
         return d.decode(null, GenericBinaryDeserializer.write(envelope), 0L, "pg.public.typed", 0, 1L);
     }
 
@@ -228,7 +228,8 @@ public class SemanticTypesTest {
     }
 
     private static Decoded schemaless(String column, String value) {
-        String json = "{\"before\":null,\"after\":{\"id\":1,\"" + column + "\":" + value + "},\"op\":\"c\",\"ts_ms\":1529507597100}";
+        String json = "{\"before\":null,\"after\":{\"id\":1,\"" + column + "\":" + value + "},\"source\":{\"ts_ms\":1529507597000},"
+                + "\"op\":\"c\",\"ts_ms\":1529507597100}";
         return Decoders.forEntity(ENTITY).decode(null, json.getBytes(StandardCharsets.UTF_8), 0L, "pg.public.typed", 0, 1L);
     }
 
@@ -288,7 +289,7 @@ public class SemanticTypesTest {
                   {"name":"op","type":"string"},
                   {"name":"ts_ms","type":"long"}]}""");
         Schema row = noScale.getField("after").schema().getTypes().get(1);
-        DebeziumAvroDecoder d = new DebeziumAvroDecoder(new GenericBinaryDeserializer(noScale), Decoders.debeziumValues(ENTITY));
+        DebeziumAvroDecoder d = new DebeziumAvroDecoder(new GenericBinaryDeserializer(noScale), DebeziumEnvelope.DEFAULTS, Decoders.debeziumValues(ENTITY));
         List<Decoded> out = new ArrayList<>();
         for (Object[] values : new Object[][] {{ByteBuffer.wrap(new byte[] {1}), null}, {null, -800_000}}) {
             GenericRecord after = new GenericData.Record(row);
@@ -310,12 +311,13 @@ public class SemanticTypesTest {
     }
 
     @Test
-    void debeziumsPlaceholderForAnUnchangedValuePassesUnconverted() {
+    void debeziumsPlaceholderForAnUnchangedValuePassesUnconvertedAndMeansUnchanged() {
         String placeholder = "__debezium_unavailable_value";
         Decoded asText = schemaless("doc", "\"" + placeholder + "\"");
         Decoded asBytes = schemaless("blob", "\"" + Base64.getEncoder().encodeToString(placeholder.getBytes(StandardCharsets.UTF_8)) + "\"");
 
-        assertThat(((Decoded.Ok) asText).event().data().get("doc")).isEqualTo(placeholder);
-        assertThat(((Decoded.Ok) asBytes).event().data().get("blob")).isEqualTo(placeholder);
+        // not decoded as JSON or base64 by DebeziumValues; then Decoders marks it unchanged (resolved by the writer)
+        assertThat(((Decoded.Ok) asText).event().data().get("doc")).isEqualTo(io.dimstream.db.event.Unchanged.VALUE);
+        assertThat(((Decoded.Ok) asBytes).event().data().get("blob")).isEqualTo(io.dimstream.db.event.Unchanged.VALUE);
     }
 }
