@@ -44,6 +44,7 @@ class ConfigCommandTest {
                   - name: customer
                     topic: crm.customers
                     format: json
+                    schema-evolution: strict
                     table: dim_customer
                     key:
                       - customer_id
