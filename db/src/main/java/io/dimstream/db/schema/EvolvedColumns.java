@@ -98,6 +98,9 @@ public final class EvolvedColumns {
      * transaction added first keeps the type it was added with: the first type wins; the values of
      * this one are then coerced to it (or refused with the reason) as any value is.
      *
+     * @throws IllegalArgumentException before anything is written, when a name is not one a column
+     *                                  may take ({@link EntitySpec}'s checks)
+     *
      * <p>Run it before the batch writes anything: {@code ALTER TABLE} takes an exclusive lock, which
      * waits for the other writers of the table to commit.
      */
@@ -109,6 +112,12 @@ public final class EvolvedColumns {
         List<NewColumn> sorted = new ArrayList<>(columns);
         // catalog order is (added_at, name) and one transaction's rows may share added_at: add in name order
         sorted.sort(Comparator.comparing(NewColumn::column));
+        EntitySpec probe = spec;
+        for (NewColumn n : sorted) {
+            if (!probe.columns().containsKey(n.column())) {
+                probe = probe.withEvolvedColumn(n.column(), n.type(), n.tracked()); // a name no column may take: refused before any write
+            }
+        }
         try (PreparedStatement ins = c.prepareStatement("INSERT INTO dimstream.entity_columns "
                 + "(entity, column_name, sql_type, role, first_source) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
             for (NewColumn n : sorted) {
