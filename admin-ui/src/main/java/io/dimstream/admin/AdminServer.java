@@ -108,7 +108,7 @@ public final class AdminServer {
         this.admin = config.requireAdmin();
         this.settings = Objects.requireNonNull(settings, "settings");
         DataSource ds = StatementTimeouts.wrap(rawDs, admin.statementTimeout());
-        EntityCatalog catalog = new EntityCatalog(config);
+        EntityCatalog catalog = new EntityCatalog(config, ds);
         Views views = new Views();
         PageRenderer pages = new PageRenderer(views, catalog);
         Security security = new Security(new Accounts(admin),

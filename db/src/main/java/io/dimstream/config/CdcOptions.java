@@ -30,10 +30,14 @@ import java.util.Set;
  * @param schemaEvolution   {@code schema-evolution:}: what a change of the source's row shape does
  * @param except            {@code except:} (with {@code tracked: "*"}): source fields the entity
  *                          leaves out, dropped when a record is read
+ * @param newColumns        {@code new-columns:} (with {@code schema-evolution: lenient}): what a
+ *                          source field the entity does not declare becomes while running: a
+ *                          tracked column, a type-1 column, or nothing (the field is refused or
+ *                          dropped as before)
  */
 public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue, NullUpdates ignoreNullUpdates,
                          OnTruncate onTruncate, Map<String, String> encodings, SchemaEvolution schemaEvolution,
-                         java.util.List<String> except) {
+                         java.util.List<String> except, NewColumns newColumns) {
 
     /** Debezium's default {@code unavailable.value.placeholder}. */
     public static final String DEBEZIUM_UNAVAILABLE_VALUE = "__debezium_unavailable_value";
@@ -41,6 +45,19 @@ public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue,
     public CdcOptions {
         encodings = Collections.unmodifiableMap(new LinkedHashMap<>(encodings));
         except = java.util.List.copyOf(except);
+        java.util.Objects.requireNonNull(newColumns, "newColumns");
+    }
+
+    /** Options without {@code new-columns} (it is {@link NewColumns#IGNORE}: no column is added while running). */
+    public CdcOptions(EventTime eventTime, Optional<String> unavailableValue, NullUpdates ignoreNullUpdates,
+                      OnTruncate onTruncate, Map<String, String> encodings, SchemaEvolution schemaEvolution,
+                      java.util.List<String> except) {
+        this(eventTime, unavailableValue, ignoreNullUpdates, onTruncate, encodings, schemaEvolution, except, NewColumns.IGNORE);
+    }
+
+    /** Whether a field new to the source becomes a column while running ({@code lenient} and {@code new-columns} not ignore). */
+    public boolean evolvesColumns() {
+        return schemaEvolution == SchemaEvolution.LENIENT && newColumns != NewColumns.IGNORE;
     }
 
     /** The options of an entity whose config names none of them. */
@@ -119,6 +136,30 @@ public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue,
         private final String configName;
 
         SchemaEvolution(String configName) {
+            this.configName = configName;
+        }
+
+        public String configName() {
+            return configName;
+        }
+    }
+
+    /**
+     * What a field the source starts sending, which the entity does not declare, becomes while
+     * dimstream runs ({@code schema-evolution: lenient} only). The default is {@link #TRACKED} for an
+     * entity with {@code tracked: "*"} (it tracks every column anyway), {@link #IGNORE} otherwise.
+     */
+    public enum NewColumns {
+        /** A tracked column, added to the table and the event memory; its value makes versions from then on. */
+        TRACKED("tracked"),
+        /** A type-1 column, added likewise; its value is overwritten in place. */
+        TYPE1("type1"),
+        /** Nothing is added: the field is refused (DLQ) or dropped ({@code undeclared-columns: ignore}), as before. */
+        IGNORE("ignore");
+
+        private final String configName;
+
+        NewColumns(String configName) {
             this.configName = configName;
         }
 

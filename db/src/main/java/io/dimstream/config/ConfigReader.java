@@ -244,7 +244,8 @@ final class ConfigReader {
                 default -> problems.add(at + ".undeclared-columns: \"" + raw.undeclaredColumns() + "\" is neither reject nor ignore");
             }
         }
-        CdcOptions cdc = cdc(at, raw, format, mode, key, columns, except);
+        boolean star = raw.tracked() != null && raw.tracked().size() == 1 && "*".equals(raw.tracked().get(0));
+        CdcOptions cdc = cdc(at, raw, format, mode, key, columns, except, star);
         if (problems.size() > before) {
             return null;
         }
@@ -305,7 +306,7 @@ final class ConfigReader {
      * {@code encodings} ({@link CdcOptions}); null after a problem (recorded).
      */
     private CdcOptions cdc(String at, RawEntity raw, EventFormat format, FeedMode mode, List<String> key,
-                           Map<String, ColumnType> columns, List<String> except) {
+                           Map<String, ColumnType> columns, List<String> except, boolean star) {
         CdcOptions d = CdcOptions.defaults(format);
         boolean debezium = format == EventFormat.DEBEZIUM_JSON || format == EventFormat.DEBEZIUM_AVRO;
         CdcOptions.EventTime eventTime = d.eventTime();
@@ -408,7 +409,23 @@ final class ConfigReader {
                 default -> problems.add(at + ".schema-evolution: \"" + raw.schemaEvolution() + "\" is neither lenient nor strict");
             }
         }
-        return new CdcOptions(eventTime, unavailable, nullUpdates, onTruncate, encodings, evolution, except);
+        // a field new to the source becomes a column only where the entity reads its source leniently;
+        // tracked: "*" already says "every column", so there it is tracked unless the config says otherwise
+        CdcOptions.NewColumns newColumns = evolution == CdcOptions.SchemaEvolution.LENIENT && star
+                ? CdcOptions.NewColumns.TRACKED : CdcOptions.NewColumns.IGNORE;
+        if (raw.newColumns() != null) {
+            switch (raw.newColumns().trim()) {
+                case "tracked" -> newColumns = CdcOptions.NewColumns.TRACKED;
+                case "type1" -> newColumns = CdcOptions.NewColumns.TYPE1;
+                case "ignore" -> newColumns = CdcOptions.NewColumns.IGNORE;
+                default -> problems.add(at + ".new-columns: \"" + raw.newColumns() + "\" is none of tracked, type1, ignore");
+            }
+            if (newColumns != CdcOptions.NewColumns.IGNORE && evolution != CdcOptions.SchemaEvolution.LENIENT) {
+                problems.add(at + ".new-columns: " + newColumns.configName() + " only with schema-evolution: lenient (this entity's is "
+                        + evolution.configName() + "): a strict entity refuses fields it does not declare");
+            }
+        }
+        return new CdcOptions(eventTime, unavailable, nullUpdates, onTruncate, encodings, evolution, except, newColumns);
     }
 
     /** {@code mode}: changes (default) or snapshot; a snapshot topic carries flat JSON rows ({@code format: json}). */
@@ -882,7 +899,8 @@ final class ConfigReader {
             @JsonProperty("on-truncate") String onTruncate,
             @JsonProperty("encodings") LinkedHashMap<String, String> encodings,
             @JsonProperty("schema-evolution") String schemaEvolution,
-            @JsonProperty("except") List<String> except) {
+            @JsonProperty("except") List<String> except,
+            @JsonProperty("new-columns") String newColumns) {
     }
 
     record RawOpValues(@JsonProperty("upsert") List<String> upsert, @JsonProperty("delete") List<String> delete) {

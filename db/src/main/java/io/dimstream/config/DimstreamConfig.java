@@ -242,6 +242,9 @@ public record DimstreamConfig(
             m.put("encodings", cdc.encodings());
         }
         m.put("schema-evolution", cdc.schemaEvolution().configName());
+        if (cdc.schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT) {
+            m.put("new-columns", cdc.newColumns().configName());
+        }
         if (!cdc.except().isEmpty()) {
             m.put("except", cdc.except());
         }

@@ -186,4 +186,38 @@ class CdcOptionsConfigTest {
         assertThat(parse(with("format: debezium-json", "event-time: field updated_at", "on-truncate: ignore")).entity("customer")
                 .cdc().eventTime()).isEqualTo(CdcOptions.EventTime.field("updated_at"));
     }
+
+    @Test
+    void newColumnsDefaultsToTrackedWithTrackedStarAndIgnoreOtherwise() {
+        String listed = "tracked: [email, full_name, country, city, loyalty_tier]";
+        EntityConfig starred = parse(DimstreamConfigTest.designWith(listed, "tracked: \"*\"")
+                .replace(FORMAT_LINE, "    format: debezium-json")).entity("customer");
+        assertThat(starred.cdc().newColumns()).isEqualTo(CdcOptions.NewColumns.TRACKED);
+        assertThat(starred.cdc().evolvesColumns()).isTrue();
+        EntityConfig plain = parse(with("format: debezium-json")).entity("customer");
+        assertThat(plain.cdc().newColumns()).isEqualTo(CdcOptions.NewColumns.IGNORE);
+        assertThat(plain.cdc().evolvesColumns()).isFalse();
+        // strict with tracked "*": nothing is added while running
+        assertThat(parse(DimstreamConfigTest.designWith(listed, "tracked: \"*\"\n    schema-evolution: strict")).entity("customer")
+                .cdc().newColumns()).isEqualTo(CdcOptions.NewColumns.IGNORE);
+        DimstreamConfig explicit = parse(with("format: debezium-avro", "new-columns: type1"));
+        assertThat(explicit.entity("customer").cdc()).isEqualTo(new CdcOptions(CdcOptions.EventTime.SOURCE_TS_MS,
+                Optional.of("__debezium_unavailable_value"), CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.IGNORE, Map.of(),
+                CdcOptions.SchemaEvolution.LENIENT, List.of(), CdcOptions.NewColumns.TYPE1));
+        assertThat(explicit.describeMasked()).contains("""
+                    schema-evolution: lenient
+                    new-columns: type1
+                """);
+    }
+
+    @Test
+    void newColumnsIsCheckedNamingTheField() {
+        assertThat(refusal(with("format: debezium-json", "new-columns: always")))
+                .isEqualTo("config test.yml: entities[0].new-columns: \"always\" is none of tracked, type1, ignore");
+        assertThat(refusal(with("format: json", "new-columns: tracked")))
+                .isEqualTo("config test.yml: entities[0].new-columns: tracked only with schema-evolution: lenient (this entity's is "
+                        + "strict): a strict entity refuses fields it does not declare");
+        assertThat(parse(with("format: json", "new-columns: ignore")).entity("customer").cdc().newColumns())
+                .isEqualTo(CdcOptions.NewColumns.IGNORE);
+    }
 }

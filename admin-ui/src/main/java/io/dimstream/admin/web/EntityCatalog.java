@@ -7,13 +7,26 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The configured entities by name; an unknown name is a {@link NotFound}. */
+/**
+ * The configured entities by name; an unknown name is a {@link NotFound}. With a database, an
+ * entity's spec includes the columns added to it while running ({@code dimstream.entity_columns}),
+ * read at each lookup, so the history pages show a column as soon as the sink has added it.
+ */
 public final class EntityCatalog {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EntityCatalog.class);
 
     private final Map<String, EntitySpec> byName = new LinkedHashMap<>();
     private final Map<String, String> topics = new LinkedHashMap<>();
+    private final javax.sql.DataSource ds;
 
     public EntityCatalog(DimstreamConfig config) {
+        this(config, null);
+    }
+
+    /** @param ds dimstream's database (migrated), whose catalog of added columns is merged in; null for none */
+    public EntityCatalog(DimstreamConfig config, javax.sql.DataSource ds) {
+        this.ds = ds;
         for (EntityConfig e : config.entities()) {
             byName.put(e.name(), e.toEntitySpec());
             topics.put(e.name(), e.topic());
@@ -24,6 +37,14 @@ public final class EntityCatalog {
         EntitySpec e = byName.get(name);
         if (e == null) {
             throw new NotFound("no entity named \"" + name + "\" (configured: " + String.join(", ", byName.keySet()) + ")");
+        }
+        if (ds != null) {
+            try {
+                return io.dimstream.db.schema.EvolvedColumns.withCatalog(ds, e);
+            } catch (java.sql.SQLException ex) {
+                // the page still shows the config's columns; the database's failure shows where it is queried next
+                LOG.warn("entity {}: cannot read dimstream.entity_columns: {}", name, ex.getMessage());
+            }
         }
         return e;
     }

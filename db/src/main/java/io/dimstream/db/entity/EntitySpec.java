@@ -28,6 +28,12 @@ import java.util.Set;
  * @param modifiers         the columns declared with a type modifier ({@code varchar(n)},
  *                          {@code numeric(p,s)}), each of its column's type in {@code columns};
  *                          a column not here has its plain type
+ * @param evolved           the columns added while running ({@code new-columns:}, recorded in
+ *                          {@code dimstream.entity_columns}), in the order they were added: each is
+ *                          at the end of {@code tracked} or of {@code type1}, after the config's own,
+ *                          so the config's tracked columns keep their place in {@code record_hash}
+ *                          and an evolved tracked column enters it only when it holds a value
+ *                          ({@link io.dimstream.db.event.RecordHash#ofValues(List, List, List)})
  */
 public record EntitySpec(
         String name,
@@ -39,7 +45,8 @@ public record EntitySpec(
         Optional<Duration> latenessHorizon,
         SystemColumns system,
         boolean surrogateKeyIndex,
-        Map<String, TypeModifier> modifiers) {
+        Map<String, TypeModifier> modifiers,
+        Set<String> evolved) {
 
     /** Columns of the event memory table besides the entity's own: no entity column may take these names. */
     public static final List<String> MEMORY_COLUMNS = List.of("event_time", "seq", "is_deleted", "record_hash",
@@ -63,6 +70,13 @@ public record EntitySpec(
     /** Used when config names no horizon. */
     public static final Duration DEFAULT_LATENESS_HORIZON = Duration.ofDays(30);
 
+    /** An entity as its config declares it: no column added while running. */
+    public EntitySpec(String name, String table, List<String> key, List<String> tracked, List<String> type1,
+                      Map<String, ColumnType> columns, Optional<Duration> latenessHorizon, SystemColumns system,
+                      boolean surrogateKeyIndex, Map<String, TypeModifier> modifiers) {
+        this(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers, Set.of());
+    }
+
     /** An entity whose columns have their plain types (no modifiers). */
     public EntitySpec(String name, String table, List<String> key, List<String> tracked, List<String> type1,
                       Map<String, ColumnType> columns, Optional<Duration> latenessHorizon, SystemColumns system,
@@ -82,7 +96,25 @@ public record EntitySpec(
         type1 = List.copyOf(type1);
         columns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(columns));
         modifiers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(modifiers));
+        evolved = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(evolved));
         validate(name, table, key, tracked, type1, columns, latenessHorizon, system);
+        // evolved columns come after the config's own in their list: the hash of the config's
+        // tracked columns is then the prefix it always was
+        for (List<String> list : List.of(tracked, type1)) {
+            boolean inTail = false;
+            for (String c : list) {
+                if (evolved.contains(c)) {
+                    inTail = true;
+                } else if (inTail) {
+                    throw new IllegalArgumentException("column '" + c + "' of the config follows a column added while running");
+                }
+            }
+        }
+        for (String c : evolved) {
+            if (!tracked.contains(c) && !type1.contains(c)) {
+                throw new IllegalArgumentException("evolved column '" + c + "' is neither tracked nor type1");
+            }
+        }
         for (Map.Entry<String, TypeModifier> m : modifiers.entrySet()) {
             ColumnType base = columns.get(m.getKey());
             if (base != m.getValue().base()) {
@@ -194,12 +226,44 @@ public record EntitySpec(
 
     /** The same entity on another table (a replay's shadow table). */
     public EntitySpec withTable(String otherTable) {
-        return new EntitySpec(name, otherTable, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers);
+        return new EntitySpec(name, otherTable, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers,
+                evolved);
     }
 
     /** The same entity with another lateness horizon (empty: unlimited). */
     public EntitySpec withLatenessHorizon(Optional<Duration> horizon) {
-        return new EntitySpec(name, table, key, tracked, type1, columns, horizon, system, surrogateKeyIndex, modifiers);
+        return new EntitySpec(name, table, key, tracked, type1, columns, horizon, system, surrogateKeyIndex, modifiers, evolved);
+    }
+
+    /**
+     * This entity with one more column, added while running: at the end of the tracked columns
+     * ({@code tracked} true) or of the type-1 columns, with a plain type. A new object, so the
+     * writer's SQL cache ({@code Scd2Writer}) builds the statements with the column.
+     *
+     * @throws IllegalArgumentException when the column exists or its name is not one a column may take
+     */
+    public EntitySpec withEvolvedColumn(String column, ColumnType type, boolean isTracked) {
+        if (columns.containsKey(column)) {
+            throw new IllegalArgumentException("column '" + column + "' is a column of entity '" + name + "' already");
+        }
+        List<String> t = new ArrayList<>(tracked);
+        List<String> t1 = new ArrayList<>(type1);
+        (isTracked ? t : t1).add(column);
+        Map<String, ColumnType> cols = new LinkedHashMap<>(columns);
+        cols.put(column, type);
+        Set<String> ev = new java.util.LinkedHashSet<>(evolved);
+        ev.add(column);
+        return new EntitySpec(name, table, key, t, t1, cols, latenessHorizon, system, surrogateKeyIndex, modifiers, ev);
+    }
+
+    /** The tracked columns the config declares: those {@code record_hash} covers position by position. */
+    public List<String> configTracked() {
+        return tracked.stream().filter(c -> !evolved.contains(c)).toList();
+    }
+
+    /** The tracked columns added while running, in the order they were added (the tail of {@link #tracked}). */
+    public List<String> evolvedTracked() {
+        return tracked.stream().filter(evolved::contains).toList();
     }
 
     /** Tracked then type-1 columns: the attributes a version row carries. */

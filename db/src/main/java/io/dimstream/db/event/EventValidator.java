@@ -36,6 +36,7 @@ public final class EventValidator {
     private final EntitySpec entity;
     private final List<String> columns;
     private final List<ColumnType> trackedTypes;
+    private final List<String> evolvedTracked;
     /** Per data column, its modifier or null. */
     private final TypeModifier[] modifiers;
 
@@ -43,6 +44,7 @@ public final class EventValidator {
         this.entity = entity;
         this.columns = entity.dataColumns();
         this.trackedTypes = entity.tracked().stream().map(entity::type).toList();
+        this.evolvedTracked = entity.evolvedTracked();
         this.modifiers = columns.stream().map(c -> entity.modifier(c).orElse(null)).toArray(TypeModifier[]::new);
     }
 
@@ -105,7 +107,7 @@ public final class EventValidator {
         }
         byte[] hash = null;
         if (e.op() == Op.UPSERT) {
-            hash = RecordHash.ofValues(trackedTypes, values.subList(nKey, nKey + entity.tracked().size()));
+            hash = RecordHash.ofValues(trackedTypes, values.subList(nKey, nKey + entity.tracked().size()), evolvedTracked);
         }
         return new Result(new TypedEvent(e.op() == Op.DELETE, time, values, hash, e.seq(), e.source()), null);
     }

@@ -5,5 +5,11 @@
  * columns dimstream does not fill, the generated {@code is_current}, and the invariant indexes and
  * check, recognised by definition rather than name. Each difference is refused at start with the
  * statement that fixes it; constraints and triggers dimstream cannot know are warned about.
+ *
+ * <p>{@link io.dimstream.db.schema.EvolvedColumns}: the catalog of columns added while running
+ * ({@code dimstream.entity_columns}, V008). A column is added to the table and its event memory and
+ * recorded in the caller's transaction (the sink's batch), so the tables and the catalog agree
+ * whether it commits or not; every reader of an entity merges the catalog into the config's spec
+ * (catalog order: {@code added_at}, then name, the order the columns enter {@code record_hash}).
  */
 package io.dimstream.db.schema;

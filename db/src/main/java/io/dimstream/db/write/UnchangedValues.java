@@ -91,7 +91,8 @@ final class UnchangedValues {
                             values.set(nKey + a, from == null ? null : from.get(a));
                         }
                     }
-                    byte[] hash = RecordHash.ofValues(trackedTypes, values.subList(nKey, nKey + entity.tracked().size()));
+                    byte[] hash = RecordHash.ofValues(trackedTypes, values.subList(nKey, nKey + entity.tracked().size()),
+                            entity.evolvedTracked());
                     e = new TypedEvent(false, e.eventTime(), values, hash, e.seq(), e.source());
                     out.set(i, e);
                 }

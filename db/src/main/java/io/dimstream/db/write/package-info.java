@@ -31,6 +31,11 @@
  *       resolved before anything else, from the key's event before in the event memory or the
  *       batch ({@link io.dimstream.db.write.UnchangedValues}); the rest of the writer never sees
  *       one. Batches without them cost nothing more.</li>
+ *   <li><b>Columns added while running</b> ({@link io.dimstream.db.entity.EntitySpec#evolved()}) are
+ *       ordinary attributes to the writer: a spec with one more column is a new cache key, hence new
+ *       statements and new work tables. {@code record_hash} leaves a NULL evolved column out
+ *       ({@link io.dimstream.db.event.RecordHash}), so versions written before the column existed
+ *       match later events whose column is NULL: no version is made by adding a column.</li>
  *   <li><b>Idempotent.</b> Re-delivered events match their remembered twin and are counted as
  *       duplicates; re-applying any batch writes nothing. Surrogate keys are a function of
  *       (entity, key, valid_from), so replays reproduce them.</li>

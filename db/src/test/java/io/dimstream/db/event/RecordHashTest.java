@@ -121,4 +121,37 @@ class RecordHashTest {
             throw new IllegalStateException(e);
         }
     }
+
+    /**
+     * A column added while running enters the hash after the config's columns, as a marker (0x03),
+     * its name and its value, only when it holds a value: a NULL one leaves the hash as it was.
+     */
+    @Test
+    void anEvolvedColumnEntersTheHashOnlyWithAValue() throws Exception {
+        List<ColumnType> types = List.of(ColumnType.TEXT, ColumnType.TEXT, ColumnType.BIGINT);
+        String before = RecordHash.hex(RecordHash.of(List.of("Ann", "Oslo")));
+
+        assertThat(RecordHash.hex(RecordHash.ofValues(types, Arrays.asList("Ann", "Oslo", null), List.of("score")))).isEqualTo(before);
+        assertThat(RecordHash.hex(RecordHash.ofValues(types.subList(0, 2), List.of("Ann", "Oslo"), List.of()))).isEqualTo(before);
+
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        for (String v : List.of("Ann", "Oslo")) {
+            expected.write(1);
+            expected.write(ByteBuffer.allocate(4).putInt(v.length()).array());
+            expected.write(v.getBytes(StandardCharsets.UTF_8));
+        }
+        expected.write(3);
+        expected.write(ByteBuffer.allocate(4).putInt(5).array());
+        expected.write("score".getBytes(StandardCharsets.UTF_8));
+        expected.write(1);
+        expected.write(ByteBuffer.allocate(4).putInt(2).array());
+        expected.write("42".getBytes(StandardCharsets.UTF_8));
+        String withValue = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(expected.toByteArray()));
+        assertThat(RecordHash.hex(RecordHash.ofValues(types, Arrays.asList("Ann", "Oslo", 42L), List.of("score")))).isEqualTo(withValue);
+
+        // the name counts: the same value in another evolved column is another row
+        assertThat(RecordHash.hex(RecordHash.of(List.of("Ann", "Oslo", "42"), List.of("points")))).isNotEqualTo(withValue);
+        // and an evolved value differs from the same text in a config column (the marker)
+        assertThat(RecordHash.hex(RecordHash.of(List.of("Ann", "Oslo", "42")))).isNotEqualTo(withValue);
+    }
 }

@@ -27,7 +27,9 @@ import java.util.Map;
  *  "data":{...},"source":{"topic":"crm.customers","partition":0,"offset":42}}</pre>
  * Values in {@code data} keep their JSON types; decimals stay exact (BigDecimal). Columns whose
  * value is {@link Unchanged#VALUE} are left out of {@code data} and listed in
- * {@code "unchanged":["email"]} (absent when there are none).
+ * {@code "unchanged":["email"]} (absent when there are none). Columns passed through for
+ * {@code new-columns:} are in {@code data} like any other and named with their inferred SQL type in
+ * {@code "new_columns":{"nickname":"text"}} (absent when there are none).
  */
 public final class ChangeCodec {
 
@@ -78,6 +80,13 @@ public final class ChangeCodec {
                     g.writeString(c);
                 }
                 g.writeEndArray();
+            }
+            if (!r.newColumns().isEmpty()) {
+                g.writeObjectFieldStart("new_columns");
+                for (Map.Entry<String, String> n : new java.util.TreeMap<>(r.newColumns()).entrySet()) {
+                    g.writeStringField(n.getKey(), n.getValue());
+                }
+                g.writeEndObject();
             }
             g.writeObjectFieldStart("source");
             g.writeStringField("topic", r.sourceTopic());
@@ -140,12 +149,40 @@ public final class ChangeCodec {
                     data.put(c.asText(), Unchanged.VALUE);
                 }
             }
+            Map<String, String> newColumns = Map.of();
+            JsonNode nc = root.get("new_columns");
+            if (nc != null) {
+                newColumns = new LinkedHashMap<>();
+                for (Map.Entry<String, JsonNode> f : (Iterable<Map.Entry<String, JsonNode>>) nc::fields) {
+                    newColumns.put(f.getKey(), f.getValue().asText());
+                }
+            }
             return new ChangeRecord(root.get("entity").asText(), changeClass(root.get("class").asText()),
                     op(root.get("op").asText()), t, data,
-                    src.get("topic").asText(), src.get("partition").asInt(), src.get("offset").asLong());
+                    src.get("topic").asText(), src.get("partition").asInt(), src.get("offset").asLong(), newColumns);
         } catch (NullPointerException | IllegalArgumentException e) {
             throw new IllegalArgumentException(Rejection.printable("malformed change record: " + new String(bytes, StandardCharsets.UTF_8)), e);
         }
+    }
+
+    /** The bytes every encoded change with new columns holds, and a change without them holds only by chance (a data key so named). */
+    private static final byte[] NEW_COLUMNS_FIELD = "\"new_columns\":".getBytes(StandardCharsets.UTF_8);
+
+    /**
+     * Whether a change record may name new columns: a byte search, so the sink reads only those
+     * records twice. False means it names none; true is checked by {@link #decode}.
+     */
+    public static boolean mayHaveNewColumns(byte[] bytes) {
+        outer:
+        for (int i = 0; i + NEW_COLUMNS_FIELD.length <= bytes.length; i++) {
+            for (int j = 0; j < NEW_COLUMNS_FIELD.length; j++) {
+                if (bytes[i + j] != NEW_COLUMNS_FIELD[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     /** The class named in a record; the message quotes it escaped (it is stored as a reject's reason). */

@@ -14,9 +14,23 @@ import java.util.Map;
  *
  * <p>The topology writes these; the sink reads them and turns each into a writer {@link Event}
  * whose arrival order ({@code seq}) is the record's offset in the changes topic.
+ *
+ * @param newColumns the columns of {@code data} the config does not declare, which the topology
+ *                   passed through for {@code new-columns:} (column to the SQL type it inferred):
+ *                   the sink adds each its entity does not have yet before applying the record
  */
 public record ChangeRecord(String entity, ChangeClass changeClass, Op op, Instant eventTime, Map<String, Object> data,
-                           String sourceTopic, int sourcePartition, long sourceOffset) {
+                           String sourceTopic, int sourcePartition, long sourceOffset, Map<String, String> newColumns) {
+
+    public ChangeRecord {
+        newColumns = Map.copyOf(newColumns);
+    }
+
+    /** A change of the config's columns only. */
+    public ChangeRecord(String entity, ChangeClass changeClass, Op op, Instant eventTime, Map<String, Object> data,
+                        String sourceTopic, int sourcePartition, long sourceOffset) {
+        this(entity, changeClass, op, eventTime, data, sourceTopic, sourcePartition, sourceOffset, Map.of());
+    }
 
     /** The writer's view of this change; {@code seq} is the changes-topic offset it was read at. */
     public Event toEvent(long seq) {

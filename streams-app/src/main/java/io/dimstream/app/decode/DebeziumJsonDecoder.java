@@ -64,6 +64,12 @@ public final class DebeziumJsonDecoder implements EventDecoder {
         } catch (IllegalArgumentException e) {
             return Decoded.error(e.getMessage());
         }
-        return envelope.decode(image, offset, Source.kafka(topic, partition, offset));
+        Decoded d = envelope.decode(image, offset, Source.kafka(topic, partition, offset));
+        if (schema != null && d instanceof Decoded.Ok ok) {
+            // the row image's schema: what a field new to the entity becomes (new-columns:)
+            Map<String, io.dimstream.db.entity.ColumnType> types = ColumnInference.fromJsonSchema(schema);
+            return types.isEmpty() ? d : new Decoded.Ok(ok.event(), types);
+        }
+        return d;
     }
 }

@@ -4,6 +4,8 @@ import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
 import java.time.Instant;
+import io.dimstream.db.entity.ColumnType;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -12,10 +14,26 @@ import java.util.Objects;
  */
 public sealed interface Decoded {
 
-    /** A decoded event, not yet validated against its entity. */
-    record Ok(Event event) implements Decoded {
+    /**
+     * A decoded event, not yet validated against its entity.
+     *
+     * @param sourceTypes the column types the record's own schema gives its fields (a Debezium
+     *                    record with its schema), empty when it has none: what a field new to the
+     *                    entity becomes ({@link ColumnInference})
+     */
+    record Ok(Event event, Map<String, ColumnType> sourceTypes) implements Decoded {
         public Ok {
             Objects.requireNonNull(event, "event");
+            sourceTypes = Map.copyOf(sourceTypes);
+        }
+
+        public Ok(Event event) {
+            this(event, Map.of());
+        }
+
+        /** Another event of the same record: its schema's types still apply. */
+        public Ok with(Event other) {
+            return new Ok(other, sourceTypes);
         }
     }
 

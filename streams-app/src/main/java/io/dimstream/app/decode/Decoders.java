@@ -55,7 +55,7 @@ public final class Decoders {
                 Event e = ok.event();
                 Map<String, Object> kept = new LinkedHashMap<>(e.data());
                 kept.keySet().removeAll(fields);
-                return Decoded.ok(new Event(e.op(), e.eventTime(), kept, e.seq(), e.source(), e.badTimeReason()));
+                return ok.with(new Event(e.op(), e.eventTime(), kept, e.seq(), e.source(), e.badTimeReason()));
             }
             return d;
         });
@@ -105,7 +105,7 @@ public final class Decoders {
                     data.put(a, Unchanged.VALUE);
                 }
             }
-            return data == null ? d : Decoded.ok(new Event(e.op(), e.eventTime(), data, e.seq(), e.source(), e.badTimeReason()));
+            return data == null ? d : ok.with(new Event(e.op(), e.eventTime(), data, e.seq(), e.source(), e.badTimeReason()));
         });
     }
 
@@ -121,7 +121,7 @@ public final class Decoders {
                 io.dimstream.db.event.Event e = ok.event();
                 java.util.Map<String, Object> kept = new java.util.LinkedHashMap<>(e.data());
                 kept.keySet().retainAll(columns);
-                return Decoded.ok(new io.dimstream.db.event.Event(e.op(), e.eventTime(), kept, e.seq(), e.source(), e.badTimeReason()));
+                return ok.with(new io.dimstream.db.event.Event(e.op(), e.eventTime(), kept, e.seq(), e.source(), e.badTimeReason()));
             }
             return d;
         });

@@ -21,6 +21,7 @@ import io.dimstream.config.PostgresConfig;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.schema.Migrations;
 import io.dimstream.db.sink.PartitionRef;
 import io.dimstream.db.sink.SinkOffsets;
@@ -147,12 +148,18 @@ public final class Pipeline implements AutoCloseable {
             started.add(db);
             Migrations.migrate(db.dataSource());
             long tMigrated = System.nanoTime();
+            // each entity as the config declares it plus the columns added while running (the catalog),
+            // for the tables' check, the topology, the sink and the pruner alike
+            Map<String, EntitySpec> merged = new HashMap<>();
             for (EntityConfig e : config.entities()) {
-                EntityTables.ensure(db.dataSource(), e.toEntitySpec());
+                EntitySpec spec = EvolvedColumns.withCatalog(db.dataSource(), e.toEntitySpec());
+                merged.put(e.name(), spec);
+                EntityTables.ensure(db.dataSource(), spec);
             }
             long tTables = System.nanoTime();
 
-            List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config);
+            List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config).stream()
+                    .map(p -> p.withEntity(merged.get(p.entity().name()))).toList();
             short replication = (short) (kafka != null ? 1 : -1);
             KafkaClients clients = KafkaClients.of(bootstrap, kafkaConfig);
             createTopics(clients, pipelines, options.partitions(), replication, kafka != null);
@@ -196,7 +203,7 @@ public final class Pipeline implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
             });
-            List<EntitySpec> specs = config.entities().stream().map(EntityConfig::toEntitySpec).toList();
+            List<EntitySpec> specs = config.entities().stream().map(e -> merged.get(e.name())).toList();
             Scd2Writer writer = new Scd2Writer(db.dataSource());
             long every = options.pruneInterval().toMillis();
             pruner.scheduleWithFixedDelay(() -> prune(writer, specs), every, every, TimeUnit.MILLISECONDS);

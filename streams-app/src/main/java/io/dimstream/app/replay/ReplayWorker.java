@@ -206,7 +206,9 @@ public final class ReplayWorker implements AutoCloseable {
             throw new IllegalArgumentException("entity " + job.entity() + " is a snapshot feed (mode: snapshot): a replay would apply "
                     + "its rows but not the deletions by absence from complete slices; replaying snapshot feeds is not supported yet");
         }
-        EntitySpec live = pipeline.entity();
+        // the catalog as of the job's start: columns added while running since this instance started
+        // are written by the replay too, and a shadow table is made with them
+        EntitySpec live = io.dimstream.db.schema.EvolvedColumns.withCatalog(ds, pipeline.entity());
         EntitySpec target = job.target() == ReplayTarget.LIVE ? live : ShadowTables.shadowSpec(live, job.id());
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             List<PartitionProgress> progress = jobs.progress(job.id());

@@ -158,8 +158,22 @@ public final class ChangeSink implements Runnable, AutoCloseable {
 
     public static ChangeSink create(DimstreamConfig config, SinkSettings settings, KafkaClients kafka, DataSource ds,
                                     MeterRegistry registry) {
-        List<EntitySpec> entities = config.entities().stream().map(EntityConfig::toEntitySpec).toList();
-        return new ChangeSink(settings, kafka, entities, ds, new SinkMetrics(registry));
+        List<EntitySpec> entities = new ArrayList<>();
+        java.util.Set<String> type1 = new java.util.HashSet<>();
+        for (EntityConfig e : config.entities()) {
+            try {
+                // the columns added while running, so a restarted sink writes them from its first batch
+                entities.add(io.dimstream.db.schema.EvolvedColumns.withCatalog(ds, e.toEntitySpec()));
+            } catch (java.sql.SQLException ex) {
+                throw new IllegalStateException("entity " + e.name() + ": cannot read dimstream.entity_columns: " + ex.getMessage(), ex);
+            }
+            if (e.cdc().evolvesColumns() && e.cdc().newColumns() == io.dimstream.config.CdcOptions.NewColumns.TYPE1) {
+                type1.add(e.name());
+            }
+        }
+        ChangeSink sink = new ChangeSink(settings, kafka, entities, ds, new SinkMetrics(registry));
+        sink.tx.type1NewColumns(type1);
+        return sink;
     }
 
     /** Runs {@link #run()} on a new thread named {@code dimstream-sink}; returns this. */

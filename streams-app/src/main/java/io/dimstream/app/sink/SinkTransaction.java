@@ -9,6 +9,7 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
+import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.sink.PartitionRef;
 import io.dimstream.db.sink.SinkBatch;
 import io.dimstream.db.sink.SinkBatches;
@@ -68,6 +69,14 @@ final class SinkTransaction {
     private final DataSource ds;
     private final Scd2Writer writer;
     private final String group;
+    /**
+     * Per entity, its spec with the columns this sink added while running (committed): the spec the
+     * next batch applies with. The writer caches its SQL per spec object, so a new spec gets
+     * statements with the new columns.
+     */
+    private final Map<String, EntitySpec> evolved = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The entities whose new columns are type-1 ({@code new-columns: type1}); the others' are tracked. */
+    private volatile java.util.Set<String> type1NewColumns = java.util.Set.of();
 
     SinkTransaction(DataSource ds, Scd2Writer writer, String group) {
         this.ds = ds;
@@ -120,8 +129,20 @@ final class SinkTransaction {
     private record Item(ConsumerRecord<byte[], byte[]> record, Event event) {
     }
 
+    /** Which entities add their new columns as type-1 columns ({@code new-columns: type1}). */
+    void type1NewColumns(java.util.Set<String> entities) {
+        this.type1NewColumns = java.util.Set.copyOf(entities);
+    }
+
+    /** The entity's spec as this sink applies it now: {@code entity} with the columns added since. */
+    EntitySpec current(EntitySpec entity) {
+        EntitySpec e = evolved.get(entity.name());
+        return e != null && e.table().equals(entity.table()) ? e : entity;
+    }
+
     /** Applies the group; see the class comment. Any failure rolls everything back and is rethrown. */
-    Outcome apply(EntitySpec entity, List<PartitionBatch> batches) throws SQLException {
+    Outcome apply(EntitySpec configured, List<PartitionBatch> batches) throws SQLException {
+        EntitySpec entity = current(configured);
         if (batches.isEmpty()) {
             throw new IllegalArgumentException("a group of no batches");
         }
@@ -151,7 +172,8 @@ final class SinkTransaction {
      * is applied again with {@code isolate}.
      */
     private Outcome attempt(EntitySpec entity, List<PartitionBatch> ordered, long t0, boolean isolate) throws SQLException {
-        return Transactions.inTransaction(ds, c -> {
+        EntitySpec[] applied = {entity};
+        Outcome outcome = Transactions.inTransaction(ds, c -> {
             for (PartitionBatch b : ordered) {
                 OptionalLong stored = SinkOffsets.lock(c, group, ref(b.tp()));
                 if (!stored.equals(b.expected())) {
@@ -159,6 +181,67 @@ final class SinkTransaction {
                     return new Fenced(b.tp(), stored);
                 }
             }
+            // before anything is written: ALTER TABLE waits for the table's other writers, and must
+            // not find this transaction holding locks they wait for
+            applied[0] = addNewColumns(c, entity, ordered);
+            return applyGroup(c, applied[0], ordered, t0, isolate);
+        });
+        if (outcome instanceof Committed && applied[0] != entity) {
+            // committed: the columns exist for every later transaction; the spec with more columns wins
+            // when two transactions of the entity added different ones
+            evolved.merge(entity.name(), applied[0], (a, b) -> b.columns().size() >= a.columns().size() ? b : a);
+        }
+        return outcome;
+    }
+
+    /**
+     * The columns the group's change records name in {@code new_columns} that the entity does not
+     * have yet: added to its tables and the catalog in this transaction ({@link EvolvedColumns#add}),
+     * which gives the spec to apply the group with. Only records that may name new columns are read
+     * here ({@link ChangeCodec#mayHaveNewColumns}); one that does not decode is left for the reject
+     * of {@link #decode}. A type the sink does not know adds nothing (the validator then refuses the
+     * column, naming it).
+     */
+    private EntitySpec addNewColumns(Connection c, EntitySpec entity, List<PartitionBatch> ordered) throws SQLException {
+        Map<String, EvolvedColumns.NewColumn> wanted = new LinkedHashMap<>();
+        boolean tracked = !type1NewColumns.contains(entity.name());
+        for (PartitionBatch b : ordered) {
+            for (ConsumerRecord<byte[], byte[]> r : b.records()) {
+                if (r.value() == null || SliceMarker.isControl(r.headers()) || !ChangeCodec.mayHaveNewColumns(r.value())) {
+                    continue;
+                }
+                ChangeRecord change;
+                try {
+                    change = ChangeCodec.decode(r.value());
+                } catch (IllegalArgumentException e) {
+                    continue;
+                }
+                for (Map.Entry<String, String> n : change.newColumns().entrySet()) {
+                    if (entity.columns().containsKey(n.getKey()) || wanted.containsKey(n.getKey())) {
+                        continue;
+                    }
+                    io.dimstream.db.entity.ColumnType.fromConfig(n.getValue()).ifPresent(t -> wanted.put(n.getKey(),
+                            new EvolvedColumns.NewColumn(n.getKey(), t, tracked,
+                                    change.sourceTopic() + "-" + change.sourcePartition() + "@" + change.sourceOffset())));
+                }
+            }
+        }
+        if (wanted.isEmpty()) {
+            return entity;
+        }
+        try {
+            return EvolvedColumns.add(c, entity, List.copyOf(wanted.values()));
+        } catch (IllegalArgumentException refused) {
+            // a name no column may take (checked by EntitySpec): nothing added, the validator refuses the records naming it
+            LOG.warn("{}: new columns {} not added: {}", entity.name(), wanted.keySet(), refused.getMessage());
+            return entity;
+        }
+    }
+
+    /** The group's records applied, rejects kept, offsets advanced, batches recorded: the body of {@link #attempt}'s transaction. */
+    private Outcome applyGroup(Connection c, EntitySpec entity, List<PartitionBatch> ordered, long t0, boolean isolate)
+            throws SQLException {
+        {
             List<SinkReject> rejects = new ArrayList<>();
             ApplyResult result;
             if (ordered.size() == 1) {
@@ -190,7 +273,7 @@ final class SinkTransaction {
                 first = false;
             }
             return new Committed(result, rejects.size());
-        });
+        }
     }
 
     private static PartitionRef ref(TopicPartition tp) {

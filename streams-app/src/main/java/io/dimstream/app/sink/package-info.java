@@ -32,6 +32,13 @@
  * skip} moves past it with the gap recorded in {@code dimstream.sink_gaps}. Whatever ends the
  * thread is in {@link io.dimstream.app.sink.ChangeSink#failure()} and the status.
  *
+ * <p><b>Columns added while running</b> ({@code new-columns:}): a group whose change records name
+ * columns in {@code new_columns} that the entity does not have yet adds them first, in the group's
+ * transaction and before anything is written ({@link io.dimstream.db.schema.EvolvedColumns#add}:
+ * an advisory lock per entity, {@code ALTER TABLE} of the table and its event memory, the catalog
+ * row), then applies the group with the extended spec; once committed, later groups use it. Only
+ * records whose bytes hold {@code "new_columns":} are read twice for it. The first type wins.
+ *
  * <p>Snapshot feeds: an end-of-slice marker splits a batch; after the events before it, in the same
  * transaction, the slice is recorded complete on the partition and it and every complete slice
  * after it are judged ({@link io.dimstream.db.snapshot.SnapshotSlices}): the keys live at the slice's

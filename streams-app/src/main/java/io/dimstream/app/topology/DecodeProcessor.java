@@ -5,7 +5,15 @@ import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.SliceMarker;
 import io.dimstream.app.change.TruncateMarker;
 import io.dimstream.app.decode.Decoded;
+import io.dimstream.app.decode.ColumnInference;
+import io.dimstream.config.CdcOptions;
+import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
+import io.dimstream.db.event.Op;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -35,7 +43,13 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
     private static final int MAX_CLASS_FIELD = maxClassField();
 
     private final EntityPipeline pipeline;
-    private final EventValidator validator;
+    /**
+     * The entity as this task knows it: the pipeline's, plus the fields new to it that this task
+     * passed through ({@code new-columns:}). Each task infers for itself; the sink adds a column
+     * once, with the first type it sees, and coerces the values of the others to it.
+     */
+    private EntitySpec spec;
+    private EventValidator validator;
     private final EventCounters counters;
     /** Where the classifier splices the class into this entity's change JSON (ChangeCodec#classOffset). */
     private final int classOffset;
@@ -44,7 +58,8 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
 
     DecodeProcessor(EntityPipeline pipeline, EventCounters counters) {
         this.pipeline = pipeline;
-        this.validator = new EventValidator(pipeline.entity());
+        this.spec = pipeline.entity();
+        this.validator = new EventValidator(spec);
         this.counters = counters;
         this.classOffset = ChangeCodec.classOffset(pipeline.entity().name());
     }
@@ -94,13 +109,14 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
             byte[] key;
             byte[] value;
             try {
-                EventValidator.Result result = validator.validate(ok.event());
+                Event event = pipeline.addsColumns() ? passNewFields(ok) : ok.event();
+                EventValidator.Result result = validator.validate(event);
                 if (!result.ok()) {
                     deadLetter(record, md, result.rejection().reason());
                     return;
                 }
-                pending = PendingChange.of(pipeline.entity(), result.event(), classOffset);
-                key = PendingChange.businessKey(pipeline.entity(), result.event());
+                pending = PendingChange.of(spec, result.event(), classOffset, newColumns(event));
+                key = PendingChange.businessKey(spec, result.event());
                 value = pending.encode();
             } catch (RuntimeException e) {
                 // a valid event whose change cannot be built (C1: an event time whose epoch microseconds
@@ -115,6 +131,56 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
             }
             context.forward(new Record<>(key, new Routed(true, value), record.timestamp(), new RecordHeaders()));
         }
+    }
+
+    /**
+     * {@code new-columns:}: a field the entity does not declare becomes a column of this task's spec,
+     * typed by the record's schema or else by its value ({@link ColumnInference}); a field with a NULL
+     * value and no schema is left out until a record gives it a value. A delete's image keeps only
+     * what the spec knows (a delete writes no attribute). A field whose name no column may take
+     * stays, for the validator to refuse naming it.
+     */
+    private Event passNewFields(Decoded.Ok ok) {
+        Event e = ok.event();
+        Map<String, Object> data = null;
+        for (Map.Entry<String, Object> f : e.data().entrySet()) {
+            String field = f.getKey();
+            if (spec.columns().containsKey(field)) {
+                continue;
+            }
+            java.util.Optional<ColumnType> type = e.op() == Op.DELETE ? java.util.Optional.empty()
+                    : java.util.Optional.ofNullable(ok.sourceTypes().get(field)).or(() -> ColumnInference.ofValue(f.getValue()));
+            if (type.isPresent()) {
+                try {
+                    spec = spec.withEvolvedColumn(field, type.get(), pipeline.newColumns() == CdcOptions.NewColumns.TRACKED);
+                    validator = new EventValidator(spec);
+                    LOG.info("entity {}: new source field '{}' at {} passed through as a {} column ({})", spec.name(), field, e.source(),
+                            pipeline.newColumns().configName(), type.get().sqlName());
+                    continue;
+                } catch (IllegalArgumentException refused) {
+                    continue; // the validator names it
+                }
+            }
+            if (data == null) {
+                data = new LinkedHashMap<>(e.data());
+            }
+            data.remove(field);
+        }
+        return data == null ? e : new Event(e.op(), e.eventTime(), data, e.seq(), e.source(), e.badTimeReason());
+    }
+
+    /** The columns of this event the config does not declare, with their types: the change record names them for the sink. */
+    private Map<String, String> newColumns(Event e) {
+        if (spec.evolved().isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String c : spec.evolved()) {
+            if (e.data().containsKey(c)) {
+                out.put(c, spec.type(c).sqlName());
+            }
+        }
+        return out;
     }
 
     /**

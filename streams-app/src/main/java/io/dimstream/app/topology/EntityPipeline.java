@@ -24,7 +24,15 @@ import java.util.Objects;
  *                 live keys the sink deletes
  */
 public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
-                             boolean snapshot, boolean partitionedByKey, boolean deletesOnTruncate) {
+                             boolean snapshot, boolean partitionedByKey, boolean deletesOnTruncate,
+                             CdcOptions.NewColumns newColumns) {
+
+    /** A pipeline that adds no column while running: a field the entity does not declare is refused. */
+    public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
+                          boolean snapshot, boolean partitionedByKey, boolean deletesOnTruncate) {
+        this(entity, sourceTopic, decoder, changesTopic, dlqTopic, snapshot, partitionedByKey, deletesOnTruncate,
+                CdcOptions.NewColumns.IGNORE);
+    }
 
     /** A pipeline whose truncates, if its decoder reports any, are not applied. */
     public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
@@ -48,6 +56,7 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
         Objects.requireNonNull(decoder, "decoder");
         Objects.requireNonNull(changesTopic, "changesTopic");
         Objects.requireNonNull(dlqTopic, "dlqTopic");
+        Objects.requireNonNull(newColumns, "newColumns");
         if (snapshot && partitionedByKey) {
             throw new IllegalArgumentException("entity \"" + entity.name() + "\": a snapshot feed needs the repartition step (end-of-slice markers)");
         }
@@ -79,7 +88,19 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
     public static EntityPipeline of(EntityConfig entity) {
         return new EntityPipeline(entity.toEntitySpec(), entity.topic(), Decoders.forEntity(entity),
                 ChangeTopics.name(entity.name()), dlqTopicOf(entity.topic()), entity.snapshot(),
-                entity.partitionedByKey(), entity.cdc().onTruncate() == CdcOptions.OnTruncate.DELETE_ALL);
+                entity.partitionedByKey(), entity.cdc().onTruncate() == CdcOptions.OnTruncate.DELETE_ALL,
+                entity.cdc().evolvesColumns() ? entity.cdc().newColumns() : CdcOptions.NewColumns.IGNORE);
+    }
+
+    /** This pipeline with another spec of its entity: the config's merged with the columns added while running. */
+    public EntityPipeline withEntity(EntitySpec spec) {
+        return new EntityPipeline(spec, sourceTopic, decoder, changesTopic, dlqTopic, snapshot, partitionedByKey, deletesOnTruncate,
+                newColumns);
+    }
+
+    /** Whether a field the entity does not declare becomes a column ({@code schema-evolution: lenient}, {@code new-columns:} not ignore). */
+    public boolean addsColumns() {
+        return newColumns != CdcOptions.NewColumns.IGNORE;
     }
 
     /** Every entity of the config, in config order. */

@@ -57,6 +57,14 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
      *                    event of the entity, so the caller computes it once
      */
     static PendingChange of(EntitySpec entity, TypedEvent e, int classOffset) {
+        return of(entity, e, classOffset, Map.of());
+    }
+
+    /**
+     * @param newColumns columns the config does not declare, passed through for {@code new-columns:}
+     *                   (column to SQL type), named in the change record for the sink to add
+     */
+    static PendingChange of(EntitySpec entity, TypedEvent e, int classOffset, Map<String, String> newColumns) {
         List<String> columns = entity.dataColumns();
         int n = e.delete() ? entity.key().size() : columns.size();
         Map<String, Object> data = new LinkedHashMap<>();
@@ -77,7 +85,7 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
             fingerprintInput.add(v == null ? null : type.canonical(v));
         }
         ChangeRecord change = new ChangeRecord(entity.name(), ChangeClass.NEW, e.delete() ? Op.DELETE : Op.UPSERT,
-                e.eventTime(), data, e.source().topic(), e.source().partition(), e.source().offset());
+                e.eventTime(), data, e.source().topic(), e.source().partition(), e.source().offset(), newColumns);
         long fingerprint = ByteBuffer.wrap(RecordHash.of(fingerprintInput)).getLong();
         return new PendingChange(KeyState.micros(e.eventTime()), e.hash(), fingerprint, classOffset,
                 ChangeCodec.encodeUnclassified(change));

@@ -1,0 +1,98 @@
+package io.dimstream.app.decode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dimstream.app.change.ChangeClass;
+import io.dimstream.app.change.ChangeCodec;
+import io.dimstream.app.change.ChangeRecord;
+import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.event.Op;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The type a field new to an entity gets: from the Debezium record's schema, else from its value; and how a change names it. */
+class ColumnInferenceTest {
+
+    @Test
+    void aJsonConverterSchemaGivesEachAfterFieldItsType() throws Exception {
+        JsonNode schema = new ObjectMapper().readTree("""
+                {"type":"struct","fields":[
+                  {"type":"struct","optional":true,"field":"before","fields":[{"type":"string","field":"old_only"}]},
+                  {"type":"struct","optional":true,"field":"after","fields":[
+                    {"type":"int16","field":"a"},{"type":"int32","field":"b"},{"type":"int64","field":"c"},
+                    {"type":"float","field":"d"},{"type":"double","field":"e"},{"type":"boolean","field":"f"},
+                    {"type":"string","field":"g"},{"type":"bytes","field":"h"},
+                    {"type":"int32","name":"io.debezium.time.Date","field":"i"},
+                    {"type":"int64","name":"io.debezium.time.MicroTimestamp","field":"j"},
+                    {"type":"string","name":"io.debezium.time.ZonedTimestamp","field":"k"},
+                    {"type":"bytes","name":"org.apache.kafka.connect.data.Decimal","parameters":{"scale":"2"},"field":"l"},
+                    {"type":"string","name":"io.debezium.data.Json","field":"m"},
+                    {"type":"string","name":"io.debezium.data.Uuid","field":"n"},
+                    {"type":"int64","name":"io.debezium.time.MicroTime","field":"o"},
+                    {"type":"array","field":"p"}]},
+                  {"type":"string","field":"op"}]}
+                """);
+        Map<String, ColumnType> expected = new LinkedHashMap<>();
+        expected.put("a", ColumnType.SMALLINT);
+        expected.put("b", ColumnType.INTEGER);
+        expected.put("c", ColumnType.BIGINT);
+        expected.put("d", ColumnType.DOUBLE);
+        expected.put("e", ColumnType.DOUBLE);
+        expected.put("f", ColumnType.BOOLEAN);
+        expected.put("g", ColumnType.TEXT);
+        expected.put("h", ColumnType.BYTEA);
+        expected.put("i", ColumnType.DATE);
+        expected.put("j", ColumnType.TIMESTAMP);
+        expected.put("k", ColumnType.TIMESTAMPTZ);
+        expected.put("l", ColumnType.NUMERIC);
+        expected.put("m", ColumnType.JSONB);
+        expected.put("n", ColumnType.UUID_TYPE);
+        expected.put("o", ColumnType.TIME);
+        // p: a type dimstream does not map is left to the value
+
+        assertThat(ColumnInference.fromJsonSchema(schema)).isEqualTo(expected);
+        assertThat(ColumnInference.fromJsonSchema(null)).isEqualTo(Map.of());
+    }
+
+    @Test
+    void withoutASchemaTheValueDecides() {
+        assertThat(List.of("nick", 42, 42L, new BigInteger("99999999999999999999"), new BigDecimal("1.50"), 2.5, true,
+                Map.of("a", 1), List.of(1), LocalDate.of(2025, 1, 1), Instant.EPOCH, UUID.randomUUID(), new byte[] {1})
+                .stream().map(v -> ColumnInference.ofValue(v).orElseThrow()).toList())
+                .isEqualTo(List.of(ColumnType.TEXT, ColumnType.BIGINT, ColumnType.BIGINT, ColumnType.NUMERIC, ColumnType.NUMERIC,
+                        ColumnType.DOUBLE, ColumnType.BOOLEAN, ColumnType.JSONB, ColumnType.JSONB, ColumnType.DATE,
+                        ColumnType.TIMESTAMPTZ, ColumnType.UUID_TYPE, ColumnType.BYTEA));
+        assertThat(ColumnInference.ofValue(null)).isEqualTo(Optional.empty());
+    }
+
+    @Test
+    void aChangeNamesItsNewColumnsBesideItsData() {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("id", "K1");
+        data.put("nickname", "Al");
+        ChangeRecord change = new ChangeRecord("customer", ChangeClass.CHANGED, Op.UPSERT, Instant.parse("2025-01-01T00:00:00Z"), data,
+                "crm.customers", 0, 42, Map.of("nickname", "text"));
+
+        byte[] bytes = ChangeCodec.encode(change);
+
+        assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("{\"entity\":\"customer\",\"class\":\"CHANGED\",\"op\":\"upsert\","
+                + "\"event_time\":\"2025-01-01T00:00:00.000000Z\",\"data\":{\"id\":\"K1\",\"nickname\":\"Al\"},"
+                + "\"new_columns\":{\"nickname\":\"text\"},\"source\":{\"topic\":\"crm.customers\",\"partition\":0,\"offset\":42}}");
+        assertThat(ChangeCodec.decode(bytes)).isEqualTo(change);
+        assertThat(ChangeCodec.mayHaveNewColumns(bytes)).isTrue();
+        ChangeRecord plain = new ChangeRecord("customer", ChangeClass.CHANGED, Op.UPSERT, change.eventTime(), data, "crm.customers", 0, 42);
+        assertThat(ChangeCodec.mayHaveNewColumns(ChangeCodec.encode(plain))).isFalse();
+        assertThat(ChangeCodec.decode(ChangeCodec.encode(plain)).newColumns()).isEqualTo(Map.of());
+    }
+}
