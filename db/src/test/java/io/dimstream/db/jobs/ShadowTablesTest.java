@@ -70,4 +70,45 @@ class ShadowTablesTest {
         all.add(up("D", 6, "d2", "Kyiv", 1, 103));
         assertThat(EntityTableReader.rows(ds, live)).isEqualTo(new ReferenceModel(live).rows(all));
     }
+
+    @Test
+    void theLiveEventsMergedAtTheSwapKeepTheirJsonbByteaAndTimestampValues() throws SQLException {
+        java.util.Map<String, io.dimstream.db.entity.ColumnType> cols = new java.util.LinkedHashMap<>();
+        cols.put("id", io.dimstream.db.entity.ColumnType.TEXT);
+        cols.put("doc", io.dimstream.db.entity.ColumnType.JSONB);
+        cols.put("blob", io.dimstream.db.entity.ColumnType.BYTEA);
+        cols.put("seen", io.dimstream.db.entity.ColumnType.TIMESTAMP);
+        EntitySpec live = new EntitySpec("shadow_typed", "shadow_typed", List.of("id"), List.of("doc", "blob", "seen"), List.of(), cols,
+                Optional.empty(), io.dimstream.db.entity.SystemColumns.DEFAULTS);
+        io.dimstream.db.schema.EntityTables.ensure(ds, live);
+        List<Event> range = List.of(typed("A", 1, "{\"a\": [1, 2.50]}", "AP8=", "2018-06-20T15:13:16.945104", 1));
+        // live only: a jsonb string (given as its JSON text), bytes that need escaping, a timestamp at the range's edge
+        List<Event> liveOnly = List.of(typed("A", 9, "\"just a string\"", "XAoN", "0001-01-01T00:00:00", 100),
+                typed("B", 5, "[]", "", "9999-12-31T23:59:59.999999", 101));
+        writer.apply(live, range);
+        writer.apply(live, liveOnly);
+        EntitySpec shadow = ShadowTables.shadowSpec(live, 78);
+        ShadowTables.create(ds, shadow);
+        writer.apply(shadow, range.stream().map(e -> new Event(e.op(), e.eventTime(), e.data(), e.seq() - (1L << 62), e.source(), null))
+                .toList());
+
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            ShadowTables.Swap swap = ShadowTables.swap(c, writer, live, shadow, 78);
+            c.commit();
+            assertThat(List.of(swap.merged().applied(), swap.merged().rejected())).isEqualTo(List.of(2, List.of()));
+        }
+        List<Event> all = new ArrayList<>(range);
+        all.addAll(liveOnly);
+        assertThat(EntityTableReader.rows(ds, live)).isEqualTo(new ReferenceModel(live).rows(all));
+    }
+
+    private static Event typed(String id, int day, String doc, String blob, String seen, long seq) {
+        java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
+        d.put("id", id);
+        d.put("doc", doc);
+        d.put("blob", blob);
+        d.put("seen", seen);
+        return Event.upsert(JobsFixtures.T0.plus(java.time.Duration.ofDays(day)), d, seq, io.dimstream.db.event.Source.kafka("crm", 0, seq));
+    }
 }

@@ -317,9 +317,19 @@ public final class ReplayWorker implements AutoCloseable {
     static List<Event> withoutExactDuplicates(List<Event> events) {
         Map<List<Object>, Event> first = new LinkedHashMap<>();
         for (Event e : events) {
-            first.putIfAbsent(java.util.Arrays.asList(e.op(), e.eventTime(), e.data()), e);
+            first.putIfAbsent(java.util.Arrays.asList(e.op(), e.eventTime(), byContent(e.data())), e);
         }
         return first.size() == events.size() ? events : List.copyOf(first.values());
+    }
+
+    /** The data with bytes (a Debezium bytes column's byte[], equal by identity only) wrapped to compare by content. */
+    private static Map<String, Object> byContent(Map<String, Object> data) {
+        if (data.values().stream().noneMatch(v -> v instanceof byte[])) {
+            return data;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        data.forEach((k, v) -> m.put(k, v instanceof byte[] b ? java.nio.ByteBuffer.wrap(b) : v));
+        return m;
     }
 
     /** What one poll holds, in read order: runs of events, and the truncates to apply between them. */

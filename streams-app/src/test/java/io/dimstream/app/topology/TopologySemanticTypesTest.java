@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Debezium's semantic types through the topology, as the pipeline builds it for an entity of the
  * config: a record carrying every one reaches the changes topic with its values as canonical texts
  * (numbers as JSON numbers), which the sink's validator reads back to the same typed values and
- * record hash; a record whose encoding does not decode goes to the DLQ with its reason.
+ * record hash, and the writer puts into PostgreSQL, whence the read side reads them back; a record
+ * whose encoding does not decode goes to the DLQ with its reason.
  */
 class TopologySemanticTypesTest {
 
@@ -68,6 +69,32 @@ class TopologySemanticTypesTest {
                     dlqHeaders("column 'born': io.debezium.time.Date value 3000000 (days since 1970-01-01) is outside 0001-01-01 to "
                             + "9999-12-31", "typed", "pg.public.typed", 1))));
         }
+    }
+
+    @Test
+    void theSinksReadingOfTheChangeLandsInPostgresAndReadsBackAsTheSameTypedValues() throws Exception {
+        EntityPipeline pipeline = EntityPipeline.of(SemanticTypesTest.ENTITY);
+        io.dimstream.app.change.ChangeRecord change;
+        try (TopologyTestDriver driver = driver(List.of(pipeline), new SimpleMeterRegistry(), stateDir)) {
+            input(driver, "pg.public.typed").pipeInput(utf8("{\"id\":1}"), resource("semantic-types.json"), NOW);
+            change = changes(output(driver, pipeline.changesTopic())).get(0).change();
+        }
+        io.dimstream.db.entity.EntitySpec spec = SemanticTypesTest.SPEC.withTable("dim_typed_round_trip");
+        javax.sql.DataSource ds = io.dimstream.db.testing.TestPostgres.dataSource();
+        io.dimstream.db.schema.EntityTables.ensure(ds, spec);
+        io.dimstream.db.write.ApplyResult applied = new io.dimstream.db.write.Scd2Writer(ds).apply(spec, List.of(change.toEvent(0)));
+        assertThat(List.of(applied.newKeys(), applied.rejected())).isEqualTo(List.of(1, List.of()));
+
+        // read back as the admin UI and the CLI read it: the typed values the decoders gave, the same hash
+        List<io.dimstream.db.read.VersionRow> history = new io.dimstream.db.read.HistoryQueries(ds).history(spec, List.of(1L));
+        assertThat(history).hasSize(1);
+        List<Object> read = new ArrayList<>(history.get(0).key().values());
+        read.addAll(history.get(0).attributes().values());
+        read.replaceAll(v -> v instanceof byte[] b ? io.dimstream.db.entity.ColumnType.BYTEA.canonical(b) : v);
+        read.add(history.get(0).recordHash());
+        List<Object> expected = new ArrayList<>(SemanticTypesTest.EXPECTED);
+        expected.add(SemanticTypesTest.typed(change.toEvent(0)).get(expected.size()));
+        assertThat(read).isEqualTo(expected);
     }
 
     /** The change record's data as the changes topic carries it: canonical texts, numbers as numbers. */
