@@ -12,6 +12,7 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.Op;
+import io.dimstream.db.event.Unchanged;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.nio.charset.StandardCharsets;
@@ -138,7 +139,8 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
      * typed by the record's schema or else by its value ({@link ColumnInference}); a field with a NULL
      * value and no schema is left out until a record gives it a value. A delete's image keeps only
      * what the spec knows (a delete writes no attribute). A field whose name no column may take
-     * stays, for the validator to refuse naming it.
+     * stays, for the validator to refuse naming it. A column added before that an upsert no longer
+     * carries is {@link Unchanged} (the source dropped it again: its value is carried on).
      */
     private Event passNewFields(Decoded.Ok ok) {
         Event e = ok.event();
@@ -165,6 +167,18 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
                 data = new LinkedHashMap<>(e.data());
             }
             data.remove(field);
+        }
+        if (e.op() == Op.UPSERT) {
+            // lenient, as for the config's columns (Decoders): a column added while running that the source
+            // no longer sends is unchanged, carried from the key's event before, not NULL
+            for (String c : spec.evolved()) {
+                if (!e.data().containsKey(c)) {
+                    if (data == null) {
+                        data = new LinkedHashMap<>(e.data());
+                    }
+                    data.put(c, Unchanged.VALUE);
+                }
+            }
         }
         return data == null ? e : new Event(e.op(), e.eventTime(), data, e.seq(), e.source(), e.badTimeReason());
     }
