@@ -226,10 +226,7 @@ public final class Scd2Writer {
                 return Transactions.inTransaction(ds, c -> applyIsolating(c, entity, batch));
             }
         }
-        Prepared prep;
-        try (Connection c = ds.getConnection()) {
-            prep = prepare(c, entity, batch);
-        }
+        Prepared prep = prepare(entity, batch);
         int nKey = entity.key().size();
         List<List<TypedEvent>> parts = new ArrayList<>();
         for (int i = 0; i < parallelism; i++) {
@@ -290,9 +287,20 @@ public final class Scd2Writer {
     private record Prepared(List<TypedEvent> events, int superseded, List<Rejection> rejected) {
     }
 
+    /** {@link #prepare(Connection, EntitySpec, List)} on a connection of its own (a read of the event memory), borrowed only when needed. */
+    private Prepared prepare(EntitySpec entity, List<Event> batch) throws SQLException {
+        if (batch.stream().noneMatch(e -> e.data().containsValue(io.dimstream.db.event.Unchanged.VALUE))) {
+            return prepare(null, entity, batch);
+        }
+        try (Connection c = ds.getConnection()) {
+            return prepare(c, entity, batch);
+        }
+    }
+
     /**
      * Validates the batch, resolves values the source did not send ({@link UnchangedValues}, reading
-     * the event memory on {@code c}; nothing to do for most batches), keeps one event per key and time.
+     * the event memory on {@code c}, which may be null for a batch without them), keeps one event per
+     * key and time.
      */
     private static Prepared prepare(Connection c, EntitySpec entity, List<Event> batch) throws SQLException {
         EventValidator validator = new EventValidator(entity);

@@ -12,7 +12,6 @@ import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ExpectedRow;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,10 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,7 +72,7 @@ class DebeziumNewColumnIT {
                     row("K3", "e@x", "Nice", null, null, 1, 4),
                     row("K3", "e2@x", "Nice", null, 7L, 4, null));
             try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
-                produce(kafka.bootstrapServers(), List.of(
+                FeedFixtures.produceText(kafka.bootstrapServers(), TOPIC, List.of(
                         change(BEFORE, "K1", "c", 1, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"city\":\"Oslo\"}"),
                         change(BEFORE, "K2", "c", 1, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"city\":\"Rome\"}"),
                         change(BEFORE, "K3", "c", 1, "{\"customer_id\":\"K3\",\"email\":\"e@x\",\"city\":\"Nice\"}"),
@@ -103,7 +98,7 @@ class DebeziumNewColumnIT {
             // a restart: the spec comes from config and catalog; the same values again make nothing new,
             // a new value makes its version
             try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
-                produce(kafka.bootstrapServers(), List.of(
+                FeedFixtures.produceText(kafka.bootstrapServers(), TOPIC, List.of(
                         change(AFTER, "K1", "u", 6, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"city\":\"Oslo\",\"nickname\":\"Al\","
                                 + "\"score\":null,\"internal\":\"x\"}"),
                         change(AFTER, "K2", "u", 7, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"city\":\"Rome\",\"nickname\":null,"
@@ -142,11 +137,8 @@ class DebeziumNewColumnIT {
         return T0.plus(Duration.ofHours(h));
     }
 
-    private record Change(String key, String value) {
-    }
-
     /** A Debezium envelope as JsonConverter writes it with schemas.enable=true; both times equal. */
-    private static Change change(List<String[]> columns, String id, String op, int hour, String after) {
+    private static FeedFixtures.TextRecord change(List<String[]> columns, String id, String op, int hour, String after) {
         long ms = hour(hour).toEpochMilli();
         StringBuilder row = new StringBuilder("{\"type\":\"struct\",\"optional\":true,\"name\":\"pg.public.evolving_customers.Value\",\"fields\":[");
         for (int i = 0; i < columns.size(); i++) {
@@ -161,17 +153,7 @@ class DebeziumNewColumnIT {
                 + "{\"type\":\"int64\",\"optional\":true,\"field\":\"ts_ms\"}]}";
         String payload = "{\"before\":null,\"after\":" + after + ",\"source\":{\"connector\":\"postgresql\",\"ts_ms\":" + ms
                 + ",\"db\":\"shop\",\"schema\":\"public\",\"table\":\"evolving_customers\"},\"op\":\"" + op + "\",\"ts_ms\":" + ms + "}";
-        return new Change("{\"customer_id\":\"" + id + "\"}", "{\"schema\":" + schema + ",\"payload\":" + payload + "}");
+        return new FeedFixtures.TextRecord("{\"customer_id\":\"" + id + "\"}", "{\"schema\":" + schema + ",\"payload\":" + payload + "}");
     }
 
-    private static void produce(String bootstrap, List<Change> changes) {
-        Map<String, Object> p = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (Change c : changes) {
-                producer.send(new ProducerRecord<>(TOPIC, c.key().getBytes(StandardCharsets.UTF_8), c.value().getBytes(StandardCharsets.UTF_8)));
-            }
-            producer.flush();
-        }
-    }
 }

@@ -11,7 +11,6 @@ import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ExpectedRow;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,10 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,7 +61,7 @@ class DebeziumUnchangedValuesIT {
 
             PipelineOptions options = new PipelineOptions(dir.resolve("data"), "debezium-unchanged-it", 2, Duration.ofHours(1));
             try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
-                produce(kafka.bootstrapServers(), List.of(
+                FeedFixtures.produceText(kafka.bootstrapServers(), TOPIC, List.of(
                         change("K1", "c", 1, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"bio\":\"long bio\",\"city\":\"Oslo\"}"),
                         change("K2", "c", 1, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"bio\":" + P + ",\"city\":\"Rome\"}"),
                         change("K1", "u", 3, "{\"customer_id\":\"K1\",\"email\":\"b@x\",\"bio\":" + P + ",\"city\":null}"),
@@ -107,24 +102,11 @@ class DebeziumUnchangedValuesIT {
         return T0.plus(Duration.ofHours(h));
     }
 
-    private record Change(String key, String value) {
-    }
-
     /** A Debezium envelope as JsonConverter writes it with schemas.enable=false; both times equal. */
-    private static Change change(String id, String op, int hour, String after) {
+    private static FeedFixtures.TextRecord change(String id, String op, int hour, String after) {
         long ms = hour(hour).toEpochMilli();
-        return new Change("{\"customer_id\":\"" + id + "\"}", "{\"before\":null,\"after\":" + after + ",\"source\":{\"connector\":\"postgresql\","
+        return new FeedFixtures.TextRecord("{\"customer_id\":\"" + id + "\"}", "{\"before\":null,\"after\":" + after + ",\"source\":{\"connector\":\"postgresql\","
                 + "\"ts_ms\":" + ms + ",\"db\":\"shop\",\"schema\":\"public\",\"table\":\"customers\"},\"op\":\"" + op + "\",\"ts_ms\":" + ms + "}");
     }
 
-    private static void produce(String bootstrap, List<Change> changes) {
-        Map<String, Object> p = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (Change c : changes) {
-                producer.send(new ProducerRecord<>(TOPIC, c.key().getBytes(StandardCharsets.UTF_8), c.value().getBytes(StandardCharsets.UTF_8)));
-            }
-            producer.flush();
-        }
-    }
 }

@@ -44,6 +44,25 @@ public final class FeedFixtures {
         return new Split(valid, malformed);
     }
 
+    /** A record as text: its key (may be null) and value, UTF-8 on the wire. */
+    public record TextRecord(String key, String value) {
+    }
+
+    /** Produces text records in order (acks=all, idempotent), and flushes. */
+    public static void produceText(String bootstrap, String topic, List<TextRecord> records) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (TextRecord r : records) {
+                producer.send(new ProducerRecord<>(topic, r.key() == null ? null : r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        r.value() == null ? null : r.value().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            }
+            producer.flush();
+        }
+    }
+
     /** Produces the feed (acks=all, idempotent) with extra client settings (e.g. SASL), and flushes. */
     public static void produce(String bootstrap, String topic, List<CustomerFeed.FeedRecord> feed, Map<String, Object> settings) {
         Map<String, Object> p = new HashMap<>(settings);
