@@ -255,11 +255,13 @@ class DebeziumFeedIT {
                       - {name: purchase, topic: pg.public.orders, format: debezium-json, on-truncate: delete-all, table: dim_dbz_order,
                          key: [order_id], tracked: [state], columns: {order_id: text, state: text}}
                     """.formatted(kafka.bootstrapServers()), "test config", Map.of());
-            assertThatThrownBy(() -> Pipeline.createTopics(KafkaClients.of(kafka.bootstrapServers()), EntityPipeline.fromConfig(orders), 2,
-                    (short) 1, false))
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessage("entity purchase is on-truncate: delete-all, so its changes topic dimstream.purchase.changes must have as many "
-                            + "partitions as its source topic pg.public.orders (3), but it has 2: recreate it or add partitions");
+            // retried: the topics just created may not be in every broker's metadata yet (then the check sees none)
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThatThrownBy(() -> Pipeline.createTopics(KafkaClients.of(kafka.bootstrapServers()), EntityPipeline.fromConfig(orders), 2,
+                            (short) 1, false))
+                            .isInstanceOf(IllegalStateException.class)
+                            .hasMessage("entity purchase is on-truncate: delete-all, so its changes topic dimstream.purchase.changes must have as "
+                                    + "many partitions as its source topic pg.public.orders (3), but it has 2: recreate it or add partitions"));
 
             // dimstream's own topics get 2 partitions; customer_truncate's changes topic takes its source's 3
             PipelineOptions options = new PipelineOptions(dir.resolve("data"), "debezium-it", 2, Duration.ofHours(1))
