@@ -80,7 +80,7 @@ public final class TypeWidening {
             return modifier.isPresent() && v != null ? modifier.get().apply(v) : v;
         }
 
-        boolean accepts(Object raw) {
+        public boolean accepts(Object raw) {
             try {
                 accept(raw);
                 return true;

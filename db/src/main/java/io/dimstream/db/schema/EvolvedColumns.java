@@ -271,6 +271,13 @@ public final class EvolvedColumns {
                 continue; // as wide already
             }
             if (!TypeWidening.isSafe(now, w.to())) {
+                Optional<TypeWidening.ColumnDef> byHand = tableType(c, current.table(), w.column());
+                if (byHand.isPresent() && !byHand.get().equals(now) && TypeWidening.isSafe(w.to(), byHand.get())) {
+                    // someone changed the column by hand to take the new type (as the message below says
+                    // to): recorded, the event memory follows, and the partition goes on
+                    current = retypedByHand(c, current, w, now, byHand.get());
+                    continue;
+                }
                 String t = Sql.table(current.table());
                 throw new UnsafeTypeChange("entity " + spec.name() + ": column " + w.column() + " is " + now.sql()
                         + ", and the change at " + w.firstSource() + " says the source now types it " + w.to().sql()
@@ -288,11 +295,7 @@ public final class EvolvedColumns {
         }
         boolean view = EntityTables.tableExists(c, current.currentView());
         EntitySpec next = current;
-        try (Statement s = c.createStatement();
-             PreparedStatement ins = c.prepareStatement("INSERT INTO dimstream.entity_columns (entity, column_name, sql_type, role, "
-                     + "first_source, origin, widened_from, widened_at) VALUES (?, ?, ?, ?, ?, 'config', ?, clock_timestamp()) "
-                     + "ON CONFLICT (entity, column_name) DO UPDATE SET sql_type = EXCLUDED.sql_type, "
-                     + "widened_from = EXCLUDED.widened_from, widened_at = EXCLUDED.widened_at")) {
+        try (Statement s = c.createStatement()) {
             if (view) {
                 s.execute("DROP VIEW " + Sql.table(current.currentView()));
             }
@@ -304,13 +307,7 @@ public final class EvolvedColumns {
                     s.execute("ALTER TABLE " + Sql.table(current.memoryTable()) + " ALTER COLUMN " + Sql.ident(w.column()) + " TYPE "
                             + w.to().type().sqlName());
                 }
-                ins.setString(1, spec.name());
-                ins.setString(2, w.column());
-                ins.setString(3, w.to().sql());
-                ins.setString(4, current.key().contains(w.column()) ? "key" : current.tracked().contains(w.column()) ? "tracked" : "type1");
-                ins.setString(5, w.firstSource());
-                ins.setString(6, from.sql());
-                ins.executeUpdate();
+                record(c, current, w.column(), w.to(), w.firstSource(), from);
                 LOG.info("entity {}: the source sends values column '{}' ({}) refuses (first at {}): widened it to {}", spec.name(),
                         w.column(), from.sql(), w.firstSource(), w.to().sql());
                 next = next.withColumnType(w.column(), w.to());
@@ -320,6 +317,69 @@ public final class EvolvedColumns {
             }
         }
         return next;
+    }
+
+    /** The column's type in the table now, as {@code format_type} prints it; empty when unknown to dimstream. */
+    private static Optional<TypeWidening.ColumnDef> tableType(Connection c, String table, String column) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+                + "WHERE attrelid = to_regclass(?) AND attname = ? AND attnum > 0 AND NOT attisdropped")) {
+            p.setString(1, Sql.table(table));
+            p.setString(2, column);
+            try (ResultSet rs = p.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                try {
+                    return Optional.of(TypeWidening.ColumnDef.parse(rs.getString(1)));
+                } catch (IllegalArgumentException unknown) {
+                    return Optional.empty();
+                }
+            }
+        }
+    }
+
+    /**
+     * A column whose type someone changed by hand after an {@link UnsafeTypeChange}: the catalog
+     * records it (so the spec follows it until the config declares it), and the event memory's column
+     * takes the new plain type, its values cast as the table's were.
+     */
+    private static EntitySpec retypedByHand(Connection c, EntitySpec current, Widening w, TypeWidening.ColumnDef before,
+                                            TypeWidening.ColumnDef table) throws SQLException {
+        Optional<TypeWidening.ColumnDef> memory = tableType(c, current.memoryTable(), w.column());
+        if (memory.isEmpty() || memory.get().type() != table.type()) {
+            String base = table.type().sqlName();
+            try (Statement s = c.createStatement()) {
+                s.execute("ALTER TABLE " + Sql.table(current.memoryTable()) + " ALTER COLUMN " + Sql.ident(w.column()) + " TYPE " + base
+                        + " USING " + Sql.ident(w.column()) + "::" + base);
+            }
+        }
+        record(c, current, w.column(), table, w.firstSource(), before);
+        EntitySpec next = current.withColumnType(w.column(), table);
+        if (!EntityTables.tableExists(c, next.currentView())) {
+            // dropped for the change, as the message says: made again with the column's type now
+            try (Statement s = c.createStatement()) {
+                s.execute(EntityTables.viewAndFunctionSql(next).split(";\n")[0]);
+            }
+        }
+        LOG.info("entity {}: column '{}' was changed by hand from {} to {}; going on with it (declare it in the config)",
+                current.name(), w.column(), before.sql(), table.sql());
+        return next;
+    }
+
+    private static void record(Connection c, EntitySpec current, String column, TypeWidening.ColumnDef to, String firstSource,
+                               TypeWidening.ColumnDef from) throws SQLException {
+        try (PreparedStatement ins = c.prepareStatement("INSERT INTO dimstream.entity_columns (entity, column_name, sql_type, role, "
+                + "first_source, origin, widened_from, widened_at) VALUES (?, ?, ?, ?, ?, 'config', ?, clock_timestamp()) "
+                + "ON CONFLICT (entity, column_name) DO UPDATE SET sql_type = EXCLUDED.sql_type, "
+                + "widened_from = EXCLUDED.widened_from, widened_at = EXCLUDED.widened_at")) {
+            ins.setString(1, current.name());
+            ins.setString(2, column);
+            ins.setString(3, to.sql());
+            ins.setString(4, current.key().contains(column) ? "key" : current.tracked().contains(column) ? "tracked" : "type1");
+            ins.setString(5, firstSource);
+            ins.setString(6, from.sql());
+            ins.executeUpdate();
+        }
     }
 
     private static void lock(Connection c, EntitySpec spec) throws SQLException {

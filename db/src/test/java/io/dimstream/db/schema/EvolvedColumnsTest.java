@@ -129,6 +129,22 @@ class EvolvedColumnsTest {
                         + "now types it text, which is no safe widening");
         assertThat(columnsOf(config.table())).contains("visits integer");
         assertThat(EvolvedColumns.withCatalog(ds, config)).isEqualTo(wide);
+
+        // someone does what the message says, on the entity table only: the change goes on with it, the memory follows
+        try (Connection c = ds.getConnection(); java.sql.Statement st = c.createStatement()) {
+            st.execute("DROP VIEW " + config.currentView());
+            st.execute("ALTER TABLE " + config.table() + " ALTER COLUMN visits TYPE text USING visits::text");
+        }
+        EntitySpec byHand = Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, wide, List.of(
+                new EvolvedColumns.Widening("visits", TypeWidening.ColumnDef.of(ColumnType.TEXT), "t-0@9"))));
+        assertThat(byHand).isEqualTo(wide.withColumnType("visits", TypeWidening.ColumnDef.of(ColumnType.TEXT)));
+        assertThat(columnsOf(config.memoryTable())).contains("visits text");
+        assertThat(columnsOf(config.currentView())).contains("visits text");
+        assertThat(catalogWithWidenings(config.name())).isEqualTo(List.of(
+                List.of("name", "character varying(40)", "tracked", "t-0@1", "config", "character varying(10)"),
+                List.of("visits", "text", "type1", "t-0@9", "config", "integer")));
+        // a restart with the config still saying integer: the config's word, which the table check then refuses
+        assertThat(EvolvedColumns.withCatalog(ds, config).type("visits")).isEqualTo(ColumnType.INTEGER);
     }
 
     @Test
