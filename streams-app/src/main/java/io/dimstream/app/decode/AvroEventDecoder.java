@@ -46,7 +46,8 @@ public final class AvroEventDecoder implements EventDecoder {
             return NativeJsonDecoder.tombstone(key, recordTimestampMs, keyColumns, offset, source);
         }
         try {
-            Map<String, Object> m = AvroValues.toMap(AvroRecords.read(deserializer, topic, value));
+            org.apache.avro.generic.GenericRecord record = AvroRecords.read(deserializer, topic, value);
+            Map<String, Object> m = AvroValues.toMap(record);
             Op op;
             switch (String.valueOf(m.get("op")).toLowerCase(Locale.ROOT)) {
                 case "upsert" -> op = Op.UPSERT;
@@ -69,7 +70,13 @@ public final class AvroEventDecoder implements EventDecoder {
                 row = new java.util.LinkedHashMap<>(row);
                 time = timeField.take(row, "data");
             }
-            return Decoded.ok(new Event(op, time, row, offset, source, null));
+            Event event = new Event(op, time, row, offset, source, null);
+            org.apache.avro.Schema.Field dataField = record.getSchema().getField("data");
+            org.apache.avro.Schema dataSchema = dataField == null ? null : record.get("data") instanceof org.apache.avro.generic.GenericRecord r
+                    ? r.getSchema() : null;
+            // the data record's schema: what a field new to the entity becomes, and what a retyped column is now
+            Map<String, io.dimstream.db.entity.ColumnType> types = dataSchema == null ? Map.of() : ColumnInference.fromAvroRow(dataSchema);
+            return types.isEmpty() ? Decoded.ok(event) : new Decoded.Ok(event, types);
         } catch (IllegalArgumentException e) {
             return Decoded.error(e.getMessage());
         }

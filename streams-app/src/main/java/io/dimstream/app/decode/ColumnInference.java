@@ -94,6 +94,89 @@ public final class ColumnInference {
         return Optional.ofNullable(PLAIN.get(column.path("type").asText("")));
     }
 
+    /**
+     * The column types of a Debezium envelope's Avro schema: its {@code after} image's fields (else
+     * its {@code before}'s); empty when it has neither. See {@link #fromAvroRow}.
+     */
+    public static Map<String, ColumnType> fromAvroEnvelope(org.apache.avro.Schema envelope) {
+        if (envelope.getType() != org.apache.avro.Schema.Type.RECORD) {
+            return new LinkedHashMap<>();
+        }
+        for (String name : new String[] {"after", "before"}) {
+            org.apache.avro.Schema.Field image = envelope.getField(name);
+            org.apache.avro.Schema row = image == null ? null : nonNull(image.schema());
+            if (row != null && row.getType() == org.apache.avro.Schema.Type.RECORD) {
+                return fromAvroRow(row);
+            }
+        }
+        return new LinkedHashMap<>();
+    }
+
+    /**
+     * The column types of an Avro row record's fields (an optional field's non-null branch): a
+     * Kafka Connect semantic type by its {@code connect.name} first (as {@link #fromJsonSchema}),
+     * then Avro's logical types ({@code date}, {@code time-*}, {@code timestamp-*} timestamptz,
+     * {@code local-timestamp-*} timestamp, {@code decimal} numeric, {@code uuid}), then the plain type:
+     * {@code int} integer ({@code connect.type} int8/int16: smallint), {@code long} bigint,
+     * {@code float}/{@code double} double precision, {@code boolean}, {@code string} text,
+     * {@code bytes}/{@code fixed} bytea. Fields of other types are left out (their values decide).
+     */
+    public static Map<String, ColumnType> fromAvroRow(org.apache.avro.Schema row) {
+        Map<String, ColumnType> out = new LinkedHashMap<>();
+        for (org.apache.avro.Schema.Field f : row.getFields()) {
+            ofAvroField(nonNull(f.schema())).ifPresent(t -> out.put(f.name(), t));
+        }
+        return out;
+    }
+
+    static Optional<ColumnType> ofAvroField(org.apache.avro.Schema s) {
+        ColumnType semantic = SEMANTIC.get(String.valueOf(s.getProp("connect.name")));
+        if (semantic != null) {
+            return Optional.of(semantic);
+        }
+        if (s.getLogicalType() != null) {
+            ColumnType logical = switch (s.getLogicalType().getName()) {
+                case "date" -> ColumnType.DATE;
+                case "time-millis", "time-micros" -> ColumnType.TIME;
+                case "timestamp-millis", "timestamp-micros", "timestamp-nanos" -> ColumnType.TIMESTAMPTZ;
+                case "local-timestamp-millis", "local-timestamp-micros", "local-timestamp-nanos" -> ColumnType.TIMESTAMP;
+                case "decimal" -> ColumnType.NUMERIC;
+                case "uuid" -> ColumnType.UUID_TYPE;
+                default -> null;
+            };
+            if (logical != null) {
+                return Optional.of(logical);
+            }
+        }
+        return Optional.ofNullable(switch (s.getType()) {
+            case INT -> "int8".equals(s.getProp("connect.type")) || "int16".equals(s.getProp("connect.type")) ? ColumnType.SMALLINT
+                    : ColumnType.INTEGER;
+            case LONG -> ColumnType.BIGINT;
+            case FLOAT, DOUBLE -> ColumnType.DOUBLE;
+            case BOOLEAN -> ColumnType.BOOLEAN;
+            case STRING -> ColumnType.TEXT;
+            case BYTES, FIXED -> ColumnType.BYTEA;
+            default -> null;
+        });
+    }
+
+    /** The branch of an optional's union that is not null, else the schema itself (a union of several types stays). */
+    private static org.apache.avro.Schema nonNull(org.apache.avro.Schema s) {
+        if (s.getType() != org.apache.avro.Schema.Type.UNION) {
+            return s;
+        }
+        org.apache.avro.Schema only = null;
+        for (org.apache.avro.Schema branch : s.getTypes()) {
+            if (branch.getType() != org.apache.avro.Schema.Type.NULL) {
+                if (only != null) {
+                    return s;
+                }
+                only = branch;
+            }
+        }
+        return only == null ? s : only;
+    }
+
     /** The type a decoded value gives, empty for NULL (nothing to infer from). */
     public static Optional<ColumnType> ofValue(Object v) {
         ColumnType t;

@@ -66,6 +66,54 @@ class ColumnInferenceTest {
     }
 
     @Test
+    void anAvroSchemaGivesEachAfterFieldItsType() {
+        org.apache.avro.Schema envelope = new org.apache.avro.Schema.Parser().parse("""
+                {"type":"record","name":"Envelope","namespace":"pg.public.t","fields":[
+                  {"name":"before","type":["null",{"type":"record","name":"Value","fields":[
+                    {"name":"a","type":{"type":"int","connect.type":"int16"}},
+                    {"name":"b","type":["null","int"]},
+                    {"name":"c","type":"long"},
+                    {"name":"d","type":"float"},{"name":"e","type":"double"},{"name":"f","type":"boolean"},
+                    {"name":"g","type":["null","string"],"default":null},{"name":"h","type":"bytes"},
+                    {"name":"i","type":{"type":"int","connect.name":"io.debezium.time.Date"}},
+                    {"name":"j","type":{"type":"long","connect.name":"io.debezium.time.MicroTimestamp"}},
+                    {"name":"k","type":{"type":"string","connect.name":"io.debezium.time.ZonedTimestamp"}},
+                    {"name":"l","type":{"type":"bytes","logicalType":"decimal","precision":10,"scale":2}},
+                    {"name":"m","type":{"type":"string","connect.name":"io.debezium.data.Json"}},
+                    {"name":"n","type":{"type":"string","logicalType":"uuid"}},
+                    {"name":"o","type":{"type":"long","logicalType":"timestamp-micros"}},
+                    {"name":"p","type":{"type":"long","logicalType":"local-timestamp-millis"}},
+                    {"name":"q","type":{"type":"int","logicalType":"date"}},
+                    {"name":"r","type":{"type":"array","items":"int"}},
+                    {"name":"s","type":["null","int","string"]}]}],"default":null},
+                  {"name":"after","type":["null","Value"],"default":null},
+                  {"name":"op","type":"string"}]}
+                """);
+        Map<String, ColumnType> expected = new LinkedHashMap<>();
+        expected.put("a", ColumnType.SMALLINT);
+        expected.put("b", ColumnType.INTEGER);
+        expected.put("c", ColumnType.BIGINT);
+        expected.put("d", ColumnType.DOUBLE);
+        expected.put("e", ColumnType.DOUBLE);
+        expected.put("f", ColumnType.BOOLEAN);
+        expected.put("g", ColumnType.TEXT);
+        expected.put("h", ColumnType.BYTEA);
+        expected.put("i", ColumnType.DATE);
+        expected.put("j", ColumnType.TIMESTAMP);
+        expected.put("k", ColumnType.TIMESTAMPTZ);
+        expected.put("l", ColumnType.NUMERIC);
+        expected.put("m", ColumnType.JSONB);
+        expected.put("n", ColumnType.UUID_TYPE);
+        expected.put("o", ColumnType.TIMESTAMPTZ);
+        expected.put("p", ColumnType.TIMESTAMP);
+        expected.put("q", ColumnType.DATE);
+        // r (an array) and s (a union of two types): left to the value
+
+        assertThat(ColumnInference.fromAvroEnvelope(envelope)).isEqualTo(expected);
+        assertThat(ColumnInference.fromAvroRow(envelope.getField("before").schema().getTypes().get(1))).isEqualTo(expected);
+    }
+
+    @Test
     void withoutASchemaTheValueDecides() {
         assertThat(List.of("nick", 42, 42L, new BigInteger("99999999999999999999"), new BigDecimal("1.50"), 2.5, true,
                 Map.of("a", 1), List.of(1), LocalDate.of(2025, 1, 1), Instant.EPOCH, UUID.randomUUID(), new byte[] {1})

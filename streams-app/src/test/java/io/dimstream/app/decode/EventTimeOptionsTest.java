@@ -213,12 +213,12 @@ class EventTimeOptionsTest {
                 decode(field, debeziumAvro("d", avroRow(UPDATED), null, true)),
                 decode(field, debeziumAvro("d", avroRow(null), null, true))))
                 .isEqualTo(List.of(
-                        Decoded.ok(Event.upsert(COMMIT, image, 7L, SRC)),
-                        Decoded.ok(Event.delete(COMMIT, image, 7L, SRC)),
-                        Decoded.ok(Event.upsert(CONNECTOR, image, 7L, SRC)),
+                        avroOk(Event.upsert(COMMIT, image, 7L, SRC)),
+                        avroOk(Event.delete(COMMIT, image, 7L, SRC)),
+                        avroOk(Event.upsert(CONNECTOR, image, 7L, SRC)),
                         Decoded.error("ts_ms missing (event-time: ts_ms; source.ts_ms, the default, is the commit time)"),
-                        Decoded.ok(Event.upsert(UPDATED, image, 7L, SRC)),
-                        Decoded.ok(Event.delete(UPDATED, image, 7L, SRC)),
+                        avroOk(Event.upsert(UPDATED, image, 7L, SRC)),
+                        avroOk(Event.delete(UPDATED, image, 7L, SRC)),
                         Decoded.error("before.updated_at missing (event-time: field updated_at; a delete's before image carries every "
                                 + "column only with REPLICA IDENTITY FULL on the source table)")));
     }
@@ -280,10 +280,16 @@ class EventTimeOptionsTest {
                 decode(undeclared, nativeAvro("delete", null, avroRow(UPDATED))),
                 decode(declared, nativeAvro("upsert", EVENT_TIME, avroRow(null)))))
                 .isEqualTo(List.of(
-                        Decoded.ok(new Event(Op.UPSERT, EVENT_TIME, row("customer_id", "C1", "city", "Oslo", "updated_at", UPDATED), 7L, SRC, null)),
-                        Decoded.ok(new Event(Op.UPSERT, UPDATED, row("customer_id", "C1", "city", "Oslo", "updated_at", UPDATED), 7L, SRC, null)),
-                        Decoded.ok(new Event(Op.DELETE, UPDATED, row("customer_id", "C1", "city", "Oslo"), 7L, SRC, null)),
+                        avroOk(new Event(Op.UPSERT, EVENT_TIME, row("customer_id", "C1", "city", "Oslo", "updated_at", UPDATED), 7L, SRC, null)),
+                        avroOk(new Event(Op.UPSERT, UPDATED, row("customer_id", "C1", "city", "Oslo", "updated_at", UPDATED), 7L, SRC, null)),
+                        avroOk(new Event(Op.DELETE, UPDATED, row("customer_id", "C1", "city", "Oslo"), 7L, SRC, null)),
                         Decoded.error("data.updated_at missing")));
+    }
+
+    /** An Avro record's event: its row schema's types come with it (ColumnInference.fromAvroRow). */
+    private static Decoded avroOk(Event e) {
+        return new Decoded.Ok(e, Map.of("customer_id", io.dimstream.db.entity.ColumnType.TEXT, "city", io.dimstream.db.entity.ColumnType.TEXT,
+                "updated_at", io.dimstream.db.entity.ColumnType.TIMESTAMPTZ));
     }
 
     // ---- seed-json
