@@ -189,14 +189,23 @@ public final class CustomerFeed {
     }
 
     private FeedRecord malformed(String id) {
+        String now = ColumnType.CANONICAL_TIMESTAMP.format(clock);
         String[] bad = {
-            "{\"op\":\"upsert\",\"event_time\":\"2025-13-45T99:00:00Z\",\"data\":{\"customer_id\":\"" + id + "\"}}",
-            "{\"op\":\"upsert\",\"event_time\":\"" + ColumnType.CANONICAL_TIMESTAMP.format(clock) + "\",\"data\":{\"customer_id\":null}}",
-            "{\"op\":\"upsert\",\"event_time\":\"" + ColumnType.CANONICAL_TIMESTAMP.format(clock) + "\",\"data\":{\"customer_id\":\"" + id
-                    + "\",\"last_login\":\"yesterday\"}}",
+            // whole row images with one bad value (not partial ones: under schema-evolution: lenient a
+            // missing field means "no longer sent", which is not what these records are about)
+            "{\"op\":\"upsert\",\"event_time\":\"2025-13-45T99:00:00Z\",\"data\":" + rowImage(id, "\"" + id + "\"", "1754000000") + "}",
+            "{\"op\":\"upsert\",\"event_time\":\"" + now + "\",\"data\":" + rowImage(id, "null", "1754000000") + "}",
+            "{\"op\":\"upsert\",\"event_time\":\"" + now + "\",\"data\":" + rowImage(id, "\"" + id + "\"", "\"yesterday\"") + "}",
             "{\"op\":\"upsert\",\"event_time\":\"2025-08-",
         };
         return new FeedRecord(id.getBytes(StandardCharsets.UTF_8), bad[rnd.nextInt(bad.length)].getBytes(StandardCharsets.UTF_8), "malformed");
+    }
+
+    /** A customer's whole {@code data} object as JSON text, with the given JSON for its id and last_login. */
+    private static String rowImage(String id, String idJson, String lastLoginJson) {
+        return "{\"customer_id\":" + idJson + ",\"email\":\"" + id.toLowerCase(java.util.Locale.ROOT) + "@example.com\","
+                + "\"full_name\":\"Unknown\",\"country\":\"FR\",\"city\":\"Paris\",\"loyalty_tier\":\"bronze\",\"last_login\":"
+                + lastLoginJson + "}";
     }
 
     private static FeedRecord record(String id, String op, Instant t, Map<String, Object> data, String kind) {
