@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.utils.Utils;
@@ -157,7 +158,7 @@ class DemoStreamingIT {
             if (r.attrs().get(FIELD) != null || prev == null || prev.deleted() != r.deleted()) {
                 continue;
             }
-            boolean configuredChange = configured.tracked().stream().anyMatch(c -> !java.util.Objects.equals(prev.attrs().get(c),
+            boolean configuredChange = configured.tracked().stream().anyMatch(c -> !Objects.equals(prev.attrs().get(c),
                     r.attrs().get(c)));
             if (!configuredChange) {
                 spurious.add(r);
