@@ -33,12 +33,14 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code dimstream demo}: the whole pipeline on embedded parts (a Kafka broker and PostgreSQL
- * inside the process) fed by a generated customer feed; or, with {@code --file}, the bundled
+ * inside the process) fed by a generated customer feed, whose source starts sending a new field
+ * half-way through the burst ({@link StreamingDemo}); or, with {@code --file}, the bundled
  * sample file loaded through the same path as {@code load}, with its history printed.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Runs dimstream on an embedded Kafka broker and PostgreSQL, fed by generated customer events",
-                "(creates, changes, deletes, resurrections, duplicates, late and malformed records), prints what it did",
+                "(creates, changes, deletes, resurrections, duplicates, late and malformed records; from half-way through",
+                "the burst a new field, preferred_channel, which becomes a column while running), prints what it did",
                 "and where to look, then keeps a trickle of events flowing until Ctrl-C.",
                 "With --file: loads the bundled sample file into an embedded PostgreSQL and prints every history."})
 final class DemoCommand implements Callable<Integer> {

@@ -21,6 +21,14 @@ import java.util.Random;
  *
  * <p>Event times advance from {@code start} by a few minutes per event, so the whole feed reads
  * like days of CRM activity compressed.
+ *
+ * <p>A schema change, when asked for ({@link #CustomerFeed(long, int, Instant, int)}): from a given
+ * event on, every upsert also carries a field the source did not send before,
+ * {@value #NEW_FIELD}: a customer's preferred contact channel, or an explicit NULL for the customers
+ * who have none. A customer's value is drawn once, at its first upsert that carries the field, and
+ * kept from then on (through deletes and resurrections), so it never goes from a value back to NULL.
+ * It is drawn from a random source of its own: the rest of the feed is the same record for record as
+ * without the schema change.
  */
 public final class CustomerFeed {
 
@@ -31,6 +39,14 @@ public final class CustomerFeed {
         {"DE", "Hamburg"}, {"US", "Austin"}, {"US", "Boston"}, {"JP", "Osaka"}, {"BR", "Recife"}};
     private static final String[] TIERS = {"bronze", "silver", "gold", "platinum"};
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The field the source starts sending part-way through a feed with a schema change. */
+    public static final String NEW_FIELD = "preferred_channel";
+    private static final String[] CHANNELS = {"email", "sms", "app"};
+    /** Per ten customers, how many have no preferred channel (their {@value #NEW_FIELD} is NULL). */
+    private static final int NULL_CHANNEL_IN_TEN = 4;
+    /** A feed without a schema change. */
+    public static final int NEVER = Integer.MAX_VALUE;
 
     /** One record to produce: key and value bytes (value null = tombstone), and what it is. */
     public record FeedRecord(byte[] key, byte[] value, String kind) {
@@ -45,17 +61,43 @@ public final class CustomerFeed {
     private final List<FeedRecord> sent = new ArrayList<>();
     private final java.util.Set<String> everDeleted = new java.util.HashSet<>();
     private Instant clock;
+    /** Index (0-based) of the first record that may carry {@link #NEW_FIELD}; {@link #NEVER} for none. */
+    private final int newFieldFrom;
+    private final Random newFieldRnd;
+    /** Each customer's {@link #NEW_FIELD} value once drawn (null: the customer has none). */
+    private final Map<String, String> channels = new LinkedHashMap<>();
+    private int produced;
 
+    /** A feed without a schema change. */
     public CustomerFeed(long seed, int customers, Instant start) {
+        this(seed, customers, start, NEVER);
+    }
+
+    /**
+     * A feed whose upserts carry {@link #NEW_FIELD} from its record number {@code newFieldFrom}
+     * (0-based, counting every record: duplicates and malformed ones too) on.
+     */
+    public CustomerFeed(long seed, int customers, Instant start, int newFieldFrom) {
+        if (newFieldFrom < 0) {
+            throw new IllegalArgumentException("newFieldFrom must be >= 0, got " + newFieldFrom);
+        }
         this.rnd = new Random(seed);
         this.customers = customers;
         this.clock = start;
+        this.newFieldFrom = newFieldFrom;
+        this.newFieldRnd = new Random(~seed);
+    }
+
+    /** Index (0-based) of the first record that may carry {@link #NEW_FIELD}; {@link #NEVER} for a feed without a schema change. */
+    public int newFieldFrom() {
+        return newFieldFrom;
     }
 
     /** The next {@code n} records of the feed. */
     public List<FeedRecord> next(int n) {
         List<FeedRecord> out = new ArrayList<>(n);
         while (out.size() < n) {
+            boolean newField = produced++ >= newFieldFrom;
             clock = clock.plus(Duration.ofSeconds(30 + rnd.nextInt(600)));
             String id = String.format("C%04d", 1 + rnd.nextInt(customers));
             Map<String, Object> current = state.get(id);
@@ -67,17 +109,17 @@ public final class CustomerFeed {
                 r = sent.get(rnd.nextInt(sent.size())); // exact duplicate: a producer retry
                 r = new FeedRecord(r.key(), r.value(), "duplicate");
             } else if (roll < 9 && current != null) {
-                r = late(id, current);
+                r = late(id, current, newField);
             } else if (current == null) {
-                r = upsert(id, create(id), clock, everDeleted.contains(id) ? "resurrection" : "create");
+                r = upsert(id, withNewField(id, create(id), newField), clock, everDeleted.contains(id) ? "resurrection" : "create");
             } else if (roll < 16) {
                 r = delete(id, clock);
             } else if (roll < 40) {
                 Map<String, Object> next = new LinkedHashMap<>(current);
                 next.put("last_login", clock.getEpochSecond());
-                r = upsert(id, next, clock, "type-1 change");
+                r = upsert(id, withNewField(id, next, newField), clock, "type-1 change");
             } else {
-                r = upsert(id, change(current), clock, "tracked change");
+                r = upsert(id, withNewField(id, change(current), newField), clock, "tracked change");
             }
             if (!r.kind().equals("duplicate") && !r.kind().equals("malformed")) {
                 sent.add(r);
@@ -117,11 +159,22 @@ public final class CustomerFeed {
         return d;
     }
 
-    private FeedRecord late(String id, Map<String, Object> current) {
+    private FeedRecord late(String id, Map<String, Object> current, boolean newField) {
         // an upstream system catching up: an event from a few hours before now
         Instant t = clock.minus(Duration.ofMinutes(30 + rnd.nextInt(600)));
         // the state is not advanced: the late event is not the key's newest
-        return record(id, "upsert", t, change(current), "late");
+        return record(id, "upsert", t, withNewField(id, change(current), newField), "late");
+    }
+
+    /** {@code data} with the customer's {@link #NEW_FIELD} (drawn at its first use) when the feed sends it by now. */
+    private Map<String, Object> withNewField(String id, Map<String, Object> data, boolean newField) {
+        if (newField) {
+            if (!channels.containsKey(id)) {
+                channels.put(id, newFieldRnd.nextInt(10) < NULL_CHANNEL_IN_TEN ? null : CHANNELS[newFieldRnd.nextInt(CHANNELS.length)]);
+            }
+            data.put(NEW_FIELD, channels.get(id));
+        }
+        return data;
     }
 
     private FeedRecord upsert(String id, Map<String, Object> data, Instant t, String kind) {
@@ -136,14 +189,23 @@ public final class CustomerFeed {
     }
 
     private FeedRecord malformed(String id) {
+        String now = ColumnType.CANONICAL_TIMESTAMP.format(clock);
         String[] bad = {
-            "{\"op\":\"upsert\",\"event_time\":\"2025-13-45T99:00:00Z\",\"data\":{\"customer_id\":\"" + id + "\"}}",
-            "{\"op\":\"upsert\",\"event_time\":\"" + ColumnType.CANONICAL_TIMESTAMP.format(clock) + "\",\"data\":{\"customer_id\":null}}",
-            "{\"op\":\"upsert\",\"event_time\":\"" + ColumnType.CANONICAL_TIMESTAMP.format(clock) + "\",\"data\":{\"customer_id\":\"" + id
-                    + "\",\"last_login\":\"yesterday\"}}",
+            // whole row images with one bad value (not partial ones: under schema-evolution: lenient a
+            // missing field means "no longer sent", which is not what these records are about)
+            "{\"op\":\"upsert\",\"event_time\":\"2025-13-45T99:00:00Z\",\"data\":" + rowImage(id, "\"" + id + "\"", "1754000000") + "}",
+            "{\"op\":\"upsert\",\"event_time\":\"" + now + "\",\"data\":" + rowImage(id, "null", "1754000000") + "}",
+            "{\"op\":\"upsert\",\"event_time\":\"" + now + "\",\"data\":" + rowImage(id, "\"" + id + "\"", "\"yesterday\"") + "}",
             "{\"op\":\"upsert\",\"event_time\":\"2025-08-",
         };
         return new FeedRecord(id.getBytes(StandardCharsets.UTF_8), bad[rnd.nextInt(bad.length)].getBytes(StandardCharsets.UTF_8), "malformed");
+    }
+
+    /** A customer's whole {@code data} object as JSON text, with the given JSON for its id and last_login. */
+    private static String rowImage(String id, String idJson, String lastLoginJson) {
+        return "{\"customer_id\":" + idJson + ",\"email\":\"" + id.toLowerCase(java.util.Locale.ROOT) + "@example.com\","
+                + "\"full_name\":\"Unknown\",\"country\":\"FR\",\"city\":\"Paris\",\"loyalty_tier\":\"bronze\",\"last_login\":"
+                + lastLoginJson + "}";
     }
 
     private static FeedRecord record(String id, String op, Instant t, Map<String, Object> data, String kind) {

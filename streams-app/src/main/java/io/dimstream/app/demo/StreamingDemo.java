@@ -5,19 +5,18 @@ import io.dimstream.app.pipeline.PipelineOptions;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.HistoryQueries;
+import io.dimstream.db.read.TableSummary;
 import io.dimstream.db.read.VersionRow;
-import io.dimstream.db.sql.Sql;
+import io.dimstream.db.schema.EvolvedColumns;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -29,8 +28,22 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * The streaming demo: the whole pipeline on embedded parts, fed by {@link CustomerFeed}.
  * Produces a first burst of events, waits until the table has caught up, prints what happened
  * and where to look; then (unless told to exit) keeps producing a trickle until stopped.
+ *
+ * <p>Half-way through the burst the source starts sending a new field ({@link CustomerFeed#NEW_FIELD}):
+ * the entity, configured {@code schema-evolution: lenient} with {@code new-columns: tracked}, gets it
+ * as a column while running, and the summary says when and from which record, and how many versions
+ * hold a value.
  */
 public final class StreamingDemo {
+
+    /** The feed's seed: the same burst, so the same table, on every run. */
+    public static final long SEED = 2025;
+    /** Customers the feed draws from. */
+    public static final int CUSTOMERS = 50;
+    /** The feed's first event time. */
+    public static final Instant START = Instant.parse("2025-08-01T00:00:00Z");
+    /** Partitions of the demo's topics. */
+    public static final int PARTITIONS = 3;
 
     private final DimstreamConfig config;
     private final Path dataDir;
@@ -46,9 +59,9 @@ public final class StreamingDemo {
     public Running start(PrintWriter out, int events) throws InterruptedException {
         out.println("starting an embedded Kafka broker, an embedded PostgreSQL and the pipeline ...");
         out.flush();
-        Pipeline pipeline = Pipeline.start(config, new PipelineOptions(dataDir, "dimstream-demo", 3, Duration.ofHours(1)), registry);
+        Pipeline pipeline = Pipeline.start(config, new PipelineOptions(dataDir, "dimstream-demo", PARTITIONS, Duration.ofHours(1)), registry);
         String topic = pipeline.pipelines().get(0).sourceTopic();
-        CustomerFeed feed = new CustomerFeed(2025, 50, Instant.parse("2025-08-01T00:00:00Z"));
+        CustomerFeed feed = feed(events);
         KafkaProducer<byte[], byte[]> producer = producer(pipeline.bootstrapServers());
         out.println("producing " + events + " generated customer events to " + topic + " ...");
         out.flush();
@@ -57,6 +70,11 @@ public final class StreamingDemo {
             out.println("warning: the pipeline had not caught up after 5 minutes");
         }
         return new Running(pipeline, producer, feed, topic);
+    }
+
+    /** The demo's feed for a burst of {@code events}: the source starts sending {@link CustomerFeed#NEW_FIELD} half-way through. */
+    public static CustomerFeed feed(int events) {
+        return new CustomerFeed(SEED, CUSTOMERS, START, events / 2);
     }
 
     /** The demo after its first burst. */
@@ -84,14 +102,13 @@ public final class StreamingDemo {
         TreeMap<String, Long> byClass = new TreeMap<>();
         registry.find("dimstream.events").counters().forEach(c -> byClass.merge(c.getId().getTag("class"), (long) c.count(), Long::sum));
         out.println("events by class: " + byClass);
-        try (Connection c = running.pipeline().database().dataSource().getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*), count(*) FILTER (WHERE " + Sql.ident(customer.system().isCurrent())
-                     + "), count(*) FILTER (WHERE " + Sql.ident(customer.system().isDeleted()) + " AND "
-                     + Sql.ident(customer.system().validTo()) + " IS NULL) FROM " + Sql.table(customer.table()))) {
-            rs.next();
-            out.printf(Locale.ROOT, "table %s: %d versions, %d current rows, %d deleted keys%n", customer.table(), rs.getLong(1),
-                    rs.getLong(2), rs.getLong(3));
-        }
+        TableSummary summary = new TableSummary(running.pipeline().database().dataSource());
+        TableSummary.Shape shape = summary.shape(customer);
+        out.printf(Locale.ROOT, "table %s: %d versions, %d current rows, %d deleted keys%n", customer.table(), shape.versions(),
+                shape.currentRows(), shape.deletedKeys());
+        List<EvolvedColumns.Column> catalog = EvolvedColumns.list(running.pipeline().database().dataSource(), customer.name());
+        customer = EvolvedColumns.merge(customer, catalog);
+        reportSchemaChange(out, running, customer, catalog, summary);
         List<VersionRow> history = new HistoryQueries(running.pipeline().database().dataSource()).history(customer, List.of("C0001"));
         out.println("history of C0001:");
         for (VersionRow v : history) {
@@ -108,6 +125,32 @@ public final class StreamingDemo {
                     + "/health/ready");
         }
         out.flush();
+    }
+
+    /**
+     * The schema change of the burst: which field the source started sending at which event, and
+     * whether the column was added (from the catalog: when, its type and role, the record that first
+     * carried it) and how many versions hold a value.
+     */
+    private static void reportSchemaChange(PrintWriter out, Running running, EntitySpec customer, List<EvolvedColumns.Column> catalog,
+                                           TableSummary summary) throws SQLException {
+        int from = running.feed().newFieldFrom();
+        if (from == CustomerFeed.NEVER) {
+            return;
+        }
+        String field = CustomerFeed.NEW_FIELD;
+        out.printf(Locale.ROOT, "schema change: from event %d on, the source also sends %s (NULL for customers without one)%n",
+                from + 1, field);
+        Optional<EvolvedColumns.Column> added = catalog.stream().filter(c -> c.column().equals(field)).findFirst();
+        if (added.isEmpty()) {
+            out.println("  no record has given " + field + " a value yet: no column added");
+            return;
+        }
+        EvolvedColumns.Column c = added.get();
+        out.printf(Locale.ROOT, "  column %s %s (%s) added to %s while running at %s, first carried by %s%n", c.column(),
+                c.type().sqlName(), c.role(), customer.table(), c.addedAt(), c.firstSource());
+        out.printf(Locale.ROOT, "  %d versions hold a %s; a customer whose %s is NULL got no version for it%n",
+                summary.versionsWithValue(customer, field), field, field);
     }
 
     private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
