@@ -11,5 +11,11 @@
  * recorded in the caller's transaction (the sink's batch), so the tables and the catalog agree
  * whether it commits or not; every reader of an entity merges the catalog into the config's spec
  * (catalog order: {@code added_at}, then name, the order the columns enter {@code record_hash}).
+ *
+ * <p>{@link io.dimstream.db.schema.ColumnOrigins}: an entity's columns as the merged spec orders
+ * them, each with its type (modifiers included), its role (key, tracked, type-1, system column) and
+ * its origin, a closed set ({@code Config}, {@code AddedWhileRunning} with the catalog's instant and
+ * first source) that a later kind of catalog entry (a widened type) joins as one more record. What
+ * the admin's columns page and {@code dimstream config} show.
  */
 package io.dimstream.db.schema;
