@@ -34,10 +34,7 @@ public final class EntityCatalog {
     }
 
     public EntitySpec spec(String name) {
-        EntitySpec e = byName.get(name);
-        if (e == null) {
-            throw new NotFound("no entity named \"" + name + "\" (configured: " + String.join(", ", byName.keySet()) + ")");
-        }
+        EntitySpec e = configSpec(name);
         if (ds != null) {
             try {
                 return io.dimstream.db.schema.EvolvedColumns.withCatalog(ds, e);
@@ -45,6 +42,18 @@ public final class EntityCatalog {
                 // the page still shows the config's columns; the database's failure shows where it is queried next
                 LOG.warn("entity {}: cannot read dimstream.entity_columns: {}", name, ex.getMessage());
             }
+        }
+        return e;
+    }
+
+    /**
+     * The entity as its config declares it, without the catalog: for a reader that merges the
+     * catalog itself and lets the database's failure be its own ({@code /columns}).
+     */
+    public EntitySpec configSpec(String name) {
+        EntitySpec e = byName.get(name);
+        if (e == null) {
+            throw new NotFound("no entity named \"" + name + "\" (configured: " + String.join(", ", byName.keySet()) + ")");
         }
         return e;
     }

@@ -1,0 +1,165 @@
+package io.dimstream.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dimstream.config.DimstreamConfig;
+import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.schema.EvolvedColumns;
+import io.dimstream.db.sql.Transactions;
+import io.javalin.testtools.JavalinTest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code /columns/{entity}} and its JSON twin: an entity with configured columns (one with a
+ * modifier, renamed system columns) and two columns the sink added while running, one of them
+ * named like markup. Its own entity and tables, so the other admin tests' entities keep the
+ * config's columns.
+ */
+class ColumnsPagesTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String HOSTILE = "<img src=x onerror=alert(1)>";
+
+    private static final String PEOPLE = """
+              - name: people
+                topic: crm.people
+                table: ui_col_people
+                key: [person_id]
+                tracked: [name]
+                type1: [score]
+                lateness-horizon: unlimited
+                schema-evolution: lenient
+                new-columns: tracked
+                columns: {person_id: text, name: varchar(40), score: "numeric(12,2)"}
+                system-columns: {loaded_at: written_at}
+            """;
+
+    private static AdminFixture f;
+    private static DimstreamConfig config;
+    private static List<EvolvedColumns.Column> catalog;
+
+    @BeforeAll
+    static void addTwoColumnsWhileRunning() throws Exception {
+        f = AdminFixture.get();
+        config = f.configWith(PEOPLE, "");
+        EntitySpec people = config.entity("people").toEntitySpec();
+        EntityTables.ensure(f.ds, people);
+        // two batches, as the sink adds them: vip first (type-1), the hostile name later (tracked)
+        EntitySpec first = Transactions.inTransaction(f.ds, c -> EvolvedColumns.add(c, people,
+                List.of(new EvolvedColumns.NewColumn("vip", ColumnType.BOOLEAN, false, "crm.people-1@7"))));
+        Transactions.inTransaction(f.ds, c -> EvolvedColumns.add(c, first,
+                List.of(new EvolvedColumns.NewColumn(HOSTILE, ColumnType.TEXT, true, "crm.people-0@42"))));
+        catalog = EvolvedColumns.list(f.ds, "people");
+        assertThat(catalog).extracting(EvolvedColumns.Column::column).containsExactly("vip", HOSTILE);
+    }
+
+    private static Instant added(int i) {
+        return catalog.get(i).addedAt();
+    }
+
+    private void asViewer(Case c) {
+        AdminServer server = new AdminServer(config, f.ds, new AdminSettings(OptionalInt.of(0), null,
+                Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)));
+        JavalinTest.test(server.app(), (app, client) -> {
+            Browser b = new Browser(client.getOrigin());
+            assertThat(b.login("victor", AdminFixture.VIEWER_PASSWORD).statusCode()).isEqualTo(303);
+            c.run(b);
+        });
+    }
+
+    private interface Case {
+        void run(Browser b) throws Exception;
+    }
+
+    @Test
+    void pageListsEveryColumnInTheMergedOrderWithTypeRoleAndOriginAndEscapesTheHostileName() {
+        asViewer(b -> {
+            HttpResponse<String> r = b.get("/columns/people");
+            assertThat(r.statusCode()).isEqualTo(200);
+            String html = r.body();
+            String rows = html.substring(html.indexOf("<tbody>"), html.indexOf("</tbody>") + "</tbody>".length());
+            assertThat(rows).isEqualTo("<tbody>"
+                    + row("config", "person_id", "text", "key", "config")
+                    + row("config", "name", "character varying(40)", "tracked", "config")
+                    + row("added", "&lt;img src=x onerror=alert(1)&gt;", "text", "tracked",
+                            "added while running at " + added(1) + " from crm.people-0@42")
+                    + row("config", "score", "numeric(12,2)", "type-1", "config")
+                    + row("added", "vip", "boolean", "type-1", "added while running at " + added(0) + " from crm.people-1@7")
+                    + row("config", "surrogate_key", "bigint", "system column", "config")
+                    + row("config", "valid_from", "timestamp with time zone", "system column", "config")
+                    + row("config", "valid_to", "timestamp with time zone", "system column", "config")
+                    + row("config", "is_current", "boolean", "system column", "config")
+                    + row("config", "is_deleted", "boolean", "system column", "config")
+                    + row("config", "record_hash", "bytea", "system column", "config")
+                    + row("config", "source_topic", "text", "system column", "config")
+                    + row("config", "source_partition", "integer", "system column", "config")
+                    + row("config", "source_offset", "bigint", "system column", "config")
+                    + row("config", "written_at", "timestamp with time zone", "system column", "config")
+                    + "\n\n</tbody>");
+            assertThat(html).doesNotContain(HOSTILE)
+                    .contains("<p class=\"meta\" id=\"columns-summary\">Table ui_col_people: 15 columns, 2 added while running.")
+                    .contains("<a href=\"/columns/people\" class=\"on\">columns</a>")
+                    .contains("<a href=\"/columns/customer\" class=\"\">columns</a>");
+        });
+    }
+
+    private static String row(String kind, String name, String type, String role, String origin) {
+        return "\n\n  <tr class=\"origin-" + kind + "\"><td>" + name + "</td><td>" + type + "</td><td>" + role + "</td><td>"
+                + origin + "</td></tr>";
+    }
+
+    @Test
+    void jsonTwinIsTheSameRowsWithTheOriginsInstantAndSource() {
+        asViewer(b -> {
+            HttpResponse<String> r = b.get("/api/columns/people");
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            JsonNode actual = JSON.readTree(r.body());
+            String hostile = HOSTILE.replace("'", "\\'");
+            JsonNode expected = JSON.readTree(("{'entity':'people','table':'ui_col_people','columns':["
+                    + config("person_id", "text", "key") + ","
+                    + config("name", "character varying(40)", "tracked") + ","
+                    + "{'name':'" + hostile + "','type':'text','role':'tracked','origin':{'kind':'added','text':'added while running at "
+                    + added(1) + " from crm.people-0@42','at':'" + added(1) + "','source':'crm.people-0@42'}},"
+                    + config("score", "numeric(12,2)", "type-1") + ","
+                    + "{'name':'vip','type':'boolean','role':'type-1','origin':{'kind':'added','text':'added while running at "
+                    + added(0) + " from crm.people-1@7','at':'" + added(0) + "','source':'crm.people-1@7'}},"
+                    + config("surrogate_key", "bigint", "system column") + ","
+                    + config("valid_from", "timestamp with time zone", "system column") + ","
+                    + config("valid_to", "timestamp with time zone", "system column") + ","
+                    + config("is_current", "boolean", "system column") + ","
+                    + config("is_deleted", "boolean", "system column") + ","
+                    + config("record_hash", "bytea", "system column") + ","
+                    + config("source_topic", "text", "system column") + ","
+                    + config("source_partition", "integer", "system column") + ","
+                    + config("source_offset", "bigint", "system column") + ","
+                    + config("written_at", "timestamp with time zone", "system column")
+                    + "],'added_while_running':2}").replace('\'', '"'));
+            assertThat(actual).isEqualTo(expected);
+        });
+    }
+
+    private static String config(String name, String type, String role) {
+        return "{'name':'" + name + "','type':'" + type + "','role':'" + role
+                + "','origin':{'kind':'config','text':'config','at':null,'source':null}}";
+    }
+
+    @Test
+    void anUnknownEntityIsNotFound() {
+        asViewer(b -> {
+            assertThat(b.get("/columns/nobody").statusCode()).isEqualTo(404);
+            assertThat(b.get("/api/columns/nobody").body())
+                    .isEqualTo("{\"error\":\"no entity named \\\"nobody\\\" (configured: people, customer, account, broken)\"}");
+        });
+    }
+}
