@@ -2,8 +2,18 @@ package io.dimstream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dimstream.config.Secrets;
+import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.schema.EvolvedColumns;
+import io.dimstream.db.sql.Transactions;
+import io.dimstream.db.testing.TestPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,7 +23,7 @@ class ConfigCommandTest {
     Path dir;
 
     @Test
-    void printsTheEffectiveConfigWithThePasswordMasked() throws Exception {
+    void offlinePrintsTheEffectiveConfigWithThePasswordMaskedAndConnectsToNothing() throws Exception {
         Path file = Files.writeString(dir.resolve("c.yml"), """
                 kafka: {bootstrap-servers: "kafka:9092"}
                 postgres: {url: "jdbc:postgresql://db:5432/dim", user: dim, password: s3cret}
@@ -26,7 +36,7 @@ class ConfigCommandTest {
                     columns: {customer_id: text, email: text}
                 """);
 
-        CliRun run = CliRun.of("config", "--config", file.toString());
+        CliRun run = CliRun.of("config", "--config", file.toString(), "--offline");
 
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
@@ -90,5 +100,80 @@ class ConfigCommandTest {
         assertThat(run.out()).isEmpty();
         assertThat(run.err()).isEqualTo("dimstream config: config " + file
                 + ": entities[0].lateness-horizon: \"P3X\" is not an ISO-8601 duration or \"unlimited\"\n");
+    }
+
+    @Test
+    void withAReachableDatabaseTheColumnsAddedWhileRunningFollowTheConfig() throws Exception {
+        Path file = Files.writeString(dir.resolve("c.yml"), """
+                postgres: {url: "%s"}
+                entities:
+                  - name: people
+                    topic: crm.people
+                    table: cli_cfg_people
+                    key: [person_id]
+                    tracked: [name]
+                    schema-evolution: lenient
+                    new-columns: tracked
+                    columns: {person_id: text, name: varchar(40)}
+                  - name: plain
+                    topic: crm.plain
+                    table: cli_cfg_plain
+                    key: [id]
+                    tracked: [v]
+                    columns: {id: text, v: text}
+                """.formatted(TestPostgres.jdbcUrl()));
+        DataSource ds = TestPostgres.dataSource();
+        EntitySpec people = CommandSupport.loadConfig(file).entity("people").toEntitySpec();
+        EntityTables.ensure(ds, people);
+        // two batches of the sink: vip (type-1) first, then a field whose name holds a newline
+        EntitySpec first = Transactions.inTransaction(ds, c -> EvolvedColumns.add(c, people,
+                List.of(new EvolvedColumns.NewColumn("vip", ColumnType.BOOLEAN, false, "crm.people-1@7"))));
+        Transactions.inTransaction(ds, c -> EvolvedColumns.add(c, first,
+                List.of(new EvolvedColumns.NewColumn("nick\nname", ColumnType.TEXT, true, "crm.people-0@42"))));
+        List<Instant> at = EvolvedColumns.list(ds, "people").stream().map(EvolvedColumns.Column::addedAt).toList();
+        String vipAt = at.get(0).toString();
+        String nickAt = at.get(1).toString();
+        int w = Math.max("added at".length(), Math.max(vipAt.length(), nickAt.length()));
+
+        CliRun offline = CliRun.of("config", "--config", file.toString(), "--offline");
+        CliRun online = CliRun.of("config", "--config", file.toString());
+
+        assertThat(offline.exitCode()).isZero();
+        assertThat(offline.out()).startsWith("postgres:\n  url: " + Secrets.mask(TestPostgres.jdbcUrl()) + "\n").doesNotContain("# ");
+        // the merged spec's order: tracked (nick\nname) before type-1 (vip), whatever the order they were added in
+        assertThat(online).isEqualTo(new CliRun(0, offline.out()
+                + "# columns added while running (dimstream.entity_columns at " + Secrets.mask(TestPostgres.jdbcUrl()) + "):\n"
+                + "# people:\n"
+                + "#   column          type     role     " + pad("added at", w) + "  first source\n"
+                + "#   nick\\u000Aname  text     tracked  " + pad(nickAt, w) + "  crm.people-0@42\n"
+                + "#   vip             boolean  type-1   " + pad(vipAt, w) + "  crm.people-1@7\n"
+                + "# plain: none\n", ""));
+    }
+
+    private static String pad(String s, int width) {
+        return s + " ".repeat(width - s.length());
+    }
+
+    @Test
+    void anUnreachableDatabaseIsOneLineAfterTheConfigAndStillExitsZero() throws Exception {
+        Path file = Files.writeString(dir.resolve("c.yml"), """
+                postgres: {url: "jdbc:postgresql://127.0.0.1:1/dim?user=dim&password=s3cret"}
+                entities:
+                  - name: customer
+                    topic: crm.customers
+                    table: dim_customer
+                    key: [customer_id]
+                    tracked: [email]
+                    columns: {customer_id: text, email: text}
+                """);
+
+        CliRun offline = CliRun.of("config", "--config", file.toString(), "--offline");
+        CliRun online = CliRun.of("config", "--config", file.toString());
+
+        assertThat(online).isEqualTo(new CliRun(0, offline.out()
+                + "# columns added while running: not read from PostgreSQL at jdbc:postgresql://127.0.0.1:1/dim?user=dim&password=****: "
+                + "Connection to 127.0.0.1:1 refused. Check that the hostname and port are correct and that the postmaster is "
+                + "accepting TCP/IP connections. (SQL state 08001); --offline skips this\n", ""));
+        assertThat(offline.out()).endsWith("      loaded_at: loaded_at\n\n");
     }
 }
