@@ -21,7 +21,10 @@
  *       instant from the change that first carried it ({@code db.schema.ColumnOrigins}; an origin
  *       is a closed set, so a widened type joins it as one more kind). Unlike the other pages, a
  *       failure to read the catalog is this page's error, not the config's columns shown as if
- *       nothing had been added.</li>
+ *       nothing had been added. The dashboard's columns figure (the entity's own columns, how many
+ *       were added while running) links there; {@code EntityCatalog.specs()} gives the merged specs
+ *       as {@code spec(name)} does, and a handler that only checks an entity's name asks
+ *       {@code configSpec(name)}, which reads nothing.</li>
  *   <li><b>Actions</b> are POSTs (admin role; a session also needs its CSRF token): start and
  *       cancel replays ({@code ReplayJobs}), apply or discard a quarantined event
  *       ({@code QuarantineActions}; a refused apply is an outcome shown with its reason, 409), ask

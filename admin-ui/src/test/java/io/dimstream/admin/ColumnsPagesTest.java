@@ -155,6 +155,21 @@ class ColumnsPagesTest {
     }
 
     @Test
+    void dashboardCountsTheColumnsAddedWhileRunningAndLinksToThem() {
+        asViewer(b -> {
+            HttpResponse<String> r = b.get("/api/dashboard");
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            JsonNode people = JSON.readTree(r.body()).at("/entities/0");
+            assertThat(people.get("entity").asText()).isEqualTo("people");
+            // the config declares 3 (person_id, name, score); the catalog adds 2
+            assertThat(List.of(people.get("columns").asInt(), people.get("columns_added").asInt())).isEqualTo(List.of(5, 2));
+            assertThat(b.get("/dashboard/table").body()).contains("<tr data-entity=\"people\">\n"
+                    + "  <td><a href=\"/history/people\">people</a> <span class=\"meta\">ui_col_people</span></td>\n"
+                    + "  <td class=\"num\" data-figure=\"columns\"><a href=\"/columns/people\">5 (2 added while running)</a></td>\n");
+        });
+    }
+
+    @Test
     void anUnknownEntityIsNotFound() {
         asViewer(b -> {
             assertThat(b.get("/columns/nobody").statusCode()).isEqualTo(404);

@@ -60,14 +60,15 @@ public final class EntityCatalog {
 
     /** The entity's source topic (what a replay reads unless told otherwise). */
     public String topic(String name) {
-        return topics.get(spec(name).name());
+        return topics.get(configSpec(name).name());
     }
 
     public List<String> names() {
         return List.copyOf(byName.keySet());
     }
 
+    /** Every entity's spec as {@link #spec} gives it: the catalog's columns merged in. */
     public List<EntitySpec> specs() {
-        return List.copyOf(byName.values());
+        return byName.keySet().stream().map(this::spec).toList();
     }
 }
