@@ -223,7 +223,7 @@ class CsvExportTest {
             HttpResponse<String> r = new Browser(client.getOrigin()).get("/api/asof/bulk/csv?at=" + AT,
                     "Authorization", "Bearer " + AdminFixture.VIEWER_TOKEN);
             assertThat(List.of(r.statusCode(), r.body())).isEqualTo(List.of(507, "{\"error\":\"the CSV of bulk is larger than "
-                    + "admin.csv-max-mib (1 MiB): export it with psql (README, Admin UI: big tables) or ask an operator to raise the limit\"}"));
+                    + "admin.csv-max-mib (1 MiB): export it with psql (docs/querying.md, Big tables) or ask an operator to raise the limit\"}"));
         });
     }
 

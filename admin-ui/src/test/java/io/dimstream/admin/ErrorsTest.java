@@ -123,7 +123,7 @@ class ErrorsTest {
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 assertThat(List.of(api.statusCode(), api.body())).isEqualTo(List.of(503, "{\"error\":\"the query ran longer than "
                         + "admin.statement-timeout (300 ms) and was cancelled: narrow it (a key prefix, a shorter range) or ask an "
-                        + "operator (README, Admin UI: big tables)\"}"));
+                        + "operator (docs/querying.md, Big tables)\"}"));
                 assertThat(took).isLessThan(Duration.ofSeconds(5));
 
                 b.login("victor", AdminFixture.VIEWER_PASSWORD);

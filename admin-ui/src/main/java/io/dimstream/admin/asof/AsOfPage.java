@@ -207,7 +207,7 @@ public final class AsOfPage {
 
     private Unavailable tooLarge(EntitySpec e) {
         return new Unavailable(507, "the CSV of " + e.name() + " is larger than admin.csv-max-mib (" + (maxBytes >> 20)
-                + " MiB): export it with psql (README, Admin UI: big tables) or ask an operator to raise the limit");
+                + " MiB): export it with psql (docs/querying.md, Big tables) or ask an operator to raise the limit");
     }
 
     /** The spool file grew past its limit. */

@@ -91,7 +91,7 @@ public final class Errors {
     /** What a page or API call cut by the statement timeout answers (503). */
     public static String timeoutMessage(Duration timeout) {
         return "the query ran longer than admin.statement-timeout (" + human(timeout) + ") and was cancelled: narrow it "
-                + "(a key prefix, a shorter range) or ask an operator (README, Admin UI: big tables)";
+                + "(a key prefix, a shorter range) or ask an operator (docs/querying.md, Big tables)";
     }
 
     private void fail(Context ctx, int status, String message, String errorId) {

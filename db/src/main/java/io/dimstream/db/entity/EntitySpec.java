@@ -256,6 +256,24 @@ public record EntitySpec(
         return new EntitySpec(name, table, key, t, t1, cols, latenessHorizon, system, surrogateKeyIndex, modifiers, ev);
     }
 
+    /**
+     * This entity with a column's type changed (a widening applied while running,
+     * {@link TypeWidening}): same columns, same roles, same order. A new object, so the writer's SQL
+     * cache builds its statements (and their casts) again.
+     *
+     * @throws IllegalArgumentException when the entity has no such column
+     */
+    public EntitySpec withColumnType(String column, TypeWidening.ColumnDef def) {
+        if (!columns.containsKey(column)) {
+            throw new IllegalArgumentException("entity '" + name + "' has no column '" + column + "'");
+        }
+        Map<String, ColumnType> cols = new LinkedHashMap<>(columns);
+        cols.put(column, def.type());
+        Map<String, TypeModifier> mods = new LinkedHashMap<>(modifiers);
+        def.modifier().ifPresentOrElse(m -> mods.put(column, m), () -> mods.remove(column));
+        return new EntitySpec(name, table, key, tracked, type1, cols, latenessHorizon, system, surrogateKeyIndex, mods, evolved);
+    }
+
     /** The tracked columns the config declares: those {@code record_hash} covers position by position. */
     public List<String> configTracked() {
         return tracked.stream().filter(c -> !evolved.contains(c)).toList();

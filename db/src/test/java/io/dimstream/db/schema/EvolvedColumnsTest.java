@@ -1,10 +1,13 @@
 package io.dimstream.db.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.entity.TypeModifier;
+import io.dimstream.db.entity.TypeWidening;
 import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.testing.TestPostgres;
 import java.sql.Connection;
@@ -81,6 +84,109 @@ class EvolvedColumnsTest {
                 config.type1(), cols, Optional.empty(), SystemColumns.DEFAULTS);
 
         assertThat(EvolvedColumns.withCatalog(ds, declared)).isEqualTo(declared);
+    }
+
+    @Test
+    void wideningAConfigColumnAltersBothTablesKeepsTheViewAndRecordsIt() throws SQLException {
+        EntitySpec config = typed();
+        EntitySpec widened = Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, config, List.of(
+                new EvolvedColumns.Widening("visits", TypeWidening.ColumnDef.of(ColumnType.BIGINT), "crm.people-0@7"),
+                new EvolvedColumns.Widening("name", TypeWidening.ColumnDef.of(new TypeModifier.Length(20)), "crm.people-1@3"))));
+
+        assertThat(widened).isEqualTo(config.withColumnType("visits", TypeWidening.ColumnDef.of(ColumnType.BIGINT))
+                .withColumnType("name", TypeWidening.ColumnDef.of(new TypeModifier.Length(20))));
+        assertThat(catalogWithWidenings(config.name())).isEqualTo(List.of(
+                List.of("name", "character varying(20)", "tracked", "crm.people-1@3", "config", "character varying(10)"),
+                List.of("visits", "bigint", "type1", "crm.people-0@7", "config", "integer")));
+        List<String> want = List.of("id text", "name character varying(20)", "visits bigint");
+        assertThat(columnsOf(config.table())).containsSubsequence(want);
+        assertThat(columnsOf(config.currentView())).containsSubsequence(want);
+        // the event memory holds plain types
+        assertThat(columnsOf(config.memoryTable())).containsSubsequence("id text", "name text", "visits bigint");
+        // a restart with the config unchanged: the spec is the widened one, and the tables validate against it
+        assertThat(EvolvedColumns.withCatalog(ds, config)).isEqualTo(widened);
+        assertThat(EntityTables.ensure(ds, widened)).isEmpty();
+        // the config declaring the wider type since says the same
+        assertThat(EvolvedColumns.withCatalog(ds, widened)).isEqualTo(widened);
+    }
+
+    @Test
+    void aWideningAsNarrowAsTheColumnChangesNothingAndAnUnsafeChangeAltersNothing() throws SQLException {
+        EntitySpec config = typed();
+        EntitySpec wide = Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, config, List.of(
+                new EvolvedColumns.Widening("name", TypeWidening.ColumnDef.of(new TypeModifier.Length(40)), "t-0@1"))));
+        // another task, still on varchar(10), asks for varchar(20): varchar(40) takes it already
+        EntitySpec again = Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, config, List.of(
+                new EvolvedColumns.Widening("name", TypeWidening.ColumnDef.of(new TypeModifier.Length(20)), "t-1@1"))));
+        assertThat(again).isEqualTo(wide);
+        assertThat(catalogWithWidenings(config.name())).isEqualTo(List.of(
+                List.of("name", "character varying(40)", "tracked", "t-0@1", "config", "character varying(10)")));
+
+        assertThatThrownBy(() -> Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, wide, List.of(
+                new EvolvedColumns.Widening("visits", TypeWidening.ColumnDef.of(ColumnType.TEXT), "t-0@9")))))
+                .isInstanceOf(EvolvedColumns.UnsafeTypeChange.class)
+                .hasMessageStartingWith("entity " + config.name() + ": column visits is integer, and the change at t-0@9 says the source "
+                        + "now types it text, which is no safe widening");
+        assertThat(columnsOf(config.table())).contains("visits integer");
+        assertThat(EvolvedColumns.withCatalog(ds, config)).isEqualTo(wide);
+
+        // someone does what the message says, on the entity table only: the change goes on with it, the memory follows
+        try (Connection c = ds.getConnection(); java.sql.Statement st = c.createStatement()) {
+            st.execute("DROP VIEW " + config.currentView());
+            st.execute("ALTER TABLE " + config.table() + " ALTER COLUMN visits TYPE text USING visits::text");
+        }
+        EntitySpec byHand = Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, wide, List.of(
+                new EvolvedColumns.Widening("visits", TypeWidening.ColumnDef.of(ColumnType.TEXT), "t-0@9"))));
+        assertThat(byHand).isEqualTo(wide.withColumnType("visits", TypeWidening.ColumnDef.of(ColumnType.TEXT)));
+        assertThat(columnsOf(config.memoryTable())).contains("visits text");
+        assertThat(columnsOf(config.currentView())).contains("visits text");
+        assertThat(catalogWithWidenings(config.name())).isEqualTo(List.of(
+                List.of("name", "character varying(40)", "tracked", "t-0@1", "config", "character varying(10)"),
+                List.of("visits", "text", "type1", "t-0@9", "config", "integer")));
+        // a restart with the config still saying integer: the config's word, which the table check then refuses
+        assertThat(EvolvedColumns.withCatalog(ds, config).type("visits")).isEqualTo(ColumnType.INTEGER);
+    }
+
+    @Test
+    void anAddedColumnIsWidenedInItsOwnRow() throws SQLException {
+        EntitySpec config = fresh();
+        EntitySpec added = Transactions.inTransaction(ds, c -> EvolvedColumns.add(c, config,
+                List.of(new EvolvedColumns.NewColumn("score", ColumnType.INTEGER, true, "t-0@1"))));
+        EntitySpec widened = Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, added,
+                List.of(new EvolvedColumns.Widening("score", TypeWidening.ColumnDef.of(ColumnType.BIGINT), "t-0@5"))));
+
+        assertThat(widened).isEqualTo(added.withColumnType("score", TypeWidening.ColumnDef.of(ColumnType.BIGINT)));
+        assertThat(catalogWithWidenings(config.name())).isEqualTo(List.of(
+                List.of("score", "bigint", "tracked", "t-0@1", "evolution", "integer")));
+        assertThat(EvolvedColumns.withCatalog(ds, config)).isEqualTo(widened);
+        assertThat(EntityTables.ensure(ds, widened)).isEmpty();
+    }
+
+    /** id text, name varchar(10) tracked, visits integer type-1. */
+    private EntitySpec typed() throws SQLException {
+        String table = "widening_" + TABLES.incrementAndGet() + "_" + Long.toHexString(System.nanoTime() & 0xffffff);
+        Map<String, ColumnType> cols = new LinkedHashMap<>();
+        cols.put("id", ColumnType.TEXT);
+        cols.put("name", ColumnType.TEXT);
+        cols.put("visits", ColumnType.INTEGER);
+        EntitySpec spec = new EntitySpec(table, table, List.of("id"), List.of("name"), List.of("visits"), cols, Optional.empty(),
+                SystemColumns.DEFAULTS, false, Map.of("name", new TypeModifier.Length(10)));
+        EntityTables.ensure(ds, spec);
+        return spec;
+    }
+
+    private List<List<String>> catalogWithWidenings(String entity) throws SQLException {
+        List<List<String>> out = new ArrayList<>();
+        try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement("SELECT column_name, sql_type, role, "
+                + "first_source, origin, widened_from FROM dimstream.entity_columns WHERE entity = ? ORDER BY column_name")) {
+            p.setString(1, entity);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(List.of(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6)));
+                }
+            }
+        }
+        return out;
     }
 
     private EntitySpec fresh() throws SQLException {

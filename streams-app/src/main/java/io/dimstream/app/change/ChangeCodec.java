@@ -29,7 +29,9 @@ import java.util.Map;
  * value is {@link Unchanged#VALUE} are left out of {@code data} and listed in
  * {@code "unchanged":["email"]} (absent when there are none). Columns passed through for
  * {@code new-columns:} are in {@code data} like any other and named with their inferred SQL type in
- * {@code "new_columns":{"nickname":"text"}} (absent when there are none).
+ * {@code "new_columns":{"nickname":"text"}} (absent when there are none). Columns the topology
+ * widened for the record's values (or that the source's schema retyped) are named with their new
+ * SQL type in {@code "widened":{"visits":"bigint"}} (absent when there are none).
  */
 public final class ChangeCodec {
 
@@ -84,6 +86,13 @@ public final class ChangeCodec {
             if (!r.newColumns().isEmpty()) {
                 g.writeObjectFieldStart("new_columns");
                 for (Map.Entry<String, String> n : new java.util.TreeMap<>(r.newColumns()).entrySet()) {
+                    g.writeStringField(n.getKey(), n.getValue());
+                }
+                g.writeEndObject();
+            }
+            if (!r.widened().isEmpty()) {
+                g.writeObjectFieldStart("widened");
+                for (Map.Entry<String, String> n : new java.util.TreeMap<>(r.widened()).entrySet()) {
                     g.writeStringField(n.getKey(), n.getValue());
                 }
                 g.writeEndObject();
@@ -149,34 +158,46 @@ public final class ChangeCodec {
                     data.put(c.asText(), Unchanged.VALUE);
                 }
             }
-            Map<String, String> newColumns = Map.of();
-            JsonNode nc = root.get("new_columns");
-            if (nc != null) {
-                newColumns = new LinkedHashMap<>();
-                for (Map.Entry<String, JsonNode> f : (Iterable<Map.Entry<String, JsonNode>>) nc::fields) {
-                    newColumns.put(f.getKey(), f.getValue().asText());
-                }
-            }
             return new ChangeRecord(root.get("entity").asText(), changeClass(root.get("class").asText()),
                     op(root.get("op").asText()), t, data,
-                    src.get("topic").asText(), src.get("partition").asInt(), src.get("offset").asLong(), newColumns);
+                    src.get("topic").asText(), src.get("partition").asInt(), src.get("offset").asLong(), columnTypes(root.get("new_columns")),
+                    columnTypes(root.get("widened")));
         } catch (NullPointerException | IllegalArgumentException e) {
             throw new IllegalArgumentException(Rejection.printable("malformed change record: " + new String(bytes, StandardCharsets.UTF_8)), e);
         }
     }
 
-    /** The bytes every encoded change with new columns holds, and a change without them holds only by chance (a data key so named). */
-    private static final byte[] NEW_COLUMNS_FIELD = "\"new_columns\":".getBytes(StandardCharsets.UTF_8);
+    private static Map<String, String> columnTypes(JsonNode node) {
+        if (node == null) {
+            return Map.of();
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> f : (Iterable<Map.Entry<String, JsonNode>>) node::fields) {
+            out.put(f.getKey(), f.getValue().asText());
+        }
+        return out;
+    }
 
     /**
-     * Whether a change record may name new columns: a byte search, so the sink reads only those
-     * records twice. False means it names none; true is checked by {@link #decode}.
+     * The bytes every encoded change with new or widened columns holds, and a change without them
+     * holds only by chance (a data key so named).
+     */
+    private static final byte[] NEW_COLUMNS_FIELD = "\"new_columns\":".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] WIDENED_FIELD = "\"widened\":".getBytes(StandardCharsets.UTF_8);
+
+    /**
+     * Whether a change record may name new or widened columns: a byte search, so the sink reads only
+     * those records twice. False means it names none; true is checked by {@link #decode}.
      */
     public static boolean mayHaveNewColumns(byte[] bytes) {
+        return contains(bytes, NEW_COLUMNS_FIELD) || contains(bytes, WIDENED_FIELD);
+    }
+
+    private static boolean contains(byte[] bytes, byte[] field) {
         outer:
-        for (int i = 0; i + NEW_COLUMNS_FIELD.length <= bytes.length; i++) {
-            for (int j = 0; j < NEW_COLUMNS_FIELD.length; j++) {
-                if (bytes[i + j] != NEW_COLUMNS_FIELD[j]) {
+        for (int i = 0; i + field.length <= bytes.length; i++) {
+            for (int j = 0; j < field.length; j++) {
+                if (bytes[i + j] != field[j]) {
                     continue outer;
                 }
             }

@@ -18,12 +18,25 @@ import java.util.Map;
  * @param newColumns the columns of {@code data} the config does not declare, which the topology
  *                   passed through for {@code new-columns:} (column to the SQL type it inferred):
  *                   the sink adds each its entity does not have yet before applying the record
+ * @param widened    columns whose type the topology widened for this record's values, or which the
+ *                   source's schema retyped ({@code schema-evolution: lenient}; column to the SQL
+ *                   type, {@link io.dimstream.db.entity.TypeWidening}): the sink widens each its
+ *                   entity's column is narrower than, or stops the partition when the change is no
+ *                   safe widening ({@link io.dimstream.db.schema.EvolvedColumns#widen})
  */
 public record ChangeRecord(String entity, ChangeClass changeClass, Op op, Instant eventTime, Map<String, Object> data,
-                           String sourceTopic, int sourcePartition, long sourceOffset, Map<String, String> newColumns) {
+                           String sourceTopic, int sourcePartition, long sourceOffset, Map<String, String> newColumns,
+                           Map<String, String> widened) {
 
     public ChangeRecord {
         newColumns = Map.copyOf(newColumns);
+        widened = Map.copyOf(widened);
+    }
+
+    /** A change with no column retyped. */
+    public ChangeRecord(String entity, ChangeClass changeClass, Op op, Instant eventTime, Map<String, Object> data,
+                        String sourceTopic, int sourcePartition, long sourceOffset, Map<String, String> newColumns) {
+        this(entity, changeClass, op, eventTime, data, sourceTopic, sourcePartition, sourceOffset, newColumns, Map.of());
     }
 
     /** A change of the config's columns only. */

@@ -154,7 +154,7 @@ final class SinkTransaction {
                 .sorted(Comparator.comparing((PartitionBatch b) -> b.tp().topic()).thenComparingInt(b -> b.tp().partition()))
                 .toList();
         try {
-            return attempt(entity, ordered, t0, false);
+            return attempt(configured, entity, ordered, t0, false);
         } catch (SQLException e) {
             if (!SqlFailures.isData(e)) {
                 throw e;
@@ -162,7 +162,7 @@ final class SinkTransaction {
             // rolled back whole: the same transaction again, the events under savepoints this time
             LOG.info("{}: PostgreSQL refused a value in a batch of {} (SQL state {}); applying it again, isolating the refused records",
                     entity.name(), ordered.stream().map(b -> b.tp().toString()).toList(), SqlFailures.sqlState(e).orElse("?"));
-            return attempt(entity, ordered, t0, true);
+            return attempt(configured, entity, ordered, t0, true);
         }
     }
 
@@ -171,7 +171,8 @@ final class SinkTransaction {
      * subtransaction per writer call, {@link Scd2Writer#applyIsolating}); only one PostgreSQL refused
      * is applied again with {@code isolate}.
      */
-    private Outcome attempt(EntitySpec entity, List<PartitionBatch> ordered, long t0, boolean isolate) throws SQLException {
+    private Outcome attempt(EntitySpec configured, EntitySpec entity, List<PartitionBatch> ordered, long t0, boolean isolate)
+            throws SQLException {
         EntitySpec[] applied = {entity};
         Outcome outcome = Transactions.inTransaction(ds, c -> {
             for (PartitionBatch b : ordered) {
@@ -187,9 +188,16 @@ final class SinkTransaction {
             return applyGroup(c, applied[0], ordered, t0, isolate);
         });
         if (outcome instanceof Committed && applied[0] != entity) {
-            // committed: the columns exist for every later transaction; the spec with more columns wins
-            // when two transactions of the entity added different ones
-            evolved.merge(entity.name(), applied[0], (a, b) -> b.columns().size() >= a.columns().size() ? b : a);
+            // committed: the columns and types exist for every later transaction. Two transactions of the
+            // entity may have changed different ones: the catalog has both
+            EntitySpec next = applied[0];
+            try {
+                next = EvolvedColumns.withCatalog(ds, configured);
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("{}: catalog not read again after a column change ({}); going on with this transaction's spec", entity.name(),
+                        e.toString());
+            }
+            evolved.put(entity.name(), next);
         }
         return outcome;
     }
@@ -204,6 +212,7 @@ final class SinkTransaction {
      */
     private EntitySpec addNewColumns(Connection c, EntitySpec entity, List<PartitionBatch> ordered) throws SQLException {
         Map<String, EvolvedColumns.NewColumn> wanted = new LinkedHashMap<>();
+        List<EvolvedColumns.Widening> widenings = new ArrayList<>();
         boolean tracked = !type1NewColumns.contains(entity.name());
         for (PartitionBatch b : ordered) {
             for (ConsumerRecord<byte[], byte[]> r : b.records()) {
@@ -216,6 +225,14 @@ final class SinkTransaction {
                 } catch (IllegalArgumentException e) {
                     continue;
                 }
+                for (Map.Entry<String, String> w : change.widened().entrySet()) {
+                    try {
+                        widenings.add(new EvolvedColumns.Widening(w.getKey(), io.dimstream.db.entity.TypeWidening.ColumnDef.parse(w.getValue()),
+                                change.sourceTopic() + "-" + change.sourcePartition() + "@" + change.sourceOffset()));
+                    } catch (IllegalArgumentException unknown) {
+                        // a type this sink does not know: the validator refuses the value, naming the column
+                    }
+                }
                 for (Map.Entry<String, String> n : change.newColumns().entrySet()) {
                     if (entity.columns().containsKey(n.getKey()) || wanted.containsKey(n.getKey())) {
                         continue;
@@ -226,16 +243,21 @@ final class SinkTransaction {
                 }
             }
         }
-        if (wanted.isEmpty()) {
-            return entity;
+        EntitySpec out = entity;
+        if (!wanted.isEmpty()) {
+            try {
+                out = EvolvedColumns.add(c, entity, List.copyOf(wanted.values()));
+            } catch (IllegalArgumentException refused) {
+                // a name no column may take (checked by EntitySpec): nothing added, the validator refuses the records naming it
+                LOG.warn("{}: new columns {} not added: {}", entity.name(), wanted.keySet(), refused.getMessage());
+            }
         }
-        try {
-            return EvolvedColumns.add(c, entity, List.copyOf(wanted.values()));
-        } catch (IllegalArgumentException refused) {
-            // a name no column may take (checked by EntitySpec): nothing added, the validator refuses the records naming it
-            LOG.warn("{}: new columns {} not added: {}", entity.name(), wanted.keySet(), refused.getMessage());
-            return entity;
+        if (!widenings.isEmpty()) {
+            // an UnsafeTypeChange fails the whole group before anything is written: the partition
+            // retries with backoff, is reported failing, then stuck, with the message saying what to do
+            out = EvolvedColumns.widen(c, out, widenings);
         }
+        return out;
     }
 
     /** The group's records applied, rejects kept, offsets advanced, batches recorded: the body of {@link #attempt}'s transaction. */

@@ -9,6 +9,7 @@ import io.dimstream.app.decode.ColumnInference;
 import io.dimstream.config.CdcOptions;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.TypeWidening;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.Op;
@@ -51,6 +52,12 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
      */
     private EntitySpec spec;
     private EventValidator validator;
+    /**
+     * The columns this task retyped ({@link #widen}), with their SQL types now: named in every change
+     * record holding a value of one, so whichever record the sink applies first widens the column,
+     * before any value that needs it is written.
+     */
+    private final Map<String, String> widened = new LinkedHashMap<>();
     private final EventCounters counters;
     /** Where the classifier splices the class into this entity's change JSON (ChangeCodec#classOffset). */
     private final int classOffset;
@@ -112,11 +119,14 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
             try {
                 Event event = pipeline.addsColumns() ? passNewFields(ok) : ok.event();
                 EventValidator.Result result = validator.validate(event);
+                if (!result.ok() && pipeline.widensTypes() && widen(ok, event)) {
+                    result = validator.validate(event);
+                }
                 if (!result.ok()) {
                     deadLetter(record, md, result.rejection().reason());
                     return;
                 }
-                pending = PendingChange.of(spec, result.event(), classOffset, newColumns(event));
+                pending = PendingChange.of(spec, result.event(), classOffset, newColumns(event), widenedColumns(event));
                 key = PendingChange.businessKey(spec, result.event());
                 value = pending.encode();
             } catch (RuntimeException e) {
@@ -181,6 +191,65 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
             }
         }
         return data == null ? e : new Event(e.op(), e.eventTime(), data, e.seq(), e.source(), e.badTimeReason());
+    }
+
+    /**
+     * {@code schema-evolution: lenient}, for an event the validator refused: each column whose value
+     * its type refuses and a safe widening takes is widened in this task's spec
+     * ({@link TypeWidening#forValue}); a column the record's own schema types otherwise, in a way no
+     * widening reaches (an integer column the source now sends as a string, say), takes the schema's
+     * type, for the sink to stop the partition on ({@code EvolvedColumns#widen}): a change of the
+     * source's schema is for someone to decide, not a bad record. True when the spec changed.
+     */
+    private boolean widen(Decoded.Ok ok, Event e) {
+        boolean changed = false;
+        for (Map.Entry<String, Object> f : e.data().entrySet()) {
+            String c = f.getKey();
+            Object raw = f.getValue();
+            if (!spec.columns().containsKey(c) || raw == null || raw == Unchanged.VALUE) {
+                continue;
+            }
+            TypeWidening.ColumnDef now = TypeWidening.ColumnDef.of(spec, c);
+            java.util.Optional<TypeWidening.ColumnDef> wider = TypeWidening.forValue(now, raw);
+            if (wider.isEmpty()) {
+                ColumnType source = ok.sourceTypes().get(c);
+                if (source == null || source == now.type() || TypeWidening.isSafe(TypeWidening.ColumnDef.of(source), now)) {
+                    continue; // no schema, or one the column takes: a bad value, for the DLQ
+                }
+                TypeWidening.ColumnDef retyped = TypeWidening.ColumnDef.of(source);
+                if (!retyped.accepts(raw)) {
+                    continue;
+                }
+                wider = java.util.Optional.of(retyped);
+                LOG.warn("entity {}: the source's schema types column '{}' ({}) as {} at {}; the sink stops the partition there until the "
+                        + "column is changed by hand", spec.name(), c, now.sql(), retyped.sql(), e.source());
+            } else {
+                LOG.info("entity {}: column '{}' ({}) refuses the value at {}; widened to {} in this task", spec.name(), c, now.sql(),
+                        e.source(), wider.get().sql());
+            }
+            spec = spec.withColumnType(c, wider.get());
+            widened.put(c, wider.get().sql());
+            changed = true;
+        }
+        if (changed) {
+            validator = new EventValidator(spec);
+        }
+        return changed;
+    }
+
+    /** The columns this task retyped that this event holds a value of: the change record names them for the sink. */
+    private Map<String, String> widenedColumns(Event e) {
+        if (widened.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, String> w : widened.entrySet()) {
+            Object v = e.data().get(w.getKey());
+            if (v != null && v != Unchanged.VALUE) {
+                out.put(w.getKey(), w.getValue());
+            }
+        }
+        return out;
     }
 
     /** The columns of this event the config does not declare, with their types: the change record names them for the sink. */

@@ -22,10 +22,19 @@ import java.util.Objects;
  *                 decoder's {@link io.dimstream.app.decode.Decoded.Truncated}) travels as a
  *                 {@link io.dimstream.app.change.TruncateMarker} to every changes partition, whose
  *                 live keys the sink deletes
+ * @param widensTypes {@code schema-evolution: lenient}: a value its column's type refuses widens the
+ *                 column when a safe widening takes it ({@link io.dimstream.db.entity.TypeWidening}),
+ *                 and a column the record's own schema retypes otherwise goes to the sink to stop on
  */
 public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
                              boolean snapshot, boolean partitionedByKey, boolean deletesOnTruncate,
-                             CdcOptions.NewColumns newColumns) {
+                             CdcOptions.NewColumns newColumns, boolean widensTypes) {
+
+    /** A pipeline that widens no type: a value its column refuses goes to the DLQ. */
+    public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
+                          boolean snapshot, boolean partitionedByKey, boolean deletesOnTruncate, CdcOptions.NewColumns newColumns) {
+        this(entity, sourceTopic, decoder, changesTopic, dlqTopic, snapshot, partitionedByKey, deletesOnTruncate, newColumns, false);
+    }
 
     /** A pipeline that adds no column while running: a field the entity does not declare is refused. */
     public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
@@ -89,13 +98,14 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
         return new EntityPipeline(entity.toEntitySpec(), entity.topic(), Decoders.forEntity(entity),
                 ChangeTopics.name(entity.name()), dlqTopicOf(entity.topic()), entity.snapshot(),
                 entity.partitionedByKey(), entity.cdc().onTruncate() == CdcOptions.OnTruncate.DELETE_ALL,
-                entity.cdc().evolvesColumns() ? entity.cdc().newColumns() : CdcOptions.NewColumns.IGNORE);
+                entity.cdc().evolvesColumns() ? entity.cdc().newColumns() : CdcOptions.NewColumns.IGNORE,
+                entity.cdc().schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT);
     }
 
     /** This pipeline with another spec of its entity: the config's merged with the columns added while running. */
     public EntityPipeline withEntity(EntitySpec spec) {
         return new EntityPipeline(spec, sourceTopic, decoder, changesTopic, dlqTopic, snapshot, partitionedByKey, deletesOnTruncate,
-                newColumns);
+                newColumns, widensTypes);
     }
 
     /** Whether a field the entity does not declare becomes a column ({@code schema-evolution: lenient}, {@code new-columns:} not ignore). */

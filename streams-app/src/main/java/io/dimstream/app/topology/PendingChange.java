@@ -65,6 +65,15 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
      *                   (column to SQL type), named in the change record for the sink to add
      */
     static PendingChange of(EntitySpec entity, TypedEvent e, int classOffset, Map<String, String> newColumns) {
+        return of(entity, e, classOffset, newColumns, Map.of());
+    }
+
+    /**
+     * @param widened columns whose type this task widened for the event's values, or which the
+     *                source's schema retyped (column to SQL type), named for the sink to widen
+     */
+    static PendingChange of(EntitySpec entity, TypedEvent e, int classOffset, Map<String, String> newColumns,
+                            Map<String, String> widened) {
         List<String> columns = entity.dataColumns();
         int n = e.delete() ? entity.key().size() : columns.size();
         Map<String, Object> data = new LinkedHashMap<>();
@@ -85,7 +94,8 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
             fingerprintInput.add(v == null ? null : type.canonical(v));
         }
         ChangeRecord change = new ChangeRecord(entity.name(), ChangeClass.NEW, e.delete() ? Op.DELETE : Op.UPSERT,
-                e.eventTime(), data, e.source().topic(), e.source().partition(), e.source().offset(), newColumns);
+                e.eventTime(), data, e.source().topic(), e.source().partition(), e.source().offset(), newColumns,
+                widened);
         long fingerprint = ByteBuffer.wrap(RecordHash.of(fingerprintInput)).getLong();
         return new PendingChange(KeyState.micros(e.eventTime()), e.hash(), fingerprint, classOffset,
                 ChangeCodec.encodeUnclassified(change));

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * to the table with the types of the record's schema, records them in the catalog, and keeps history
  * exact: a key whose new columns stay NULL gets no version, a key with a value gets one at that event.
  * A field listed in {@code except:} is never added. After a restart the service goes on with the
- * columns (from the catalog) and still makes no spurious version.
+ * columns (from the catalog) and still makes no spurious version, and a value beyond the integer
+ * the source's schema widened to bigint widens the column (no version for the same value re-sent).
  */
 class DebeziumNewColumnIT {
 
@@ -40,6 +41,9 @@ class DebeziumNewColumnIT {
             new String[] {"city", "string"});
     private static final List<String[]> AFTER = List.of(new String[] {"customer_id", "string"}, new String[] {"email", "string"},
             new String[] {"city", "string"}, new String[] {"nickname", "string"}, new String[] {"score", "int32"},
+            new String[] {"internal", "string"});
+    private static final List<String[]> WIDER = List.of(new String[] {"customer_id", "string"}, new String[] {"email", "string"},
+            new String[] {"city", "string"}, new String[] {"nickname", "string"}, new String[] {"score", "int64"},
             new String[] {"internal", "string"});
 
     @Test
@@ -104,16 +108,122 @@ class DebeziumNewColumnIT {
                         change(AFTER, "K2", "u", 7, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"city\":\"Rome\",\"nickname\":null,"
                                 + "\"score\":3,\"internal\":\"y\"}"),
                         // the source drops the new columns again: K1 keeps its nickname, carried as unchanged
-                        change(BEFORE, "K1", "u", 8, "{\"customer_id\":\"K1\",\"email\":\"b@x\",\"city\":\"Oslo\"}")));
-                List<ExpectedRow> after = new ArrayList<>(expected);
-                after.set(2, row("K2", "x@x", "Rome", null, null, 1, 7));
-                after.add(3, row("K2", "x@x", "Rome", null, 3L, 7, null));
-                after.set(1, row("K1", "a@x", "Oslo", "Al", null, 2, 8));
-                after.add(2, row("K1", "b@x", "Oslo", "Al", null, 8, null));
+                        change(BEFORE, "K1", "u", 8, "{\"customer_id\":\"K1\",\"email\":\"b@x\",\"city\":\"Oslo\"}"),
+                        // ALTER TABLE customers ALTER score TYPE bigint at the source: 7 re-sent is no change,
+                        // a value beyond integer widens the column to bigint
+                        change(WIDER, "K3", "u", 9, "{\"customer_id\":\"K3\",\"email\":\"e2@x\",\"city\":\"Nice\",\"nickname\":null,"
+                                + "\"score\":7,\"internal\":null}"),
+                        change(WIDER, "K3", "u", 10, "{\"customer_id\":\"K3\",\"email\":\"e2@x\",\"city\":\"Nice\",\"nickname\":null,"
+                                + "\"score\":3000000000,\"internal\":null}")));
+                List<ExpectedRow> after = List.of(
+                        row("K1", "a@x", "Oslo", null, null, 1, 2),
+                        row("K1", "a@x", "Oslo", "Al", null, 2, 8),
+                        row("K1", "b@x", "Oslo", "Al", null, 8, null),
+                        row("K2", "x@x", "Rome", null, null, 1, 7),
+                        row("K2", "x@x", "Rome", null, 3L, 7, null),
+                        row("K3", "e@x", "Nice", null, null, 1, 4),
+                        row("K3", "e2@x", "Nice", null, 7L, 4, 10),
+                        row("K3", "e2@x", "Nice", null, 3_000_000_000L, 10, null));
                 await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                         assertThat(EntityTableReader.rows(TestPostgres.dataSource(), evolved(configured))).isEqualTo(after));
             }
+            assertThat(EvolvedColumns.list(TestPostgres.dataSource(), "evolving_customer").stream()
+                    .map(c -> List.of(c.column(), c.def().sql(), c.role(), c.origin().sqlName(), c.widenedFrom().orElse("-"))).toList())
+                    .isEqualTo(List.of(
+                            List.of("nickname", "text", "tracked", "evolution", "-"),
+                            List.of("score", "bigint", "tracked", "evolution", "integer")));
         }
+    }
+
+    /**
+     * The source retypes a configured integer column as a string: no safe widening, so the sink stops
+     * the partition (readiness says why) and writes nothing of it, until someone changes the column by
+     * hand, as the message says; then it goes on without a restart, and a value whose text is the
+     * same makes no version. A restart with the config still saying integer is refused, naming the
+     * column; with the config saying text it goes on.
+     */
+    @Test
+    void anUnsafeTypeChangeStopsThePartitionUntilTheColumnIsChangedByHand(@TempDir Path dir) throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
+            String topic = "pg.public.retyped_customers";
+            kafka.createTopics(List.of(new NewTopic(topic, 1, (short) 1)));
+            String table = "dim_customer_retyped_it";
+            String yaml = """
+                    kafka:
+                      bootstrap-servers: %s
+                    postgres:
+                      url: %s
+                    sink:
+                      stuck-after: PT2S
+                    entities:
+                      - name: retyped_customer
+                        topic: %s
+                        format: debezium-json
+                        table: %s
+                        key: [customer_id]
+                        tracked: [email, visits]
+                        columns: {customer_id: text, email: text, visits: %s}
+                    """;
+            DimstreamConfig config = DimstreamConfig.parse(yaml.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), topic, table,
+                    "integer"), "test config", Map.of());
+            List<String[]> ints = List.of(new String[] {"customer_id", "string"}, new String[] {"email", "string"},
+                    new String[] {"visits", "int32"});
+            List<String[]> strings = List.of(new String[] {"customer_id", "string"}, new String[] {"email", "string"},
+                    new String[] {"visits", "string"});
+            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "debezium-retyped-it", 1, Duration.ofHours(1));
+            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
+                FeedFixtures.produceText(kafka.bootstrapServers(), topic, List.of(
+                        change(ints, "K1", "c", 1, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"visits\":1}"),
+                        change(ints, "K2", "c", 1, "{\"customer_id\":\"K2\",\"email\":\"b@x\",\"visits\":2}")));
+                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                        assertThat(visits(table)).isEqualTo(List.of("K1 1 open", "K2 2 open")));
+
+                // ALTER TABLE customers ALTER visits TYPE text at the source
+                FeedFixtures.produceText(kafka.bootstrapServers(), topic, List.of(
+                        change(strings, "K1", "u", 2, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"visits\":\"many\"}"),
+                        change(strings, "K2", "u", 3, "{\"customer_id\":\"K2\",\"email\":\"b@x\",\"visits\":\"2\"}")));
+                await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                    io.dimstream.app.health.HealthReport ready = pipeline.health().ready();
+                    assertThat(ready.up()).isFalse();
+                    assertThat(ready.checks().get("sink").detail()).contains("entity retyped_customer: column visits is integer, and the "
+                            + "change at " + topic + "-0@2 says the source now types it text, which is no safe widening");
+                });
+                assertThat(visits(table)).isEqualTo(List.of("K1 1 open", "K2 2 open"));
+
+                try (java.sql.Connection c = TestPostgres.dataSource().getConnection(); java.sql.Statement st = c.createStatement()) {
+                    st.execute("DROP VIEW " + table + "_current");
+                    st.execute("ALTER TABLE " + table + " ALTER COLUMN visits TYPE text USING visits::text");
+                }
+                // K2's "2" is the text its 2 was: no version
+                await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                    assertThat(visits(table)).isEqualTo(List.of("K1 1 closed", "K1 many open", "K2 2 open"));
+                    assertThat(pipeline.health().ready().up()).isTrue();
+                });
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Pipeline.start(config, options, new SimpleMeterRegistry()).close())
+                    .hasMessageContaining("column visits has type text, expected integer");
+            DimstreamConfig declared = DimstreamConfig.parse(yaml.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), topic, table,
+                    "text"), "test config", Map.of());
+            try (Pipeline pipeline = Pipeline.start(declared, options, new SimpleMeterRegistry())) {
+                FeedFixtures.produceText(kafka.bootstrapServers(), topic, List.of(
+                        change(strings, "K2", "u", 4, "{\"customer_id\":\"K2\",\"email\":\"b@x\",\"visits\":\"lots\"}")));
+                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                        assertThat(visits(table)).isEqualTo(List.of("K1 1 closed", "K1 many open", "K2 2 closed", "K2 lots open")));
+            }
+        }
+    }
+
+    /** Each version as "key visits open|closed", in key and time order. */
+    private static List<String> visits(String table) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (java.sql.Connection c = TestPostgres.dataSource().getConnection(); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT customer_id, visits::text, valid_to IS NULL FROM " + table
+                     + " ORDER BY customer_id, valid_from")) {
+            while (rs.next()) {
+                out.add(rs.getString(1) + " " + rs.getString(2) + " " + (rs.getBoolean(3) ? "open" : "closed"));
+            }
+        }
+        return out;
     }
 
     private static EntitySpec evolved(EntitySpec configured) throws Exception {
