@@ -18,8 +18,8 @@
  *       of the entity in the order dimstream reads them (the config's spec merged with
  *       {@code dimstream.entity_columns}), with its type (modifiers included), role (key, tracked,
  *       type-1, system column) and origin: {@code config}, or added while running at the catalog's
- *       instant from the change that first carried it ({@code db.schema.ColumnOrigins}; an origin
- *       is a closed set, so a widened type joins it as one more kind). Unlike the other pages, a
+ *       instant from the change that first carried it, and a widened type's former type and
+ *       instant ({@code db.schema.ColumnOrigins}). Unlike the other pages, a
  *       failure to read the catalog is this page's error, not the config's columns shown as if
  *       nothing had been added. The dashboard's columns figure (the entity's own columns, how many
  *       were added while running) links there; {@code EntityCatalog.specs()} gives the merged specs

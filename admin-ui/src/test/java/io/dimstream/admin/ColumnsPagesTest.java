@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.TypeModifier;
+import io.dimstream.db.entity.TypeWidening;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.sql.Transactions;
@@ -24,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * {@code /columns/{entity}} and its JSON twin: an entity with configured columns (one with a
  * modifier, renamed system columns) and two columns the sink added while running, one of them
  * named like markup. Its own entity and tables, so the other admin tests' entities keep the
- * config's columns.
+ * config's columns. One configured column's type is widened too.
  */
 class ColumnsPagesTest {
 
@@ -60,12 +62,20 @@ class ColumnsPagesTest {
                 List.of(new EvolvedColumns.NewColumn("vip", ColumnType.BOOLEAN, false, "crm.people-1@7"))));
         Transactions.inTransaction(f.ds, c -> EvolvedColumns.add(c, first,
                 List.of(new EvolvedColumns.NewColumn(HOSTILE, ColumnType.TEXT, true, "crm.people-0@42"))));
+        // and a configured column's type widened: varchar(40) to varchar(80)
+        Transactions.inTransaction(f.ds, c -> EvolvedColumns.widen(c, people, List.of(new EvolvedColumns.Widening("name",
+                TypeWidening.ColumnDef.of(new TypeModifier.Length(80)), "crm.people-0@50"))));
         catalog = EvolvedColumns.list(f.ds, "people");
-        assertThat(catalog).extracting(EvolvedColumns.Column::column).containsExactly("vip", HOSTILE);
+        assertThat(catalog).extracting(EvolvedColumns.Column::column).containsExactly("vip", HOSTILE, "name");
     }
 
-    private static Instant added(int i) {
-        return catalog.get(i).addedAt();
+    /** When the catalog says {@code column} was added. */
+    private static Instant added(String column) {
+        return catalog.stream().filter(c -> c.column().equals(column)).findFirst().orElseThrow().addedAt();
+    }
+
+    private static Instant widened() {
+        return catalog.get(2).widenedAt().orElseThrow();
     }
 
     private void asViewer(Case c) {
@@ -91,11 +101,12 @@ class ColumnsPagesTest {
             String rows = html.substring(html.indexOf("<tbody>"), html.indexOf("</tbody>") + "</tbody>".length());
             assertThat(rows).isEqualTo("<tbody>"
                     + row("config", "person_id", "text", "key", "config")
-                    + row("config", "name", "character varying(40)", "tracked", "config")
+                    + row("config", "name", "character varying(80)", "tracked",
+                            "config; type widened from character varying(40) at " + widened())
                     + row("added", "&lt;img src=x onerror=alert(1)&gt;", "text", "tracked",
-                            "added while running at " + added(1) + " from crm.people-0@42")
+                            "added while running at " + added(HOSTILE) + " from crm.people-0@42")
                     + row("config", "score", "numeric(12,2)", "type-1", "config")
-                    + row("added", "vip", "boolean", "type-1", "added while running at " + added(0) + " from crm.people-1@7")
+                    + row("added", "vip", "boolean", "type-1", "added while running at " + added("vip") + " from crm.people-1@7")
                     + row("config", "surrogate_key", "bigint", "system column", "config")
                     + row("config", "valid_from", "timestamp with time zone", "system column", "config")
                     + row("config", "valid_to", "timestamp with time zone", "system column", "config")
@@ -128,12 +139,14 @@ class ColumnsPagesTest {
             String hostile = HOSTILE.replace("'", "\\'");
             JsonNode expected = JSON.readTree(("{'entity':'people','table':'ui_col_people','columns':["
                     + config("person_id", "text", "key") + ","
-                    + config("name", "character varying(40)", "tracked") + ","
+                    + "{'name':'name','type':'character varying(80)','role':'tracked','origin':{'kind':'config','text':'config',"
+                    + "'at':null,'source':null},'widened':{'from':'character varying(40)','at':'" + widened() + "','text':"
+                    + "'type widened from character varying(40) at " + widened() + "'}},"
                     + "{'name':'" + hostile + "','type':'text','role':'tracked','origin':{'kind':'added','text':'added while running at "
-                    + added(1) + " from crm.people-0@42','at':'" + added(1) + "','source':'crm.people-0@42'}},"
+                    + added(HOSTILE) + " from crm.people-0@42','at':'" + added(HOSTILE) + "','source':'crm.people-0@42'},'widened':null},"
                     + config("score", "numeric(12,2)", "type-1") + ","
                     + "{'name':'vip','type':'boolean','role':'type-1','origin':{'kind':'added','text':'added while running at "
-                    + added(0) + " from crm.people-1@7','at':'" + added(0) + "','source':'crm.people-1@7'}},"
+                    + added("vip") + " from crm.people-1@7','at':'" + added("vip") + "','source':'crm.people-1@7'},'widened':null},"
                     + config("surrogate_key", "bigint", "system column") + ","
                     + config("valid_from", "timestamp with time zone", "system column") + ","
                     + config("valid_to", "timestamp with time zone", "system column") + ","
@@ -151,7 +164,7 @@ class ColumnsPagesTest {
 
     private static String config(String name, String type, String role) {
         return "{'name':'" + name + "','type':'" + type + "','role':'" + role
-                + "','origin':{'kind':'config','text':'config','at':null,'source':null}}";
+                + "','origin':{'kind':'config','text':'config','at':null,'source':null},'widened':null}";
     }
 
     @Test

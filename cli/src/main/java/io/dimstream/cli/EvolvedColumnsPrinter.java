@@ -18,8 +18,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code dimstream config} prints after the config: per entity, the columns added while
- * running ({@code dimstream.entity_columns}), read over one connection that gives up after
+ * What {@code dimstream config} prints after the config: per entity, what the catalog
+ * ({@code dimstream.entity_columns}) changed: the columns added while running, and the columns whose
+ * type was widened while running, each with its type now, its role and its origin (when added, from
+ * which change; from which type widened, when), in the entity's column order. Read over one connection that gives up after
  * {@link #TIMEOUT}. Every line starts with {@code #}, so the output stays the YAML it was. When the
  * catalog cannot be read (nothing answers, the login is refused, dimstream's schema is not there,
  * the embedded database) one line says so and why: the config itself was still checked.
@@ -29,7 +31,7 @@ final class EvolvedColumnsPrinter {
     /** How long connecting, logging in and each reply may take. */
     static final Duration TIMEOUT = Duration.ofSeconds(3);
 
-    private static final List<String> HEADER = List.of("column", "type", "role", "added at", "first source");
+    private static final List<String> HEADER = List.of("column", "type", "role", "origin");
 
     private EvolvedColumnsPrinter() {
     }
@@ -37,7 +39,7 @@ final class EvolvedColumnsPrinter {
     static void print(PrintWriter out, DimstreamConfig config) {
         PostgresConfig pg = config.postgres();
         if (pg.embedded()) {
-            out.println("# columns added while running: not read: postgres.url is embedded, a database that exists only inside "
+            out.println("# columns added or widened while running: not read: postgres.url is embedded, a database that exists only inside "
                     + "a running dimstream");
             return;
         }
@@ -49,19 +51,18 @@ final class EvolvedColumnsPrinter {
                 EntitySpec spec = e.toEntitySpec();
                 List<List<String>> rows = new ArrayList<>();
                 for (ColumnOrigins.Column col : ColumnOrigins.of(spec, EvolvedColumns.list(c, spec.name()))) {
-                    if (col.origin() instanceof ColumnOrigins.AddedWhileRunning a) {
-                        rows.add(List.of(visible(col.name()), col.sqlType(), col.role().label(), a.at().toString(),
-                                a.firstSource() == null ? "" : visible(a.firstSource())));
+                    if (col.fromCatalog()) {
+                        rows.add(List.of(visible(col.name()), col.sqlType(), col.role().label(), visible(col.describe())));
                     }
                 }
                 byEntity.put(e.name(), rows);
             }
         } catch (SQLException e) {
-            out.println("# columns added while running: not read from PostgreSQL at " + url + ": "
+            out.println("# columns added or widened while running: not read from PostgreSQL at " + url + ": "
                     + Secrets.mask(String.valueOf(e.getMessage())) + " (SQL state " + e.getSQLState() + "); --offline skips this");
             return;
         }
-        out.println("# columns added while running (dimstream.entity_columns at " + url + "):");
+        out.println("# columns added or widened while running (dimstream.entity_columns at " + url + "):");
         byEntity.forEach((entity, rows) -> {
             if (rows.isEmpty()) {
                 out.println("# " + visible(entity) + ": none");

@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dimstream.config.Secrets;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.TypeModifier;
+import io.dimstream.db.entity.TypeWidening;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.testing.TestPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -130,28 +131,28 @@ class ConfigCommandTest {
                 List.of(new EvolvedColumns.NewColumn("vip", ColumnType.BOOLEAN, false, "crm.people-1@7"))));
         Transactions.inTransaction(ds, c -> EvolvedColumns.add(c, first,
                 List.of(new EvolvedColumns.NewColumn("nick\nname", ColumnType.TEXT, true, "crm.people-0@42"))));
-        List<Instant> at = EvolvedColumns.list(ds, "people").stream().map(EvolvedColumns.Column::addedAt).toList();
-        String vipAt = at.get(0).toString();
-        String nickAt = at.get(1).toString();
-        int w = Math.max("added at".length(), Math.max(vipAt.length(), nickAt.length()));
+        // and a configured column widened: varchar(40) to varchar(80)
+        Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, people, List.of(new EvolvedColumns.Widening("name",
+                TypeWidening.ColumnDef.of(new TypeModifier.Length(80)), "crm.people-0@50"))));
+        List<EvolvedColumns.Column> catalog = EvolvedColumns.list(ds, "people");
+        String vip = "added while running at " + catalog.get(0).addedAt() + " from crm.people-1@7";
+        String nick = "added while running at " + catalog.get(1).addedAt() + " from crm.people-0@42";
+        String name = "config; type widened from character varying(40) at " + catalog.get(2).widenedAt().orElseThrow();
 
         CliRun offline = CliRun.of("config", "--config", file.toString(), "--offline");
         CliRun online = CliRun.of("config", "--config", file.toString());
 
         assertThat(offline.exitCode()).isZero();
         assertThat(offline.out()).startsWith("postgres:\n  url: " + Secrets.mask(TestPostgres.jdbcUrl()) + "\n").doesNotContain("# ");
-        // the merged spec's order: tracked (nick\nname) before type-1 (vip), whatever the order they were added in
+        // the merged spec's order: name, then tracked nick\nname before type-1 vip, whatever the order they were added in
         assertThat(online).isEqualTo(new CliRun(0, offline.out()
-                + "# columns added while running (dimstream.entity_columns at " + Secrets.mask(TestPostgres.jdbcUrl()) + "):\n"
+                + "# columns added or widened while running (dimstream.entity_columns at " + Secrets.mask(TestPostgres.jdbcUrl()) + "):\n"
                 + "# people:\n"
-                + "#   column          type     role     " + pad("added at", w) + "  first source\n"
-                + "#   nick\\u000Aname  text     tracked  " + pad(nickAt, w) + "  crm.people-0@42\n"
-                + "#   vip             boolean  type-1   " + pad(vipAt, w) + "  crm.people-1@7\n"
+                + "#   column          type                   role     origin\n"
+                + "#   name            character varying(80)  tracked  " + name + "\n"
+                + "#   nick\\u000Aname  text                   tracked  " + nick + "\n"
+                + "#   vip             boolean                type-1   " + vip + "\n"
                 + "# plain: none\n", ""));
-    }
-
-    private static String pad(String s, int width) {
-        return s + " ".repeat(width - s.length());
     }
 
     @Test
@@ -171,7 +172,7 @@ class ConfigCommandTest {
         CliRun online = CliRun.of("config", "--config", file.toString());
 
         assertThat(online).isEqualTo(new CliRun(0, offline.out()
-                + "# columns added while running: not read from PostgreSQL at jdbc:postgresql://127.0.0.1:1/dim?user=dim&password=****: "
+                + "# columns added or widened while running: not read from PostgreSQL at jdbc:postgresql://127.0.0.1:1/dim?user=dim&password=****: "
                 + "Connection to 127.0.0.1:1 refused. Check that the hostname and port are correct and that the postmaster is "
                 + "accepting TCP/IP connections. (SQL state 08001); --offline skips this\n", ""));
         assertThat(offline.out()).endsWith("      loaded_at: loaded_at\n\n");

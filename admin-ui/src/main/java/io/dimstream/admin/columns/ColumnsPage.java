@@ -14,7 +14,8 @@ import javax.sql.DataSource;
 /**
  * {@code /columns/{entity}}: the entity's columns in the order dimstream reads them (the config's
  * spec merged with {@code dimstream.entity_columns}), each with its type (modifiers included), role
- * and origin: the config, or added while running, when and from which change. JSON twin under
+ * and origin: the config, or added while running, when and from which change; and, when its type
+ * was widened while running, from which type and when. JSON twin under
  * {@code /api}. The catalog is read at each request; a database failure is the page's error (not
  * the config's columns shown as if nothing had been added).
  */
@@ -27,8 +28,19 @@ public final class ColumnsPage {
         }
     }
 
-    /** One column; {@code role}: key, tracked, type-1 or system column. */
-    public record Row(String name, String type, String role, Origin origin) {
+    /**
+     * One column; {@code role}: key, tracked, type-1 or system column; {@code widened}: null unless
+     * its type was widened while running ({@code type} is then the widened one).
+     */
+    public record Row(String name, String type, String role, Origin origin, Widened widened) {
+    }
+
+    /** The last widening of a column's type: the type before it, when, and the phrase the page shows. */
+    public record Widened(String from, Instant at, String text) {
+
+        static Widened of(ColumnOrigins.Widened w) {
+            return new Widened(w.from(), w.at(), w.describe());
+        }
     }
 
     /**
@@ -62,7 +74,8 @@ public final class ColumnsPage {
     Model model(Context ctx) throws SQLException {
         EntitySpec e = catalog.configSpec(ctx.pathParam("entity"));
         List<Row> rows = ColumnOrigins.read(ds, e).stream()
-                .map(c -> new Row(c.name(), c.sqlType(), c.role().label(), Origin.of(c.origin())))
+                .map(c -> new Row(c.name(), c.sqlType(), c.role().label(), Origin.of(c.origin()),
+                        c.widened().map(Widened::of).orElse(null)))
                 .toList();
         long added = rows.stream().filter(r -> r.origin().kind().equals("added")).count();
         return new Model(e.name(), e.table(), rows, added);

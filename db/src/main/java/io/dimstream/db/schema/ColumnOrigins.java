@@ -1,12 +1,14 @@
 package io.dimstream.db.schema;
 
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.TypeWidening;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
@@ -45,9 +47,8 @@ public final class ColumnOrigins {
     }
 
     /**
-     * Where a column came from. A small closed set, so a reader handles every case: a change the
-     * catalog records later (a configured column's type widened while running) becomes one more
-     * permitted record carrying its own instant.
+     * Where a column came from. A small closed set, so a reader handles every case. A widened type
+     * is not an origin but a later change to a column of either origin ({@link Column#widened}).
      */
     public sealed interface Origin permits Config, AddedWhileRunning {
 
@@ -80,17 +81,51 @@ public final class ColumnOrigins {
     }
 
     /**
+     * The column's type was widened while running ({@code dimstream.entity_columns.widened_from/_at}).
+     *
+     * @param from the type before the last widening, as {@code format_type} prints it
+     */
+    public record Widened(String from, Instant at) {
+        public Widened {
+            Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(at, "at");
+        }
+
+        /** {@code type widened from integer at ...}. */
+        public String describe() {
+            return "type widened from " + from + " at " + at;
+        }
+    }
+
+    /**
      * One column.
      *
      * @param sqlType the column's type as PostgreSQL's {@code format_type} prints it, modifiers included
-     *                ({@code character varying(40)}, {@code numeric(12,2)})
+     *                ({@code character varying(40)}, {@code numeric(12,2)}): the widened one when widened
+     * @param widened the last widening of its type, when its type now is the widened one
      */
-    public record Column(String name, String sqlType, Role role, Origin origin) {
+    public record Column(String name, String sqlType, Role role, Origin origin, Optional<Widened> widened) {
         public Column {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(sqlType, "sqlType");
             Objects.requireNonNull(role, "role");
             Objects.requireNonNull(origin, "origin");
+            Objects.requireNonNull(widened, "widened");
+        }
+
+        /** A column never widened. */
+        public Column(String name, String sqlType, Role role, Origin origin) {
+            this(name, sqlType, role, origin, Optional.empty());
+        }
+
+        /** Origin and widening in one phrase: {@code config; type widened from integer at ...}. */
+        public String describe() {
+            return origin.describe() + widened.map(w -> "; " + w.describe()).orElse("");
+        }
+
+        /** Whether the catalog has something to say of it: added while running, or widened. */
+        public boolean fromCatalog() {
+            return !(origin instanceof Config) || widened.isPresent();
         }
     }
 
@@ -101,14 +136,21 @@ public final class ColumnOrigins {
      */
     public static List<Column> of(EntitySpec spec, List<EvolvedColumns.Column> catalog) {
         EntitySpec merged = EvolvedColumns.merge(spec, catalog);
-        Map<String, EvolvedColumns.Column> added = catalog.stream()
+        Map<String, EvolvedColumns.Column> rows = catalog.stream()
                 .collect(Collectors.toMap(EvolvedColumns.Column::column, Function.identity()));
         List<Column> out = new ArrayList<>();
         for (Map.Entry<String, String> col : EntityTables.expectedTableColumns(merged).entrySet()) {
             String name = col.getKey();
-            EvolvedColumns.Column a = merged.evolved().contains(name) ? added.get(name) : null;
-            Origin origin = a == null ? new Config() : new AddedWhileRunning(a.addedAt(), a.firstSource());
-            out.add(new Column(name, col.getValue(), role(merged, name), origin));
+            EvolvedColumns.Column row = rows.get(name);
+            EvolvedColumns.Column added = merged.evolved().contains(name) ? row : null;
+            Origin origin = added == null ? new Config() : new AddedWhileRunning(added.addedAt(), added.firstSource());
+            Optional<Widened> widened = Optional.empty();
+            if (row != null && row.widenedFrom().isPresent() && row.widenedAt().isPresent()
+                    && merged.columns().containsKey(name) && TypeWidening.ColumnDef.of(merged, name).equals(row.def())) {
+                // only while the type is the widened one: a config declaring another type since has the last word
+                widened = Optional.of(new Widened(row.widenedFrom().get(), row.widenedAt().get()));
+            }
+            out.add(new Column(name, col.getValue(), role(merged, name), origin, widened));
         }
         return List.copyOf(out);
     }

@@ -15,7 +15,8 @@
  * <p>{@link io.dimstream.db.schema.ColumnOrigins}: an entity's columns as the merged spec orders
  * them, each with its type (modifiers included), its role (key, tracked, type-1, system column) and
  * its origin, a closed set ({@code Config}, {@code AddedWhileRunning} with the catalog's instant and
- * first source) that a later kind of catalog entry (a widened type) joins as one more record. What
+ * first source), and, apart from the origin since a column of either origin may be widened, its last
+ * widening ({@code Widened}: the type before, when), shown while the type is the widened one. What
  * the admin's columns page and {@code dimstream config} show.
  */
 package io.dimstream.db.schema;

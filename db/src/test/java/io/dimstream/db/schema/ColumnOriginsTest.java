@@ -6,10 +6,12 @@ import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.entity.TypeModifier;
+import io.dimstream.db.entity.TypeWidening;
 import io.dimstream.db.schema.ColumnOrigins.AddedWhileRunning;
 import io.dimstream.db.schema.ColumnOrigins.Column;
 import io.dimstream.db.schema.ColumnOrigins.Config;
 import io.dimstream.db.schema.ColumnOrigins.Role;
+import io.dimstream.db.schema.ColumnOrigins.Widened;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,6 +63,31 @@ class ColumnOriginsTest {
         assertThat(new AddedWhileRunning(T1, "crm.people-1@7").describe())
                 .isEqualTo("added while running at 2025-03-01T10:00:00.123456Z from crm.people-1@7");
         assertThat(new AddedWhileRunning(T2, null).describe()).isEqualTo("added while running at 2025-03-02T11:00:00Z");
+    }
+
+    @Test
+    void aWidenedColumnHasTheWidenedTypeAndSaysFromWhatAndWhenUnlessTheConfigDeclaresAnotherTypeSince() {
+        Instant t3 = Instant.parse("2025-03-03T12:00:00Z");
+        List<EvolvedColumns.Column> catalog = new java.util.ArrayList<>(CATALOG);
+        catalog.add(new EvolvedColumns.Column("people", "name", TypeWidening.ColumnDef.of(new TypeModifier.Length(80)), "tracked", t3,
+                "crm.people-0@50", EvolvedColumns.Origin.CONFIG, Optional.of("character varying(40)"), Optional.of(t3)));
+
+        Column name = new Column("name", "character varying(80)", Role.TRACKED, new Config(),
+                Optional.of(new Widened("character varying(40)", t3)));
+        assertThat(ColumnOrigins.of(config(), catalog).subList(0, 4)).isEqualTo(List.of(
+                new Column("id", "text", Role.KEY, new Config()),
+                name,
+                new Column("balance", "numeric(12,2)", Role.TRACKED, new Config()),
+                new Column("nickname", "text", Role.TRACKED, new AddedWhileRunning(T2, null))));
+        assertThat(name.describe()).isEqualTo("config; type widened from character varying(40) at 2025-03-03T12:00:00Z");
+        assertThat(List.of(name.fromCatalog(), new Column("id", "text", Role.KEY, new Config()).fromCatalog())).isEqualTo(List.of(true, false));
+
+        // the table changed by hand to varchar(100) and the config says so: the config's type, no widening shown
+        EntitySpec c = config();
+        EntitySpec byHand = new EntitySpec(c.name(), c.table(), c.key(), c.tracked(), c.type1(), c.columns(), c.latenessHorizon(),
+                c.system(), false, Map.of("name", new TypeModifier.Length(100), "balance", new TypeModifier.Precision(12, 2)));
+        assertThat(ColumnOrigins.of(byHand, catalog).get(1)).isEqualTo(new Column("name", "character varying(100)", Role.TRACKED,
+                new Config()));
     }
 
     @Test
