@@ -4,7 +4,8 @@
 #  2. every service that runs the dimstream image runs a verb the packaged distribution has
 #     (`bin/dimstream VERB --help` prints that verb's usage);
 #  3. the config file each such service mounts is valid with exactly the environment compose
-#     gives that service (`bin/dimstream config --config FILE` under `env -i`), with real secrets
+#     gives that service (`bin/dimstream config --config FILE --offline` under `env -i`: the
+#     database is not there to ask for its catalog of added columns), with real secrets
 #     generated for every key of .env.example, so a secret the config names but the service lacks
 #     is caught here, not at `docker-compose up`;
 #  4. with .env.example's own values the same check is refused: its change-me placeholders must
@@ -66,12 +67,12 @@ for name, svc in sorted(doc["services"].items()):
         if "JAVA_HOME" in os.environ:
             env["JAVA_HOME"] = os.environ["JAVA_HOME"]
         env.update({k: str(v) for k, v in (svc.get("environment") or {}).items() if k != "JAVA_OPTS"})
-        run = subprocess.run([launcher, "config", "--config", host], capture_output=True, text=True, env=env)
+        run = subprocess.run([launcher, "config", "--config", host, "--offline"], capture_output=True, text=True, env=env)
         if run.returncode != 0:
             sys.exit(f"check-compose: service {name}: its config {config} is refused: {run.stderr.strip()}")
         # the same with .env.example's placeholders: must be refused, naming them
         env.update({k: str(v) for k, v in (example["services"][name].get("environment") or {}).items() if k != "JAVA_OPTS"})
-        placeholders = subprocess.run([launcher, "config", "--config", host], capture_output=True, text=True, env=env)
+        placeholders = subprocess.run([launcher, "config", "--config", host, "--offline"], capture_output=True, text=True, env=env)
         if placeholders.returncode != 2 or "still a placeholder" not in placeholders.stderr:
             sys.exit(f"check-compose: service {name}: {config} accepts .env.example's placeholder secrets: {placeholders.stderr.strip()}")
     print(f"check-compose: service {name}: dimstream {verb}: ok" + (f", {config} valid in its environment, "

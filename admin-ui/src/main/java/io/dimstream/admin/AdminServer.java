@@ -5,6 +5,7 @@ import static io.javalin.http.HandlerType.POST;
 
 import io.dimstream.admin.asof.AsOfPage;
 import io.dimstream.admin.audit.AuditPage;
+import io.dimstream.admin.columns.ColumnsPage;
 import io.dimstream.admin.dlq.DlqPage;
 import io.dimstream.admin.replay.ReplayPage;
 import io.dimstream.admin.auth.Accounts;
@@ -126,7 +127,7 @@ public final class AdminServer {
                 catalog, pages);
         Features f = new Features(login, dashboard, history, asOf, diff, integrityPage, quarantine,
                 new ReplayPage(new ReplayJobs(ds), catalog, pages), new DlqPage(new DlqRecords(ds), ds, catalog, pages),
-                new AuditPage(new AuditLog(ds), pages));
+                new AuditPage(new AuditLog(ds), pages), new ColumnsPage(ds, catalog, pages));
         this.endpoints = endpoints(f);
         Errors errors = new Errors(pages, admin.statementTimeout(), security::headers);
 
@@ -160,7 +161,8 @@ public final class AdminServer {
 
     /** The handlers by feature. */
     private record Features(LoginPages login, DashboardPage dashboard, HistoryPage history, AsOfPage asOf, DiffPage diff,
-                            IntegrityPage integrity, QuarantinePage quarantine, ReplayPage replay, DlqPage dlq, AuditPage audit) {
+                            IntegrityPage integrity, QuarantinePage quarantine, ReplayPage replay, DlqPage dlq, AuditPage audit,
+                            ColumnsPage columns) {
     }
 
     /**
@@ -179,6 +181,7 @@ public final class AdminServer {
         ReplayPage replay = f.replay();
         DlqPage dlq = f.dlq();
         AuditPage audit = f.audit();
+        ColumnsPage columns = f.columns();
 
         add(t, GET, "/login", Access.PUBLIC, login::form);
         add(t, POST, "/login", Access.PUBLIC, login::submit);
@@ -203,6 +206,9 @@ public final class AdminServer {
         add(t, POST, "/integrity/{entity}/run", Access.ADMIN, integrity::runPage);
         add(t, GET, "/api/integrity/{entity}", Access.VIEWER, integrity::api);
         add(t, POST, "/api/integrity/{entity}/run", Access.ADMIN, integrity::runApi);
+
+        add(t, GET, "/columns/{entity}", Access.VIEWER, columns::page);
+        add(t, GET, "/api/columns/{entity}", Access.VIEWER, columns::api);
 
         add(t, GET, "/quarantine", Access.VIEWER, quarantine::page);
         add(t, GET, "/api/quarantine", Access.VIEWER, quarantine::api);

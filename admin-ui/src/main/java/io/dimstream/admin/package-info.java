@@ -9,11 +9,22 @@
  *       public, viewer, admin, session; the security tests walk it, so a new route is tested
  *       without anyone adding it to a list); packages by feature
  *       ({@code dashboard}, {@code history}, {@code asof}, {@code diff}, {@code integrity},
- *       {@code quarantine}, {@code replay}, {@code dlq}, {@code audit}), each a thin handler over
+ *       {@code quarantine}, {@code replay}, {@code dlq}, {@code audit}, {@code columns}), each a thin handler over
  *       db's services ({@code io.dimstream.db.read}, {@code io.dimstream.db.status},
  *       {@code io.dimstream.db.jobs}), which know nothing of HTTP. Every page {@code /x} has a JSON
  *       twin under {@code /api} built from the same model record ({@code /replay} has
  *       {@code /api/replays}).</li>
+ *   <li><b>Columns</b> ({@code /columns/{entity}}, twin {@code /api/columns/{entity}}): every column
+ *       of the entity in the order dimstream reads them (the config's spec merged with
+ *       {@code dimstream.entity_columns}), with its type (modifiers included), role (key, tracked,
+ *       type-1, system column) and origin: {@code config}, or added while running at the catalog's
+ *       instant from the change that first carried it, and a widened type's former type and
+ *       instant ({@code db.schema.ColumnOrigins}). Unlike the other pages, a
+ *       failure to read the catalog is this page's error, not the config's columns shown as if
+ *       nothing had been added. The dashboard's columns figure (the entity's own columns, how many
+ *       were added while running) links there; {@code EntityCatalog.specs()} gives the merged specs
+ *       as {@code spec(name)} does, and a handler that only checks an entity's name asks
+ *       {@code configSpec(name)}, which reads nothing.</li>
  *   <li><b>Actions</b> are POSTs (admin role; a session also needs its CSRF token): start and
  *       cancel replays ({@code ReplayJobs}), apply or discard a quarantined event
  *       ({@code QuarantineActions}; a refused apply is an outcome shown with its reason, 409), ask

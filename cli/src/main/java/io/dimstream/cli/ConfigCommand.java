@@ -15,11 +15,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code dimstream config --config FILE}: reads and validates a config file exactly as {@code run}
- * does (environment variables resolved), prints the effective config with secrets masked, and
- * connects to nothing. For a deployment's pre-flight check and CI (the compose stack's config
- * is checked with it).
+ * does (environment variables resolved) and prints the effective config with secrets masked; then,
+ * unless {@code --offline}, the columns added to each entity while running, read from the
+ * config's PostgreSQL ({@link EvolvedColumnsPrinter}: one connection, each step giving up after 3 s). A database it
+ * cannot read is one line of the output, not a failure: the exit code says whether the config is
+ * valid. For a deployment's pre-flight check and CI (the compose stack's config is checked with
+ * {@code --offline}).
  */
-@Command(name = "config", description = "Validates a config file and prints the effective config (secrets masked); connects to nothing.")
+@Command(name = "config", description = "Validates a config file, prints the effective config (secrets masked) and the columns "
+        + "added to each entity while running (from PostgreSQL; --offline connects to nothing).")
 final class ConfigCommand implements Callable<Integer> {
 
     @Spec
@@ -27,6 +31,9 @@ final class ConfigCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "the YAML config file")
     Path config;
+
+    @Option(names = "--offline", description = "connect to nothing: skip the catalog of columns added while running")
+    boolean offline;
 
     @Override
     public Integer call() throws Exception {
@@ -43,6 +50,9 @@ final class ConfigCommand implements Callable<Integer> {
             }
             PrintWriter out = spec.commandLine().getOut();
             out.println(cfg.describeMasked());
+            if (!offline) {
+                EvolvedColumnsPrinter.print(out, cfg);
+            }
             out.flush();
             return 0;
         });

@@ -48,6 +48,7 @@ public final class Dashboard {
         Instant since = now.minus(WINDOW);
         List<EntityStatus> out = new ArrayList<>();
         Map<String, Long> dlq = new DlqRecords(ds).countsByEntity();
+        // the specs with the catalog's columns merged in: what the entity's table holds now
         for (EntitySpec e : catalog.specs()) {
             TableCounts counts = TableCounts.of(ds, e);
             SinkBatches.Summary s = SinkBatches.summary(ds, e.name(), since);
@@ -63,7 +64,7 @@ public final class Dashboard {
             double rate = BigDecimal.valueOf(s.newKeys() + s.changed() + s.deleted() + s.late())
                     .divide(BigDecimal.valueOf(WINDOW.toMinutes()), 2, RoundingMode.HALF_UP).doubleValue();
             IntegrityRuns.Run run = integrity.latest(e.name()).orElse(null);
-            out.add(new EntityStatus(e.name(), e.table(), counts.currentRows(), counts.versions(), counts.deletedKeys(), byClass,
+            out.add(new EntityStatus(e.name(), e.table(), e.dataColumns().size(), e.evolved().size(), counts.currentRows(), counts.versions(), counts.deletedKeys(), byClass,
                     rate, s.lag(), s.lastBatchAt().orElse(null), s.lastBatchEvents().orElse(null), s.lastApplyMillis().orElse(null),
                     counts.quarantinePending(), dlq.getOrDefault(e.name(), 0L), counts.sinkRejects(), counts.sinkGaps(),
                     run == null ? "not run" : run.ok() ? "ok" : "failed",

@@ -6,6 +6,8 @@ import java.util.Map;
 /**
  * One entity's line of the dashboard (and of {@code /api/dashboard}).
  *
+ * @param columns         the entity's own columns (key, tracked, type-1), those added while running included
+ * @param columnsAdded    of those, the columns added while running ({@code dimstream.entity_columns})
  * @param eventsLastHour  events the sink applied in the last hour by class (new, changed, deleted,
  *                        unchanged, late, duplicate, quarantined, rejected)
  * @param changesPerMinute versions made per minute over the last hour: (new + changed + deleted + late) / 60
@@ -19,7 +21,7 @@ import java.util.Map;
  *                        ({@code sink.on-offset-out-of-range: skip}); to be replayed from the source topic
  * @param integrity       "ok", "failed" or "not run": the newest run in {@code dimstream.integrity_runs}
  */
-public record EntityStatus(String entity, String table, long currentRows, long versions, long deletedKeys,
+public record EntityStatus(String entity, String table, int columns, int columnsAdded, long currentRows, long versions, long deletedKeys,
                            Map<String, Long> eventsLastHour, double changesPerMinute, Long sinkLag, Instant lastBatchAt,
                            Integer lastBatchEvents, Integer lastBatchApplyMs, long quarantinePending, long dlqRecords, long sinkRejects, long sinkGaps,
                            String integrity, Long integrityFindings, Instant integrityCheckedAt) {

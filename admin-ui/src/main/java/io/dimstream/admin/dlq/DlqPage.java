@@ -122,7 +122,7 @@ public final class DlqPage {
     }
 
     Model model(String rawEntity, String rawBefore) throws SQLException {
-        String entity = rawEntity == null || rawEntity.isBlank() ? null : catalog.spec(rawEntity).name();
+        String entity = rawEntity == null || rawEntity.isBlank() ? null : catalog.configSpec(rawEntity).name();
         Long before = null;
         if (rawBefore != null && !rawBefore.isBlank()) {
             try {

@@ -62,7 +62,7 @@ public final class QuarantinePage {
             entity = null;
         }
         if (entity != null) {
-            catalog.spec(entity);
+            catalog.configSpec(entity);
         }
         String rawStatus = ctx.queryParam("status");
         QuarantineQueries.Status status = null;

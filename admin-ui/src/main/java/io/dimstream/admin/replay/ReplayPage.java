@@ -62,7 +62,7 @@ public final class ReplayPage {
         if (e == null || e.isBlank()) {
             return null;
         }
-        return catalog.spec(e).name();
+        return catalog.configSpec(e).name();
     }
 
     public void page(Context ctx) throws SQLException {

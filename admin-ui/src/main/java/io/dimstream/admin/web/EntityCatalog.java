@@ -34,10 +34,7 @@ public final class EntityCatalog {
     }
 
     public EntitySpec spec(String name) {
-        EntitySpec e = byName.get(name);
-        if (e == null) {
-            throw new NotFound("no entity named \"" + name + "\" (configured: " + String.join(", ", byName.keySet()) + ")");
-        }
+        EntitySpec e = configSpec(name);
         if (ds != null) {
             try {
                 return io.dimstream.db.schema.EvolvedColumns.withCatalog(ds, e);
@@ -49,16 +46,29 @@ public final class EntityCatalog {
         return e;
     }
 
+    /**
+     * The entity as its config declares it, without the catalog: for a reader that merges the
+     * catalog itself and lets the database's failure be its own ({@code /columns}).
+     */
+    public EntitySpec configSpec(String name) {
+        EntitySpec e = byName.get(name);
+        if (e == null) {
+            throw new NotFound("no entity named \"" + name + "\" (configured: " + String.join(", ", byName.keySet()) + ")");
+        }
+        return e;
+    }
+
     /** The entity's source topic (what a replay reads unless told otherwise). */
     public String topic(String name) {
-        return topics.get(spec(name).name());
+        return topics.get(configSpec(name).name());
     }
 
     public List<String> names() {
         return List.copyOf(byName.keySet());
     }
 
+    /** Every entity's spec as {@link #spec} gives it: the catalog's columns merged in. */
     public List<EntitySpec> specs() {
-        return List.copyOf(byName.values());
+        return byName.keySet().stream().map(this::spec).toList();
     }
 }

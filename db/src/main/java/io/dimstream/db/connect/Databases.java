@@ -77,6 +77,39 @@ public final class Databases {
         };
     }
 
+    /**
+     * One connection, no pool, for a command that asks the database one thing and must not wait
+     * long for an answer: connecting (TCP and login) gives up after {@code timeout}, and so does
+     * each read of a reply, so neither an address nobody answers nor a server that stops answering
+     * holds the caller. The URL's own {@code connectTimeout}, {@code loginTimeout} or
+     * {@code socketTimeout}, when it has them, win.
+     *
+     * @param user     null when the URL carries it
+     * @param password null when the URL carries it
+     * @throws SQLException with the driver's reason and SQL state (08001: nothing answered)
+     */
+    public static Connection connectOnce(String url, String user, String password, java.time.Duration timeout) throws SQLException {
+        if ("embedded".equals(url)) {
+            throw new IllegalArgumentException("the embedded database exists only inside a running dimstream");
+        }
+        java.util.Properties p = new java.util.Properties();
+        String seconds = Long.toString(Math.max(1, timeout.toSeconds()));
+        p.setProperty("connectTimeout", seconds);
+        p.setProperty("loginTimeout", seconds);
+        p.setProperty("socketTimeout", seconds);
+        if (user != null) {
+            p.setProperty("user", user);
+        }
+        if (password != null) {
+            p.setProperty("password", password);
+        }
+        Connection c = new org.postgresql.Driver().connect(url, p);
+        if (c == null) {
+            throw new SQLException("not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/database)", "08001");
+        }
+        return c;
+    }
+
     /** Starts PostgreSQL inside the process; data in {@code dataDir}, or a temporary folder when null. */
     public static Handle embedded(Path dataDir) {
         try {

@@ -11,5 +11,12 @@
  * recorded in the caller's transaction (the sink's batch), so the tables and the catalog agree
  * whether it commits or not; every reader of an entity merges the catalog into the config's spec
  * (catalog order: {@code added_at}, then name, the order the columns enter {@code record_hash}).
+ *
+ * <p>{@link io.dimstream.db.schema.ColumnOrigins}: an entity's columns as the merged spec orders
+ * them, each with its type (modifiers included), its role (key, tracked, type-1, system column) and
+ * its origin, a closed set ({@code Config}, {@code AddedWhileRunning} with the catalog's instant and
+ * first source), and, apart from the origin since a column of either origin may be widened, its last
+ * widening ({@code Widened}: the type before, when), shown while the type is the widened one. What
+ * the admin's columns page and {@code dimstream config} show.
  */
 package io.dimstream.db.schema;
