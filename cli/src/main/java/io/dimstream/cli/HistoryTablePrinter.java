@@ -2,21 +2,18 @@ package io.dimstream.cli;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
-import io.dimstream.db.sql.Sql;
+import io.dimstream.db.read.HistoryQueries;
+import io.dimstream.db.read.VersionRow;
 import java.io.PrintWriter;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 
 /**
  * Prints every version row of an entity as an aligned text table, ordered by key and
- * {@code valid_from}: key, validity, flags, then the tracked and type-1 columns. NULL prints empty.
+ * {@code valid_from} (read by {@link HistoryQueries#allVersions}): key, validity, flags, then the
+ * tracked and type-1 columns. NULL prints empty.
  */
 final class HistoryTablePrinter {
 
@@ -28,19 +25,19 @@ final class HistoryTablePrinter {
         List<String> columns = new ArrayList<>(e.key());
         columns.addAll(List.of(sc.validFrom(), sc.validTo(), sc.isCurrent(), sc.isDeleted()));
         columns.addAll(e.attributes());
-        String sql = "SELECT " + Sql.list(columns) + " FROM " + Sql.table(e.table())
-                + " ORDER BY " + Sql.list(e.key()) + ", " + Sql.ident(sc.validFrom());
         List<List<String>> rows = new ArrayList<>();
         rows.add(columns);
-        try (Connection c = ds.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            ResultSetMetaData md = rs.getMetaData();
-            while (rs.next()) {
-                List<String> row = new ArrayList<>(columns.size());
-                for (int i = 1; i <= columns.size(); i++) {
-                    row.add(text(rs, md, i));
-                }
-                rows.add(row);
+        for (VersionRow v : new HistoryQueries(ds).allVersions(e)) {
+            List<String> row = new ArrayList<>(columns.size());
+            v.key().values().forEach(k -> row.add(text(k)));
+            row.add(text(v.validFrom()));
+            row.add(text(v.validTo()));
+            row.add(text(v.current()));
+            row.add(text(v.deleted()));
+            for (String a : e.attributes()) {
+                row.add(text(v.attributes().get(a)));
             }
+            rows.add(row);
         }
         int[] width = new int[columns.size()];
         for (List<String> row : rows) {
@@ -73,12 +70,7 @@ final class HistoryTablePrinter {
         return sb.toString().stripTrailing();
     }
 
-    private static String text(ResultSet rs, ResultSetMetaData md, int i) throws SQLException {
-        if ("timestamptz".equals(md.getColumnTypeName(i))) {
-            OffsetDateTime t = rs.getObject(i, OffsetDateTime.class);
-            return t == null ? "" : t.toInstant().toString();
-        }
-        Object v = rs.getObject(i);
+    private static String text(Object v) {
         return v == null ? "" : String.valueOf(v);
     }
 }
