@@ -2,7 +2,7 @@ package io.dimstream.db.connect;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.dimstream.config.Secrets;
+import io.dimstream.db.secrets.Secrets;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
