@@ -8,7 +8,7 @@
  *       {@code AdminServer.routes()} lists every route with who may call it, {@code Access}:
  *       public, viewer, admin, session; the security tests walk it, so a new route is tested
  *       without anyone adding it to a list); packages by feature
- *       ({@code dashboard}, {@code history}, {@code asof}, {@code diff}, {@code integrity},
+ *       ({@code login}, {@code dashboard}, {@code history}, {@code asof}, {@code diff}, {@code integrity},
  *       {@code quarantine}, {@code replay}, {@code dlq}, {@code audit}, {@code columns}), each a thin handler over
  *       db's services ({@code io.dimstream.db.read}, {@code io.dimstream.db.status},
  *       {@code io.dimstream.db.jobs}), which know nothing of HTTP. Every page {@code /x} has a JSON
@@ -56,8 +56,8 @@
  *       ({@code /static/../api} is not). Sessions live in memory, 256-bit ids in an HttpOnly
  *       SameSite=Strict cookie (Secure unless {@code secure-cookie: false}), a new id at every login
  *       (the browser's old session ends), ended by the idle timeout or the absolute lifetime, at most
- *       20 per user and 10,000 in all ({@code Sessions}); the login form is protected by a
- *       double-submit token. Passwords: bcrypt (spring-security-crypto; over 72 bytes refused
+ *       20 per user and 10,000 in all ({@code Sessions}); the login form ({@code login.LoginPages})
+ *       is protected by a double-submit token. Passwords: bcrypt (spring-security-crypto; over 72 bytes refused
  *       before bcrypt); tokens compared as SHA-256 digests in constant time.</li>
  *   <li><b>Login throttling</b> ({@code LoginThrottle}): 5 failures per (user name, client) and 20
  *       per client in a sliding 15-minute window. The attempt is reserved (counted as a failure)
@@ -80,6 +80,10 @@
  *       each borrowed connection and reset when it goes back: per borrow rather than per pool,
  *       because {@code demo} hands the admin the pipeline's pool, and rather than per transaction,
  *       because most queries run in autocommit.</li>
+ *   <li><b>Layers</b>: the feature packages (and {@code login}) use {@code web} (rendering, errors,
+ *       parameters) and {@code auth} (who is asking); {@code web} uses {@code auth} for the
+ *       principal and the security headers; {@code auth} uses neither, so the security model can be
+ *       read and tested alone. {@code ArchitectureTest} (e2e) keeps it so: no package cycles.</li>
  *   <li><b>SQL</b>: filters are bound parameters, sort is one of two whitelisted words, entity
  *       names are looked up in the config; nothing from a request becomes SQL text.</li>
  *   <li><b>CSV</b>: the as-of snapshot is read through a server-side cursor into a temporary file

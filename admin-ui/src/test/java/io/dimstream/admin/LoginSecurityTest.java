@@ -198,7 +198,7 @@ class LoginSecurityTest {
             System.setErr(err);
         }
         List<String> lines = captured.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("LoginPages")).toList();
-        assertThat(lines).singleElement().asString().matches(".* INFO io\\.dimstream\\.admin\\.auth\\.LoginPages - failed login for user "
+        assertThat(lines).singleElement().asString().matches(".* INFO io\\.dimstream\\.admin\\.login\\.LoginPages - failed login for user "
                 + java.util.regex.Pattern.quote("eve\\u000d\\u000a[main] INFO LoginPages - user alice (admin) logged in")
                 + " from (127\\.0\\.0\\.1|0:0:0:0:0:0:0:1)");
     }

@@ -6,7 +6,7 @@ import io.dimstream.app.load.LoadReport;
 import io.dimstream.config.ConfigException;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.PostgresConfig;
-import io.dimstream.config.Secrets;
+import io.dimstream.db.secrets.Secrets;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.schema.EntityTables;

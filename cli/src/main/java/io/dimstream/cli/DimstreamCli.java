@@ -1,6 +1,6 @@
 package io.dimstream.cli;
 
-import io.dimstream.config.Secrets;
+import io.dimstream.db.secrets.Secrets;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import picocli.CommandLine;

@@ -3,7 +3,7 @@ package io.dimstream.cli;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
 import io.dimstream.config.PostgresConfig;
-import io.dimstream.config.Secrets;
+import io.dimstream.db.secrets.Secrets;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.schema.ColumnOrigins;

@@ -2,7 +2,7 @@ package io.dimstream.cli;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
-import io.dimstream.db.read.TableSummary;
+import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.VersionRow;
 import java.io.PrintWriter;
 import java.sql.SQLException;
@@ -12,7 +12,8 @@ import javax.sql.DataSource;
 
 /**
  * Prints every version row of an entity as an aligned text table, ordered by key and
- * {@code valid_from}: key, validity, flags, then the tracked and type-1 columns. NULL prints empty.
+ * {@code valid_from} (read by {@link HistoryQueries#allVersions}): key, validity, flags, then the
+ * tracked and type-1 columns. NULL prints empty.
  */
 final class HistoryTablePrinter {
 
@@ -26,7 +27,18 @@ final class HistoryTablePrinter {
         columns.addAll(e.attributes());
         List<List<String>> rows = new ArrayList<>();
         rows.add(columns);
-        new TableSummary(ds).everyVersion(e, v -> rows.add(cells(e, v)));
+        for (VersionRow v : new HistoryQueries(ds).allVersions(e)) {
+            List<String> row = new ArrayList<>(columns.size());
+            v.key().values().forEach(k -> row.add(text(k)));
+            row.add(text(v.validFrom()));
+            row.add(text(v.validTo()));
+            row.add(text(v.current()));
+            row.add(text(v.deleted()));
+            for (String a : e.attributes()) {
+                row.add(text(v.attributes().get(a)));
+            }
+            rows.add(row);
+        }
         int[] width = new int[columns.size()];
         for (List<String> row : rows) {
             for (int i = 0; i < width.length; i++) {
@@ -56,20 +68,6 @@ final class HistoryTablePrinter {
             sb.append(cells.get(i)).append(" ".repeat(width[i] - cells.get(i).length()));
         }
         return sb.toString().stripTrailing();
-    }
-
-    /** One version's cells in header order; NULL is empty. */
-    private static List<String> cells(EntitySpec e, VersionRow v) {
-        List<String> row = new ArrayList<>();
-        v.key().values().forEach(k -> row.add(text(k)));
-        row.add(text(v.validFrom()));
-        row.add(text(v.validTo()));
-        row.add(text(v.current()));
-        row.add(text(v.deleted()));
-        for (String a : e.attributes()) {
-            row.add(text(v.attributes().get(a)));
-        }
-        return row;
     }
 
     private static String text(Object v) {

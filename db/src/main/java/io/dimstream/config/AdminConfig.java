@@ -1,5 +1,6 @@
 package io.dimstream.config;
 
+import io.dimstream.db.secrets.Secrets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

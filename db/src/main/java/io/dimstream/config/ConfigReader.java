@@ -15,6 +15,7 @@ import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.entity.TypeModifier;
+import io.dimstream.db.secrets.Secrets;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.dimstream.config;
 
+import io.dimstream.db.secrets.Secrets;
 import java.util.AbstractMap;
 import java.util.Collections;
 import java.util.LinkedHashMap;

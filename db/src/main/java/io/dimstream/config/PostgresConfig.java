@@ -1,5 +1,7 @@
 package io.dimstream.config;
 
+import io.dimstream.db.secrets.Secrets;
+
 /**
  * {@code postgres:}: the database the history tables live in.
  *

@@ -1,7 +1,7 @@
 /**
  * The YAML config (DESIGN section 4): parsed into typed records, {@code ${VAR}} substituted from
  * the environment, every problem reported with the path of its field. Everything printed passes
- * {@link io.dimstream.config.Secrets#mask}, the one masking function (URL parameters and user
+ * {@link io.dimstream.db.secrets.Secrets#mask}, the one masking function (URL parameters and user
  * info, JAAS options, secret-named properties such as {@code basic.auth.user.info}); setting maps
  * ({@code kafka.client}, {@code deserializer-config}) print masked even through {@code toString}. An entity's {@link io.dimstream.config.FeedMode} says whether its topic
  * carries change events ({@code changes}) or full slices ({@code snapshot}, with the row field that

@@ -4,7 +4,7 @@ import static io.dimstream.config.DimstreamConfigTest.refusal;
 import static io.dimstream.config.DimstreamConfigTest.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dimstream.db.write.WriterSql;
+import io.dimstream.db.entity.EntitySpec;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,7 +36,7 @@ class ReservedNamesConfigTest {
     void everyWorkColumnOfTheWriterIsRefusedAsAColumnName() {
         List<String> refusals = new ArrayList<>();
         List<String> expected = new ArrayList<>();
-        for (String name : WriterSql.WORK_COLUMNS) {
+        for (String name : EntitySpec.WORK_COLUMNS) {
             String system = name.equals("valid_from") || name.equals("valid_to") ? "{valid_from: start_ts, valid_to: end_ts}" : null;
             refusals.add(refusal(config("dim_customer", name, system)));
             expected.add("config test.yml: entities[0].tracked: column '" + name + "' is a name the writer's SQL uses for a column "

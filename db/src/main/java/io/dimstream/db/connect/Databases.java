@@ -2,13 +2,14 @@ package io.dimstream.db.connect;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.dimstream.config.Secrets;
+import io.dimstream.db.secrets.Secrets;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +23,21 @@ public final class Databases {
     private static final Logger LOG = LoggerFactory.getLogger(Databases.class);
 
     private Databases() {
+    }
+
+    /**
+     * Whether PostgreSQL answers a query ({@code SELECT 1}) within {@code timeoutSeconds}: returns
+     * when it does, throws the driver's exception when it does not (no connection, or the query
+     * cancelled at the timeout). The service's health probe.
+     */
+    public static void ping(DataSource ds, int timeoutSeconds) throws SQLException {
+        if (timeoutSeconds <= 0) {
+            throw new IllegalArgumentException("timeoutSeconds must be positive, got " + timeoutSeconds);
+        }
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.setQueryTimeout(timeoutSeconds);
+            s.execute("SELECT 1");
+        }
     }
 
     /** A running database and how to close it. */

@@ -44,7 +44,7 @@ import java.util.UUID;
  *       is refused: no Java {@code LocalTime} holds it);</li>
  *   <li>jsonb: text that is not one JSON value, a NUL (U+0000, escaped or not) or an unpaired surrogate in
  *       a string or a key (jsonb refuses both), a number beyond numeric's limits (jsonb's numbers
- *       are numerics), a nesting deeper than {@value io.dimstream.db.event.NativeEventJson#MAX_NESTING_DEPTH}
+ *       are numerics), a nesting deeper than {@value io.dimstream.db.json.InputJson#MAX_NESTING_DEPTH}
  *       levels ({@link JsonbText});</li>
  *   <li>bytea: a string that is neither base64 nor {@code \x} and hex digit pairs.</li>
  * </ul>

@@ -1,7 +1,6 @@
 package io.dimstream.db.entity;
 
 import io.dimstream.db.sql.Sql;
-import io.dimstream.db.write.WriterSql;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,6 +50,20 @@ public record EntitySpec(
     /** Columns of the event memory table besides the entity's own: no entity column may take these names. */
     public static final List<String> MEMORY_COLUMNS = List.of("event_time", "seq", "is_deleted", "record_hash",
             "source_topic", "source_partition", "source_offset", "surrogate_key", "pruned_to");
+
+    /**
+     * Every name the writer's SQL ({@code io.dimstream.db.write.WriterSql}) gives a column of its own
+     * (work tables and derived columns), beside the event memory's ({@link #MEMORY_COLUMNS}): no
+     * entity column may take one. {@code valid_from} and {@code valid_to} are here whatever the
+     * entity's system column names: the version work table {@code n} has them under these names.
+     * Kept here, with the check that refuses them, so that the entity needs nothing of the writer.
+     */
+    public static final List<String> WORK_COLUMNS = List.of(
+            // stg, w, ak, r, n
+            "single", "newest", "newest_deleted", "newest_hash", "fast", "t0", "p_time", "rstart",
+            "prev_exists", "prev_deleted", "prev_hash", "valid_from", "valid_to",
+            // derived in the statements
+            "beyond", "dup", "mem_seq", "win", "late", "run_start", "run_no", "no_row", "old_hash", "new_sk", "cut");
 
     /**
      * PostgreSQL keeps the first 63 bytes of a longer name (NAMEDATALEN - 1) without an error:
@@ -153,9 +166,9 @@ public record EntitySpec(
                 if (system.all().contains(c) || MEMORY_COLUMNS.contains(c)) {
                     throw new IllegalArgumentException(field + ": column '" + c + "' clashes with a system column");
                 }
-                if (WriterSql.WORK_COLUMNS.contains(c)) {
+                if (WORK_COLUMNS.contains(c)) {
                     throw new IllegalArgumentException(field + ": column '" + c + "' is a name the writer's SQL uses for a column "
-                            + "of its own (reserved: " + String.join(", ", new java.util.TreeSet<>(WriterSql.WORK_COLUMNS)) + ")");
+                            + "of its own (reserved: " + String.join(", ", new java.util.TreeSet<>(WORK_COLUMNS)) + ")");
                 }
             }
         }
@@ -164,7 +177,7 @@ public record EntitySpec(
             String c = system.all().get(i);
             String field = "system-columns." + defaults.get(i);
             identifier(field + ": column", c);
-            if (!c.equals(defaults.get(i)) && (WriterSql.WORK_COLUMNS.contains(c) || MEMORY_COLUMNS.contains(c))) {
+            if (!c.equals(defaults.get(i)) && (WORK_COLUMNS.contains(c) || MEMORY_COLUMNS.contains(c))) {
                 throw new IllegalArgumentException(field + ": '" + c + "' is a name the writer's SQL uses for a column of its own "
                         + "(reserved: " + String.join(", ", new java.util.TreeSet<>(reserved())) + ")");
             }
@@ -188,7 +201,7 @@ public record EntitySpec(
 
     /** Names no column may take: the writer's work columns and the event memory's. */
     private static List<String> reserved() {
-        List<String> all = new ArrayList<>(WriterSql.WORK_COLUMNS);
+        List<String> all = new ArrayList<>(WORK_COLUMNS);
         all.addAll(MEMORY_COLUMNS);
         return all;
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
-import io.dimstream.db.event.NativeEventJson;
+import io.dimstream.db.json.InputJson;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -43,12 +43,12 @@ import java.util.Map;
  * <p>Refused as jsonb refuses them: text that is not exactly one JSON value, a NUL character
  * (jsonb has no {@code \}{@code u0000}) or an unpaired surrogate in a string or key, a number beyond
  * numeric's limits, a double that is not finite; and a nesting deeper than
- * {@value NativeEventJson#MAX_NESTING_DEPTH} levels, dimstream's limit for every JSON it reads.
+ * {@value InputJson#MAX_NESTING_DEPTH} levels, dimstream's limit for every JSON it reads.
  */
 final class JsonbText {
 
     /** The native mapper's limits and exact numbers; one JSON value and nothing after it. */
-    private static final ObjectReader READER = NativeEventJson.mapper().reader()
+    private static final ObjectReader READER = InputJson.mapper().reader()
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private JsonbText() {
@@ -75,7 +75,7 @@ final class JsonbText {
             node = READER.readTree(text);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("expected jsonb (a JSON text), got " + ColumnType.describe(text) + ": "
-                    + NativeEventJson.notJson(e));
+                    + InputJson.notJson(e));
         }
         if (node == null || node.isMissingNode()) {
             throw new IllegalArgumentException("expected jsonb (a JSON text), got " + ColumnType.describe(text) + ": no JSON value");
@@ -84,8 +84,8 @@ final class JsonbText {
     }
 
     private static void write(Object v, StringBuilder out, int depth) {
-        if (depth > NativeEventJson.MAX_NESTING_DEPTH) {
-            throw new IllegalArgumentException("jsonb value nests deeper than " + NativeEventJson.MAX_NESTING_DEPTH + " levels");
+        if (depth > InputJson.MAX_NESTING_DEPTH) {
+            throw new IllegalArgumentException("jsonb value nests deeper than " + InputJson.MAX_NESTING_DEPTH + " levels");
         }
         if (v == null) {
             out.append("null");

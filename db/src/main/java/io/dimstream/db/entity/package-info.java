@@ -6,6 +6,6 @@
  * record hash and the literal COPY sends; {@code jsonb}'s canonical text is PostgreSQL's jsonb
  * normal form without whitespace ({@link io.dimstream.db.entity.JsonbText}). Validated on construction with messages naming the config
  * field, including the names PostgreSQL would refuse or cut later: identifiers over 63 bytes, and
- * column names the writer's own SQL uses ({@link io.dimstream.db.write.WriterSql#WORK_COLUMNS}).
+ * column names the writer's own SQL uses ({@link io.dimstream.db.entity.EntitySpec#WORK_COLUMNS}).
  */
 package io.dimstream.db.entity;

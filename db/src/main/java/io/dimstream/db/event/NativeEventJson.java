@@ -1,15 +1,10 @@
 package io.dimstream.db.event;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.json.InputJson;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -20,42 +15,14 @@ import java.util.Map;
  * {@code {"op": "upsert"|"delete", "event_time": "...Z", "data": {...}}}.
  * Decimals are kept exact (BigDecimal), so {@code 1.50} and {@code 1.5} hash alike by value.
  *
- * <p>{@link #mapper()} reads every JSON that comes from outside (source records of every JSON
- * format, tombstone keys, change records, end-of-slice markers, load files), with these limits
- * set explicitly, so no input costs unbounded work or stack:
- * <ul>
- *   <li>nesting depth {@value #MAX_NESTING_DEPTH}: the deepest legitimate input, a Debezium record
- *       with its schema, nests about 8 levels; a deeper one is refused while it is read (a record
- *       nested 100,000 levels deep costs 65 levels of parsing, never a StackOverflowError);</li>
- *   <li>number length {@value #MAX_NUMBER_LENGTH} characters (Jackson's default, written down):
- *       a numeric column with more digits takes them as a JSON string, up to PostgreSQL's own
- *       limits ({@link ColumnType#coerce});</li>
- *   <li>string length {@value #MAX_STRING_LENGTH} characters (Jackson's default, written down);</li>
- *   <li>field name length {@value #MAX_NAME_LENGTH} characters: a column name has at most 63 bytes.</li>
- * </ul>
- * Bytes are read as strict UTF-8 ({@link StrictUtf8}). Integers are read as the smallest of
- * int, long and BigInteger that holds them (a huge array of small numbers costs 16 bytes per
- * element, not 80) and handed on as BigInteger ({@link #toMap}); an array is handed on as a view,
- * never copied.
+ * <p>Read with {@link InputJson#mapper()}, under its input limits. Bytes are read as strict UTF-8
+ * ({@link StrictUtf8}). Integers are read as the smallest of int, long and BigInteger that holds
+ * them (a huge array of small numbers costs 16 bytes per element, not 80) and handed on as
+ * BigInteger ({@link #toMap}); an array is handed on as a view, never copied.
  */
 public final class NativeEventJson {
 
-    public static final int MAX_NESTING_DEPTH = 64;
-    public static final int MAX_NUMBER_LENGTH = 1000;
-    public static final int MAX_STRING_LENGTH = 20_000_000;
-    public static final int MAX_NAME_LENGTH = 1000;
-
-    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder()
-                            .maxNestingDepth(MAX_NESTING_DEPTH)
-                            .maxNumberLength(MAX_NUMBER_LENGTH)
-                            .maxStringLength(MAX_STRING_LENGTH)
-                            .maxNameLength(MAX_NAME_LENGTH)
-                            .build())
-                    .build())
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-            .build();
+    private static final ObjectMapper MAPPER = InputJson.mapper();
 
     private NativeEventJson() {
     }
@@ -181,21 +148,16 @@ public final class NativeEventJson {
         }
     }
 
-    /**
-     * The reason a text is not read: {@code not valid JSON: ...}, or, for JSON beyond the limits
-     * above, {@code JSON beyond dimstream's input limits: ...}.
-     */
+    /** The reason a text is not read ({@link InputJson#notJson}). */
     public static String notJson(JsonProcessingException e) {
-        if (e instanceof StreamConstraintsException) {
-            return "JSON beyond dimstream's input limits: " + e.getOriginalMessage();
-        }
-        return "not valid JSON: " + e.getOriginalMessage();
+        return InputJson.notJson(e);
     }
 
     private static Parsed rejected(Source source, String reason) {
         return new Parsed(null, new Rejection(source, reason));
     }
 
+    /** The mapper every JSON from outside is read with ({@link InputJson#mapper}). */
     public static ObjectMapper mapper() {
         return MAPPER;
     }

@@ -61,6 +61,19 @@ public final class HistoryQueries {
     }
 
     /**
+     * Every version of every key, ordered by key and {@code valid_from}, deleted rows included, read
+     * into memory at once: for small tables only (the demo prints its table with it).
+     */
+    public List<VersionRow> allVersions(EntitySpec e) throws SQLException {
+        Columns cols = new Columns(e);
+        String sql = "SELECT " + cols.select(null) + " FROM " + Sql.table(e.table())
+                + " ORDER BY " + Sql.list(e.key()) + ", " + Sql.ident(e.system().validFrom());
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            return readAll(ps, cols);
+        }
+    }
+
+    /**
      * Distinct keys whose first key column, as text, starts with {@code prefix} (literally:
      * {@code %} and {@code _} are plain characters), in key order; deleted keys included, so their
      * history can be found. For a key search box.

@@ -66,26 +66,4 @@ public final class TableSummary {
             return rs.getLong(1);
         }
     }
-
-    /**
-     * Every version of every key to {@code sink}, ordered by the key columns, then {@code valid_from}.
-     * The rows are read one by one (the driver's default fetch reads the result whole: this is for
-     * tables a person reads in a terminal).
-     *
-     * @return the number of rows
-     */
-    public long everyVersion(EntitySpec e, Consumer<VersionRow> sink) throws SQLException {
-        Objects.requireNonNull(sink, "sink");
-        Columns cols = new Columns(e);
-        String sql = "SELECT " + cols.select(null) + " FROM " + Sql.table(e.table())
-                + " ORDER BY " + cols.keyOrder(null, false) + ", " + Sql.ident(e.system().validFrom());
-        long n = 0;
-        try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(sql); ResultSet rs = p.executeQuery()) {
-            while (rs.next()) {
-                sink.accept(cols.read(rs, 1));
-                n++;
-            }
-        }
-        return n;
-    }
 }

@@ -26,25 +26,12 @@ import java.util.List;
  *
  * <p>The work tables hold the entity's columns beside columns of the writer's own, and the
  * statements derive more; an entity column of one of these names would make a work table's
- * column twice, or a reference ambiguous, in every batch. {@link #WORK_COLUMNS} lists them, and
- * {@link EntitySpec} refuses them as column names. {@code WriterSqlNamesTest} runs every statement
+ * column twice, or a reference ambiguous, in every batch. {@link EntitySpec#WORK_COLUMNS} lists them,
+ * and {@link EntitySpec} refuses them as column names. {@code WriterSqlNamesTest} runs every statement
  * with every other name this SQL contains as entity columns, so a work column added here without
  * being listed fails it.
  */
 public final class WriterSql {
-
-    /**
-     * Every name this class's SQL gives a column of its own (work tables and derived columns),
-     * beside the event memory's ({@link EntitySpec#MEMORY_COLUMNS}): no entity column may take one.
-     * {@code valid_from} and {@code valid_to} are here whatever the entity's system column names:
-     * the version work table {@code n} has them under these names.
-     */
-    public static final List<String> WORK_COLUMNS = List.of(
-            // stg, w, ak, r, n
-            "single", "newest", "newest_deleted", "newest_hash", "fast", "t0", "p_time", "rstart",
-            "prev_exists", "prev_deleted", "prev_hash", "valid_from", "valid_to",
-            // derived in the statements
-            "beyond", "dup", "mem_seq", "win", "late", "run_start", "run_no", "no_row", "old_hash", "new_sk", "cut");
 
     final String stg;
     final String w;

@@ -40,7 +40,7 @@
  *       duplicates; re-applying any batch writes nothing. Surrogate keys are a function of
  *       (entity, key, valid_from), so replays reproduce them.</li>
  *   <li><b>Names of its own.</b> The work tables and the statements' derived columns use names no
- *       entity column may take ({@link io.dimstream.db.write.WriterSql#WORK_COLUMNS}, refused by the
+ *       entity column may take ({@link io.dimstream.db.entity.EntitySpec#WORK_COLUMNS}, refused by the
  *       entity check); a JSON object of the columns is built in pieces of 50, under PostgreSQL's 100
  *       function arguments.</li>
  *   <li><b>Atomic with the caller's state.</b> {@link io.dimstream.db.write.Scd2Writer#apply(java.sql.Connection,

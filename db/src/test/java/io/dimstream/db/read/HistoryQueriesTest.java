@@ -139,6 +139,18 @@ class HistoryQueriesTest {
         assertThat(queries.history(CUSTOMER, List.of(HOSTILE))).isEmpty();
     }
 
+    @Test
+    void allVersionsListsEveryRowOrderedByKeyThenValidFrom() throws SQLException {
+        assertThat(queries.allVersions(CUSTOMER)).containsExactly(C1_V1, C1_V2, C2_V1, C2_DELETED, C3_V1, C4, C5, C6, C7);
+    }
+
+    @Test
+    void allVersionsOfACompositeKeyOrdersByEveryKeyColumnInItsOwnTypeWithRenamedSystemColumns() throws SQLException {
+        // account_no is a bigint: EU 2 before EU 10
+        assertThat(queries.allVersions(ACCOUNT))
+                .containsExactly(EU1_V1, EU1_V2, EU2, EU10, US1, US2_V1, US2_DELETED, US2_V3);
+    }
+
     // ---- as of
 
     @Test

@@ -50,7 +50,7 @@ class TableSummaryTest {
         ds = TestPostgres.dataSource();
         EntityTables.ensure(ds, MEMBER);
         EntityTables.ensure(ds, EMPTY);
-        // inserted out of key order: everyVersion orders them
+        // inserted out of key order
         M.insert(ds, M3, M2_DELETED, M1_V2, M2_V1, M1_V1);
         summary = new TableSummary(ds);
     }
@@ -77,12 +77,4 @@ class TableSummaryTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
-    @Test
-    void everyVersionGivesTheWholeTableInKeyThenValidFromOrder() throws SQLException {
-        List<VersionRow> rows = new ArrayList<>();
-
-        assertThat(summary.everyVersion(MEMBER, rows::add)).isEqualTo(5);
-        assertThat(rows).containsExactly(M1_V1, M1_V2, M2_V1, M2_DELETED, M3);
-        assertThat(summary.everyVersion(EMPTY, rows::add)).isZero();
-    }
 }

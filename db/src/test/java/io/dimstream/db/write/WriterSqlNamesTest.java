@@ -27,7 +27,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link WriterSql#WORK_COLUMNS} is complete: every other bare name in the writer's SQL (keywords,
+ * {@link EntitySpec#WORK_COLUMNS} is complete: every other bare name in the writer's SQL (keywords,
  * functions, aliases, CTE names and any work column someone adds without listing it) is used as
  * an entity column, key, tracked, type-1 and renamed system column in turn, and a scenario that
  * runs every statement of the writer must give the reference model's table. A work column added to
@@ -73,7 +73,7 @@ class WriterSqlNamesTest {
     static List<String> candidates() {
         EntitySpec probe = spec("probe", List.of("probe_key"), List.of("probe_tracked"), List.of("probe_type1"), SystemColumns.DEFAULTS);
         TreeSet<String> words = bareWords(probe);
-        words.removeAll(WriterSql.WORK_COLUMNS);
+        words.removeAll(EntitySpec.WORK_COLUMNS);
         words.removeAll(EntitySpec.MEMORY_COLUMNS);
         words.removeAll(SystemColumns.DEFAULTS.all());
         return new ArrayList<>(words);
@@ -83,7 +83,7 @@ class WriterSqlNamesTest {
     void theWordsOfTheWritersSqlIncludeItsWorkColumnsSoTheCandidatesAreTheRest() {
         TreeSet<String> words = bareWords(spec("probe", List.of("probe_key"), List.of("probe_tracked"), List.of("probe_type1"),
                 SystemColumns.DEFAULTS));
-        assertThat(words).containsAll(WriterSql.WORK_COLUMNS);
+        assertThat(words).containsAll(EntitySpec.WORK_COLUMNS);
         assertThat(candidates()).contains("select", "x", "c", "lasts", "numbered", "jsonb_build_object", "coalesce").hasSizeGreaterThan(80);
     }
 

@@ -30,7 +30,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.nio.file.Files;
 import java.sql.Connection;
-import java.sql.Statement;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import javax.sql.DataSource;
@@ -265,10 +264,7 @@ public final class Pipeline implements AutoCloseable {
     private static Callable<String> postgresProbe(DataSource ds) {
         return () -> {
             long t0 = System.nanoTime();
-            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
-                s.setQueryTimeout(3);
-                s.execute("SELECT 1");
-            }
+            Databases.ping(ds, 3);
             return "answered in " + (System.nanoTime() - t0) / 1_000_000 + " ms";
         };
     }

@@ -2,7 +2,6 @@ package io.dimstream.app.sink;
 
 import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.kafka.KafkaClients;
-import io.dimstream.app.metrics.SinkMetrics;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
 import io.dimstream.db.entity.EntitySpec;

@@ -19,6 +19,8 @@
  *       the same way;</li>
  *   <li>{@link io.dimstream.app.sink.SinkTransaction}: ONE transaction path, a lone partition being a
  *       group of one: lock and fence every offset, decode, apply, rejects, advance, batch figures.</li>
+ *   <li>{@link io.dimstream.app.sink.SinkMetrics}: the sink's meters (served by
+ *       {@code io.dimstream.app.metrics}, which depends on this package, never the reverse).</li>
  * </ul>
  * The SQL of the sink's own tables is in {@code io.dimstream.db.sink}; what a failure means
  * (transient, a record's data, anything else) is {@link io.dimstream.db.sql.SqlFailures}.

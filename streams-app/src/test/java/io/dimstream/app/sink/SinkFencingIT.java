@@ -9,7 +9,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.app.kafka.EmbeddedKafka;
-import io.dimstream.app.metrics.SinkMetrics;
 import io.dimstream.app.sink.SinkFixtures.Row;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.testing.TestPostgres;

@@ -10,7 +10,6 @@ import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.app.kafka.EmbeddedKafka;
-import io.dimstream.app.metrics.SinkMetrics;
 import io.dimstream.app.sink.SinkFixtures.Raw;
 import io.dimstream.app.sink.SinkFixtures.Row;
 import io.dimstream.db.entity.EntitySpec;

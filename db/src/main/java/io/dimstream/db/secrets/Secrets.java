@@ -1,4 +1,4 @@
-package io.dimstream.config;
+package io.dimstream.db.secrets;
 
 import java.util.Locale;
 import java.util.regex.Matcher;

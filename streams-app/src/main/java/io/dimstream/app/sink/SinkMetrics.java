@@ -1,4 +1,4 @@
-package io.dimstream.app.metrics;
+package io.dimstream.app.sink;
 
 import io.dimstream.db.write.ApplyResult;
 import io.micrometer.core.instrument.Counter;

@@ -1,5 +1,11 @@
-package io.dimstream.admin.auth;
+package io.dimstream.admin.login;
 
+import io.dimstream.admin.auth.ClientAddress;
+import io.dimstream.admin.auth.LogText;
+import io.dimstream.admin.auth.LoginThrottle;
+import io.dimstream.admin.auth.Principal;
+import io.dimstream.admin.auth.Security;
+import io.dimstream.admin.auth.Sessions;
 import io.dimstream.admin.web.Views;
 import io.dimstream.config.AdminConfig;
 import io.javalin.http.Context;
