@@ -238,7 +238,7 @@ class DimstreamConfigTest {
     @Test
     void unknownTopLevelKeyIsRefused() {
         assertThat(refusal(DESIGN_EXAMPLE + "batchsize: 10\n"))
-                .isEqualTo("config test.yml: batchsize: unknown key (known here: admin, batch-size, entities, kafka, postgres, sink)");
+                .isEqualTo("config test.yml: batchsize: unknown key (known here: admin, batch-size, entities, kafka, load, postgres, sink)");
     }
 
     @Test
@@ -357,7 +357,8 @@ class DimstreamConfigTest {
                   user: postgres
                   password: '****'
                   pool-size: 10
-                batch-size: 10000
+                load:
+                  batch-size: 10000
                 entities:
                   - name: customer
                     topic: crm.customers
@@ -467,5 +468,31 @@ class DimstreamConfigTest {
     void aSurrogateKeyIndexThatIsNotABooleanIsRefusedNamingTheField() {
         assertThat(refusal(designWith("    table: dim_customer ", "    surrogate-key-index: sometimes\n    table: dim_customer ")))
                 .isEqualTo("config test.yml: entities[0].surrogate-key-index: \"sometimes\" is not true or false");
+    }
+
+    @Test
+    void loadBatchSizeIsReadAndTheOldTopLevelNameStillWorksWithAWarning() {
+        assertThat(parse(DESIGN_EXAMPLE + "load:\n  batch-size: 700\n").batchSize()).isEqualTo(700);
+
+        List<String> warnings = new java.util.ArrayList<>();
+        DimstreamConfig old = ConfigReader.read(DESIGN_EXAMPLE + "batch-size: 500\n", "config test.yml", ENV, warnings);
+        assertThat(old.batchSize()).isEqualTo(500);
+        assertThat(warnings).containsExactly("config test.yml: batch-size is deprecated, write load.batch-size"
+                + " (load:\n  batch-size: ...) instead");
+        assertThat(old.describeMasked()).contains("load:\n  batch-size: 500\n").doesNotContain("\nbatch-size");
+
+        List<String> none = new java.util.ArrayList<>();
+        ConfigReader.read(DESIGN_EXAMPLE + "load:\n  batch-size: 500\n", "config test.yml", ENV, none);
+        assertThat(none).isEmpty();
+    }
+
+    @Test
+    void bothNamesOfTheLoadBatchSizeAreRefused() {
+        assertThat(refusal(DESIGN_EXAMPLE + "batch-size: 500\nload:\n  batch-size: 600\n"))
+                .isEqualTo("config test.yml: batch-size: the old name of load.batch-size, which is given too: keep only load.batch-size");
+        assertThat(refusal(DESIGN_EXAMPLE + "load:\n  batch-size: 0\n  size: 3\n"))
+                .isEqualTo("config test.yml: load.size: unknown key (known here: batch-size)");
+        assertThat(refusal(DESIGN_EXAMPLE + "load: 5\n"))
+                .isEqualTo("config test.yml: load: expected a mapping of keys, got \"5\"");
     }
 }
