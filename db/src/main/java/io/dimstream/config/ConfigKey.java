@@ -180,6 +180,11 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
             return of("text", STRING, null, dfltText, (path, raw, problems) -> (String) raw, s -> s);
         }
 
+        /** A key the reference documents but whose section another reader reads (the entities' keys). */
+        ConfigKey<String> documented(String type, String dfltText) {
+            return of(type, STRING, null, dfltText, (path, raw, problems) -> (String) raw, s -> s);
+        }
+
         /** {@code true} or {@code false}. */
         ConfigKey<Boolean> bool(boolean dflt) {
             return of("boolean", BOOLEAN, dflt, String.valueOf(dflt), (path, raw, problems) -> (Boolean) raw, b -> b);

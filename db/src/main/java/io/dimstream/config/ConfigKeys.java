@@ -191,6 +191,112 @@ public final class ConfigKeys {
                     + "a wrong config is refused at startup with a message naming every wrong field by its path.",
             List.of(ENTITIES, BATCH_SIZE), List.of(KAFKA, POSTGRES, LOAD, SINK, ADMIN));
 
+    // ---- entities[]: documented here, read by ConfigReader's entity code (ConfigReferenceTest checks the names agree)
+
+    public static final ConfigKey<String> ENTITY_NAME = key("entities[]", "name")
+            .doc("The entity's name (unique), as the verbs and the admin name it.")
+            .documented("text", "required");
+    public static final ConfigKey<String> ENTITY_TOPIC = key("entities[]", "topic")
+            .doc("The source topic.")
+            .documented("text", "required");
+    public static final ConfigKey<String> ENTITY_FORMAT = key("entities[]", "format")
+            .doc("How the topic's records are read: the native JSON event, change rows of older SCD2 jobs, the native event as Avro (Confluent wire format), or Debezium's envelope in JSON or Avro.")
+            .documented("`json`, `seed-json`, `avro`, `debezium-json` or `debezium-avro`", "`json`");
+    public static final ConfigKey<String> ENTITY_MODE = key("entities[]", "mode")
+            .doc("`changes`: every record is an event that says what changed; `snapshot`: the topic carries periodic full slices of the table (flat JSON rows, only with `format: json`).")
+            .documented("`changes` or `snapshot`", "`changes`");
+    public static final ConfigKey<String> ENTITY_TABLE = key("entities[]", "table")
+            .doc("The history table: created if missing, validated if present; `schema.table` allowed; at most 49 bytes without its schema.")
+            .documented("text", "required");
+    public static final ConfigKey<String> ENTITY_KEY = key("entities[]", "key")
+            .doc("The business key; composite keys allowed; a NULL key part is rejected.")
+            .documented("list of column names", "required");
+    public static final ConfigKey<String> ENTITY_TRACKED = key("entities[]", "tracked")
+            .doc("The type-2 columns (a change makes a new version); `\"*\"`: every column of `columns` but the key and type-1 ones (and `except`).")
+            .documented("list of column names, or `\"*\"`", "required");
+    public static final ConfigKey<String> ENTITY_TYPE1 = key("entities[]", "type1")
+            .doc("Type-1 columns: overwritten in the current version, no new version.")
+            .documented("list of column names", "none");
+    public static final ConfigKey<String> ENTITY_EXCEPT = key("entities[]", "except")
+            .doc("With `tracked: \"*\"` only: source fields the entity leaves out (dropped when read); they never become columns.")
+            .documented("list of field names", "none");
+    public static final ConfigKey<String> ENTITY_LATENESS_HORIZON = key("entities[]", "lateness-horizon")
+            .doc("How late an event may come and still be placed in the history; an event beyond it goes to quarantine.")
+            .documented("ISO-8601 duration or `unlimited`", "`P30D`");
+    public static final ConfigKey<String> ENTITY_COLUMNS = key("entities[]", "columns")
+            .doc("The columns and their PostgreSQL types: `text`, `varchar(n)`, `smallint`, `integer`, `bigint`, `numeric`, `numeric(p,s)`, `double precision`, `boolean`, `date`, `timestamp`, `timestamptz`, `time`, `uuid`, `jsonb`, `bytea` (quote `\"numeric(p,s)\"` inside `{...}`: YAML splits at the comma).")
+            .documented("mapping of column name to type", "required");
+    public static final ConfigKey<String> ENTITY_SYSTEM_COLUMNS = key("entities[]", "system-columns")
+            .doc("Renames of the system columns: `surrogate_key`, `valid_from`, `valid_to`, `is_current`, `is_deleted`, `record_hash`, `source_topic`, `source_partition`, `source_offset`, `loaded_at`.")
+            .documented("mapping of system column to name", "the default names");
+    public static final ConfigKey<String> ENTITY_SURROGATE_KEY_INDEX = key("entities[]", "surrogate-key-index")
+            .doc("`true`: the created table also gets a unique index on `surrogate_key`, for lookups of single versions by it (each version written then costs ~20% more); applies when dimstream creates the table.")
+            .documented("boolean", "`false`");
+    public static final ConfigKey<String> ENTITY_PARTITIONED_BY_KEY = key("entities[]", "partitioned-by-key")
+            .doc("`true`: producers already put every event of a key on one partition (keyed by it): the repartition step is skipped, less latency. Not with `mode: snapshot`.")
+            .documented("boolean", "`false`");
+    public static final ConfigKey<String> ENTITY_UNDECLARED_COLUMNS = key("entities[]", "undeclared-columns")
+            .doc("A record with a field that is not a column: `reject` sends it to the DLQ naming the field; `ignore` drops such fields (a Debezium row image carries every column of its table).")
+            .documented("`reject` or `ignore`", "`reject`");
+    public static final ConfigKey<String> ENTITY_SNAPSHOT_TIME_FIELD = key("entities[]", "snapshot-time-field")
+            .doc("`mode: snapshot` only: the row field holding the slice's instant (ISO-8601 with offset or epoch milliseconds); it must not be a column.")
+            .documented("text", "`snapshot_time`");
+    public static final ConfigKey<String> ENTITY_EVENT_TIME = key("entities[]", "event-time")
+            .doc("Where an event's time comes from: Debezium's commit time, the time the connector processed it, or a field of the row image (of `data` for json/avro; the time-field for seed-json). Not with `mode: snapshot`.")
+            .documented("`source.ts_ms`, `ts_ms` or `field NAME`", "`source.ts_ms` for the debezium formats, else the event's `event_time`");
+    public static final ConfigKey<String> ENTITY_ON_TRUNCATE = key("entities[]", "on-truncate")
+            .doc("debezium-json/-avro: what a truncate of the source table (op t) does: `ignore` (counted and logged) or `delete-all` (every key live at its time is deleted then; not with `event-time: field NAME`).")
+            .documented("`ignore` or `delete-all`", "`ignore`");
+    public static final ConfigKey<String> ENTITY_UNAVAILABLE_VALUE = key("entities[]", "unavailable-value")
+            .doc("A value meaning \"not sent, unchanged\" (Debezium's TOAST placeholder); `none` turns it off.")
+            .documented("text, or `none`", "`__debezium_unavailable_value` for the debezium formats, else none");
+    public static final ConfigKey<String> ENTITY_IGNORE_NULL_UPDATES = key("entities[]", "ignore-null-updates")
+            .doc("Attributes whose NULL or missing field in an upsert means \"unchanged\" (partial updates).")
+            .documented("`all` or list of column names", "none");
+    public static final ConfigKey<String> ENTITY_ENCODINGS = key("entities[]", "encodings")
+            .doc("debezium-json/-avro: per column, the semantic type its values are encoded as in records without a schema, checked against the column's type.")
+            .documented("mapping of column to encoding", "none");
+    public static final ConfigKey<String> ENTITY_SCHEMA_EVOLUTION = key("entities[]", "schema-evolution")
+            .doc("`lenient`: a field the source stops sending keeps its last value (no version); `strict`: it is NULL.")
+            .documented("`lenient` or `strict`", "`lenient` for debezium-* and avro, `strict` for json and seed-json");
+    public static final ConfigKey<String> ENTITY_NEW_COLUMNS = key("entities[]", "new-columns")
+            .doc("`schema-evolution: lenient` only: a field the source starts sending becomes a column while running, of this kind.")
+            .documented("`tracked`, `type1` or `ignore`", "`tracked` with `tracked: \"*\"`, else `ignore`");
+    public static final ConfigKey<String> ENTITY_OP_FIELD = key("entities[]", "op-field")
+            .doc("`format: seed-json` only: the field holding the operation.")
+            .documented("text", "`operation`");
+    public static final ConfigKey<String> ENTITY_TIME_FIELD = key("entities[]", "time-field")
+            .doc("`format: seed-json` only: the field holding the change's time.")
+            .documented("text", "`change_time`");
+    public static final ConfigKey<String> ENTITY_OP_VALUES = key("entities[]", "op-values")
+            .doc("`format: seed-json` only: the operation values, matched ignoring case.")
+            .documented("mapping `upsert`/`delete` to lists of values", "`{upsert: [CREATE, UPDATE], delete: [DELETE]}`");
+    public static final ConfigKey<String> ENTITY_VALUE_DESERIALIZER = key("entities[]", "value-deserializer")
+            .doc("`format: avro` or `debezium-avro` only: any `Deserializer<GenericRecord>`, e.g. Confluent's `KafkaAvroDeserializer`.")
+            .documented("Java class name", "`io.dimstream.schemas.serde.AvroWireDeserializer`");
+    public static final ConfigKey<String> ENTITY_DESERIALIZER_CONFIG = key("entities[]", "deserializer-config")
+            .doc("`format: avro` or `debezium-avro` only: the deserializer's settings (`schema.registry.url`, `basic.auth.user.info: ${VAR}`, ...); with the default deserializer an unknown setting is refused. Secrets are masked when printed.")
+            .documented("mapping of setting to value", "none");
+
+    /** One item of {@code entities:} (documentation only: its keys are read by {@link ConfigReader#entity}). */
+    public static final ConfigSection ENTITY = new ConfigSection("entities[]",
+            "One item of `entities:`: a source topic and the history table it feeds. A wrong key is refused naming it with the "
+                    + "entity's index, e.g. `entities[0].lateness-horizon: \"P3X\" is not an ISO-8601 duration or \"unlimited\"`.",
+            List.of(ENTITY_NAME, ENTITY_TOPIC, ENTITY_FORMAT, ENTITY_MODE,
+                    ENTITY_TABLE, ENTITY_KEY, ENTITY_TRACKED, ENTITY_TYPE1,
+                    ENTITY_EXCEPT, ENTITY_LATENESS_HORIZON, ENTITY_COLUMNS, ENTITY_SYSTEM_COLUMNS,
+                    ENTITY_SURROGATE_KEY_INDEX, ENTITY_PARTITIONED_BY_KEY, ENTITY_UNDECLARED_COLUMNS, ENTITY_SNAPSHOT_TIME_FIELD,
+                    ENTITY_EVENT_TIME, ENTITY_ON_TRUNCATE, ENTITY_UNAVAILABLE_VALUE, ENTITY_IGNORE_NULL_UPDATES,
+                    ENTITY_ENCODINGS, ENTITY_SCHEMA_EVOLUTION, ENTITY_NEW_COLUMNS, ENTITY_OP_FIELD,
+                    ENTITY_TIME_FIELD, ENTITY_OP_VALUES, ENTITY_VALUE_DESERIALIZER, ENTITY_DESERIALIZER_CONFIG), List.of());
+
+    /** Every section the reference documents, in its order. */
+    public static List<ConfigSection> documented() {
+        List<ConfigSection> all = new java.util.ArrayList<>(ROOT.flatten());
+        all.add(ENTITY);
+        return all;
+    }
+
     // ---- readers shared by keys
 
     private static String nonEmpty(String path, Object raw, List<String> problems) {
