@@ -263,8 +263,11 @@ final class ConfigReader {
         if (problems.size() > before) {
             return null;
         }
-        EntityConfig e = new EntityConfig(name, topic, format, table, key, tracked, type1, horizon, columns, system, seedJson, avro,
-                mode, snapshotTimeField, partitionedByKey, ignoreUndeclared, Boolean.TRUE.equals(raw.surrogateKeyIndex()), modifiers, cdc);
+        EntityConfig e = EntityConfig.builder().name(name).topic(topic).format(format).table(table).key(key).tracked(tracked)
+                .type1(type1).latenessHorizon(horizon).columns(columns).systemColumns(system).seedJson(seedJson).avro(avro)
+                .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
+                .ignoreUndeclaredColumns(ignoreUndeclared).surrogateKeyIndex(Boolean.TRUE.equals(raw.surrogateKeyIndex()))
+                .modifiers(modifiers).cdc(cdc).build();
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
             EntitySpec.checkTableName(e.table());

@@ -57,9 +57,10 @@ class DimstreamConfigTest {
     }
 
     static EntityConfig customer() {
-        return new EntityConfig("customer", "crm.customers", EventFormat.JSON, "dim_customer",
-                List.of("customer_id"), List.of("email", "full_name", "country", "city", "loyalty_tier"),
-                List.of("last_login"), Optional.of(Duration.ofDays(30)), customerColumns(), SystemColumns.DEFAULTS);
+        return EntityConfig.builder().name("customer").topic("crm.customers").format(EventFormat.JSON).table("dim_customer")
+                .key(List.of("customer_id")).tracked(List.of("email", "full_name", "country", "city", "loyalty_tier"))
+                .type1(List.of("last_login")).latenessHorizon(Optional.of(Duration.ofDays(30))).columns(customerColumns())
+                .systemColumns(SystemColumns.DEFAULTS).build();
     }
 
     static DimstreamConfig parse(String yaml) {
@@ -118,9 +119,9 @@ class DimstreamConfigTest {
         DimstreamConfig expected = new DimstreamConfig(
                 Optional.empty(),
                 new PostgresConfig("embedded", null, null, 10),
-                List.of(new EntityConfig("customer", "crm.customers", EventFormat.JSON, "dim_customer",
-                        List.of("customer_id"), List.of("email"), List.of(), Optional.of(EntitySpec.DEFAULT_LATENESS_HORIZON),
-                        Map.of("customer_id", TEXT, "email", TEXT), SystemColumns.DEFAULTS)),
+                List.of(EntityConfig.builder().name("customer").topic("crm.customers").table("dim_customer")
+                        .key(List.of("customer_id")).tracked(List.of("email")).columns(Map.of("customer_id", TEXT, "email", TEXT))
+                        .build()),
                 10_000);
 
         assertThat(parse(yaml)).isEqualTo(expected);
@@ -141,8 +142,8 @@ class DimstreamConfigTest {
         assertThat(config).isEqualTo(new DimstreamConfig(
                 Optional.of(new KafkaConfig("embedded")),
                 new PostgresConfig("jdbc:postgresql://127.0.0.1:5432/dimstream", "postgres", "s3cret", 3),
-                List.of(new EntityConfig(c.name(), c.topic(), EventFormat.DEBEZIUM_AVRO, c.table(), c.key(), c.tracked(),
-                        c.type1(), Optional.empty(), c.columns(), renamed)),
+                List.of(c.toBuilder().format(EventFormat.DEBEZIUM_AVRO).cdc(null).latenessHorizon(Optional.empty())
+                        .systemColumns(renamed).build()),
                 500));
     }
 
