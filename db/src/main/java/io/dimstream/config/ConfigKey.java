@@ -71,6 +71,20 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
         return v == null ? defaultValue : v;
     }
 
+    /**
+     * A command-line flag's value over the file's: {@code current} when the flag is absent (null),
+     * else the flag's value checked as the key checks the file's, a problem named by the flag.
+     *
+     * @param raw the flag's value: a {@link Duration} is taken as its ISO-8601 text
+     */
+    public T override(String flag, Object raw, T current, List<String> problems) {
+        if (raw == null) {
+            return current;
+        }
+        T v = parser.parse(flag, raw instanceof Duration d ? d.toString() : raw, problems);
+        return v == null ? current : v;
+    }
+
     /** The value as printed: {@value Secrets#MASK} for a secret, any secret inside a text masked. */
     Object print(T value) {
         if (secret) {

@@ -178,6 +178,25 @@ public final class ConfigKeys {
             List.of(ADMIN_HOST, ADMIN_PORT, ADMIN_SESSION_TIMEOUT, ADMIN_SESSION_LIFETIME, ADMIN_SECURE_COOKIE, ADMIN_TRUSTED_PROXIES,
                     ADMIN_STATEMENT_TIMEOUT, ADMIN_CSV_MAX_MIB, ADMIN_USERS, ADMIN_API_TOKENS), List.of());
 
+    // ---- service:
+
+    public static final ConfigKey<String> SERVICE_APPLICATION_ID = key("service", "application-id")
+            .doc("The Kafka Streams application id; instances with the same id share the partitions the Kafka way. Names the "
+                    + "topics dimstream creates and the sink's default group (`<application-id>-sink`). `run --application-id` "
+                    + "overrides it.")
+            .nonEmptyText("dimstream", false);
+    public static final ConfigKey<Integer> SERVICE_PARTITIONS = key("service", "partitions")
+            .doc("Partitions of the topics dimstream creates (changes, DLQ; the source topics too when the broker is embedded). "
+                    + "`run --partitions` overrides it.")
+            .atLeast(1, 3);
+    public static final ConfigKey<Duration> SERVICE_PRUNE_INTERVAL = key("service", "prune-interval")
+            .doc("How often the event memory is pruned beyond each entity's lateness horizon. `run --prune-interval` overrides it.")
+            .positiveDuration(Duration.ofHours(1), "PT1H");
+
+    public static final ConfigSection SERVICE = new ConfigSection("service",
+            "How `dimstream run` runs: what were command-line flags only. Optional; a flag given to `run` overrides the file.",
+            List.of(SERVICE_APPLICATION_ID, SERVICE_PARTITIONS, SERVICE_PRUNE_INTERVAL), List.of(ServiceReplayKeys.SECTION));
+
     // ---- entities:
 
     public static final ConfigKey<List<ConfigReader.RawEntity>> ENTITIES = key("", "entities")
@@ -189,7 +208,7 @@ public final class ConfigKeys {
     public static final ConfigSection ROOT = new ConfigSection("",
             "One YAML file; `${VAR}` reads the environment (an unset variable is an error naming it, `$${` is a literal `${`); "
                     + "a wrong config is refused at startup with a message naming every wrong field by its path.",
-            List.of(ENTITIES, BATCH_SIZE), List.of(KAFKA, POSTGRES, LOAD, SINK, ADMIN));
+            List.of(ENTITIES, BATCH_SIZE), List.of(KAFKA, POSTGRES, LOAD, SINK, SERVICE, ADMIN));
 
     // ---- entities[]: documented here, read by ConfigReader's entity code (ConfigReferenceTest checks the names agree)
 
@@ -295,6 +314,43 @@ public final class ConfigKeys {
         List<ConfigSection> all = new java.util.ArrayList<>(ROOT.flatten());
         all.add(ENTITY);
         return all;
+    }
+
+    /** The keys of {@code service.replay:} (a class of their own so that {@link #SERVICE} can hold their section). */
+    public static final class ServiceReplayKeys {
+
+        private ServiceReplayKeys() {
+        }
+
+        /** Shortest lease: a heartbeat every third of it must still be possible. */
+        public static final Duration MIN_LEASE = Duration.ofMillis(300);
+
+        public static final ConfigKey<Integer> BATCH_SIZE = key("service.replay", "batch-size")
+                .doc("Records per replay-job transaction. `run --replay-batch-size` overrides it.")
+                .atLeast(1, 5000);
+        public static final ConfigKey<Duration> PAUSE = key("service.replay", "pause")
+                .doc("Pause between two replay-job batches: a throttle that leaves PostgreSQL to the live sink. "
+                        + "`run --replay-pause` overrides it.")
+                .durationOrZero(Duration.ZERO, "PT0.05S");
+        public static final ConfigKey<Duration> LEASE = key("service.replay", "lease")
+                .doc("How long a replay job stays this instance's without a heartbeat: a job of an instance that died is resumed "
+                        + "by another after this; at least 300 ms. `run --replay-lease` overrides it.")
+                .of("ISO-8601 duration", ConfigKey.STRING, Duration.ofSeconds(30), "PT30S", (path, raw, problems) -> {
+                    Duration d = ConfigKey.positiveDuration(path, (String) raw, "PT30S", problems);
+                    if (d != null && d.compareTo(MIN_LEASE) < 0) {
+                        problems.add(path + ": must be at least " + MIN_LEASE + ", got " + raw);
+                        return null;
+                    }
+                    return d;
+                }, Duration::toString);
+        public static final ConfigKey<Duration> POLL = key("service.replay", "poll")
+                .doc("How often an idle replay worker looks for a job (and the DLQ re-drive executor for requests). "
+                        + "`run --replay-poll` overrides it.")
+                .positiveDuration(Duration.ofSeconds(2), "PT2S");
+
+        public static final ConfigSection SECTION = new ConfigSection("service.replay",
+                "The replay worker, the DLQ mirror and the re-drive executor of `dimstream run`.",
+                List.of(BATCH_SIZE, PAUSE, LEASE, POLL), List.of());
     }
 
     // ---- readers shared by keys

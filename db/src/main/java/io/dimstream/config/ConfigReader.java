@@ -165,7 +165,18 @@ final class ConfigReader {
         }
         Optional<AdminConfig> admin = values.has(ConfigKeys.ADMIN)
                 ? Optional.of(new AdminSection(problems, secretsFromEnv).admin(values)) : Optional.empty();
-        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink(values), admin);
+        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink(values), admin, service(values));
+    }
+
+    /** {@code service:} (the defaults when absent): its keys, then {@code service.replay:}'s, problems in that order. */
+    private static ServiceConfig service(ConfigValues values) {
+        String applicationId = values.get(ConfigKeys.SERVICE_APPLICATION_ID);
+        int partitions = values.get(ConfigKeys.SERVICE_PARTITIONS);
+        Duration pruneInterval = values.get(ConfigKeys.SERVICE_PRUNE_INTERVAL);
+        ServiceConfig.Replay replay = new ServiceConfig.Replay(values.get(ConfigKeys.ServiceReplayKeys.BATCH_SIZE),
+                values.get(ConfigKeys.ServiceReplayKeys.PAUSE), values.get(ConfigKeys.ServiceReplayKeys.LEASE),
+                values.get(ConfigKeys.ServiceReplayKeys.POLL));
+        return new ServiceConfig(applicationId, partitions, pruneInterval, replay);
     }
 
     /** {@code load.batch-size}, or the deprecated top-level {@code batch-size} (with a warning), not both. */

@@ -42,6 +42,11 @@ import java.util.stream.Collectors;
  *   parallelism: 2                       # connections applying different partitions' batches at once, default 2
  *   on-offset-out-of-range: stop         # stored offset no longer in the log: stop the partition (default) | skip (gap recorded)
  *   stuck-after: PT5M                    # records left and no progress this long: reported stuck (health), default 5 minutes
+ * service:                               # optional: how "run" runs; run's flags override it (see ServiceConfig)
+ *   application-id: dimstream
+ *   partitions: 3
+ *   prune-interval: PT1H
+ *   replay: {batch-size: 5000, pause: PT0S, lease: PT30S, poll: PT2S}
  * entities:
  *   - name: customer
  *     topic: crm.customers
@@ -69,6 +74,8 @@ import java.util.stream.Collectors;
  * </pre>
  *
  * A wrong config is refused with one {@link ConfigException} naming every problem by field path.
+ * Every key but the entities' is declared once in {@link ConfigKeys}, which drives the reading,
+ * the defaults, {@link #describeMasked()} and {@code docs/config-reference.md}.
  */
 public record DimstreamConfig(
         Optional<KafkaConfig> kafka,
@@ -76,10 +83,25 @@ public record DimstreamConfig(
         List<EntityConfig> entities,
         int batchSize,
         SinkConfig sink,
-        Optional<AdminConfig> admin) {
+        Optional<AdminConfig> admin,
+        ServiceConfig service) {
 
     public DimstreamConfig {
         entities = List.copyOf(entities);
+        if (service == null) {
+            service = ServiceConfig.DEFAULTS;
+        }
+    }
+
+    /** A config without a {@code service:} section (its defaults). */
+    public DimstreamConfig(Optional<KafkaConfig> kafka, PostgresConfig postgres, List<EntityConfig> entities, int batchSize,
+                           SinkConfig sink, Optional<AdminConfig> admin) {
+        this(kafka, postgres, entities, batchSize, sink, admin, ServiceConfig.DEFAULTS);
+    }
+
+    /** This config with another {@code service:} section (e.g. with {@code run}'s flags over the file's). */
+    public DimstreamConfig withService(ServiceConfig s) {
+        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink, admin, s);
     }
 
     /** A config without an {@code admin:} section. */
@@ -164,6 +186,19 @@ public record DimstreamConfig(
             ConfigKeys.SINK_ON_OFFSET_OUT_OF_RANGE.putInto(sk, sink.onOffsetOutOfRange());
             ConfigKeys.SINK_STUCK_AFTER.putInto(sk, sink.stuckAfter());
             root.put(ConfigKeys.SINK.name(), sk);
+        }
+        if (!service.equals(ServiceConfig.DEFAULTS)) {
+            Map<String, Object> sv = new LinkedHashMap<>();
+            ConfigKeys.SERVICE_APPLICATION_ID.putInto(sv, service.applicationId());
+            ConfigKeys.SERVICE_PARTITIONS.putInto(sv, service.partitions());
+            ConfigKeys.SERVICE_PRUNE_INTERVAL.putInto(sv, service.pruneInterval());
+            Map<String, Object> rp = new LinkedHashMap<>();
+            ConfigKeys.ServiceReplayKeys.BATCH_SIZE.putInto(rp, service.replay().batchSize());
+            ConfigKeys.ServiceReplayKeys.PAUSE.putInto(rp, service.replay().pause());
+            ConfigKeys.ServiceReplayKeys.LEASE.putInto(rp, service.replay().lease());
+            ConfigKeys.ServiceReplayKeys.POLL.putInto(rp, service.replay().poll());
+            sv.put(ConfigKeys.ServiceReplayKeys.SECTION.name(), rp);
+            root.put(ConfigKeys.SERVICE.name(), sv);
         }
         root.put(ConfigKeys.ENTITIES.name(), entities.stream().map(DimstreamConfig::describe).toList());
         admin.ifPresent(a -> {

@@ -239,7 +239,7 @@ class DimstreamConfigTest {
     @Test
     void unknownTopLevelKeyIsRefused() {
         assertThat(refusal(DESIGN_EXAMPLE + "batchsize: 10\n"))
-                .isEqualTo("config test.yml: batchsize: unknown key (known here: admin, batch-size, entities, kafka, load, postgres, sink)");
+                .isEqualTo("config test.yml: batchsize: unknown key (known here: admin, batch-size, entities, kafka, load, postgres, service, sink)");
     }
 
     @Test

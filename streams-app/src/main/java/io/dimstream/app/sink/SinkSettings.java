@@ -35,7 +35,8 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
                            Duration backoffMax, Map<String, Object> consumerOverrides, int parallelism,
                            OutOfRange onOffsetOutOfRange, Duration stuckAfter, Optional<String> instanceId) {
 
-    public static final String DEFAULT_GROUP_ID = "dimstream-sink";
+    /** The sink's group under the default {@code service.application-id}. */
+    public static final String DEFAULT_GROUP_ID = io.dimstream.config.ServiceConfig.DEFAULTS.applicationId() + "-sink";
     // the defaults of the keys of the config's sink: section are declared once, in the config
     // (ConfigKeys, SinkConfig.DEFAULTS); the backoff is not configurable and lives only here
     public static final int DEFAULT_BATCH_SIZE = SinkConfig.DEFAULTS.batchSize();
@@ -77,7 +78,7 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
     }
 
     /**
-     * Group {@value #DEFAULT_GROUP_ID}, the config's {@code sink:} defaults ({@link SinkConfig#DEFAULTS}: batches of 5000
+     * Group {@code dimstream-sink} ({@link #DEFAULT_GROUP_ID}), the config's {@code sink:} defaults ({@link SinkConfig#DEFAULTS}: batches of 5000
      * records or 200 ms, 2 connections, stop on a gap, stuck after 5 minutes), backoff 100 ms to 10 s.
      */
     public static SinkSettings defaults() {
