@@ -699,8 +699,10 @@ final class ConfigReader {
                 problems.add(at + ": \"" + v + "\" is used for both " + other + " and " + k);
             }
         });
-        List<String> n = new ArrayList<>(names.values());
-        return new SystemColumns(n.get(0), n.get(1), n.get(2), n.get(3), n.get(4), n.get(5), n.get(6), n.get(7), n.get(8), n.get(9));
+        // by name, not by the map's order
+        return new SystemColumns(names.get("surrogate_key"), names.get("valid_from"), names.get("valid_to"), names.get("is_current"),
+                names.get("is_deleted"), names.get("record_hash"), names.get("source_topic"), names.get("source_partition"),
+                names.get("source_offset"), names.get("loaded_at"));
     }
 
     private String required(String at, String value) {
