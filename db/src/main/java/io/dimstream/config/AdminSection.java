@@ -2,7 +2,6 @@ package io.dimstream.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -62,7 +62,6 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
     }
 
     /** The value of a raw value bound to {@link #raw}, {@link #defaultValue} when absent (null) or wrong. */
-    @SuppressWarnings("unchecked")
     T read(Object rawValue, List<String> problems) {
         if (rawValue == null) {
             return defaultValue;
@@ -189,7 +188,7 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
             }, s -> s);
         }
 
-        /** A text taken as written; {@code required} refuses it absent or blank ({@code path: required}). */
+        /** A text taken as written; a required one is checked where its section is built ({@code ConfigValues.required}). */
         ConfigKey<String> text(String dfltText) {
             return of("text", STRING, null, dfltText, (path, raw, problems) -> (String) raw, s -> s);
         }
