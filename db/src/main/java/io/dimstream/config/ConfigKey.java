@@ -84,6 +84,14 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
         return v == null ? current : v;
     }
 
+    /**
+     * The value of a raw value found at {@code path} (an item of a list, e.g. {@code entities[0].format}):
+     * {@link #defaultValue} when absent, null after a problem (recorded, naming {@code path}).
+     */
+    T readAt(String path, Object rawValue, List<String> problems) {
+        return rawValue == null ? defaultValue : parser.parse(path, rawValue, problems);
+    }
+
     /** The value as printed: {@value Secrets#MASK} for a secret, any secret inside a text masked. */
     Object print(T value) {
         if (secret) {

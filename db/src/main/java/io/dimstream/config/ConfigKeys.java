@@ -3,11 +3,13 @@ package io.dimstream.config;
 import static io.dimstream.config.ConfigKey.key;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import io.dimstream.db.entity.EntitySpec;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The table of the config file's keys: each declared once here, with its type, default,
@@ -210,7 +212,13 @@ public final class ConfigKeys {
                     + "a wrong config is refused at startup with a message naming every wrong field by its path.",
             List.of(ENTITIES, BATCH_SIZE), List.of(KAFKA, POSTGRES, LOAD, SINK, SERVICE, ADMIN));
 
-    // ---- entities[]: documented here, read by ConfigReader's entity code (ConfigReferenceTest checks the names agree)
+    // ---- entities[]: documented here; read by ConfigReader's entity code, which takes format, lateness-horizon,
+    // surrogate-key-index, partitioned-by-key and undeclared-columns (value, default) from these keys and checks the
+    // rest (and every cross-key rule) itself. ConfigReferenceTest checks the names agree with ConfigReader.RawEntity.
+
+    /** {@code lateness-horizon: unlimited}. */
+    public static final String UNLIMITED = "unlimited";
+
 
     public static final ConfigKey<String> ENTITY_NAME = key("entities[]", "name")
             .doc("The entity's name (unique), as the verbs and the admin name it.")
@@ -218,9 +226,16 @@ public final class ConfigKeys {
     public static final ConfigKey<String> ENTITY_TOPIC = key("entities[]", "topic")
             .doc("The source topic.")
             .documented("text", "required");
-    public static final ConfigKey<String> ENTITY_FORMAT = key("entities[]", "format")
+    public static final ConfigKey<EventFormat> ENTITY_FORMAT = key("entities[]", "format")
             .doc("How the topic's records are read: the native JSON event, change rows of older SCD2 jobs, the native event as Avro (Confluent wire format), or Debezium's envelope in JSON or Avro.")
-            .documented("`json`, `seed-json`, `avro`, `debezium-json` or `debezium-avro`", "`json`");
+            .of("`json`, `seed-json`, `avro`, `debezium-json` or `debezium-avro`", ConfigKey.STRING, EventFormat.JSON, "`json`",
+                    (path, raw, problems) -> {
+                        EventFormat f = EventFormat.fromConfig((String) raw).orElse(null);
+                        if (f == null) {
+                            problems.add(path + ": unknown format \"" + raw + "\" (supported: " + EventFormat.supportedNames() + ")");
+                        }
+                        return f;
+                    }, EventFormat::configName);
     public static final ConfigKey<String> ENTITY_MODE = key("entities[]", "mode")
             .doc("`changes`: every record is an event that says what changed; `snapshot`: the topic carries periodic full slices of the table (flat JSON rows, only with `format: json`).")
             .documented("`changes` or `snapshot`", "`changes`");
@@ -239,24 +254,45 @@ public final class ConfigKeys {
     public static final ConfigKey<String> ENTITY_EXCEPT = key("entities[]", "except")
             .doc("With `tracked: \"*\"` only: source fields the entity leaves out (dropped when read); they never become columns.")
             .documented("list of field names", "none");
-    public static final ConfigKey<String> ENTITY_LATENESS_HORIZON = key("entities[]", "lateness-horizon")
+    public static final ConfigKey<Optional<Duration>> ENTITY_LATENESS_HORIZON = key("entities[]", "lateness-horizon")
             .doc("How late an event may come and still be placed in the history; an event beyond it goes to quarantine.")
-            .documented("ISO-8601 duration or `unlimited`", "`P30D`");
+            .of("ISO-8601 duration or `unlimited`", ConfigKey.STRING, Optional.of(EntitySpec.DEFAULT_LATENESS_HORIZON),
+                    DimstreamConfig.isoDuration(EntitySpec.DEFAULT_LATENESS_HORIZON), (path, raw, problems) -> {
+                        if (raw.equals(UNLIMITED)) {
+                            return Optional.empty();
+                        }
+                        try {
+                            return Optional.of(Duration.parse((String) raw));
+                        } catch (java.time.format.DateTimeParseException e) {
+                            problems.add(path + ": \"" + raw + "\" is not an ISO-8601 duration or \"" + UNLIMITED + "\"");
+                            return null;
+                        }
+                    }, h -> h.map(DimstreamConfig::isoDuration).orElse(UNLIMITED));
     public static final ConfigKey<String> ENTITY_COLUMNS = key("entities[]", "columns")
             .doc("The columns and their PostgreSQL types: `text`, `varchar(n)`, `smallint`, `integer`, `bigint`, `numeric`, `numeric(p,s)`, `double precision`, `boolean`, `date`, `timestamp`, `timestamptz`, `time`, `uuid`, `jsonb`, `bytea` (quote `\"numeric(p,s)\"` inside `{...}`: YAML splits at the comma).")
             .documented("mapping of column name to type", "required");
     public static final ConfigKey<String> ENTITY_SYSTEM_COLUMNS = key("entities[]", "system-columns")
             .doc("Renames of the system columns: `surrogate_key`, `valid_from`, `valid_to`, `is_current`, `is_deleted`, `record_hash`, `source_topic`, `source_partition`, `source_offset`, `loaded_at`.")
             .documented("mapping of system column to name", "the default names");
-    public static final ConfigKey<String> ENTITY_SURROGATE_KEY_INDEX = key("entities[]", "surrogate-key-index")
+    public static final ConfigKey<Boolean> ENTITY_SURROGATE_KEY_INDEX = key("entities[]", "surrogate-key-index")
             .doc("`true`: the created table also gets a unique index on `surrogate_key`, for lookups of single versions by it (each version written then costs ~20% more); applies when dimstream creates the table.")
-            .documented("boolean", "`false`");
-    public static final ConfigKey<String> ENTITY_PARTITIONED_BY_KEY = key("entities[]", "partitioned-by-key")
+            .bool(false);
+    public static final ConfigKey<Boolean> ENTITY_PARTITIONED_BY_KEY = key("entities[]", "partitioned-by-key")
             .doc("`true`: producers already put every event of a key on one partition (keyed by it): the repartition step is skipped, less latency. Not with `mode: snapshot`.")
-            .documented("boolean", "`false`");
-    public static final ConfigKey<String> ENTITY_UNDECLARED_COLUMNS = key("entities[]", "undeclared-columns")
+            .bool(false);
+    public static final ConfigKey<Boolean> ENTITY_UNDECLARED_COLUMNS = key("entities[]", "undeclared-columns")
             .doc("A record with a field that is not a column: `reject` sends it to the DLQ naming the field; `ignore` drops such fields (a Debezium row image carries every column of its table).")
-            .documented("`reject` or `ignore`", "`reject`");
+            .of("`reject` or `ignore`", ConfigKey.STRING, false, "`reject`", (path, raw, problems) -> {
+                switch ((String) raw) {
+                    case "reject":
+                        return false;
+                    case "ignore":
+                        return true;
+                    default:
+                        problems.add(path + ": \"" + raw + "\" is neither reject nor ignore");
+                        return null;
+                }
+            }, ignore -> ignore ? "ignore" : "reject");
     public static final ConfigKey<String> ENTITY_SNAPSHOT_TIME_FIELD = key("entities[]", "snapshot-time-field")
             .doc("`mode: snapshot` only: the row field holding the slice's instant (ISO-8601 with offset or epoch milliseconds); it must not be a column.")
             .documented("text", "`snapshot_time`");

@@ -36,7 +36,6 @@ import java.util.stream.Collectors;
 final class ConfigReader {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ConfigReader.class);
-    static final String UNLIMITED = "unlimited";
 
     private static final YAMLMapper MAPPER = YAMLMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -236,18 +235,11 @@ final class ConfigReader {
         String name = required(at + ".name", raw.name());
         String topic = required(at + ".topic", raw.topic());
         String table = required(at + ".table", raw.table());
-        EventFormat format = EventFormat.JSON;
-        if (raw.format() != null) {
-            format = EventFormat.fromConfig(raw.format()).orElse(null);
-            if (format == null) {
-                problems.add(at + ".format: unknown format \"" + raw.format() + "\" (supported: "
-                        + EventFormat.supportedNames() + ")");
-            }
-        }
+        EventFormat format = ConfigKeys.ENTITY_FORMAT.readAt(at + ".format", raw.format(), problems);
         List<String> key = columnList(at + ".key", raw.key(), true);
         List<String> tracked = columnList(at + ".tracked", raw.tracked(), true);
         List<String> type1 = columnList(at + ".type1", raw.type1(), false);
-        Optional<Duration> horizon = horizon(at + ".lateness-horizon", raw.latenessHorizon());
+        Optional<Duration> horizon = ConfigKeys.ENTITY_LATENESS_HORIZON.readAt(at + ".lateness-horizon", raw.latenessHorizon(), problems);
         Map<String, TypeModifier> modifiers = new LinkedHashMap<>();
         Map<String, ColumnType> columns = columns(at + ".columns", raw.columns(), modifiers);
         tracked = trackedStar(at, tracked, key, type1, raw.except(), columns);
@@ -257,18 +249,12 @@ final class ConfigReader {
         AvroOptions avro = avro(at, raw, format);
         FeedMode mode = mode(at, raw, format);
         String snapshotTimeField = snapshotTimeField(at, raw, mode, columns);
-        boolean partitionedByKey = Boolean.TRUE.equals(raw.partitionedByKey());
+        boolean partitionedByKey = ConfigKeys.ENTITY_PARTITIONED_BY_KEY.readAt(at + ".partitioned-by-key", raw.partitionedByKey(), problems);
         if (partitionedByKey && mode == FeedMode.SNAPSHOT) {
             problems.add(at + ".partitioned-by-key: not with mode: snapshot (its end-of-slice markers need the repartition step)");
         }
-        boolean ignoreUndeclared = false;
-        if (raw.undeclaredColumns() != null) {
-            switch (raw.undeclaredColumns()) {
-                case "reject" -> ignoreUndeclared = false;
-                case "ignore" -> ignoreUndeclared = true;
-                default -> problems.add(at + ".undeclared-columns: \"" + raw.undeclaredColumns() + "\" is neither reject nor ignore");
-            }
-        }
+        Boolean ignoreUndeclared = ConfigKeys.ENTITY_UNDECLARED_COLUMNS.readAt(at + ".undeclared-columns", raw.undeclaredColumns(), problems);
+        boolean surrogateKeyIndex = ConfigKeys.ENTITY_SURROGATE_KEY_INDEX.readAt(at + ".surrogate-key-index", raw.surrogateKeyIndex(), problems);
         boolean star = raw.tracked() != null && raw.tracked().size() == 1 && "*".equals(raw.tracked().get(0));
         CdcOptions cdc = cdc(at, raw, format, mode, key, columns, except, star);
         if (problems.size() > before) {
@@ -277,7 +263,7 @@ final class ConfigReader {
         EntityConfig e = EntityConfig.builder().name(name).topic(topic).format(format).table(table).key(key).tracked(tracked)
                 .type1(type1).latenessHorizon(horizon).columns(columns).systemColumns(system).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
-                .ignoreUndeclaredColumns(ignoreUndeclared).surrogateKeyIndex(Boolean.TRUE.equals(raw.surrogateKeyIndex()))
+                .ignoreUndeclaredColumns(ignoreUndeclared).surrogateKeyIndex(surrogateKeyIndex)
                 .modifiers(modifiers).cdc(cdc).build();
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
@@ -601,21 +587,6 @@ final class ConfigReader {
             }
         }
         return raw;
-    }
-
-    private Optional<Duration> horizon(String at, String raw) {
-        if (raw == null) {
-            return Optional.of(EntitySpec.DEFAULT_LATENESS_HORIZON);
-        }
-        if (raw.equals(UNLIMITED)) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(Duration.parse(raw));
-        } catch (DateTimeParseException e) {
-            problems.add(at + ": \"" + raw + "\" is not an ISO-8601 duration or \"" + UNLIMITED + "\"");
-            return Optional.empty();
-        }
     }
 
     /** @param modifiers receives the columns declared with a modifier ({@code varchar(255)}, {@code numeric(12,2)}) */

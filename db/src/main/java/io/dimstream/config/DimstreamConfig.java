@@ -245,19 +245,19 @@ public record DimstreamConfig(
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", e.name());
         m.put("topic", e.topic());
-        m.put("format", e.format().configName());
+        ConfigKeys.ENTITY_FORMAT.putInto(m, e.format());
         if (e.snapshot()) {
             m.put("mode", e.mode().configName());
             m.put("snapshot-time-field", e.snapshotTimeField());
         }
         if (e.partitionedByKey()) {
-            m.put("partitioned-by-key", true);
+            ConfigKeys.ENTITY_PARTITIONED_BY_KEY.putInto(m, true);
         }
         if (e.ignoreUndeclaredColumns()) {
-            m.put("undeclared-columns", "ignore");
+            ConfigKeys.ENTITY_UNDECLARED_COLUMNS.putInto(m, true);
         }
         if (e.surrogateKeyIndex()) {
-            m.put("surrogate-key-index", true);
+            ConfigKeys.ENTITY_SURROGATE_KEY_INDEX.putInto(m, true);
         }
         CdcOptions cdc = e.cdc();
         if (cdc.eventTime().kind() != CdcOptions.EventTime.Kind.DEFAULT) {
@@ -284,7 +284,7 @@ public record DimstreamConfig(
         m.put("key", e.key());
         m.put("tracked", e.tracked());
         m.put("type1", e.type1());
-        m.put("lateness-horizon", e.latenessHorizon().map(DimstreamConfig::isoDuration).orElse(ConfigReader.UNLIMITED));
+        ConfigKeys.ENTITY_LATENESS_HORIZON.putInto(m, e.latenessHorizon());
         Map<String, String> columns = new LinkedHashMap<>();
         e.columns().forEach((c, t) -> columns.put(c, e.modifiers().containsKey(c) ? e.modifiers().get(c).sqlType() : t.sqlName()));
         m.put("columns", columns);
