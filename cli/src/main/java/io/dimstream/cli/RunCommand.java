@@ -3,13 +3,17 @@ package io.dimstream.cli;
 import io.dimstream.app.metrics.MetricsHttpServer;
 import io.dimstream.app.pipeline.Pipeline;
 import io.dimstream.app.pipeline.PipelineOptions;
-import io.dimstream.app.replay.ReplaySettings;
+import io.dimstream.config.ConfigKeys;
+import io.dimstream.config.ConfigKeys.ServiceReplayKeys;
 import io.dimstream.config.DimstreamConfig;
+import io.dimstream.config.ServiceConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -37,11 +41,17 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--data-dir", defaultValue = "data", description = "Kafka Streams state (and embedded broker/PostgreSQL data); default: ${DEFAULT-VALUE}")
     Path dataDir;
 
-    @Option(names = "--application-id", defaultValue = "dimstream", description = "Kafka Streams application id; default: ${DEFAULT-VALUE}")
+    // --application-id, --partitions, --prune-interval and --replay-*: no defaults here; absent, the
+    // config's service: section decides (ConfigKeys declares its defaults)
+    @Option(names = "--application-id", description = "Kafka Streams application id; overrides service.application-id (default dimstream)")
     String applicationId;
 
-    @Option(names = "--partitions", defaultValue = "3", description = "partitions of the topics dimstream creates; default: ${DEFAULT-VALUE}")
-    int partitions;
+    @Option(names = "--partitions", description = "partitions of the topics dimstream creates; overrides service.partitions (default 3)")
+    Integer partitions;
+
+    @Option(names = "--prune-interval", paramLabel = "DURATION",
+            description = "how often the event memory is pruned beyond each entity's horizon; overrides service.prune-interval (default PT1H)")
+    Duration pruneInterval;
 
     @Option(names = "--metrics-port", defaultValue = "9464", description = "Prometheus scrape port (GET /metrics), -1 for none; default: ${DEFAULT-VALUE}")
     int metricsPort;
@@ -53,20 +63,21 @@ final class RunCommand implements Callable<Integer> {
                     + "authentication, use 127.0.0.1 or a firewall where other hosts can reach this one)")
     String metricsHost;
 
-    @Option(names = "--replay-batch-size", defaultValue = "5000", paramLabel = "N",
-            description = "records per replay-job transaction; default: ${DEFAULT-VALUE}")
-    int replayBatchSize;
+    @Option(names = "--replay-batch-size", paramLabel = "N",
+            description = "records per replay-job transaction; overrides service.replay.batch-size (default 5000)")
+    Integer replayBatchSize;
 
-    @Option(names = "--replay-pause", defaultValue = "PT0S", paramLabel = "DURATION",
-            description = "pause between two replay-job batches (a throttle that leaves PostgreSQL to the live sink); default: ${DEFAULT-VALUE}")
+    @Option(names = "--replay-pause", paramLabel = "DURATION",
+            description = "pause between two replay-job batches (a throttle that leaves PostgreSQL to the live sink); "
+                    + "overrides service.replay.pause (default PT0S)")
     Duration replayPause;
 
-    @Option(names = "--replay-lease", defaultValue = "PT30S", paramLabel = "DURATION",
+    @Option(names = "--replay-lease", paramLabel = "DURATION",
             description = "how long a replay job stays this instance's without a heartbeat: a job of an instance that died "
-                    + "is resumed by another after this; default: ${DEFAULT-VALUE}")
+                    + "is resumed by another after this; overrides service.replay.lease (default PT30S)")
     Duration replayLease;
 
-    @Option(names = "--replay-poll", defaultValue = "PT2S", hidden = true)
+    @Option(names = "--replay-poll", hidden = true)
     Duration replayPoll;
 
     @Option(names = "--exit-when-not-live", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -88,21 +99,13 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         return CommandSupport.run(spec, () -> {
             PrintWriter out = spec.commandLine().getOut();
-            DimstreamConfig cfg = CommandSupport.loadConfig(config);
+            DimstreamConfig cfg = withFlags(CommandSupport.loadConfig(config));
             out.println("effective config (" + config + "):");
             out.println(cfg.describeMasked());
             out.flush();
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            ReplaySettings replay;
-            try {
-                replay = new ReplaySettings(replayPoll, replayLease, replayBatchSize, replayPause);
-            } catch (IllegalArgumentException e) {
-                throw new CliFailure(CliFailure.USAGE, "--" + e.getMessage().replace("replay lease", "replay-lease")
-                        .replace("replay batch-size", "replay-batch-size"), e);
-            }
             String id = "none".equals(instanceId) ? null : instanceId != null ? instanceId : defaultInstanceId(dataDir);
-            PipelineOptions options = new PipelineOptions(dataDir, applicationId, partitions, Duration.ofHours(1)).withReplay(replay)
-                    .withInstanceId(id);
+            PipelineOptions options = PipelineOptions.of(dataDir, cfg.service()).withInstanceId(id);
             // the stop hook first, so that a SIGTERM during start-up stops what has started
             AtomicReference<Pipeline> pipelineRef = new AtomicReference<>();
             AtomicReference<MetricsHttpServer> metricsRef = new AtomicReference<>();
@@ -137,6 +140,30 @@ final class RunCommand implements Callable<Integer> {
             stopped.await();
             return 0;
         });
+    }
+
+    /**
+     * The config with the flags given over its {@code service:} section, each checked as the file's
+     * key is; refused (usage) naming the flag.
+     */
+    DimstreamConfig withFlags(DimstreamConfig cfg) {
+        List<String> problems = new ArrayList<>();
+        ServiceConfig file = cfg.service();
+        ServiceConfig.Replay r = file.replay();
+        ServiceConfig.Replay replay = new ServiceConfig.Replay(
+                ServiceReplayKeys.BATCH_SIZE.override("--replay-batch-size", replayBatchSize, r.batchSize(), problems),
+                ServiceReplayKeys.PAUSE.override("--replay-pause", replayPause, r.pause(), problems),
+                ServiceReplayKeys.LEASE.override("--replay-lease", replayLease, r.lease(), problems),
+                ServiceReplayKeys.POLL.override("--replay-poll", replayPoll, r.poll(), problems));
+        ServiceConfig service = new ServiceConfig(
+                ConfigKeys.SERVICE_APPLICATION_ID.override("--application-id", applicationId, file.applicationId(), problems),
+                ConfigKeys.SERVICE_PARTITIONS.override("--partitions", partitions, file.partitions(), problems),
+                ConfigKeys.SERVICE_PRUNE_INTERVAL.override("--prune-interval", pruneInterval, file.pruneInterval(), problems),
+                replay);
+        if (!problems.isEmpty()) {
+            throw new CliFailure(CliFailure.USAGE, String.join("; ", problems), null);
+        }
+        return cfg.withService(service);
     }
 
     /**

@@ -50,7 +50,8 @@ class ConfigCommandTest {
                   user: dim
                   password: '****'
                   pool-size: 10
-                batch-size: 10000
+                load:
+                  batch-size: 10000
                 entities:
                   - name: customer
                     topic: crm.customers

@@ -2,7 +2,6 @@ package io.dimstream.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,9 +24,9 @@ final class AdminSection {
     private static final Pattern ONE_REFERENCE = Pattern.compile("\\$\\{[A-Za-z_][A-Za-z0-9_]*}");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.@-]{1,64}");
     /** PostgreSQL's statement_timeout is an int of milliseconds; a day is already far beyond any page. */
-    private static final Duration MAX_STATEMENT_TIMEOUT = Duration.ofHours(24);
+    static final Duration MAX_STATEMENT_TIMEOUT = Duration.ofHours(24);
     /** 64 GiB: a bound against a typo, not a recommendation. */
-    private static final int MAX_CSV_MIB = 65_536;
+    static final int MAX_CSV_MIB = 65_536;
 
     private final List<String> problems;
     private final Set<String> secretsFromEnv;
@@ -61,52 +60,22 @@ final class AdminSection {
         }
     }
 
-    AdminConfig admin(ConfigReader.RawAdmin raw) {
-        String host = AdminConfig.DEFAULT_HOST;
-        if (raw.host() != null) {
-            if (raw.host().isBlank()) {
-                problems.add("admin.host: must not be empty");
-            }
-            host = raw.host().trim();
-        }
-        int port = AdminConfig.DEFAULT_PORT;
-        if (raw.port() != null) {
-            port = raw.port();
-            if (port < 1 || port > 65535) {
-                problems.add("admin.port: must be between 1 and 65535, got " + port);
-            }
-        }
-        Duration timeout = AdminConfig.DEFAULT_SESSION_TIMEOUT;
-        if (raw.sessionTimeout() != null) {
-            try {
-                timeout = Duration.parse(raw.sessionTimeout());
-                if (timeout.isNegative() || timeout.isZero()) {
-                    problems.add("admin.session-timeout: must be positive, got " + raw.sessionTimeout());
-                }
-            } catch (DateTimeParseException e) {
-                problems.add("admin.session-timeout: \"" + raw.sessionTimeout() + "\" is not an ISO-8601 duration (e.g. PT8H)");
-            }
-        }
-        Duration lifetime = duration("admin.session-lifetime", raw.sessionLifetime(), AdminConfig.DEFAULT_SESSION_LIFETIME, "PT12H");
-        boolean secure = raw.secureCookie() == null ? AdminConfig.DEFAULT_SECURE_COOKIE : raw.secureCookie();
-        List<AddressRange> proxies = trustedProxies(raw.trustedProxies());
-        Duration statementTimeout = duration("admin.statement-timeout", raw.statementTimeout(),
-                AdminConfig.DEFAULT_STATEMENT_TIMEOUT, "PT30S");
-        if (statementTimeout.toMillis() < 1 || statementTimeout.compareTo(MAX_STATEMENT_TIMEOUT) > 0) {
-            problems.add("admin.statement-timeout: must be between 1 ms and " + MAX_STATEMENT_TIMEOUT + ", got " + raw.statementTimeout());
-        }
-        int csvMaxMib = AdminConfig.DEFAULT_CSV_MAX_MIB;
-        if (raw.csvMaxMib() != null) {
-            csvMaxMib = raw.csvMaxMib();
-            if (csvMaxMib < 1 || csvMaxMib > MAX_CSV_MIB) {
-                problems.add("admin.csv-max-mib: must be between 1 and " + MAX_CSV_MIB + ", got " + csvMaxMib);
-            }
-        }
+    AdminConfig admin(ConfigValues values) {
+        String host = values.get(ConfigKeys.ADMIN_HOST);
+        int port = values.get(ConfigKeys.ADMIN_PORT);
+        Duration timeout = values.get(ConfigKeys.ADMIN_SESSION_TIMEOUT);
+        Duration lifetime = values.get(ConfigKeys.ADMIN_SESSION_LIFETIME);
+        boolean secure = values.get(ConfigKeys.ADMIN_SECURE_COOKIE);
+        List<AddressRange> proxies = values.get(ConfigKeys.ADMIN_TRUSTED_PROXIES);
+        Duration statementTimeout = values.get(ConfigKeys.ADMIN_STATEMENT_TIMEOUT);
+        int csvMaxMib = values.get(ConfigKeys.ADMIN_CSV_MAX_MIB);
+        List<ConfigReader.RawUser> rawUsers = values.get(ConfigKeys.ADMIN_USERS);
+        List<ConfigReader.RawToken> rawTokens = values.get(ConfigKeys.ADMIN_API_TOKENS);
         Map<String, String> names = new HashMap<>();
         List<AdminConfig.User> users = new ArrayList<>();
-        if (raw.users() != null) {
-            for (int i = 0; i < raw.users().size(); i++) {
-                AdminConfig.User u = user("admin.users[" + i + "]", raw.users().get(i));
+        if (rawUsers != null) {
+            for (int i = 0; i < rawUsers.size(); i++) {
+                AdminConfig.User u = user("admin.users[" + i + "]", rawUsers.get(i));
                 if (u != null) {
                     String other = names.putIfAbsent(u.name(), "admin.users[" + i + "]");
                     if (other != null) {
@@ -117,11 +86,11 @@ final class AdminSection {
             }
         }
         List<AdminConfig.ApiToken> tokens = new ArrayList<>();
-        if (raw.apiTokens() != null) {
+        if (rawTokens != null) {
             Map<String, String> tokenValues = new HashMap<>();
-            for (int i = 0; i < raw.apiTokens().size(); i++) {
+            for (int i = 0; i < rawTokens.size(); i++) {
                 String at = "admin.api-tokens[" + i + "]";
-                AdminConfig.ApiToken t = token(at, raw.apiTokens().get(i));
+                AdminConfig.ApiToken t = token(at, rawTokens.get(i));
                 if (t != null) {
                     String other = names.putIfAbsent(t.name(), at);
                     if (other != null) {
@@ -135,46 +104,10 @@ final class AdminSection {
                 }
             }
         }
-        if ((raw.users() == null || raw.users().isEmpty()) && (raw.apiTokens() == null || raw.apiTokens().isEmpty())) {
+        if ((rawUsers == null || rawUsers.isEmpty()) && (rawTokens == null || rawTokens.isEmpty())) {
             problems.add("admin.users: at least one user (or one api-token) is required: every page needs a login");
         }
         return new AdminConfig(host, port, timeout, lifetime, secure, proxies, statementTimeout, csvMaxMib, users, tokens);
-    }
-
-    /** A positive ISO-8601 duration, {@code dflt} when not given. */
-    private Duration duration(String at, String raw, Duration dflt, String example) {
-        if (raw == null) {
-            return dflt;
-        }
-        try {
-            Duration d = Duration.parse(raw);
-            if (d.isNegative() || d.isZero()) {
-                problems.add(at + ": must be positive, got " + raw);
-                return dflt;
-            }
-            return d;
-        } catch (DateTimeParseException e) {
-            problems.add(at + ": \"" + raw + "\" is not an ISO-8601 duration (e.g. " + example + ")");
-            return dflt;
-        }
-    }
-
-    /** {@code admin.trusted-proxies}: IP literals or CIDR blocks, never host names. */
-    private List<AddressRange> trustedProxies(List<String> raw) {
-        List<AddressRange> out = new ArrayList<>();
-        if (raw == null) {
-            return out;
-        }
-        for (int i = 0; i < raw.size(); i++) {
-            String at = "admin.trusted-proxies[" + i + "]";
-            Optional<AddressRange> r = AddressRange.parse(raw.get(i));
-            if (r.isEmpty()) {
-                problems.add(at + ": \"" + raw.get(i) + "\" is not an IP address or CIDR block (e.g. 10.0.0.5, 10.1.0.0/16, fd00::/8)");
-            } else {
-                out.add(r.get());
-            }
-        }
-        return out;
     }
 
     private AdminConfig.User user(String at, ConfigReader.RawUser raw) {

@@ -36,8 +36,7 @@ import java.util.stream.Collectors;
  */
 final class ConfigReader {
 
-    static final int DEFAULT_BATCH_SIZE = 10_000;
-    static final String UNLIMITED = "unlimited";
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ConfigReader.class);
 
     private static final YAMLMapper MAPPER = YAMLMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -54,13 +53,23 @@ final class ConfigReader {
 
     private final String source;
     private final List<String> problems = new ArrayList<>();
+    private final List<String> warnings;
 
-    private ConfigReader(String source) {
+    private ConfigReader(String source, List<String> warnings) {
         this.source = source;
+        this.warnings = warnings;
     }
 
     static DimstreamConfig read(String yaml, String source, Map<String, String> env) {
-        return new ConfigReader(source).read(yaml, env);
+        List<String> warnings = new ArrayList<>();
+        DimstreamConfig config = read(yaml, source, env, warnings);
+        warnings.forEach(w -> LOG.warn("{}", w));
+        return config;
+    }
+
+    /** @param warnings receives what is accepted but should change (deprecated keys) */
+    static DimstreamConfig read(String yaml, String source, Map<String, String> env, List<String> warnings) {
+        return new ConfigReader(source, warnings).read(yaml, env);
     }
 
     private DimstreamConfig read(String yaml, Map<String, String> env) {
@@ -78,37 +87,75 @@ final class ConfigReader {
         }
         Set<String> fromEnv = AdminSection.secretsFromEnvironment(tree);
         problems.addAll(EnvSubstitution.apply(tree, env));
-        RawConfig raw;
-        try {
-            raw = MAPPER.treeToValue(tree, RawConfig.class);
-        } catch (JsonProcessingException e) {
-            problems.add(bindingProblem(e, tree));
-            throw fail();
+        ConfigValues values = new ConfigValues(problems);
+        bind(ConfigKeys.ROOT, tree, values);
+        if (!problems.isEmpty()) {
+            throw fail(); // the file's shape is wrong: what it means cannot be judged
         }
-        DimstreamConfig config = validate(raw, fromEnv);
+        DimstreamConfig config = validate(values, fromEnv);
         if (!problems.isEmpty()) {
             throw fail();
         }
         return config;
     }
 
-    private DimstreamConfig validate(RawConfig raw, Set<String> secretsFromEnv) {
-        Optional<KafkaConfig> kafka = Optional.empty();
-        if (raw.kafka() != null) {
-            String servers = required("kafka.bootstrap-servers", raw.kafka().bootstrapServers());
-            kafka = Optional.of(new KafkaConfig(servers, properties("kafka.streams", "a Kafka Streams property", raw.kafka().streams()),
-                    properties("kafka.client", "a Kafka client property", raw.kafka().client())));
+    /**
+     * Binds a section of the tree to the {@link ConfigKeys} table: a name that is neither a key nor
+     * a section here is refused naming the known ones; each key's value is bound by Jackson to the
+     * key's raw type, a value of the wrong kind refused naming its path.
+     */
+    private void bind(ConfigSection section, JsonNode node, ConfigValues values) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return;
         }
-        PostgresConfig postgres = postgres(raw.postgres());
-        int batchSize = positive("batch-size", raw.batchSize(), DEFAULT_BATCH_SIZE);
+        if (!node.isObject()) {
+            problems.add(section.path() + ": expected a mapping of keys, got " + kind(node));
+            return;
+        }
+        values.sectionGiven(section);
+        Set<String> known = section.knownNames();
+        node.fieldNames().forEachRemaining(name -> {
+            if (!known.contains(name)) {
+                problems.add(join(section.path(), name) + ": unknown key (known here: " + String.join(", ", known) + ")");
+            }
+        });
+        for (ConfigKey<?> key : section.keys()) {
+            JsonNode v = node.get(key.name());
+            if (v == null || v.isNull()) {
+                continue;
+            }
+            try {
+                values.putRaw(key, MAPPER.readerFor(key.raw()).readValue(v));
+            } catch (java.io.IOException e) {
+                problems.add(e instanceof JsonProcessingException j ? bindingProblem(j, v, key.path()) : key.path() + ": " + e);
+            }
+        }
+        for (ConfigSection inner : section.sections()) {
+            bind(inner, node.get(inner.name()), values);
+        }
+    }
+
+    private static String join(String section, String name) {
+        return section.isEmpty() ? name : section + "." + name;
+    }
+
+    private DimstreamConfig validate(ConfigValues values, Set<String> secretsFromEnv) {
+        Optional<KafkaConfig> kafka = Optional.empty();
+        if (values.has(ConfigKeys.KAFKA)) {
+            String servers = values.required(ConfigKeys.KAFKA_BOOTSTRAP_SERVERS);
+            kafka = Optional.of(new KafkaConfig(servers, values.get(ConfigKeys.KAFKA_STREAMS), values.get(ConfigKeys.KAFKA_CLIENT)));
+        }
+        PostgresConfig postgres = postgres(values);
+        int batchSize = loadBatchSize(values);
         List<EntityConfig> entities = new ArrayList<>();
-        if (raw.entities() == null || raw.entities().isEmpty()) {
+        List<RawEntity> rawEntities = values.get(ConfigKeys.ENTITIES);
+        if (rawEntities == null || rawEntities.isEmpty()) {
             problems.add("entities: at least one entity is required");
         } else {
             Map<String, Integer> names = new HashMap<>();
             Map<String, Integer> tables = new HashMap<>();
-            for (int i = 0; i < raw.entities().size(); i++) {
-                EntityConfig e = entity("entities[" + i + "]", raw.entities().get(i));
+            for (int i = 0; i < rawEntities.size(); i++) {
+                EntityConfig e = entity("entities[" + i + "]", rawEntities.get(i));
                 if (e != null) {
                     unique("entities[" + i + "].name", e.name(), names, i);
                     unique("entities[" + i + "].table", e.table(), tables, i);
@@ -116,90 +163,67 @@ final class ConfigReader {
                 }
             }
         }
-        Optional<AdminConfig> admin = raw.admin() == null ? Optional.empty()
-                : Optional.of(new AdminSection(problems, secretsFromEnv).admin(raw.admin()));
-        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink(raw.sink()), admin);
+        Optional<AdminConfig> admin = values.has(ConfigKeys.ADMIN)
+                ? Optional.of(new AdminSection(problems, secretsFromEnv).admin(values)) : Optional.empty();
+        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink(values), admin, service(values));
     }
 
-    /**
-     * {@code kafka.streams:} and {@code kafka.client:}: scalar values only; whether Kafka knows a
-     * name is checked where Kafka is.
-     */
-    private Map<String, String> properties(String field, String what, LinkedHashMap<String, Object> raw) {
-        Map<String, String> m = new LinkedHashMap<>();
-        if (raw == null) {
-            return m;
-        }
-        raw.forEach((k, v) -> {
-            if (v == null || v instanceof Map || v instanceof List) {
-                problems.add(field + "." + k + ": expected a single value (" + what + "), got "
-                        + (v == null ? "nothing" : v instanceof Map ? "a mapping" : "a list"));
+    /** {@code service:} (the defaults when absent): its keys, then {@code service.replay:}'s, problems in that order. */
+    private static ServiceConfig service(ConfigValues values) {
+        String applicationId = values.get(ConfigKeys.SERVICE_APPLICATION_ID);
+        int partitions = values.get(ConfigKeys.SERVICE_PARTITIONS);
+        Duration pruneInterval = values.get(ConfigKeys.SERVICE_PRUNE_INTERVAL);
+        ServiceConfig.Replay replay = new ServiceConfig.Replay(values.get(ConfigKeys.ServiceReplayKeys.BATCH_SIZE),
+                values.get(ConfigKeys.ServiceReplayKeys.PAUSE), values.get(ConfigKeys.ServiceReplayKeys.LEASE),
+                values.get(ConfigKeys.ServiceReplayKeys.POLL));
+        return new ServiceConfig(applicationId, partitions, pruneInterval, replay);
+    }
+
+    /** {@code load.batch-size}, or the deprecated top-level {@code batch-size} (with a warning), not both. */
+    private int loadBatchSize(ConfigValues values) {
+        if (values.given(ConfigKeys.BATCH_SIZE)) {
+            if (values.given(ConfigKeys.LOAD_BATCH_SIZE)) {
+                problems.add(ConfigKeys.BATCH_SIZE.path() + ": the old name of " + ConfigKeys.LOAD_BATCH_SIZE.path()
+                        + ", which is given too: keep only " + ConfigKeys.LOAD_BATCH_SIZE.path());
             } else {
-                m.put(k, String.valueOf(v));
+                warnings.add(source + ": " + ConfigKeys.BATCH_SIZE.path() + " is deprecated, write " + ConfigKeys.LOAD_BATCH_SIZE.path()
+                        + " (load:\n  batch-size: ...) instead");
+                return values.get(ConfigKeys.BATCH_SIZE);
             }
-        });
-        return m;
+        }
+        return values.get(ConfigKeys.LOAD_BATCH_SIZE);
     }
 
-    private SinkConfig sink(RawSink raw) {
-        if (raw == null) {
+    private SinkConfig sink(ConfigValues values) {
+        if (!values.has(ConfigKeys.SINK)) {
             return SinkConfig.DEFAULTS;
         }
-        Optional<String> group = Optional.empty();
-        if (raw.groupId() != null) {
-            if (raw.groupId().isBlank()) {
-                problems.add("sink.group-id: must not be empty");
-            }
-            group = Optional.of(raw.groupId());
-        }
-        int size = positive("sink.batch-size", raw.batchSize(), SinkConfig.DEFAULTS.batchSize());
-        Duration wait = positiveDuration("sink.batch-max-wait", raw.batchMaxWait(), SinkConfig.DEFAULTS.batchMaxWait(), "PT0.2S");
-        int parallelism = positive("sink.parallelism", raw.parallelism(), SinkConfig.DEFAULTS.parallelism());
+        Optional<String> group = Optional.ofNullable(values.get(ConfigKeys.SINK_GROUP_ID));
+        int size = values.get(ConfigKeys.SINK_BATCH_SIZE);
+        Duration wait = values.get(ConfigKeys.SINK_BATCH_MAX_WAIT);
+        int parallelism = values.get(ConfigKeys.SINK_PARALLELISM);
         if ((long) size * parallelism > Integer.MAX_VALUE) {
-            problems.add("sink.batch-size: " + size + " times sink.parallelism " + parallelism + " records must fit one poll (at most "
-                    + Integer.MAX_VALUE + ")");
+            problems.add(ConfigKeys.SINK_BATCH_SIZE.path() + ": " + size + " times " + ConfigKeys.SINK_PARALLELISM.path() + " "
+                    + parallelism + " records must fit one poll (at most " + Integer.MAX_VALUE + ")");
         }
-        SinkConfig.OffsetOutOfRange outOfRange = SinkConfig.DEFAULTS.onOffsetOutOfRange();
-        if (raw.onOffsetOutOfRange() != null) {
-            switch (raw.onOffsetOutOfRange().trim().toLowerCase(java.util.Locale.ROOT)) {
-                case "stop" -> outOfRange = SinkConfig.OffsetOutOfRange.STOP;
-                case "skip" -> outOfRange = SinkConfig.OffsetOutOfRange.SKIP;
-                default -> problems.add("sink.on-offset-out-of-range: \"" + raw.onOffsetOutOfRange() + "\" is neither stop nor skip");
-            }
-        }
-        Duration stuckAfter = positiveDuration("sink.stuck-after", raw.stuckAfter(), SinkConfig.DEFAULTS.stuckAfter(), "PT5M");
+        SinkConfig.OffsetOutOfRange outOfRange = values.get(ConfigKeys.SINK_ON_OFFSET_OUT_OF_RANGE);
+        Duration stuckAfter = values.get(ConfigKeys.SINK_STUCK_AFTER);
         return new SinkConfig(group, size, wait, parallelism, outOfRange, stuckAfter);
     }
 
-    /** An ISO-8601 duration that must be positive; {@code dflt} when absent; a problem naming {@code path} otherwise. */
-    private Duration positiveDuration(String path, String raw, Duration dflt, String example) {
-        if (raw == null) {
-            return dflt;
-        }
-        try {
-            Duration d = Duration.parse(raw);
-            if (d.isNegative() || d.isZero()) {
-                problems.add(path + ": must be positive, got " + raw);
-            }
-            return d;
-        } catch (DateTimeParseException e) {
-            problems.add(path + ": \"" + raw + "\" is not an ISO-8601 duration (e.g. " + example + ")");
-            return dflt;
-        }
-    }
-
-    private PostgresConfig postgres(RawPostgres raw) {
-        if (raw == null) {
+    private PostgresConfig postgres(ConfigValues values) {
+        if (!values.has(ConfigKeys.POSTGRES)) {
             problems.add("postgres: required (url, user, password)");
             return null;
         }
-        String url = required("postgres.url", raw.url());
+        String url = values.required(ConfigKeys.POSTGRES_URL);
         if (url != null && !url.equals(PostgresConfig.EMBEDDED) && !url.startsWith("jdbc:postgresql:")) {
-            problems.add("postgres.url: \"" + Secrets.mask(url) + "\" is neither a jdbc:postgresql: URL nor \"embedded\"");
+            problems.add(ConfigKeys.POSTGRES_URL.path() + ": \"" + Secrets.mask(url) + "\" is neither a jdbc:postgresql: URL nor \"embedded\"");
         }
-        int poolSize = positive("postgres.pool-size", raw.poolSize(), PostgresConfig.DEFAULT_POOL_SIZE);
-        AdminSection.placeholderSecret("postgres.password", raw.password()).ifPresent(problems::add);
-        return new PostgresConfig(url, raw.user(), raw.password(), poolSize);
+        int poolSize = values.get(ConfigKeys.POSTGRES_POOL_SIZE);
+        String password = values.get(ConfigKeys.POSTGRES_PASSWORD);
+        AdminSection.placeholderSecret(ConfigKeys.POSTGRES_PASSWORD.path(), password).ifPresent(problems::add);
+        return new PostgresConfig(url, values.get(ConfigKeys.POSTGRES_USER), password, poolSize);
     }
 
     /** Null when the entity has problems (all of them recorded). */
@@ -212,18 +236,11 @@ final class ConfigReader {
         String name = required(at + ".name", raw.name());
         String topic = required(at + ".topic", raw.topic());
         String table = required(at + ".table", raw.table());
-        EventFormat format = EventFormat.JSON;
-        if (raw.format() != null) {
-            format = EventFormat.fromConfig(raw.format()).orElse(null);
-            if (format == null) {
-                problems.add(at + ".format: unknown format \"" + raw.format() + "\" (supported: "
-                        + EventFormat.supportedNames() + ")");
-            }
-        }
+        EventFormat format = ConfigKeys.ENTITY_FORMAT.readAt(at + ".format", raw.format(), problems);
         List<String> key = columnList(at + ".key", raw.key(), true);
         List<String> tracked = columnList(at + ".tracked", raw.tracked(), true);
         List<String> type1 = columnList(at + ".type1", raw.type1(), false);
-        Optional<Duration> horizon = horizon(at + ".lateness-horizon", raw.latenessHorizon());
+        Optional<Duration> horizon = ConfigKeys.ENTITY_LATENESS_HORIZON.readAt(at + ".lateness-horizon", raw.latenessHorizon(), problems);
         Map<String, TypeModifier> modifiers = new LinkedHashMap<>();
         Map<String, ColumnType> columns = columns(at + ".columns", raw.columns(), modifiers);
         tracked = trackedStar(at, tracked, key, type1, raw.except(), columns);
@@ -233,25 +250,22 @@ final class ConfigReader {
         AvroOptions avro = avro(at, raw, format);
         FeedMode mode = mode(at, raw, format);
         String snapshotTimeField = snapshotTimeField(at, raw, mode, columns);
-        boolean partitionedByKey = Boolean.TRUE.equals(raw.partitionedByKey());
+        boolean partitionedByKey = ConfigKeys.ENTITY_PARTITIONED_BY_KEY.readAt(at + ".partitioned-by-key", raw.partitionedByKey(), problems);
         if (partitionedByKey && mode == FeedMode.SNAPSHOT) {
             problems.add(at + ".partitioned-by-key: not with mode: snapshot (its end-of-slice markers need the repartition step)");
         }
-        boolean ignoreUndeclared = false;
-        if (raw.undeclaredColumns() != null) {
-            switch (raw.undeclaredColumns()) {
-                case "reject" -> ignoreUndeclared = false;
-                case "ignore" -> ignoreUndeclared = true;
-                default -> problems.add(at + ".undeclared-columns: \"" + raw.undeclaredColumns() + "\" is neither reject nor ignore");
-            }
-        }
+        Boolean ignoreUndeclared = ConfigKeys.ENTITY_UNDECLARED_COLUMNS.readAt(at + ".undeclared-columns", raw.undeclaredColumns(), problems);
+        boolean surrogateKeyIndex = ConfigKeys.ENTITY_SURROGATE_KEY_INDEX.readAt(at + ".surrogate-key-index", raw.surrogateKeyIndex(), problems);
         boolean star = raw.tracked() != null && raw.tracked().size() == 1 && "*".equals(raw.tracked().get(0));
         CdcOptions cdc = cdc(at, raw, format, mode, key, columns, except, star);
         if (problems.size() > before) {
             return null;
         }
-        EntityConfig e = new EntityConfig(name, topic, format, table, key, tracked, type1, horizon, columns, system, seedJson, avro,
-                mode, snapshotTimeField, partitionedByKey, ignoreUndeclared, Boolean.TRUE.equals(raw.surrogateKeyIndex()), modifiers, cdc);
+        EntityConfig e = EntityConfig.builder().name(name).topic(topic).format(format).table(table).key(key).tracked(tracked)
+                .type1(type1).latenessHorizon(horizon).columns(columns).systemColumns(system).seedJson(seedJson).avro(avro)
+                .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
+                .ignoreUndeclaredColumns(ignoreUndeclared).surrogateKeyIndex(surrogateKeyIndex)
+                .modifiers(modifiers).cdc(cdc).build();
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
             EntitySpec.checkTableName(e.table());
@@ -576,21 +590,6 @@ final class ConfigReader {
         return raw;
     }
 
-    private Optional<Duration> horizon(String at, String raw) {
-        if (raw == null) {
-            return Optional.of(EntitySpec.DEFAULT_LATENESS_HORIZON);
-        }
-        if (raw.equals(UNLIMITED)) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(Duration.parse(raw));
-        } catch (DateTimeParseException e) {
-            problems.add(at + ": \"" + raw + "\" is not an ISO-8601 duration or \"" + UNLIMITED + "\"");
-            return Optional.empty();
-        }
-    }
-
     /** @param modifiers receives the columns declared with a modifier ({@code varchar(255)}, {@code numeric(12,2)}) */
     private Map<String, ColumnType> columns(String at, Map<String, String> raw, Map<String, TypeModifier> modifiers) {
         Map<String, ColumnType> columns = new LinkedHashMap<>();
@@ -672,24 +671,16 @@ final class ConfigReader {
                 problems.add(at + ": \"" + v + "\" is used for both " + other + " and " + k);
             }
         });
-        List<String> n = new ArrayList<>(names.values());
-        return new SystemColumns(n.get(0), n.get(1), n.get(2), n.get(3), n.get(4), n.get(5), n.get(6), n.get(7), n.get(8), n.get(9));
+        // by name, not by the map's order
+        return new SystemColumns(names.get("surrogate_key"), names.get("valid_from"), names.get("valid_to"), names.get("is_current"),
+                names.get("is_deleted"), names.get("record_hash"), names.get("source_topic"), names.get("source_partition"),
+                names.get("source_offset"), names.get("loaded_at"));
     }
 
     private String required(String at, String value) {
         if (value == null || value.isBlank()) {
             problems.add(at + ": required");
             return null;
-        }
-        return value;
-    }
-
-    private int positive(String at, Integer value, int dflt) {
-        if (value == null) {
-            return dflt;
-        }
-        if (value < 1) {
-            problems.add(at + ": must be at least 1, got " + value);
         }
         return value;
     }
@@ -712,14 +703,20 @@ final class ConfigReader {
         return "not valid YAML" + where + ": " + msg.lines().findFirst().orElse(msg);
     }
 
-    private static String bindingProblem(JsonProcessingException e, JsonNode tree) {
+    /**
+     * What is wrong with a value Jackson could not bind, named by its path.
+     *
+     * @param tree the value being bound
+     * @param base the path of {@code tree}
+     */
+    private static String bindingProblem(JsonProcessingException e, JsonNode tree, String base) {
         List<JsonMappingException.Reference> refs = e instanceof JsonMappingException m ? m.getPath() : List.of();
         if (e instanceof UnrecognizedPropertyException u) {
             String known = u.getKnownPropertyIds().stream().map(String::valueOf).sorted().collect(Collectors.joining(", "));
-            return path(refs) + ": unknown key (known here: " + known + ")";
+            return path(base, refs) + ": unknown key (known here: " + known + ")";
         }
         if (e instanceof InvalidFormatException f) {
-            return path(refs) + ": \"" + f.getValue() + "\" is not " + expected(f.getTargetType());
+            return path(base, refs) + ": \"" + f.getValue() + "\" is not " + expected(f.getTargetType());
         }
         if (e instanceof MismatchedInputException m) {
             // Walk the tree to the value that did not fit. A list index where the tree has no list
@@ -735,9 +732,9 @@ final class ConfigReader {
                 node = r.getFieldName() != null ? node.path(r.getFieldName()) : node.path(r.getIndex());
                 at.add(r);
             }
-            return path(at) + ": expected " + expected + ", got " + kind(node);
+            return path(base, at) + ": expected " + expected + ", got " + kind(node);
         }
-        return (refs.isEmpty() ? "" : path(refs) + ": ") + e.getOriginalMessage();
+        return path(base, refs) + ": " + e.getOriginalMessage();
     }
 
     private static String kind(JsonNode node) {
@@ -772,8 +769,8 @@ final class ConfigReader {
         return "a single value";
     }
 
-    private static String path(List<JsonMappingException.Reference> refs) {
-        StringBuilder sb = new StringBuilder();
+    private static String path(String base, List<JsonMappingException.Reference> refs) {
+        StringBuilder sb = new StringBuilder(base);
         for (JsonMappingException.Reference r : refs) {
             if (r.getFieldName() != null) {
                 if (sb.length() > 0) {
@@ -816,29 +813,6 @@ final class ConfigReader {
         return SYSTEM_COLUMN_KEYS;
     }
 
-    record RawConfig(
-            @JsonProperty("kafka") RawKafka kafka,
-            @JsonProperty("postgres") RawPostgres postgres,
-            @JsonProperty("entities") List<RawEntity> entities,
-            @JsonProperty("batch-size") Integer batchSize,
-            @JsonProperty("sink") RawSink sink,
-            @JsonProperty("admin") RawAdmin admin) {
-    }
-
-    record RawAdmin(
-            @JsonProperty("host") String host,
-            @JsonProperty("port") Integer port,
-            @JsonProperty("session-timeout") String sessionTimeout,
-            @JsonProperty("secure-cookie") Boolean secureCookie,
-            @JsonProperty("users") List<RawUser> users,
-            @JsonProperty("api-tokens") List<RawToken> apiTokens,
-            // the admin's hardening (AdminSection reads them)
-            @JsonProperty("session-lifetime") String sessionLifetime,
-            @JsonProperty("trusted-proxies") List<String> trustedProxies,
-            @JsonProperty("statement-timeout") String statementTimeout,
-            @JsonProperty("csv-max-mib") Integer csvMaxMib) {
-    }
-
     record RawUser(
             @JsonProperty("name") String name,
             @JsonProperty("role") String role,
@@ -850,27 +824,6 @@ final class ConfigReader {
             @JsonProperty("name") String name,
             @JsonProperty("role") String role,
             @JsonProperty("token") String token) {
-    }
-
-    record RawSink(
-            @JsonProperty("group-id") String groupId,
-            @JsonProperty("batch-size") Integer batchSize,
-            @JsonProperty("batch-max-wait") String batchMaxWait,
-            @JsonProperty("parallelism") Integer parallelism,
-            @JsonProperty("on-offset-out-of-range") String onOffsetOutOfRange,
-            @JsonProperty("stuck-after") String stuckAfter) {
-    }
-
-    record RawKafka(@JsonProperty("bootstrap-servers") String bootstrapServers,
-                    @JsonProperty("streams") LinkedHashMap<String, Object> streams,
-                    @JsonProperty("client") LinkedHashMap<String, Object> client) {
-    }
-
-    record RawPostgres(
-            @JsonProperty("url") String url,
-            @JsonProperty("user") String user,
-            @JsonProperty("password") String password,
-            @JsonProperty("pool-size") Integer poolSize) {
     }
 
     record RawEntity(

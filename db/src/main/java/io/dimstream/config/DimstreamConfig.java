@@ -33,7 +33,9 @@ import java.util.stream.Collectors;
  *   user: postgres                       # optional when the URL carries it
  *   password: ${DIMSTREAM_PG_PASSWORD}   # ${VAR} reads the environment, $${ is a literal ${
  *   pool-size: 10                        # default 10
- * batch-size: 10000                      # events per writer transaction in "load", default 10000
+ * load:
+ *   batch-size: 10000                    # events per writer transaction in "load", default 10000
+ *                                        # (the top-level batch-size of older files is still read, with a warning)
  * sink:                                  # optional: the streaming sink's batching
  *   group-id: my-sink                    # default "&lt;application-id&gt;-sink"
  *   batch-size: 5000                     # events per PostgreSQL transaction, default 5000
@@ -41,6 +43,11 @@ import java.util.stream.Collectors;
  *   parallelism: 2                       # connections applying different partitions' batches at once, default 2
  *   on-offset-out-of-range: stop         # stored offset no longer in the log: stop the partition (default) | skip (gap recorded)
  *   stuck-after: PT5M                    # records left and no progress this long: reported stuck (health), default 5 minutes
+ * service:                               # optional: how "run" runs; run's flags override it (see ServiceConfig)
+ *   application-id: dimstream
+ *   partitions: 3
+ *   prune-interval: PT1H
+ *   replay: {batch-size: 5000, pause: PT0S, lease: PT30S, poll: PT2S}
  * entities:
  *   - name: customer
  *     topic: crm.customers
@@ -68,6 +75,8 @@ import java.util.stream.Collectors;
  * </pre>
  *
  * A wrong config is refused with one {@link ConfigException} naming every problem by field path.
+ * Every key but the entities' is declared once in {@link ConfigKeys}, which drives the reading,
+ * the defaults, {@link #describeMasked()} and {@code docs/config-reference.md}.
  */
 public record DimstreamConfig(
         Optional<KafkaConfig> kafka,
@@ -75,10 +84,25 @@ public record DimstreamConfig(
         List<EntityConfig> entities,
         int batchSize,
         SinkConfig sink,
-        Optional<AdminConfig> admin) {
+        Optional<AdminConfig> admin,
+        ServiceConfig service) {
 
     public DimstreamConfig {
         entities = List.copyOf(entities);
+        if (service == null) {
+            service = ServiceConfig.DEFAULTS;
+        }
+    }
+
+    /** A config without a {@code service:} section (its defaults). */
+    public DimstreamConfig(Optional<KafkaConfig> kafka, PostgresConfig postgres, List<EntityConfig> entities, int batchSize,
+                           SinkConfig sink, Optional<AdminConfig> admin) {
+        this(kafka, postgres, entities, batchSize, sink, admin, ServiceConfig.DEFAULTS);
+    }
+
+    /** This config with another {@code service:} section (e.g. with {@code run}'s flags over the file's). */
+    public DimstreamConfig withService(ServiceConfig s) {
+        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink, admin, s);
     }
 
     /** A config without an {@code admin:} section. */
@@ -136,66 +160,74 @@ public record DimstreamConfig(
         Map<String, Object> root = new LinkedHashMap<>();
         kafka.ifPresent(k -> {
             Map<String, Object> km = new LinkedHashMap<>();
-            km.put("bootstrap-servers", Secrets.mask(k.bootstrapServers()));
+            ConfigKeys.KAFKA_BOOTSTRAP_SERVERS.putInto(km, k.bootstrapServers());
             if (!k.client().isEmpty()) {
-                Map<String, Object> cm = new LinkedHashMap<>();
-                k.client().forEach((name, value) -> cm.put(name, Secrets.maskValue(name, value)));
-                km.put("client", cm);
+                ConfigKeys.KAFKA_CLIENT.putInto(km, k.client());
             }
             if (!k.streams().isEmpty()) {
-                Map<String, Object> sm = new LinkedHashMap<>();
-                k.streams().forEach((name, value) -> sm.put(name, Secrets.maskValue(name, value)));
-                km.put("streams", sm);
+                ConfigKeys.KAFKA_STREAMS.putInto(km, k.streams());
             }
-            root.put("kafka", km);
+            root.put(ConfigKeys.KAFKA.name(), km);
         });
         Map<String, Object> pg = new LinkedHashMap<>();
-        pg.put("url", Secrets.mask(postgres.url()));
-        if (postgres.user() != null) {
-            pg.put("user", postgres.user());
-        }
-        if (postgres.password() != null) {
-            pg.put("password", Secrets.MASK);
-        }
-        pg.put("pool-size", postgres.poolSize());
-        root.put("postgres", pg);
-        root.put("batch-size", batchSize);
+        ConfigKeys.POSTGRES_URL.putInto(pg, postgres.url());
+        ConfigKeys.POSTGRES_USER.putInto(pg, postgres.user());
+        ConfigKeys.POSTGRES_PASSWORD.putInto(pg, postgres.password());
+        ConfigKeys.POSTGRES_POOL_SIZE.putInto(pg, postgres.poolSize());
+        root.put(ConfigKeys.POSTGRES.name(), pg);
+        Map<String, Object> load = new LinkedHashMap<>();
+        ConfigKeys.LOAD_BATCH_SIZE.putInto(load, batchSize);
+        root.put(ConfigKeys.LOAD.name(), load);
         if (!sink.equals(SinkConfig.DEFAULTS)) {
             Map<String, Object> sk = new LinkedHashMap<>();
-            sink.groupId().ifPresent(g -> sk.put("group-id", g));
-            sk.put("batch-size", sink.batchSize());
-            sk.put("batch-max-wait", sink.batchMaxWait().toString());
-            sk.put("parallelism", sink.parallelism());
-            sk.put("on-offset-out-of-range", sink.onOffsetOutOfRange().name().toLowerCase(java.util.Locale.ROOT));
-            sk.put("stuck-after", sink.stuckAfter().toString());
-            root.put("sink", sk);
+            ConfigKeys.SINK_GROUP_ID.putInto(sk, sink.groupId().orElse(null));
+            ConfigKeys.SINK_BATCH_SIZE.putInto(sk, sink.batchSize());
+            ConfigKeys.SINK_BATCH_MAX_WAIT.putInto(sk, sink.batchMaxWait());
+            ConfigKeys.SINK_PARALLELISM.putInto(sk, sink.parallelism());
+            ConfigKeys.SINK_ON_OFFSET_OUT_OF_RANGE.putInto(sk, sink.onOffsetOutOfRange());
+            ConfigKeys.SINK_STUCK_AFTER.putInto(sk, sink.stuckAfter());
+            root.put(ConfigKeys.SINK.name(), sk);
         }
-        root.put("entities", entities.stream().map(DimstreamConfig::describe).toList());
+        if (!service.equals(ServiceConfig.DEFAULTS)) {
+            Map<String, Object> sv = new LinkedHashMap<>();
+            ConfigKeys.SERVICE_APPLICATION_ID.putInto(sv, service.applicationId());
+            ConfigKeys.SERVICE_PARTITIONS.putInto(sv, service.partitions());
+            ConfigKeys.SERVICE_PRUNE_INTERVAL.putInto(sv, service.pruneInterval());
+            Map<String, Object> rp = new LinkedHashMap<>();
+            ConfigKeys.ServiceReplayKeys.BATCH_SIZE.putInto(rp, service.replay().batchSize());
+            ConfigKeys.ServiceReplayKeys.PAUSE.putInto(rp, service.replay().pause());
+            ConfigKeys.ServiceReplayKeys.LEASE.putInto(rp, service.replay().lease());
+            ConfigKeys.ServiceReplayKeys.POLL.putInto(rp, service.replay().poll());
+            sv.put(ConfigKeys.ServiceReplayKeys.SECTION.name(), rp);
+            root.put(ConfigKeys.SERVICE.name(), sv);
+        }
+        root.put(ConfigKeys.ENTITIES.name(), entities.stream().map(DimstreamConfig::describe).toList());
         admin.ifPresent(a -> {
             Map<String, Object> ad = new LinkedHashMap<>();
-            ad.put("host", a.host());
-            ad.put("port", a.port());
-            ad.put("session-timeout", a.sessionTimeout().toString());
-            ad.put("session-lifetime", a.sessionLifetime().toString());
-            ad.put("secure-cookie", a.secureCookie());
-            ad.put("trusted-proxies", a.trustedProxies().stream().map(AddressRange::toString).toList());
-            ad.put("statement-timeout", a.statementTimeout().toString());
-            ad.put("csv-max-mib", a.csvMaxMib());
-            ad.put("users", a.users().stream().map(u -> {
+            ConfigKeys.ADMIN_HOST.putInto(ad, a.host());
+            ConfigKeys.ADMIN_PORT.putInto(ad, a.port());
+            ConfigKeys.ADMIN_SESSION_TIMEOUT.putInto(ad, a.sessionTimeout());
+            ConfigKeys.ADMIN_SESSION_LIFETIME.putInto(ad, a.sessionLifetime());
+            ConfigKeys.ADMIN_SECURE_COOKIE.putInto(ad, a.secureCookie());
+            ConfigKeys.ADMIN_TRUSTED_PROXIES.putInto(ad, a.trustedProxies());
+            ConfigKeys.ADMIN_STATEMENT_TIMEOUT.putInto(ad, a.statementTimeout());
+            ConfigKeys.ADMIN_CSV_MAX_MIB.putInto(ad, a.csvMaxMib());
+            // the accounts' keys are those of ConfigReader.RawUser and RawToken; every secret of them masked
+            ad.put(ConfigKeys.ADMIN_USERS.name(), a.users().stream().map(u -> {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("name", u.name());
                 m.put("role", u.role().configName());
                 m.put(u.passwordHash().isPresent() ? "password-hash" : "password", Secrets.MASK);
                 return m;
             }).toList());
-            ad.put("api-tokens", a.apiTokens().stream().map(t -> {
+            ad.put(ConfigKeys.ADMIN_API_TOKENS.name(), a.apiTokens().stream().map(t -> {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("name", t.name());
                 m.put("role", t.role().configName());
                 m.put("token", Secrets.MASK);
                 return m;
             }).toList());
-            root.put("admin", ad);
+            root.put(ConfigKeys.ADMIN.name(), ad);
         });
         try {
             return YAML_OUT.writeValueAsString(root);
@@ -214,19 +246,19 @@ public record DimstreamConfig(
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", e.name());
         m.put("topic", e.topic());
-        m.put("format", e.format().configName());
+        ConfigKeys.ENTITY_FORMAT.putInto(m, e.format());
         if (e.snapshot()) {
             m.put("mode", e.mode().configName());
             m.put("snapshot-time-field", e.snapshotTimeField());
         }
         if (e.partitionedByKey()) {
-            m.put("partitioned-by-key", true);
+            ConfigKeys.ENTITY_PARTITIONED_BY_KEY.putInto(m, true);
         }
         if (e.ignoreUndeclaredColumns()) {
-            m.put("undeclared-columns", "ignore");
+            ConfigKeys.ENTITY_UNDECLARED_COLUMNS.putInto(m, true);
         }
         if (e.surrogateKeyIndex()) {
-            m.put("surrogate-key-index", true);
+            ConfigKeys.ENTITY_SURROGATE_KEY_INDEX.putInto(m, true);
         }
         CdcOptions cdc = e.cdc();
         if (cdc.eventTime().kind() != CdcOptions.EventTime.Kind.DEFAULT) {
@@ -253,7 +285,7 @@ public record DimstreamConfig(
         m.put("key", e.key());
         m.put("tracked", e.tracked());
         m.put("type1", e.type1());
-        m.put("lateness-horizon", e.latenessHorizon().map(DimstreamConfig::isoDuration).orElse(ConfigReader.UNLIMITED));
+        ConfigKeys.ENTITY_LATENESS_HORIZON.putInto(m, e.latenessHorizon());
         Map<String, String> columns = new LinkedHashMap<>();
         e.columns().forEach((c, t) -> columns.put(c, e.modifiers().containsKey(c) ? e.modifiers().get(c).sqlType() : t.sqlName()));
         m.put("columns", columns);

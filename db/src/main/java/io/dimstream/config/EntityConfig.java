@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One item of {@code entities:}. Built only by {@link DimstreamConfig}, which has already checked
- * that {@link #toEntitySpec()} succeeds.
+ * One item of {@code entities:}. Built by {@link DimstreamConfig}, which has already checked that
+ * {@link #toEntitySpec()} succeeds, or in code with {@link #builder()} (every component but name,
+ * topic, table, key, tracked and columns has its default there).
  *
  * @param latenessHorizon empty means {@code unlimited}
  * @param columns         column name to type, in config order
@@ -60,70 +61,6 @@ public record EntityConfig(
     /** The field of a snapshot row that holds its slice's instant, unless {@code snapshot-time-field} names another. */
     public static final String DEFAULT_SNAPSHOT_TIME_FIELD = "snapshot_time";
 
-    /** An entity with the change-data-capture defaults of its format. */
-    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
-                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
-                        SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro, FeedMode mode,
-                        String snapshotTimeField, boolean partitionedByKey, boolean ignoreUndeclaredColumns,
-                        boolean surrogateKeyIndex, Map<String, TypeModifier> modifiers) {
-        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
-                mode, snapshotTimeField, partitionedByKey, ignoreUndeclaredColumns, surrogateKeyIndex, modifiers,
-                CdcOptions.defaults(format));
-    }
-
-    /** An entity whose columns have their plain types (no modifiers). */
-    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
-                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
-                        SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro, FeedMode mode,
-                        String snapshotTimeField, boolean partitionedByKey, boolean ignoreUndeclaredColumns,
-                        boolean surrogateKeyIndex) {
-        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
-                mode, snapshotTimeField, partitionedByKey, ignoreUndeclaredColumns, surrogateKeyIndex, Map.of());
-    }
-
-    /** An entity whose table gets no index on {@code surrogate_key} (the default). */
-    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
-                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
-                        SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro, FeedMode mode,
-                        String snapshotTimeField, boolean partitionedByKey, boolean ignoreUndeclaredColumns) {
-        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
-                mode, snapshotTimeField, partitionedByKey, ignoreUndeclaredColumns, false);
-    }
-
-    /** An entity that refuses undeclared columns (the default). */
-    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
-                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
-                        SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro, FeedMode mode,
-                        String snapshotTimeField, boolean partitionedByKey) {
-        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
-                mode, snapshotTimeField, partitionedByKey, false);
-    }
-
-    /** An entity whose topic is repartitioned by business key (the default). */
-    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
-                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
-                        SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro, FeedMode mode,
-                        String snapshotTimeField) {
-        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
-                mode, snapshotTimeField, false);
-    }
-
-    /** A {@code mode: changes} entity. */
-    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
-                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
-                        SystemColumns systemColumns, SeedJsonOptions seedJson, AvroOptions avro) {
-        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson, avro,
-                FeedMode.CHANGES, DEFAULT_SNAPSHOT_TIME_FIELD);
-    }
-
-    /** An entity whose format needs no seed-json or Avro options (they take their defaults). */
-    public EntityConfig(String name, String topic, EventFormat format, String table, List<String> key, List<String> tracked,
-                        List<String> type1, Optional<Duration> latenessHorizon, Map<String, ColumnType> columns,
-                        SystemColumns systemColumns) {
-        this(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns,
-                SeedJsonOptions.DEFAULTS, AvroOptions.DEFAULTS);
-    }
-
     public EntityConfig {
         key = List.copyOf(key);
         tracked = List.copyOf(tracked);
@@ -148,6 +85,149 @@ public record EntityConfig(
 
     /** The entity as the database side sees it. */
     public EntitySpec toEntitySpec() {
-        return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, systemColumns, surrogateKeyIndex, modifiers);
+        return EntitySpec.builder().name(name).table(table).key(key).tracked(tracked).type1(type1).columns(columns)
+                .latenessHorizon(latenessHorizon).system(systemColumns).surrogateKeyIndex(surrogateKeyIndex).modifiers(modifiers).build();
+    }
+
+    /** A builder with the defaults of an entity that names only what it must (json, changes, P30D, no type-1 columns). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this entity's components (its {@link #cdc()} included: set it again after another format). */
+    public Builder toBuilder() {
+        return new Builder().name(name).topic(topic).format(format).table(table).key(key).tracked(tracked).type1(type1)
+                .latenessHorizon(latenessHorizon).columns(columns).systemColumns(systemColumns).seedJson(seedJson).avro(avro)
+                .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
+                .ignoreUndeclaredColumns(ignoreUndeclaredColumns).surrogateKeyIndex(surrogateKeyIndex).modifiers(modifiers).cdc(cdc);
+    }
+
+    /** Builds an {@link EntityConfig}; each setter is named as the component it sets. */
+    public static final class Builder {
+        private String name;
+        private String topic;
+        private EventFormat format = EventFormat.JSON;
+        private String table;
+        private List<String> key = List.of();
+        private List<String> tracked = List.of();
+        private List<String> type1 = List.of();
+        private Optional<Duration> latenessHorizon = Optional.of(EntitySpec.DEFAULT_LATENESS_HORIZON);
+        private Map<String, ColumnType> columns = Map.of();
+        private SystemColumns systemColumns = SystemColumns.DEFAULTS;
+        private SeedJsonOptions seedJson = SeedJsonOptions.DEFAULTS;
+        private AvroOptions avro = AvroOptions.DEFAULTS;
+        private FeedMode mode = FeedMode.CHANGES;
+        private String snapshotTimeField = DEFAULT_SNAPSHOT_TIME_FIELD;
+        private boolean partitionedByKey;
+        private boolean ignoreUndeclaredColumns;
+        private boolean surrogateKeyIndex;
+        private Map<String, TypeModifier> modifiers = Map.of();
+        private CdcOptions cdc; // null: the defaults of the format
+
+        private Builder() {
+        }
+
+        public Builder name(String v) {
+            name = v;
+            return this;
+        }
+
+        public Builder topic(String v) {
+            topic = v;
+            return this;
+        }
+
+        public Builder format(EventFormat v) {
+            format = v;
+            return this;
+        }
+
+        public Builder table(String v) {
+            table = v;
+            return this;
+        }
+
+        public Builder key(List<String> v) {
+            key = v;
+            return this;
+        }
+
+        public Builder tracked(List<String> v) {
+            tracked = v;
+            return this;
+        }
+
+        public Builder type1(List<String> v) {
+            type1 = v;
+            return this;
+        }
+
+        /** Empty: {@code unlimited}. */
+        public Builder latenessHorizon(Optional<Duration> v) {
+            latenessHorizon = v;
+            return this;
+        }
+
+        /** Column name to type, in config order. */
+        public Builder columns(Map<String, ColumnType> v) {
+            columns = v;
+            return this;
+        }
+
+        public Builder systemColumns(SystemColumns v) {
+            systemColumns = v;
+            return this;
+        }
+
+        public Builder seedJson(SeedJsonOptions v) {
+            seedJson = v;
+            return this;
+        }
+
+        public Builder avro(AvroOptions v) {
+            avro = v;
+            return this;
+        }
+
+        public Builder mode(FeedMode v) {
+            mode = v;
+            return this;
+        }
+
+        public Builder snapshotTimeField(String v) {
+            snapshotTimeField = v;
+            return this;
+        }
+
+        public Builder partitionedByKey(boolean v) {
+            partitionedByKey = v;
+            return this;
+        }
+
+        public Builder ignoreUndeclaredColumns(boolean v) {
+            ignoreUndeclaredColumns = v;
+            return this;
+        }
+
+        public Builder surrogateKeyIndex(boolean v) {
+            surrogateKeyIndex = v;
+            return this;
+        }
+
+        public Builder modifiers(Map<String, TypeModifier> v) {
+            modifiers = v;
+            return this;
+        }
+
+        /** Null: {@link CdcOptions#defaults} of the format. */
+        public Builder cdc(CdcOptions v) {
+            cdc = v;
+            return this;
+        }
+
+        public EntityConfig build() {
+            return new EntityConfig(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson,
+                    avro, mode, snapshotTimeField, partitionedByKey, ignoreUndeclaredColumns, surrogateKeyIndex, modifiers, cdc);
+        }
     }
 }

@@ -23,8 +23,11 @@ public record SinkConfig(Optional<String> groupId, int batchSize, Duration batch
     /** {@code sink.on-offset-out-of-range}. */
     public enum OffsetOutOfRange { STOP, SKIP }
 
-    public static final SinkConfig DEFAULTS = new SinkConfig(Optional.empty(), 5000, Duration.ofMillis(200), 2,
-            OffsetOutOfRange.STOP, Duration.ofMinutes(5));
+    /** The defaults of the {@code sink.*} keys: declared once, in {@link ConfigKeys}; the sink's own settings take them from here. */
+    public static final SinkConfig DEFAULTS = new SinkConfig(Optional.ofNullable(ConfigKeys.SINK_GROUP_ID.defaultValue()),
+            ConfigKeys.SINK_BATCH_SIZE.defaultValue(), ConfigKeys.SINK_BATCH_MAX_WAIT.defaultValue(),
+            ConfigKeys.SINK_PARALLELISM.defaultValue(), ConfigKeys.SINK_ON_OFFSET_OUT_OF_RANGE.defaultValue(),
+            ConfigKeys.SINK_STUCK_AFTER.defaultValue());
 
     /** The batching keys with the failure handling's defaults. */
     public SinkConfig(Optional<String> groupId, int batchSize, Duration batchMaxWait, int parallelism) {

@@ -1,6 +1,11 @@
 /**
  * The YAML config (DESIGN section 4): parsed into typed records, {@code ${VAR}} substituted from
- * the environment, every problem reported with the path of its field. Everything printed passes
+ * the environment, every problem reported with the path of its field. Each key is declared once in
+ * {@link io.dimstream.config.ConfigKeys} (a {@link io.dimstream.config.ConfigKey}: path, type,
+ * default, validation, description, secret flag), which drives the reading, the defaults, the
+ * masked dump ({@code DimstreamConfig.describeMasked}) and the generated
+ * {@code docs/config-reference.md} ({@link io.dimstream.config.ConfigReference}); the entities'
+ * keys are declared there for the reference but still read by {@code ConfigReader}'s entity code. Everything printed passes
  * {@link io.dimstream.db.secrets.Secrets#mask}, the one masking function (URL parameters and user
  * info, JAAS options, secret-named properties such as {@code basic.auth.user.info}); setting maps
  * ({@code kafka.client}, {@code deserializer-config}) print masked even through {@code toString}. An entity's {@link io.dimstream.config.FeedMode} says whether its topic

@@ -57,9 +57,10 @@ class DimstreamConfigTest {
     }
 
     static EntityConfig customer() {
-        return new EntityConfig("customer", "crm.customers", EventFormat.JSON, "dim_customer",
-                List.of("customer_id"), List.of("email", "full_name", "country", "city", "loyalty_tier"),
-                List.of("last_login"), Optional.of(Duration.ofDays(30)), customerColumns(), SystemColumns.DEFAULTS);
+        return EntityConfig.builder().name("customer").topic("crm.customers").format(EventFormat.JSON).table("dim_customer")
+                .key(List.of("customer_id")).tracked(List.of("email", "full_name", "country", "city", "loyalty_tier"))
+                .type1(List.of("last_login")).latenessHorizon(Optional.of(Duration.ofDays(30))).columns(customerColumns())
+                .systemColumns(SystemColumns.DEFAULTS).build();
     }
 
     static DimstreamConfig parse(String yaml) {
@@ -118,9 +119,9 @@ class DimstreamConfigTest {
         DimstreamConfig expected = new DimstreamConfig(
                 Optional.empty(),
                 new PostgresConfig("embedded", null, null, 10),
-                List.of(new EntityConfig("customer", "crm.customers", EventFormat.JSON, "dim_customer",
-                        List.of("customer_id"), List.of("email"), List.of(), Optional.of(EntitySpec.DEFAULT_LATENESS_HORIZON),
-                        Map.of("customer_id", TEXT, "email", TEXT), SystemColumns.DEFAULTS)),
+                List.of(EntityConfig.builder().name("customer").topic("crm.customers").table("dim_customer")
+                        .key(List.of("customer_id")).tracked(List.of("email")).columns(Map.of("customer_id", TEXT, "email", TEXT))
+                        .build()),
                 10_000);
 
         assertThat(parse(yaml)).isEqualTo(expected);
@@ -141,8 +142,8 @@ class DimstreamConfigTest {
         assertThat(config).isEqualTo(new DimstreamConfig(
                 Optional.of(new KafkaConfig("embedded")),
                 new PostgresConfig("jdbc:postgresql://127.0.0.1:5432/dimstream", "postgres", "s3cret", 3),
-                List.of(new EntityConfig(c.name(), c.topic(), EventFormat.DEBEZIUM_AVRO, c.table(), c.key(), c.tracked(),
-                        c.type1(), Optional.empty(), c.columns(), renamed)),
+                List.of(c.toBuilder().format(EventFormat.DEBEZIUM_AVRO).cdc(null).latenessHorizon(Optional.empty())
+                        .systemColumns(renamed).build()),
                 500));
     }
 
@@ -238,7 +239,7 @@ class DimstreamConfigTest {
     @Test
     void unknownTopLevelKeyIsRefused() {
         assertThat(refusal(DESIGN_EXAMPLE + "batchsize: 10\n"))
-                .isEqualTo("config test.yml: batchsize: unknown key (known here: admin, batch-size, entities, kafka, postgres, sink)");
+                .isEqualTo("config test.yml: batchsize: unknown key (known here: admin, batch-size, entities, kafka, load, postgres, service, sink)");
     }
 
     @Test
@@ -357,7 +358,8 @@ class DimstreamConfigTest {
                   user: postgres
                   password: '****'
                   pool-size: 10
-                batch-size: 10000
+                load:
+                  batch-size: 10000
                 entities:
                   - name: customer
                     topic: crm.customers
@@ -467,5 +469,31 @@ class DimstreamConfigTest {
     void aSurrogateKeyIndexThatIsNotABooleanIsRefusedNamingTheField() {
         assertThat(refusal(designWith("    table: dim_customer ", "    surrogate-key-index: sometimes\n    table: dim_customer ")))
                 .isEqualTo("config test.yml: entities[0].surrogate-key-index: \"sometimes\" is not true or false");
+    }
+
+    @Test
+    void loadBatchSizeIsReadAndTheOldTopLevelNameStillWorksWithAWarning() {
+        assertThat(parse(DESIGN_EXAMPLE + "load:\n  batch-size: 700\n").batchSize()).isEqualTo(700);
+
+        List<String> warnings = new java.util.ArrayList<>();
+        DimstreamConfig old = ConfigReader.read(DESIGN_EXAMPLE + "batch-size: 500\n", "config test.yml", ENV, warnings);
+        assertThat(old.batchSize()).isEqualTo(500);
+        assertThat(warnings).containsExactly("config test.yml: batch-size is deprecated, write load.batch-size"
+                + " (load:\n  batch-size: ...) instead");
+        assertThat(old.describeMasked()).contains("load:\n  batch-size: 500\n").doesNotContain("\nbatch-size");
+
+        List<String> none = new java.util.ArrayList<>();
+        ConfigReader.read(DESIGN_EXAMPLE + "load:\n  batch-size: 500\n", "config test.yml", ENV, none);
+        assertThat(none).isEmpty();
+    }
+
+    @Test
+    void bothNamesOfTheLoadBatchSizeAreRefused() {
+        assertThat(refusal(DESIGN_EXAMPLE + "batch-size: 500\nload:\n  batch-size: 600\n"))
+                .isEqualTo("config test.yml: batch-size: the old name of load.batch-size, which is given too: keep only load.batch-size");
+        assertThat(refusal(DESIGN_EXAMPLE + "load:\n  batch-size: 0\n  size: 3\n"))
+                .isEqualTo("config test.yml: load.size: unknown key (known here: batch-size)");
+        assertThat(refusal(DESIGN_EXAMPLE + "load: 5\n"))
+                .isEqualTo("config test.yml: load: expected a mapping of keys, got \"5\"");
     }
 }

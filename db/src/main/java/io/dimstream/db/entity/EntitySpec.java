@@ -83,6 +83,94 @@ public record EntitySpec(
     /** Used when config names no horizon. */
     public static final Duration DEFAULT_LATENESS_HORIZON = Duration.ofDays(30);
 
+    /**
+     * A builder: name, table, key, tracked and columns to set; no type-1 columns, a horizon of
+     * {@link #DEFAULT_LATENESS_HORIZON}, the default system columns, no surrogate-key index, no
+     * modifiers, no evolved columns unless set. Prefer it to the shorter constructors below (kept
+     * so the many existing call sites compile).
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds an {@link EntitySpec}; each setter is named as the component it sets. */
+    public static final class Builder {
+        private String name;
+        private String table;
+        private List<String> key = List.of();
+        private List<String> tracked = List.of();
+        private List<String> type1 = List.of();
+        private Map<String, ColumnType> columns = Map.of();
+        private Optional<Duration> latenessHorizon = Optional.of(DEFAULT_LATENESS_HORIZON);
+        private SystemColumns system = SystemColumns.DEFAULTS;
+        private boolean surrogateKeyIndex;
+        private Map<String, TypeModifier> modifiers = Map.of();
+        private Set<String> evolved = Set.of();
+
+        private Builder() {
+        }
+
+        public Builder name(String v) {
+            name = v;
+            return this;
+        }
+
+        public Builder table(String v) {
+            table = v;
+            return this;
+        }
+
+        public Builder key(List<String> v) {
+            key = v;
+            return this;
+        }
+
+        public Builder tracked(List<String> v) {
+            tracked = v;
+            return this;
+        }
+
+        public Builder type1(List<String> v) {
+            type1 = v;
+            return this;
+        }
+
+        public Builder columns(Map<String, ColumnType> v) {
+            columns = v;
+            return this;
+        }
+
+        /** Empty: unlimited. */
+        public Builder latenessHorizon(Optional<Duration> v) {
+            latenessHorizon = v;
+            return this;
+        }
+
+        public Builder system(SystemColumns v) {
+            system = v;
+            return this;
+        }
+
+        public Builder surrogateKeyIndex(boolean v) {
+            surrogateKeyIndex = v;
+            return this;
+        }
+
+        public Builder modifiers(Map<String, TypeModifier> v) {
+            modifiers = v;
+            return this;
+        }
+
+        public Builder evolved(Set<String> v) {
+            evolved = v;
+            return this;
+        }
+
+        public EntitySpec build() {
+            return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers, evolved);
+        }
+    }
+
     /** An entity as its config declares it: no column added while running. */
     public EntitySpec(String name, String table, List<String> key, List<String> tracked, List<String> type1,
                       Map<String, ColumnType> columns, Optional<Duration> latenessHorizon, SystemColumns system,

@@ -187,12 +187,7 @@ public final class Pipeline implements AutoCloseable {
 
             // the sink's offsets live in PostgreSQL under its group: one group per application, so
             // two deployments sharing a database (or tests sharing one) never read each other's
-            SinkSettings sinkSettings = SinkSettings.defaults()
-                    .withGroupId(config.sink().groupId().orElse(options.applicationId() + "-sink"))
-                    .withBatching(config.sink().batchSize(), config.sink().batchMaxWait())
-                    .withParallelism(config.sink().parallelism())
-                    .withOnOffsetOutOfRange(SinkSettings.OutOfRange.valueOf(config.sink().onOffsetOutOfRange().name()))
-                    .withStuckAfter(config.sink().stuckAfter())
+            SinkSettings sinkSettings = SinkSettings.from(config.sink(), options.applicationId() + "-sink")
                     .withInstanceId(options.instanceId().map(id -> id + "-sink").orElse(null));
             ChangeSink sink = ChangeSink.create(config, sinkSettings, clients, db.dataSource(), registry).start();
             started.add(sink);

@@ -1,6 +1,7 @@
 package io.dimstream.app.pipeline;
 
 import io.dimstream.app.replay.ReplaySettings;
+import io.dimstream.config.ServiceConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -32,8 +33,15 @@ public record PipelineOptions(Path dataDir, String applicationId, int partitions
         this(dataDir, applicationId, partitions, pruneInterval, true, ReplaySettings.defaults(), java.util.Optional.empty());
     }
 
+    /** The defaults of the config's {@code service:} keys. */
     public static PipelineOptions defaults(Path dataDir) {
-        return new PipelineOptions(dataDir, "dimstream", 3, Duration.ofHours(1));
+        return of(dataDir, ServiceConfig.DEFAULTS);
+    }
+
+    /** The options of the config's {@code service:} section (admin workers on, dynamic membership). */
+    public static PipelineOptions of(Path dataDir, ServiceConfig service) {
+        return new PipelineOptions(dataDir, service.applicationId(), service.partitions(), service.pruneInterval(), true,
+                ReplaySettings.from(service.replay()), java.util.Optional.empty());
     }
 
     public PipelineOptions withAdminWorkers(boolean on) {

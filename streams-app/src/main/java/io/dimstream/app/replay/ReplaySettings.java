@@ -1,5 +1,6 @@
 package io.dimstream.app.replay;
 
+import io.dimstream.config.ServiceConfig;
 import java.time.Duration;
 
 /**
@@ -22,7 +23,13 @@ public record ReplaySettings(Duration pollInterval, Duration lease, int batchSiz
         }
     }
 
+    /** The defaults of the config's {@code service.replay.*} keys. */
     public static ReplaySettings defaults() {
-        return new ReplaySettings(Duration.ofSeconds(2), Duration.ofSeconds(30), 5000, Duration.ZERO);
+        return from(ServiceConfig.Replay.DEFAULTS);
+    }
+
+    /** The settings of the config's {@code service.replay:} section. */
+    public static ReplaySettings from(ServiceConfig.Replay replay) {
+        return new ReplaySettings(replay.poll(), replay.lease(), replay.batchSize(), replay.pause());
     }
 }

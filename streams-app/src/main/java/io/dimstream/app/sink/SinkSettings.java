@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.config.SinkConfig;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -34,13 +35,16 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
                            Duration backoffMax, Map<String, Object> consumerOverrides, int parallelism,
                            OutOfRange onOffsetOutOfRange, Duration stuckAfter, Optional<String> instanceId) {
 
-    public static final String DEFAULT_GROUP_ID = "dimstream-sink";
-    public static final int DEFAULT_BATCH_SIZE = 5000;
-    public static final Duration DEFAULT_BATCH_MAX_WAIT = Duration.ofMillis(200);
+    /** The sink's group under the default {@code service.application-id}. */
+    public static final String DEFAULT_GROUP_ID = io.dimstream.config.ServiceConfig.DEFAULTS.applicationId() + "-sink";
+    // the defaults of the keys of the config's sink: section are declared once, in the config
+    // (ConfigKeys, SinkConfig.DEFAULTS); the backoff is not configurable and lives only here
+    public static final int DEFAULT_BATCH_SIZE = SinkConfig.DEFAULTS.batchSize();
+    public static final Duration DEFAULT_BATCH_MAX_WAIT = SinkConfig.DEFAULTS.batchMaxWait();
     public static final Duration DEFAULT_BACKOFF_INITIAL = Duration.ofMillis(100);
     public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofSeconds(10);
-    public static final int DEFAULT_PARALLELISM = 2;
-    public static final Duration DEFAULT_STUCK_AFTER = Duration.ofMinutes(5);
+    public static final int DEFAULT_PARALLELISM = SinkConfig.DEFAULTS.parallelism();
+    public static final Duration DEFAULT_STUCK_AFTER = SinkConfig.DEFAULTS.stuckAfter();
 
     /** What the sink does with a partition whose stored offset left the log. */
     public enum OutOfRange { STOP, SKIP }
@@ -73,10 +77,23 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
         java.util.Objects.requireNonNull(instanceId, "instanceId");
     }
 
-    /** Group {@value #DEFAULT_GROUP_ID}, batches of 5000 records or 200 ms, backoff 100 ms to 10 s, 2 connections, stop on a gap. */
+    /**
+     * Group {@code dimstream-sink} ({@link #DEFAULT_GROUP_ID}), the config's {@code sink:} defaults ({@link SinkConfig#DEFAULTS}: batches of 5000
+     * records or 200 ms, 2 connections, stop on a gap, stuck after 5 minutes), backoff 100 ms to 10 s.
+     */
     public static SinkSettings defaults() {
-        return new SinkSettings(DEFAULT_GROUP_ID, DEFAULT_BATCH_SIZE, DEFAULT_BATCH_MAX_WAIT, DEFAULT_BACKOFF_INITIAL,
-                DEFAULT_BACKOFF_MAX, Map.of(), DEFAULT_PARALLELISM, OutOfRange.STOP, DEFAULT_STUCK_AFTER, Optional.empty());
+        return from(SinkConfig.DEFAULTS, DEFAULT_GROUP_ID);
+    }
+
+    /**
+     * The settings of the config's {@code sink:} section (backoff and consumer settings at their defaults).
+     *
+     * @param defaultGroupId the group when the section names none ({@code <application-id>-sink})
+     */
+    public static SinkSettings from(SinkConfig sink, String defaultGroupId) {
+        return new SinkSettings(sink.groupId().orElse(defaultGroupId), sink.batchSize(), sink.batchMaxWait(), DEFAULT_BACKOFF_INITIAL,
+                DEFAULT_BACKOFF_MAX, Map.of(), sink.parallelism(), OutOfRange.valueOf(sink.onOffsetOutOfRange().name()),
+                sink.stuckAfter(), Optional.empty());
     }
 
     public SinkSettings withGroupId(String id) {

@@ -8,9 +8,7 @@ import io.dimstream.config.AvroOptions;
 import io.dimstream.config.ConfigException;
 import io.dimstream.config.EntityConfig;
 import io.dimstream.config.EventFormat;
-import io.dimstream.config.SeedJsonOptions;
 import io.dimstream.db.entity.ColumnType;
-import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;
 import java.math.BigDecimal;
@@ -149,10 +147,10 @@ class AvroDecodersTest {
     }
 
     private static EntityConfig avroEntity(String deserializerClass, Map<String, String> config) {
-        return new EntityConfig("customer", "crm.customers.avro", EventFormat.DEBEZIUM_AVRO, "dim_customer",
-                List.of("customer_id"), List.of("city"), List.of(), Optional.empty(),
-                Map.of("customer_id", ColumnType.TEXT, "city", ColumnType.TEXT), SystemColumns.DEFAULTS,
-                SeedJsonOptions.DEFAULTS, new AvroOptions(deserializerClass, config));
+        return EntityConfig.builder().name("customer").topic("crm.customers.avro").format(EventFormat.DEBEZIUM_AVRO)
+                .table("dim_customer").key(List.of("customer_id")).tracked(List.of("city")).latenessHorizon(Optional.empty())
+                .columns(Map.of("customer_id", ColumnType.TEXT, "city", ColumnType.TEXT))
+                .avro(new AvroOptions(deserializerClass, config)).build();
     }
 
     @Test

@@ -1,0 +1,445 @@
+package io.dimstream.config;
+
+import io.dimstream.db.secrets.Secrets;
+import static io.dimstream.config.ConfigKey.key;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.dimstream.db.entity.EntitySpec;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The table of the config file's keys: each declared once here, with its type, default,
+ * validation and description. {@link ConfigReader} reads by it, {@link DimstreamConfig#describeMasked()}
+ * prints by it, and {@code docs/config-reference.md} is generated from it ({@link ConfigReference}).
+ * The entities' keys ({@code entities[]}) are still read by {@link ConfigReader}'s entity code;
+ * {@link #ENTITY} lists them for the reference.
+ *
+ * <p>To add a key: declare it here in its section's list, read it where its section's record is
+ * built, and regenerate the reference ({@code ConfigReferenceTest} says how).
+ */
+public final class ConfigKeys {
+
+    private ConfigKeys() {
+    }
+
+    // ---- kafka:
+
+    public static final ConfigKey<String> KAFKA_BOOTSTRAP_SERVERS = key("kafka", "bootstrap-servers")
+            .doc("`host:port,...` of the Kafka cluster; `embedded` starts a broker inside the process. Required when `kafka:` is given.")
+            .text("");
+    public static final ConfigKey<Map<String, String>> KAFKA_CLIENT = key("kafka", "client")
+            .doc("Settings every Kafka client of dimstream gets (Kafka Streams, the sink, topic creation, replay, DLQ mirror, "
+                    + "re-drive, publish-snapshot): only settings common to consumers, producers and admin clients "
+                    + "(`security.protocol`, `sasl.*`, `ssl.*`, `client.dns.lookup`, `request.timeout.ms`, ...); others are "
+                    + "refused naming the field. Secrets are masked wherever the config is printed.")
+            .of("mapping of Kafka property to value", ConfigKey.PROPERTIES, Map.of(), "none",
+                    (path, raw, problems) -> properties(path, "a Kafka client property", raw, problems), ConfigKeys::printProperties);
+    public static final ConfigKey<Map<String, String>> KAFKA_STREAMS = key("kafka", "streams")
+            .doc("Kafka Streams settings as Kafka names them, applied over dimstream's defaults and after `kafka.client` "
+                    + "(`commit.interval.ms` default 1000, `statestore.cache.max.bytes` default 0, `num.stream.threads`, "
+                    + "`producer.linger.ms`, ...); unknown names are refused; `processing.guarantee`, serdes, `application.id`, "
+                    + "`state.dir` are dimstream's.")
+            .of("mapping of Kafka Streams property to value", ConfigKey.PROPERTIES, Map.of(), "none",
+                    (path, raw, problems) -> properties(path, "a Kafka Streams property", raw, problems), ConfigKeys::printProperties);
+
+    public static final ConfigSection KAFKA = new ConfigSection("kafka",
+            "Where the source topics live. Optional in the file; the Kafka verbs (`run`, `replay`, `publish-snapshot`) need it.",
+            List.of(KAFKA_BOOTSTRAP_SERVERS, KAFKA_CLIENT, KAFKA_STREAMS), List.of());
+
+    // ---- postgres:
+
+    public static final ConfigKey<String> POSTGRES_URL = key("postgres", "url")
+            .doc("A `jdbc:postgresql:` URL, or `embedded` to start PostgreSQL inside the process. Required.")
+            .text("");
+    public static final ConfigKey<String> POSTGRES_USER = key("postgres", "user")
+            .doc("The database user; may be left out when the URL carries it (or for `embedded`).")
+            .text("");
+    public static final ConfigKey<String> POSTGRES_PASSWORD = key("postgres", "password").secret()
+            .doc("The user's password: `${VAR}` reads the environment, a literal works too; a placeholder such as "
+                    + "`change-me` is refused. Never printed.")
+            .text("");
+    public static final ConfigKey<Integer> POSTGRES_POOL_SIZE = key("postgres", "pool-size")
+            .doc("Connections of the pool (HikariCP's own default). `run` needs at least `sink.parallelism` + 3.")
+            .atLeast(1, PostgresConfig.DEFAULT_POOL_SIZE);
+
+    public static final ConfigSection POSTGRES = new ConfigSection("postgres",
+            "The database the history tables live in. Required.",
+            List.of(POSTGRES_URL, POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_POOL_SIZE), List.of());
+
+    // ---- load:
+
+    public static final ConfigKey<Integer> LOAD_BATCH_SIZE = key("load", "batch-size")
+            .doc("Events per writer transaction of `dimstream load` (its `--batch-size` overrides it).")
+            .atLeast(1, 10_000);
+
+    public static final ConfigSection LOAD = new ConfigSection("load",
+            "The `load` verb (files into the history tables, without Kafka).", List.of(LOAD_BATCH_SIZE), List.of());
+
+    /** The top-level {@code batch-size} of older configs: {@link #LOAD_BATCH_SIZE}. */
+    public static final ConfigKey<Integer> BATCH_SIZE = LOAD_BATCH_SIZE.deprecatedAlias("", "batch-size");
+
+    // ---- sink:
+
+    public static final ConfigKey<String> SINK_GROUP_ID = key("sink", "group-id")
+            .doc("The sink's consumer group, also the key of its offsets in `dimstream.sink_offsets`; instances sharing it "
+                    + "share the partitions.")
+            .of("text", ConfigKey.STRING, null, "`<application-id>-sink`", ConfigKeys::nonEmpty, s -> s);
+    public static final ConfigKey<Integer> SINK_BATCH_SIZE = key("sink", "batch-size")
+            .doc("Events per PostgreSQL transaction, at most. `sink.batch-size` times `sink.parallelism` must fit one poll "
+                    + "(2147483647).")
+            .atLeast(1, 5000);
+    public static final ConfigKey<Duration> SINK_BATCH_MAX_WAIT = key("sink", "batch-max-wait")
+            .doc("How long a partition's first buffered record waits for its batch to fill before the batch is applied anyway.")
+            .positiveDuration(Duration.ofMillis(200), "PT0.2S");
+    public static final ConfigKey<Integer> SINK_PARALLELISM = key("sink", "parallelism")
+            .doc("Connections applying the due batches of different partitions at once (each its own transaction); "
+                    + "`run` refuses it when `postgres.pool-size` < parallelism + 3 (the service's other work).")
+            .atLeast(1, 2);
+    public static final ConfigKey<SinkConfig.OffsetOutOfRange> SINK_ON_OFFSET_OUT_OF_RANGE = key("sink", "on-offset-out-of-range")
+            .doc("A partition whose stored offset left the changes topic's log (retention deleted changes never applied, or "
+                    + "the topic was recreated): `stop` (the partition stops, health says so) or `skip` (moves to the log's "
+                    + "start; the gap is recorded in `dimstream.sink_gaps` and shown by the admin; replay the source for it).")
+            .of("`stop` or `skip`", ConfigKey.STRING, SinkConfig.OffsetOutOfRange.STOP, "`stop`", (path, raw, problems) -> {
+                String s = (String) raw;
+                switch (s.trim().toLowerCase(Locale.ROOT)) {
+                    case "stop":
+                        return SinkConfig.OffsetOutOfRange.STOP;
+                    case "skip":
+                        return SinkConfig.OffsetOutOfRange.SKIP;
+                    default:
+                        problems.add(path + ": \"" + s + "\" is neither stop nor skip");
+                        return null;
+                }
+            }, v -> v.name().toLowerCase(Locale.ROOT));
+    public static final ConfigKey<Duration> SINK_STUCK_AFTER = key("sink", "stuck-after")
+            .doc("A partition with records left and no committed batch this long is \"stuck\": `/health/ready` answers 503 "
+                    + "naming it, `dimstream_sink_partitions_stuck` counts it.")
+            .positiveDuration(Duration.ofMinutes(5), "PT5M");
+
+    public static final ConfigSection SINK = new ConfigSection("sink",
+            "The streaming sink (changes topics into PostgreSQL): its batching and what it does when a partition cannot go on. "
+                    + "Optional.",
+            List.of(SINK_GROUP_ID, SINK_BATCH_SIZE, SINK_BATCH_MAX_WAIT, SINK_PARALLELISM, SINK_ON_OFFSET_OUT_OF_RANGE,
+                    SINK_STUCK_AFTER), List.of());
+
+    // ---- admin:
+
+    public static final ConfigKey<String> ADMIN_HOST = key("admin", "host")
+            .doc("Address the web admin listens on; `0.0.0.0` listens on every interface.")
+            .nonEmptyText(AdminConfig.DEFAULT_HOST, true);
+    public static final ConfigKey<Integer> ADMIN_PORT = key("admin", "port")
+            .doc("Port of the web admin.")
+            .between(1, 65535, AdminConfig.DEFAULT_PORT);
+    public static final ConfigKey<Duration> ADMIN_SESSION_TIMEOUT = key("admin", "session-timeout")
+            .doc("Idle time before a login expires (htmx polls do not count as use).")
+            .positiveDuration(AdminConfig.DEFAULT_SESSION_TIMEOUT, "PT8H");
+    public static final ConfigKey<Duration> ADMIN_SESSION_LIFETIME = key("admin", "session-lifetime")
+            .doc("A login ends this long after it began, however busy.")
+            .positiveDuration(AdminConfig.DEFAULT_SESSION_LIFETIME, "PT12H");
+    public static final ConfigKey<Boolean> ADMIN_SECURE_COOKIE = key("admin", "secure-cookie")
+            .doc("`true`: cookies get `Secure` and responses HSTS (max-age one year), so serve the admin over HTTPS; `false` "
+                    + "only for plain http on a loopback address (`dimstream demo`, the compose stack).")
+            .bool(AdminConfig.DEFAULT_SECURE_COOKIE);
+    public static final ConfigKey<List<AddressRange>> ADMIN_TRUSTED_PROXIES = key("admin", "trusted-proxies")
+            .doc("Reverse proxies (IP literals or CIDR blocks, never host names) whose `X-Forwarded-For` is believed for "
+                    + "login throttling; none: the connection's address is the client.")
+            .of("list of IP addresses or CIDR blocks", ConfigKey.STRING_LIST, List.of(), "none", ConfigKeys::addressRanges,
+                    l -> l.stream().map(AddressRange::toString).toList());
+    public static final ConfigKey<Duration> ADMIN_STATEMENT_TIMEOUT = key("admin", "statement-timeout")
+            .doc("Longest SQL statement of a page, API call or CSV export (PostgreSQL cancels it: 503); 1 ms to 24 h.")
+            .of("ISO-8601 duration", ConfigKey.STRING, AdminConfig.DEFAULT_STATEMENT_TIMEOUT,
+                    DimstreamConfig.isoDuration(AdminConfig.DEFAULT_STATEMENT_TIMEOUT), (path, raw, problems) -> {
+                        Duration d = ConfigKey.positiveDuration(path, (String) raw, "PT30S", problems);
+                        if (d != null && (d.toMillis() < 1 || d.compareTo(AdminSection.MAX_STATEMENT_TIMEOUT) > 0)) {
+                            problems.add(path + ": must be between 1 ms and " + AdminSection.MAX_STATEMENT_TIMEOUT + ", got " + raw);
+                            return null;
+                        }
+                        return d;
+                    }, Duration::toString);
+    public static final ConfigKey<Integer> ADMIN_CSV_MAX_MIB = key("admin", "csv-max-mib")
+            .doc("Largest CSV export in MiB, spooled to a temporary file first.")
+            .between(1, AdminSection.MAX_CSV_MIB, AdminConfig.DEFAULT_CSV_MAX_MIB);
+    public static final ConfigKey<List<ConfigReader.RawUser>> ADMIN_USERS = key("admin", "users")
+            .doc("Logins: `name`, `role` (`admin` may change state, `viewer` reads only) and either `password-hash` (bcrypt, "
+                    + "e.g. `htpasswd -bnBC 10 \"\" PASSWORD | tr -d ':'`) or `password: ${VAR}` (a plain password, only from the "
+                    + "environment, 12 characters to 72 bytes). At least one user or one API token is required. Masked when printed.")
+            .of("list of users", new TypeReference<List<ConfigReader.RawUser>>() { }, List.of(), "none",
+                    (path, raw, problems) -> cast(raw), l -> l);
+    public static final ConfigKey<List<ConfigReader.RawToken>> ADMIN_API_TOKENS = key("admin", "api-tokens")
+            .doc("Bearer tokens of the JSON API: `name`, `role`, `token: ${VAR}` (only from the environment, at least 24 "
+                    + "characters). Masked when printed.")
+            .of("list of API tokens", new TypeReference<List<ConfigReader.RawToken>>() { }, List.of(), "none",
+                    (path, raw, problems) -> cast(raw), l -> l);
+
+    public static final ConfigSection ADMIN = new ConfigSection("admin",
+            "The web admin: its address, sessions, users and API tokens. Required by `dimstream admin`, ignored by the other verbs.",
+            List.of(ADMIN_HOST, ADMIN_PORT, ADMIN_SESSION_TIMEOUT, ADMIN_SESSION_LIFETIME, ADMIN_SECURE_COOKIE, ADMIN_TRUSTED_PROXIES,
+                    ADMIN_STATEMENT_TIMEOUT, ADMIN_CSV_MAX_MIB, ADMIN_USERS, ADMIN_API_TOKENS), List.of());
+
+    // ---- service:
+
+    public static final ConfigKey<String> SERVICE_APPLICATION_ID = key("service", "application-id")
+            .doc("The Kafka Streams application id; instances with the same id share the partitions the Kafka way. Names the "
+                    + "topics dimstream creates and the sink's default group (`<application-id>-sink`). `run --application-id` "
+                    + "overrides it.")
+            .nonEmptyText("dimstream", false);
+    public static final ConfigKey<Integer> SERVICE_PARTITIONS = key("service", "partitions")
+            .doc("Partitions of the topics dimstream creates (changes, DLQ; the source topics too when the broker is embedded). "
+                    + "`run --partitions` overrides it.")
+            .atLeast(1, 3);
+    public static final ConfigKey<Duration> SERVICE_PRUNE_INTERVAL = key("service", "prune-interval")
+            .doc("How often the event memory is pruned beyond each entity's lateness horizon. `run --prune-interval` overrides it.")
+            .positiveDuration(Duration.ofHours(1), "PT1H");
+
+    public static final ConfigSection SERVICE = new ConfigSection("service",
+            "How `dimstream run` runs: what were command-line flags only. Optional; a flag given to `run` overrides the file.",
+            List.of(SERVICE_APPLICATION_ID, SERVICE_PARTITIONS, SERVICE_PRUNE_INTERVAL), List.of(ServiceReplayKeys.SECTION));
+
+    // ---- entities:
+
+    public static final ConfigKey<List<ConfigReader.RawEntity>> ENTITIES = key("", "entities")
+            .doc("The entities, each a source topic and its history table: see the `entities[]` section. At least one is required.")
+            .of("list of entities", new TypeReference<List<ConfigReader.RawEntity>>() { }, null, "",
+                    (path, raw, problems) -> cast(raw), l -> l);
+
+    /** The top level: the sections, {@code entities} and the deprecated {@code batch-size}. */
+    public static final ConfigSection ROOT = new ConfigSection("",
+            "One YAML file; `${VAR}` reads the environment (an unset variable is an error naming it, `$${` is a literal `${`); "
+                    + "a wrong config is refused at startup with a message naming every wrong field by its path.",
+            List.of(ENTITIES, BATCH_SIZE), List.of(KAFKA, POSTGRES, LOAD, SINK, SERVICE, ADMIN));
+
+    // ---- entities[]: documented here; read by ConfigReader's entity code, which takes format, lateness-horizon,
+    // surrogate-key-index, partitioned-by-key and undeclared-columns (value, default) from these keys and checks the
+    // rest (and every cross-key rule) itself. ConfigReferenceTest checks the names agree with ConfigReader.RawEntity.
+
+    /** {@code lateness-horizon: unlimited}. */
+    public static final String UNLIMITED = "unlimited";
+
+
+    public static final ConfigKey<String> ENTITY_NAME = key("entities[]", "name")
+            .doc("The entity's name (unique), as the verbs and the admin name it.")
+            .documented("text", "required");
+    public static final ConfigKey<String> ENTITY_TOPIC = key("entities[]", "topic")
+            .doc("The source topic.")
+            .documented("text", "required");
+    public static final ConfigKey<EventFormat> ENTITY_FORMAT = key("entities[]", "format")
+            .doc("How the topic's records are read: the native JSON event, change rows of older SCD2 jobs, the native event as Avro (Confluent wire format), or Debezium's envelope in JSON or Avro.")
+            .of("`json`, `seed-json`, `avro`, `debezium-json` or `debezium-avro`", ConfigKey.STRING, EventFormat.JSON, "`json`",
+                    (path, raw, problems) -> {
+                        EventFormat f = EventFormat.fromConfig((String) raw).orElse(null);
+                        if (f == null) {
+                            problems.add(path + ": unknown format \"" + raw + "\" (supported: " + EventFormat.supportedNames() + ")");
+                        }
+                        return f;
+                    }, EventFormat::configName);
+    public static final ConfigKey<String> ENTITY_MODE = key("entities[]", "mode")
+            .doc("`changes`: every record is an event that says what changed; `snapshot`: the topic carries periodic full slices of the table (flat JSON rows, only with `format: json`).")
+            .documented("`changes` or `snapshot`", "`changes`");
+    public static final ConfigKey<String> ENTITY_TABLE = key("entities[]", "table")
+            .doc("The history table: created if missing, validated if present; `schema.table` allowed; at most 49 bytes without its schema.")
+            .documented("text", "required");
+    public static final ConfigKey<String> ENTITY_KEY = key("entities[]", "key")
+            .doc("The business key; composite keys allowed; a NULL key part is rejected.")
+            .documented("list of column names", "required");
+    public static final ConfigKey<String> ENTITY_TRACKED = key("entities[]", "tracked")
+            .doc("The type-2 columns (a change makes a new version); `\"*\"`: every column of `columns` but the key and type-1 ones (and `except`).")
+            .documented("list of column names, or `\"*\"`", "required");
+    public static final ConfigKey<String> ENTITY_TYPE1 = key("entities[]", "type1")
+            .doc("Type-1 columns: overwritten in the current version, no new version.")
+            .documented("list of column names", "none");
+    public static final ConfigKey<String> ENTITY_EXCEPT = key("entities[]", "except")
+            .doc("With `tracked: \"*\"` only: source fields the entity leaves out (dropped when read); they never become columns.")
+            .documented("list of field names", "none");
+    public static final ConfigKey<Optional<Duration>> ENTITY_LATENESS_HORIZON = key("entities[]", "lateness-horizon")
+            .doc("How late an event may come and still be placed in the history; an event beyond it goes to quarantine.")
+            .of("ISO-8601 duration or `unlimited`", ConfigKey.STRING, Optional.of(EntitySpec.DEFAULT_LATENESS_HORIZON),
+                    DimstreamConfig.isoDuration(EntitySpec.DEFAULT_LATENESS_HORIZON), (path, raw, problems) -> {
+                        if (raw.equals(UNLIMITED)) {
+                            return Optional.empty();
+                        }
+                        try {
+                            return Optional.of(Duration.parse((String) raw));
+                        } catch (java.time.format.DateTimeParseException e) {
+                            problems.add(path + ": \"" + raw + "\" is not an ISO-8601 duration or \"" + UNLIMITED + "\"");
+                            return null;
+                        }
+                    }, h -> h.map(DimstreamConfig::isoDuration).orElse(UNLIMITED));
+    public static final ConfigKey<String> ENTITY_COLUMNS = key("entities[]", "columns")
+            .doc("The columns and their PostgreSQL types: `text`, `varchar(n)`, `smallint`, `integer`, `bigint`, `numeric`, `numeric(p,s)`, `double precision`, `boolean`, `date`, `timestamp`, `timestamptz`, `time`, `uuid`, `jsonb`, `bytea` (quote `\"numeric(p,s)\"` inside `{...}`: YAML splits at the comma).")
+            .documented("mapping of column name to type", "required");
+    public static final ConfigKey<String> ENTITY_SYSTEM_COLUMNS = key("entities[]", "system-columns")
+            .doc("Renames of the system columns: `surrogate_key`, `valid_from`, `valid_to`, `is_current`, `is_deleted`, `record_hash`, `source_topic`, `source_partition`, `source_offset`, `loaded_at`.")
+            .documented("mapping of system column to name", "the default names");
+    public static final ConfigKey<Boolean> ENTITY_SURROGATE_KEY_INDEX = key("entities[]", "surrogate-key-index")
+            .doc("`true`: the created table also gets a unique index on `surrogate_key`, for lookups of single versions by it (each version written then costs ~20% more); applies when dimstream creates the table.")
+            .bool(false);
+    public static final ConfigKey<Boolean> ENTITY_PARTITIONED_BY_KEY = key("entities[]", "partitioned-by-key")
+            .doc("`true`: producers already put every event of a key on one partition (keyed by it): the repartition step is skipped, less latency. Not with `mode: snapshot`.")
+            .bool(false);
+    public static final ConfigKey<Boolean> ENTITY_UNDECLARED_COLUMNS = key("entities[]", "undeclared-columns")
+            .doc("A record with a field that is not a column: `reject` sends it to the DLQ naming the field; `ignore` drops such fields (a Debezium row image carries every column of its table).")
+            .of("`reject` or `ignore`", ConfigKey.STRING, false, "`reject`", (path, raw, problems) -> {
+                switch ((String) raw) {
+                    case "reject":
+                        return false;
+                    case "ignore":
+                        return true;
+                    default:
+                        problems.add(path + ": \"" + raw + "\" is neither reject nor ignore");
+                        return null;
+                }
+            }, ignore -> ignore ? "ignore" : "reject");
+    public static final ConfigKey<String> ENTITY_SNAPSHOT_TIME_FIELD = key("entities[]", "snapshot-time-field")
+            .doc("`mode: snapshot` only: the row field holding the slice's instant (ISO-8601 with offset or epoch milliseconds); it must not be a column.")
+            .documented("text", "`snapshot_time`");
+    public static final ConfigKey<String> ENTITY_EVENT_TIME = key("entities[]", "event-time")
+            .doc("Where an event's time comes from: Debezium's commit time, the time the connector processed it, or a field of the row image (of `data` for json/avro; the time-field for seed-json). Not with `mode: snapshot`.")
+            .documented("`source.ts_ms`, `ts_ms` or `field NAME`", "`source.ts_ms` for the debezium formats, else the event's `event_time`");
+    public static final ConfigKey<String> ENTITY_ON_TRUNCATE = key("entities[]", "on-truncate")
+            .doc("debezium-json/-avro: what a truncate of the source table (op t) does: `ignore` (counted and logged) or `delete-all` (every key live at its time is deleted then; not with `event-time: field NAME`).")
+            .documented("`ignore` or `delete-all`", "`ignore`");
+    public static final ConfigKey<String> ENTITY_UNAVAILABLE_VALUE = key("entities[]", "unavailable-value")
+            .doc("A value meaning \"not sent, unchanged\" (Debezium's TOAST placeholder); `none` turns it off.")
+            .documented("text, or `none`", "`__debezium_unavailable_value` for the debezium formats, else none");
+    public static final ConfigKey<String> ENTITY_IGNORE_NULL_UPDATES = key("entities[]", "ignore-null-updates")
+            .doc("Attributes whose NULL or missing field in an upsert means \"unchanged\" (partial updates).")
+            .documented("`all` or list of column names", "none");
+    public static final ConfigKey<String> ENTITY_ENCODINGS = key("entities[]", "encodings")
+            .doc("debezium-json/-avro: per column, the semantic type its values are encoded as in records without a schema, checked against the column's type.")
+            .documented("mapping of column to encoding", "none");
+    public static final ConfigKey<String> ENTITY_SCHEMA_EVOLUTION = key("entities[]", "schema-evolution")
+            .doc("`lenient`: a field the source stops sending keeps its last value (no version); `strict`: it is NULL.")
+            .documented("`lenient` or `strict`", "`lenient` for debezium-* and avro, `strict` for json and seed-json");
+    public static final ConfigKey<String> ENTITY_NEW_COLUMNS = key("entities[]", "new-columns")
+            .doc("`schema-evolution: lenient` only: a field the source starts sending becomes a column while running, of this kind.")
+            .documented("`tracked`, `type1` or `ignore`", "`tracked` with `tracked: \"*\"`, else `ignore`");
+    public static final ConfigKey<String> ENTITY_OP_FIELD = key("entities[]", "op-field")
+            .doc("`format: seed-json` only: the field holding the operation.")
+            .documented("text", "`operation`");
+    public static final ConfigKey<String> ENTITY_TIME_FIELD = key("entities[]", "time-field")
+            .doc("`format: seed-json` only: the field holding the change's time.")
+            .documented("text", "`change_time`");
+    public static final ConfigKey<String> ENTITY_OP_VALUES = key("entities[]", "op-values")
+            .doc("`format: seed-json` only: the operation values, matched ignoring case.")
+            .documented("mapping `upsert`/`delete` to lists of values", "`{upsert: [CREATE, UPDATE], delete: [DELETE]}`");
+    public static final ConfigKey<String> ENTITY_VALUE_DESERIALIZER = key("entities[]", "value-deserializer")
+            .doc("`format: avro` or `debezium-avro` only: any `Deserializer<GenericRecord>`, e.g. Confluent's `KafkaAvroDeserializer`.")
+            .documented("Java class name", "`io.dimstream.schemas.serde.AvroWireDeserializer`");
+    public static final ConfigKey<String> ENTITY_DESERIALIZER_CONFIG = key("entities[]", "deserializer-config")
+            .doc("`format: avro` or `debezium-avro` only: the deserializer's settings (`schema.registry.url`, `basic.auth.user.info: ${VAR}`, ...); with the default deserializer an unknown setting is refused. Secrets are masked when printed.")
+            .documented("mapping of setting to value", "none");
+
+    /** One item of {@code entities:} (documentation only: its keys are read by {@link ConfigReader#entity}). */
+    public static final ConfigSection ENTITY = new ConfigSection("entities[]",
+            "One item of `entities:`: a source topic and the history table it feeds. A wrong key is refused naming it with the "
+                    + "entity's index, e.g. `entities[0].lateness-horizon: \"P3X\" is not an ISO-8601 duration or \"unlimited\"`.",
+            List.of(ENTITY_NAME, ENTITY_TOPIC, ENTITY_FORMAT, ENTITY_MODE,
+                    ENTITY_TABLE, ENTITY_KEY, ENTITY_TRACKED, ENTITY_TYPE1,
+                    ENTITY_EXCEPT, ENTITY_LATENESS_HORIZON, ENTITY_COLUMNS, ENTITY_SYSTEM_COLUMNS,
+                    ENTITY_SURROGATE_KEY_INDEX, ENTITY_PARTITIONED_BY_KEY, ENTITY_UNDECLARED_COLUMNS, ENTITY_SNAPSHOT_TIME_FIELD,
+                    ENTITY_EVENT_TIME, ENTITY_ON_TRUNCATE, ENTITY_UNAVAILABLE_VALUE, ENTITY_IGNORE_NULL_UPDATES,
+                    ENTITY_ENCODINGS, ENTITY_SCHEMA_EVOLUTION, ENTITY_NEW_COLUMNS, ENTITY_OP_FIELD,
+                    ENTITY_TIME_FIELD, ENTITY_OP_VALUES, ENTITY_VALUE_DESERIALIZER, ENTITY_DESERIALIZER_CONFIG), List.of());
+
+    /** Every section the reference documents, in its order. */
+    public static List<ConfigSection> documented() {
+        List<ConfigSection> all = new java.util.ArrayList<>(ROOT.flatten());
+        all.add(ENTITY);
+        return all;
+    }
+
+    /** The keys of {@code service.replay:} (a class of their own so that {@link #SERVICE} can hold their section). */
+    public static final class ServiceReplayKeys {
+
+        private ServiceReplayKeys() {
+        }
+
+        /** Shortest lease: a heartbeat every third of it must still be possible. */
+        public static final Duration MIN_LEASE = Duration.ofMillis(300);
+
+        public static final ConfigKey<Integer> BATCH_SIZE = key("service.replay", "batch-size")
+                .doc("Records per replay-job transaction. `run --replay-batch-size` overrides it.")
+                .atLeast(1, 5000);
+        public static final ConfigKey<Duration> PAUSE = key("service.replay", "pause")
+                .doc("Pause between two replay-job batches: a throttle that leaves PostgreSQL to the live sink. "
+                        + "`run --replay-pause` overrides it.")
+                .durationOrZero(Duration.ZERO, "PT0.05S");
+        public static final ConfigKey<Duration> LEASE = key("service.replay", "lease")
+                .doc("How long a replay job stays this instance's without a heartbeat: a job of an instance that died is resumed "
+                        + "by another after this; at least 300 ms. `run --replay-lease` overrides it.")
+                .of("ISO-8601 duration", ConfigKey.STRING, Duration.ofSeconds(30), "PT30S", (path, raw, problems) -> {
+                    Duration d = ConfigKey.positiveDuration(path, (String) raw, "PT30S", problems);
+                    if (d != null && d.compareTo(MIN_LEASE) < 0) {
+                        problems.add(path + ": must be at least " + MIN_LEASE + ", got " + raw);
+                        return null;
+                    }
+                    return d;
+                }, Duration::toString);
+        public static final ConfigKey<Duration> POLL = key("service.replay", "poll")
+                .doc("How often an idle replay worker looks for a job (and the DLQ re-drive executor for requests). "
+                        + "`run --replay-poll` overrides it.")
+                .positiveDuration(Duration.ofSeconds(2), "PT2S");
+
+        public static final ConfigSection SECTION = new ConfigSection("service.replay",
+                "The replay worker, the DLQ mirror and the re-drive executor of `dimstream run`.",
+                List.of(BATCH_SIZE, PAUSE, LEASE, POLL), List.of());
+    }
+
+    // ---- readers shared by keys
+
+    private static String nonEmpty(String path, Object raw, List<String> problems) {
+        String s = (String) raw;
+        if (s.isBlank()) {
+            problems.add(path + ": must not be empty");
+        }
+        return s;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T cast(Object raw) {
+        return (T) raw;
+    }
+
+    /** {@code kafka.streams:} and {@code kafka.client:}: scalar values only; whether Kafka knows a name is checked where Kafka is. */
+    private static Map<String, String> properties(String path, String what, Object raw, List<String> problems) {
+        Map<String, String> m = new LinkedHashMap<>();
+        ((Map<?, ?>) raw).forEach((k, v) -> {
+            if (v == null || v instanceof Map || v instanceof List) {
+                problems.add(path + "." + k + ": expected a single value (" + what + "), got "
+                        + (v == null ? "nothing" : v instanceof Map ? "a mapping" : "a list"));
+            } else {
+                m.put(String.valueOf(k), String.valueOf(v));
+            }
+        });
+        return m;
+    }
+
+    private static Object printProperties(Map<String, String> m) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        m.forEach((name, value) -> out.put(name, Secrets.maskValue(name, value)));
+        return out;
+    }
+
+    /** {@code admin.trusted-proxies}: IP literals or CIDR blocks, never host names. */
+    private static List<AddressRange> addressRanges(String path, Object raw, List<String> problems) {
+        List<?> list = (List<?>) raw;
+        List<AddressRange> out = new java.util.ArrayList<>();
+        boolean ok = true;
+        for (int i = 0; i < list.size(); i++) {
+            String s = (String) list.get(i);
+            java.util.Optional<AddressRange> r = AddressRange.parse(s);
+            if (r.isEmpty()) {
+                problems.add(path + "[" + i + "]: \"" + s + "\" is not an IP address or CIDR block (e.g. 10.0.0.5, 10.1.0.0/16, fd00::/8)");
+                ok = false;
+            } else {
+                out.add(r.get());
+            }
+        }
+        return ok ? out : null;
+    }
+}

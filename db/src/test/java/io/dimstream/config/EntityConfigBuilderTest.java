@@ -1,0 +1,55 @@
+package io.dimstream.config;
+
+import static io.dimstream.db.entity.ColumnType.TEXT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.SystemColumns;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The builders name every component and default the rest as the config file does. */
+class EntityConfigBuilderTest {
+
+    private static final String MINIMAL = """
+            postgres: {url: embedded}
+            entities:
+              - {name: c, topic: t, table: dim_c, key: [id], tracked: [a], columns: {id: text, a: text}}
+            """;
+
+    @Test
+    void aBuiltEntityWithOnlyTheRequiredPartsIsTheOneAMinimalConfigReads() {
+        EntityConfig built = EntityConfig.builder().name("c").topic("t").table("dim_c").key(List.of("id")).tracked(List.of("a"))
+                .columns(Map.of("id", TEXT, "a", TEXT)).build();
+
+        assertThat(built).isEqualTo(DimstreamConfig.parse(MINIMAL, "config t.yml", Map.of()).entities().get(0));
+        assertThat(built).isEqualTo(new EntityConfig("c", "t", EventFormat.JSON, "dim_c", List.of("id"), List.of("a"), List.of(),
+                Optional.of(Duration.ofDays(30)), Map.of("id", TEXT, "a", TEXT), SystemColumns.DEFAULTS, SeedJsonOptions.DEFAULTS,
+                AvroOptions.DEFAULTS, FeedMode.CHANGES, EntityConfig.DEFAULT_SNAPSHOT_TIME_FIELD, false, false, false, Map.of(),
+                CdcOptions.defaults(EventFormat.JSON)));
+    }
+
+    @Test
+    void toBuilderCopiesEveryComponentAndTheCdcDefaultsFollowTheFormatWhenReset() {
+        EntityConfig json = EntityConfig.builder().name("c").topic("t").table("dim_c").key(List.of("id")).tracked(List.of("a"))
+                .columns(Map.of("id", TEXT, "a", TEXT)).surrogateKeyIndex(true).build();
+
+        assertThat(json.toBuilder().build()).isEqualTo(json);
+        EntityConfig debezium = json.toBuilder().format(EventFormat.DEBEZIUM_JSON).cdc(null).build();
+        assertThat(debezium.cdc()).isEqualTo(CdcOptions.defaults(EventFormat.DEBEZIUM_JSON));
+        assertThat(debezium.surrogateKeyIndex()).isTrue();
+    }
+
+    @Test
+    void theEntitySpecBuilderDefaultsAsTheShortConstructorsDo() {
+        EntitySpec built = EntitySpec.builder().name("c").table("dim_c").key(List.of("id")).tracked(List.of("a"))
+                .columns(Map.of("id", TEXT, "a", TEXT)).build();
+
+        assertThat(built).isEqualTo(new EntitySpec("c", "dim_c", List.of("id"), List.of("a"), List.of(), Map.of("id", TEXT, "a", TEXT),
+                Optional.of(EntitySpec.DEFAULT_LATENESS_HORIZON), SystemColumns.DEFAULTS, false, Map.of(), Set.of()));
+    }
+}

@@ -1,0 +1,48 @@
+package io.dimstream.app.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dimstream.config.DimstreamConfig;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The sink's settings take the {@code sink:} keys' defaults from the config, where they are declared once. */
+class SinkSettingsTest {
+
+    private static final String BASE = """
+            postgres: {url: embedded}
+            entities:
+              - {name: c, topic: t, table: c, key: [id], tracked: [a], columns: {id: text, a: text}}
+            """;
+
+    private static DimstreamConfig parse(String yaml) {
+        return DimstreamConfig.parse(yaml, "config t.yml", Map.of());
+    }
+
+    @Test
+    void withoutASinkSectionTheSettingsAreTheDefaults() {
+        assertThat(SinkSettings.from(parse(BASE).sink(), "app-sink")).isEqualTo(SinkSettings.defaults().withGroupId("app-sink"));
+        assertThat(SinkSettings.defaults()).isEqualTo(new SinkSettings("dimstream-sink", 5000, Duration.ofMillis(200),
+                Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 2, SinkSettings.OutOfRange.STOP, Duration.ofMinutes(5),
+                Optional.empty()));
+    }
+
+    @Test
+    void everyKeyOfTheSinkSectionReachesTheSettings() {
+        DimstreamConfig config = parse(BASE + """
+                sink:
+                  group-id: crm-sink
+                  batch-size: 800
+                  batch-max-wait: PT0.05S
+                  parallelism: 3
+                  on-offset-out-of-range: skip
+                  stuck-after: PT1M
+                """);
+
+        assertThat(SinkSettings.from(config.sink(), "app-sink")).isEqualTo(new SinkSettings("crm-sink", 800, Duration.ofMillis(50),
+                Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 3, SinkSettings.OutOfRange.SKIP, Duration.ofMinutes(1),
+                Optional.empty()));
+    }
+}
