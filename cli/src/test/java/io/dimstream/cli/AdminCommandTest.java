@@ -42,7 +42,7 @@ class AdminCommandTest {
         CliRun r = CliRun.of("admin", "--config", f.toString());
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).isEqualTo("dimstream admin: config " + f
-                + ": admin: required to start the web admin (port, users; see the README's config reference)\n");
+                + ": admin: required to start the web admin (port, users; see docs/config-reference.md)\n");
     }
 
     @Test

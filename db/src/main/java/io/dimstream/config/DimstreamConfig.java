@@ -114,7 +114,7 @@ public record DimstreamConfig(
     /** The {@code admin:} section, required by the web admin. */
     public AdminConfig requireAdmin() {
         return admin.orElseThrow(() -> new ConfigException("admin: required to start the web admin (port, users; "
-                + "see the README's config reference)"));
+                + "see docs/config-reference.md)"));
     }
 
     /** A config with the sink's defaults. */
