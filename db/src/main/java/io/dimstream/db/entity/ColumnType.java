@@ -385,15 +385,20 @@ public enum ColumnType {
         throw wrong(v);
     }
 
+    /** The remaining bytes of a buffer (an Avro {@code bytes} value), copied; the buffer's position is left as it was. */
+    public static byte[] bytesOf(ByteBuffer buffer) {
+        ByteBuffer view = buffer.duplicate();
+        byte[] b = new byte[view.remaining()];
+        view.get(b);
+        return b;
+    }
+
     private byte[] bytea(Object v) {
         if (v instanceof byte[] b) {
             return b;
         }
         if (v instanceof ByteBuffer buffer) {
-            ByteBuffer view = buffer.duplicate();
-            byte[] b = new byte[view.remaining()];
-            view.get(b);
-            return b;
+            return bytesOf(buffer);
         }
         if (v instanceof String s) {
             if (s.startsWith("\\x") || s.startsWith("\\X")) {

@@ -1,10 +1,8 @@
 package io.dimstream.app.change;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dimstream.db.entity.ColumnType;
-import io.dimstream.db.event.NativeEventJson;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Objects;
@@ -31,8 +29,6 @@ public record SliceMarker(String entity, Instant slice, int partition, int parti
     /** Its value on an end-of-slice marker. */
     public static final String END_OF_SLICE = "end-of-slice";
 
-    private static final ObjectMapper MAPPER = NativeEventJson.mapper();
-
     public SliceMarker {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(slice, "slice");
@@ -54,9 +50,7 @@ public record SliceMarker(String entity, Instant slice, int partition, int parti
 
     /** Adds the end-of-slice header. */
     public static Headers mark(Headers headers) {
-        headers.remove(HEADER);
-        headers.add(HEADER, END_OF_SLICE.getBytes(StandardCharsets.UTF_8));
-        return headers;
+        return ControlRecords.mark(headers, END_OF_SLICE);
     }
 
     /** The same slice, as the marker of another partition. */
@@ -65,7 +59,7 @@ public record SliceMarker(String entity, Instant slice, int partition, int parti
     }
 
     public byte[] encode() {
-        ObjectNode root = MAPPER.createObjectNode();
+        ObjectNode root = ControlRecords.MAPPER.createObjectNode();
         root.put("entity", entity);
         root.put("slice", ColumnType.CANONICAL_TIMESTAMP.format(slice));
         root.put("partition", partition);
@@ -79,39 +73,14 @@ public record SliceMarker(String entity, Instant slice, int partition, int parti
      * @throws IllegalArgumentException naming the field that is missing or wrong
      */
     public static SliceMarker decode(byte[] value) {
-        if (value == null) {
-            throw new IllegalArgumentException("end-of-slice marker without a value");
-        }
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(io.dimstream.db.event.StrictUtf8.decode(value));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalArgumentException("end-of-slice marker is not JSON: " + e.getOriginalMessage());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("end-of-slice marker is " + e.getMessage());
-        }
-        if (root == null || !root.isObject()) {
-            throw new IllegalArgumentException("end-of-slice marker: expected a JSON object");
-        }
-        JsonNode entity = root.get("entity");
-        if (entity == null || !entity.isTextual() || entity.asText().isBlank()) {
-            throw new IllegalArgumentException("end-of-slice marker: field 'entity' missing or not a string");
-        }
-        JsonNode slice = root.get("slice");
-        if (slice == null || !slice.isTextual()) {
-            throw new IllegalArgumentException("end-of-slice marker: field 'slice' missing or not a string");
-        }
-        Instant t = ColumnType.parseInstant(slice.asText()).orElseThrow(() -> new IllegalArgumentException(
-                "end-of-slice marker: field 'slice' is not an ISO-8601 instant with offset: \"" + slice.asText() + "\""));
-        if (!ColumnType.inRange(t)) {
-            // the sink writes the slice's instant to PostgreSQL and deletes keys at it
-            throw new IllegalArgumentException("end-of-slice marker: field 'slice' \"" + slice.asText() + "\" is outside the supported range "
-                    + ColumnType.INSTANT_RANGE);
-        }
+        String what = "end-of-slice marker";
+        JsonNode root = ControlRecords.object(value, what);
+        String entity = ControlRecords.entity(root, what);
+        Instant t = ControlRecords.instant(root, what, "slice");
         int partition = intField(root, "partition");
         int partitions = intField(root, "partitions");
         try {
-            return new SliceMarker(entity.asText(), t, partition, partitions);
+            return new SliceMarker(entity, t, partition, partitions);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("end-of-slice marker: " + e.getMessage());
         }

@@ -1,10 +1,8 @@
 package io.dimstream.app.change;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dimstream.db.entity.ColumnType;
-import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Source;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -32,8 +30,6 @@ public record TruncateMarker(String entity, Instant time, Source source, Optiona
     /** The {@value SliceMarker#HEADER} value of a truncate marker. */
     public static final String KIND = "truncate";
 
-    private static final ObjectMapper MAPPER = NativeEventJson.mapper();
-
     public TruncateMarker {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(time, "time");
@@ -51,9 +47,7 @@ public record TruncateMarker(String entity, Instant time, Source source, Optiona
 
     /** Adds the truncate header (replacing any control header). */
     public static Headers mark(Headers headers) {
-        headers.remove(SliceMarker.HEADER);
-        headers.add(SliceMarker.HEADER, KIND.getBytes(StandardCharsets.UTF_8));
-        return headers;
+        return ControlRecords.mark(headers, KIND);
     }
 
     /** The same truncate, for changes partition {@code p} alone. */
@@ -62,7 +56,7 @@ public record TruncateMarker(String entity, Instant time, Source source, Optiona
     }
 
     public byte[] encode() {
-        ObjectNode root = MAPPER.createObjectNode();
+        ObjectNode root = ControlRecords.MAPPER.createObjectNode();
         root.put("entity", entity);
         root.put("time", ColumnType.CANONICAL_TIMESTAMP.format(time));
         ObjectNode src = root.putObject("source");
@@ -79,34 +73,10 @@ public record TruncateMarker(String entity, Instant time, Source source, Optiona
      * @throws IllegalArgumentException naming the field that is missing or wrong
      */
     public static TruncateMarker decode(byte[] value) {
-        if (value == null) {
-            throw new IllegalArgumentException("truncate marker without a value");
-        }
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(io.dimstream.db.event.StrictUtf8.decode(value));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalArgumentException("truncate marker is not JSON: " + e.getOriginalMessage());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("truncate marker is " + e.getMessage());
-        }
-        if (root == null || !root.isObject()) {
-            throw new IllegalArgumentException("truncate marker: expected a JSON object");
-        }
-        JsonNode entity = root.get("entity");
-        if (entity == null || !entity.isTextual() || entity.asText().isBlank()) {
-            throw new IllegalArgumentException("truncate marker: field 'entity' missing or not a string");
-        }
-        JsonNode time = root.get("time");
-        if (time == null || !time.isTextual()) {
-            throw new IllegalArgumentException("truncate marker: field 'time' missing or not a string");
-        }
-        Instant t = ColumnType.parseInstant(time.asText()).orElseThrow(() -> new IllegalArgumentException(
-                "truncate marker: field 'time' is not an ISO-8601 instant with offset: \"" + time.asText() + "\""));
-        if (!ColumnType.inRange(t)) {
-            throw new IllegalArgumentException("truncate marker: field 'time' \"" + time.asText() + "\" is outside the supported range "
-                    + ColumnType.INSTANT_RANGE);
-        }
+        String what = "truncate marker";
+        JsonNode root = ControlRecords.object(value, what);
+        String entity = ControlRecords.entity(root, what);
+        Instant t = ControlRecords.instant(root, what, "time");
         JsonNode src = root.get("source");
         if (src == null || !src.isObject() || src.get("topic") == null || !src.get("topic").isTextual()) {
             throw new IllegalArgumentException("truncate marker: field 'source' missing or without its topic");
@@ -115,7 +85,7 @@ public record TruncateMarker(String entity, Instant time, Source source, Optiona
                 integer(src, "source.offset", "offset", Long.MAX_VALUE));
         OptionalInt partition = root.has("partition")
                 ? OptionalInt.of((int) integer(root, "partition", "partition", Integer.MAX_VALUE)) : OptionalInt.empty();
-        return new TruncateMarker(entity.asText(), t, source, partition);
+        return new TruncateMarker(entity, t, source, partition);
     }
 
     private static long integer(JsonNode parent, String path, String name, long max) {

@@ -431,10 +431,7 @@ final class DebeziumValues {
             return b;
         }
         if (raw instanceof ByteBuffer buffer) {
-            ByteBuffer view = buffer.duplicate();
-            byte[] b = new byte[view.remaining()];
-            view.get(b);
-            return b;
+            return io.dimstream.db.entity.ColumnType.bytesOf(buffer);
         }
         if (raw instanceof String s) {
             try {
