@@ -154,7 +154,7 @@ public final class ColumnInference {
             case LONG -> ColumnType.BIGINT;
             case FLOAT, DOUBLE -> ColumnType.DOUBLE;
             case BOOLEAN -> ColumnType.BOOLEAN;
-            case STRING -> ColumnType.TEXT;
+            case STRING, ENUM -> ColumnType.TEXT;
             case BYTES, FIXED -> ColumnType.BYTEA;
             default -> null;
         });

@@ -102,8 +102,8 @@ class AvroDecodersTest {
         AvroEventDecoder d = new AvroEventDecoder(new GenericBinaryDeserializer(NATIVE), List.of("customer_id"));
 
         assertThat(List.of(decode(d, null, nativeEvent("upsert", row("C1", "Oslo"))), decode(d, null, nativeEvent("delete", row("C1", null)))))
-                .isEqualTo(List.of(Decoded.ok(Event.upsert(T, rowMap("C1", "Oslo"), 3L, SRC)),
-                        Decoded.ok(Event.delete(T, rowMap("C1", null), 3L, SRC))));
+                .isEqualTo(List.of(typed(Event.upsert(T, rowMap("C1", "Oslo"), 3L, SRC)),
+                        typed(Event.delete(T, rowMap("C1", null), 3L, SRC))));
     }
 
     @Test
@@ -125,9 +125,9 @@ class AvroDecodersTest {
                 decode(d, null, null)))
                 // the commit time (source.ts_ms, 250 ms before the connector's ts_ms), with or without ts_ms
                 .isEqualTo(List.of(
-                        Decoded.ok(Event.upsert(T.minusMillis(250), rowMap("C1", "Oslo"), 3L, SRC)),
-                        Decoded.ok(Event.upsert(T.minusMillis(250), rowMap("C1", "Bergen"), 3L, SRC)),
-                        Decoded.ok(Event.delete(T.minusMillis(250), rowMap("C1", "Bergen"), 3L, SRC)),
+                        typed(Event.upsert(T.minusMillis(250), rowMap("C1", "Oslo"), 3L, SRC)),
+                        typed(Event.upsert(T.minusMillis(250), rowMap("C1", "Bergen"), 3L, SRC)),
+                        typed(Event.delete(T.minusMillis(250), rowMap("C1", "Bergen"), 3L, SRC)),
                         Decoded.skip("Debezium tombstone (null value) after a delete")));
     }
 
@@ -159,7 +159,7 @@ class AvroDecodersTest {
                 Map.of(GenericBinaryDeserializer.SCHEMA_CONFIG, ENVELOPE.toString())));
 
         assertThat(decode(d, null, envelope("r", null, row("C1", "Oslo"), T.toEpochMilli())))
-                .isEqualTo(Decoded.ok(Event.upsert(T.minusMillis(250), rowMap("C1", "Oslo"), 3L, SRC)));
+                .isEqualTo(typed(Event.upsert(T.minusMillis(250), rowMap("C1", "Oslo"), 3L, SRC)));
     }
 
     @Test
@@ -217,5 +217,12 @@ class AvroDecodersTest {
                 .isEqualTo(Decoded.error("not valid Avro: unknown schema id 1"));
         assertThat(new DebeziumAvroDecoder(unknownId).decode(null, wire, 0, "t", 0, 3))
                 .isEqualTo(Decoded.error("not valid Avro: unknown schema id 1"));
+    }
+
+    /** An event decoded from an Avro record: the row schema's column types come with it (ColumnInference.fromAvroRow). */
+    private static Decoded typed(Event e) {
+        return new Decoded.Ok(e, Map.of("customer_id", io.dimstream.db.entity.ColumnType.TEXT, "city", io.dimstream.db.entity.ColumnType.TEXT,
+                "balance", io.dimstream.db.entity.ColumnType.NUMERIC, "signup", io.dimstream.db.entity.ColumnType.DATE,
+                "tier", io.dimstream.db.entity.ColumnType.TEXT));
     }
 }
