@@ -11,6 +11,10 @@
  * recorded in the caller's transaction (the sink's batch), so the tables and the catalog agree
  * whether it commits or not; every reader of an entity merges the catalog into the config's spec
  * (catalog order: {@code added_at}, then name, the order the columns enter {@code record_hash}).
+ * It also records widenings (V009: {@code origin}, {@code widened_from}, {@code widened_at}):
+ * {@link io.dimstream.db.schema.EvolvedColumns#widen} alters a column to a safe wider type
+ * ({@link io.dimstream.db.entity.TypeWidening}) with the view dropped and made again, or refuses an
+ * unsafe change before any DDL, unless the table's column was changed by hand to take it.
  *
  * <p>{@link io.dimstream.db.schema.ColumnOrigins}: an entity's columns as the merged spec orders
  * them, each with its type (modifiers included), its role (key, tracked, type-1, system column) and

@@ -40,6 +40,13 @@
  * an advisory lock per entity, {@code ALTER TABLE} of the table and its event memory, the catalog
  * row), then applies the group with the extended spec; once committed, later groups use it. Only
  * records whose bytes hold {@code "new_columns":} are read twice for it. The first type wins.
+ * Columns a record names in {@code "widened"} ({@code schema-evolution: lenient}: a value its type
+ * refused, or a retype by the record's schema) are widened next, the same way
+ * ({@link io.dimstream.db.schema.EvolvedColumns#widen}: {@code ALTER COLUMN ... TYPE}, the view made
+ * again, the catalog row); a change that is no safe widening throws before any DDL, so the
+ * partition retries, turns stuck and says why until the column is changed by hand. After a commit
+ * that changed columns, the spec is read again from the catalog (two transactions may have
+ * changed different columns).
  *
  * <p>Snapshot feeds: an end-of-slice marker splits a batch; after the events before it, in the same
  * transaction, the slice is recorded complete on the partition and it and every complete slice
