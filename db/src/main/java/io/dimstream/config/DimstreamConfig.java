@@ -290,7 +290,7 @@ public record DimstreamConfig(
         e.columns().forEach((c, t) -> columns.put(c, e.modifiers().containsKey(c) ? e.modifiers().get(c).sqlType() : t.sqlName()));
         m.put("columns", columns);
         Map<String, String> system = new LinkedHashMap<>();
-        ConfigReader.systemColumnKeysInOrder().forEach((k, getter) -> system.put(k, getter.apply(e.systemColumns())));
+        EntityKeyParsers.SYSTEM_COLUMN_KEYS.forEach((k, getter) -> system.put(k, getter.apply(e.systemColumns())));
         m.put("system-columns", system);
         if (e.format() == EventFormat.SEED_JSON) {
             m.put("op-field", e.seedJson().opField());

@@ -2,12 +2,10 @@ package io.dimstream.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -48,16 +46,6 @@ class ConfigReferenceTest {
         assertThat(md).contains("| `sink.batch-size` | integer | `5000` | Events per PostgreSQL transaction, at most.");
         assertThat(md).contains("| `batch-size` | integer | `10000` | Deprecated: the old name of `load.batch-size`");
         assertThat(md).contains("| `postgres.password` | text |  | **Secret.** ");
-    }
-
-    /** The entities' keys are still bound by {@code ConfigReader.RawEntity}: the table documents exactly those. */
-    @Test
-    void theDocumentedEntityKeysAreTheOnesTheReaderKnows() {
-        List<String> read = Arrays.stream(ConfigReader.RawEntity.class.getRecordComponents())
-                .map(c -> c.getAccessor().getAnnotation(JsonProperty.class).value()).sorted().toList();
-        List<String> documented = ConfigKeys.ENTITY.keys().stream().map(ConfigKey::name).sorted().toList();
-
-        assertThat(documented).isEqualTo(read);
     }
 
     @Test
