@@ -2,11 +2,14 @@ package io.dimstream.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,6 +49,26 @@ class ConfigReferenceTest {
         assertThat(md).contains("| `sink.batch-size` | integer | `5000` | Events per PostgreSQL transaction, at most.");
         assertThat(md).contains("| `batch-size` | integer | `10000` | Deprecated: the old name of `load.batch-size`");
         assertThat(md).contains("| `postgres.password` | text |  | **Secret.** ");
+    }
+
+    /** The entities' keys are read from the table alone: an entity's unknown key is refused naming exactly its keys. */
+    @Test
+    void anEntitysKnownKeysAreTheTablesEntityKeys() {
+        String refusal = DimstreamConfigTest.refusal(DimstreamConfigTest.DESIGN_EXAMPLE.replace("    table: dim_customer", "    tabel: dim_customer"));
+
+        assertThat(refusal).isEqualTo("config test.yml: entities[0].tabel: unknown key (known here: "
+                + String.join(", ", ConfigKeys.ENTITY.knownNames()) + ")");
+    }
+
+    /** The masked dump prints an entity under the table's keys only, so what it prints reads back. */
+    @Test
+    void theDumpPrintsAnEntityUnderItsDeclaredKeys() throws IOException {
+        DimstreamConfig config = DimstreamConfigTest.parse(DimstreamConfigTest.DESIGN_EXAMPLE);
+        Set<String> printed = new TreeSet<>();
+        new YAMLMapper().readTree(config.describeMasked()).get("entities").get(0).fieldNames().forEachRemaining(printed::add);
+
+        assertThat(ConfigKeys.ENTITY.knownNames()).containsAll(printed);
+        assertThat(printed).contains("name", "topic", "format", "table", "key", "tracked", "type1", "columns", "system-columns");
     }
 
     @Test
