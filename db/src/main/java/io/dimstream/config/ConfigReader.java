@@ -11,27 +11,23 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
-import io.dimstream.db.entity.TypeModifier;
 import io.dimstream.db.secrets.Secrets;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * Turns config text into a {@link DimstreamConfig}: YAML to a tree, {@code ${VAR}} substitution,
- * binding to loosely typed {@code Raw*} records (unknown keys refused), then validation of every
+ * binding to the {@link ConfigKeys} table (each key's raw value; unknown keys refused naming the
+ * known ones; each item of {@code entities:} an {@link EntityValues}), then validation of every
  * field into the typed records, collecting all problems before failing.
  */
 final class ConfigReader {
@@ -286,7 +282,8 @@ final class ConfigReader {
      */
     private EntityConfig entity(String at, EntityValues v) {
         if (v == null) {
-            problems.add(at + ": expected an entity (name:, topic:, table:, key:, ...), got nothing");
+            problems.add(at + ": expected an entity (" + java.util.stream.Stream.of(ConfigKeys.ENTITY_NAME, ConfigKeys.ENTITY_TOPIC,
+                    ConfigKeys.ENTITY_TABLE, ConfigKeys.ENTITY_KEY).map(k -> k.name() + ":, ").collect(Collectors.joining()) + "...), got nothing");
             return null;
         }
         int before = problems.size();

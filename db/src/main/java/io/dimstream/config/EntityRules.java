@@ -88,7 +88,8 @@ final class EntityRules {
                 v.problems().add(at + "must be a field name, got nothing");
             } else if (columns.containsKey(c)) {
                 v.problems().add(at + "'" + c + "' is a column of the entity: " + ENTITY_EXCEPT.name() + " lists source fields the "
-                        + "entity leaves out (dropped when read), so leave it out of columns or out of " + ENTITY_EXCEPT.name());
+                        + "entity leaves out (dropped when read), so leave it out of " + ConfigKeys.ENTITY_COLUMNS.name() + " or out of "
+                        + ENTITY_EXCEPT.name());
             }
         }
         List<String> all = new ArrayList<>();
