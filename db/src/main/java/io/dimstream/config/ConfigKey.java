@@ -45,6 +45,26 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
     static final TypeReference<Boolean> BOOLEAN = new TypeReference<>() { };
     static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() { };
     static final TypeReference<java.util.LinkedHashMap<String, Object>> PROPERTIES = new TypeReference<>() { };
+    static final TypeReference<java.util.LinkedHashMap<String, String>> STRING_MAP = new TypeReference<>() { };
+    /** Any YAML value (scalar, list, mapping) as Jackson binds it to {@code Object}. */
+    static final TypeReference<Object> ANY = new TypeReference<>() { };
+
+    /**
+     * The raw value an absent required key is read as (an empty text, list or mapping), so that its
+     * parser names it required just as when it is given empty; null for a raw type without one.
+     */
+    Object emptyRaw() {
+        if (raw == STRING) {
+            return "";
+        }
+        if (raw == STRING_LIST) {
+            return List.of();
+        }
+        if (raw == STRING_MAP) {
+            return new java.util.LinkedHashMap<String, String>();
+        }
+        return null;
+    }
 
     public ConfigKey {
         Objects.requireNonNull(section);
@@ -202,9 +222,68 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
             return of("text", STRING, null, dfltText, (path, raw, problems) -> (String) raw, s -> s);
         }
 
-        /** A key the reference documents but whose section another reader reads (the entities' keys). */
-        ConfigKey<String> documented(String type, String dfltText) {
-            return of(type, STRING, null, dfltText, (path, raw, problems) -> (String) raw, s -> s);
+        /** A text that is required: {@code path: required} when blank (or absent, read through {@code EntityValues.required}). */
+        ConfigKey<String> requiredText() {
+            return of("text", STRING, null, "required", (path, raw, problems) -> {
+                String s = (String) raw;
+                if (s.isBlank()) {
+                    problems.add(path + ": required");
+                    return null;
+                }
+                return s;
+            }, s -> s);
+        }
+
+        /**
+         * A list of column names, each non-blank; a required one empty (or absent, read through
+         * {@code EntityValues.required}) is {@code path: required (a list of column names)}.
+         */
+        ConfigKey<List<String>> columnList(String type, boolean required) {
+            return of(type, STRING_LIST, required ? null : List.of(), required ? "required" : "none", (path, raw, problems) -> {
+                @SuppressWarnings("unchecked")
+                List<String> list = (List<String>) raw;
+                if (list.isEmpty()) {
+                    if (required) {
+                        problems.add(path + ": required (a list of column names)");
+                    }
+                    return List.of();
+                }
+                for (int i = 0; i < list.size(); i++) {
+                    if (list.get(i) == null || list.get(i).isBlank()) {
+                        problems.add(path + "[" + i + "]: must be a column name, got nothing");
+                    }
+                }
+                return list;
+            }, l -> l);
+        }
+
+        /**
+         * The name of a field of the source's records (not a column: whether it is one is a rule of
+         * the entity, {@code EntityRules}); null (absent: the default is the rules') or a problem when blank.
+         */
+        ConfigKey<String> fieldName(String type, String dfltText) {
+            return of(type, STRING, null, dfltText, (path, raw, problems) -> {
+                String s = (String) raw;
+                if (s.isBlank()) {
+                    problems.add(path + ": must be a field name, got nothing");
+                    return null;
+                }
+                return s;
+            }, s -> s);
+        }
+
+        /** One of {@code values}, written as {@code name} gives them (spaces around ignored); else {@code path: "x" is <refusal>}. */
+        <E> ConfigKey<E> oneOf(String type, E dflt, String dfltText, String refusal, E[] values, Function<E, String> name) {
+            return of(type, STRING, dflt, dfltText, (path, raw, problems) -> {
+                String s = ((String) raw).trim();
+                for (E v : values) {
+                    if (name.apply(v).equals(s)) {
+                        return v;
+                    }
+                }
+                problems.add(path + ": \"" + raw + "\" is " + refusal);
+                return null;
+            }, name::apply);
         }
 
         /** {@code true} or {@code false}. */

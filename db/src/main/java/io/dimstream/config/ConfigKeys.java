@@ -5,6 +5,7 @@ import static io.dimstream.config.ConfigKey.key;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.SystemColumns;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +17,8 @@ import java.util.Optional;
  * The table of the config file's keys: each declared once here, with its type, default,
  * validation and description. {@link ConfigReader} reads by it, {@link DimstreamConfig#describeMasked()}
  * prints by it, and {@code docs/config-reference.md} is generated from it ({@link ConfigReference}).
- * The entities' keys ({@code entities[]}) are still read by {@link ConfigReader}'s entity code;
- * {@link #ENTITY} lists them for the reference.
+ * The entities' keys ({@code entities[]}, {@link #ENTITY}) are read the same way for each item
+ * ({@link EntityValues}); the rules that involve several of them are {@link EntityRules}'.
  *
  * <p>To add a key: declare it here in its section's list, read it where its section's record is
  * built, and regenerate the reference ({@code ConfigReferenceTest} says how).
@@ -202,10 +203,10 @@ public final class ConfigKeys {
 
     // ---- entities:
 
-    public static final ConfigKey<List<ConfigReader.RawEntity>> ENTITIES = key("", "entities")
+    /** Bound item by item to {@link #ENTITY}'s keys by {@link ConfigReader}: its value is one {@link EntityValues} per item. */
+    public static final ConfigKey<List<EntityValues>> ENTITIES = key("", "entities")
             .doc("The entities, each a source topic and its history table: see the `entities[]` section. At least one is required.")
-            .of("list of entities", new TypeReference<List<ConfigReader.RawEntity>>() { }, null, "",
-                    (path, raw, problems) -> cast(raw), l -> l);
+            .of("list of entities", ConfigKey.ANY, null, "", (path, raw, problems) -> cast(raw), l -> l);
 
     /** The top level: the sections, {@code entities} and the deprecated {@code batch-size}. */
     public static final ConfigSection ROOT = new ConfigSection("",
@@ -213,21 +214,22 @@ public final class ConfigKeys {
                     + "a wrong config is refused at startup with a message naming every wrong field by its path.",
             List.of(ENTITIES, BATCH_SIZE), List.of(KAFKA, POSTGRES, LOAD, SINK, SERVICE, ADMIN));
 
-    // ---- entities[]: documented here; read by ConfigReader's entity code, which takes format, lateness-horizon,
-    // surrogate-key-index, partitioned-by-key and undeclared-columns (value, default) from these keys and checks the
-    // rest (and every cross-key rule) itself. ConfigReferenceTest checks the names agree with ConfigReader.RawEntity.
+    // ---- entities[]: each key read through EntityValues (its value, default and single-key checks here); the checks
+    // that involve several keys (format- or mode-only keys, columns/key/tracked consistency) are EntityRules'.
 
     /** {@code lateness-horizon: unlimited}. */
     public static final String UNLIMITED = "unlimited";
 
+    /** The section of the entities' keys. */
+    static final String ENTITY_SECTION = "entities[]";
 
-    public static final ConfigKey<String> ENTITY_NAME = key("entities[]", "name")
+    public static final ConfigKey<String> ENTITY_NAME = key(ENTITY_SECTION, "name")
             .doc("The entity's name (unique), as the verbs and the admin name it.")
-            .documented("text", "required");
-    public static final ConfigKey<String> ENTITY_TOPIC = key("entities[]", "topic")
+            .requiredText();
+    public static final ConfigKey<String> ENTITY_TOPIC = key(ENTITY_SECTION, "topic")
             .doc("The source topic.")
-            .documented("text", "required");
-    public static final ConfigKey<EventFormat> ENTITY_FORMAT = key("entities[]", "format")
+            .requiredText();
+    public static final ConfigKey<EventFormat> ENTITY_FORMAT = key(ENTITY_SECTION, "format")
             .doc("How the topic's records are read: the native JSON event, change rows of older SCD2 jobs, the native event as Avro (Confluent wire format), or Debezium's envelope in JSON or Avro.")
             .of("`json`, `seed-json`, `avro`, `debezium-json` or `debezium-avro`", ConfigKey.STRING, EventFormat.JSON, "`json`",
                     (path, raw, problems) -> {
@@ -237,25 +239,32 @@ public final class ConfigKeys {
                         }
                         return f;
                     }, EventFormat::configName);
-    public static final ConfigKey<String> ENTITY_MODE = key("entities[]", "mode")
+    public static final ConfigKey<FeedMode> ENTITY_MODE = key(ENTITY_SECTION, "mode")
             .doc("`changes`: every record is an event that says what changed; `snapshot`: the topic carries periodic full slices of the table (flat JSON rows, only with `format: json`).")
-            .documented("`changes` or `snapshot`", "`changes`");
-    public static final ConfigKey<String> ENTITY_TABLE = key("entities[]", "table")
+            .of("`changes` or `snapshot`", ConfigKey.STRING, FeedMode.CHANGES, "`changes`", (path, raw, problems) -> {
+                FeedMode mode = FeedMode.fromConfig((String) raw).orElse(null);
+                if (mode == null) {
+                    problems.add(path + ": unknown mode \"" + raw + "\" (supported: " + FeedMode.supportedNames() + ")");
+                }
+                return mode;
+            }, FeedMode::configName);
+    public static final ConfigKey<String> ENTITY_TABLE = key(ENTITY_SECTION, "table")
             .doc("The history table: created if missing, validated if present; `schema.table` allowed; at most 49 bytes without its schema.")
-            .documented("text", "required");
-    public static final ConfigKey<String> ENTITY_KEY = key("entities[]", "key")
+            .requiredText();
+    public static final ConfigKey<List<String>> ENTITY_KEY = key(ENTITY_SECTION, "key")
             .doc("The business key; composite keys allowed; a NULL key part is rejected.")
-            .documented("list of column names", "required");
-    public static final ConfigKey<String> ENTITY_TRACKED = key("entities[]", "tracked")
+            .columnList("list of column names", true);
+    public static final ConfigKey<List<String>> ENTITY_TRACKED = key(ENTITY_SECTION, "tracked")
             .doc("The type-2 columns (a change makes a new version); `\"*\"`: every column of `columns` but the key and type-1 ones (and `except`).")
-            .documented("list of column names, or `\"*\"`", "required");
-    public static final ConfigKey<String> ENTITY_TYPE1 = key("entities[]", "type1")
+            .columnList("list of column names, or `\"*\"`", true);
+    public static final ConfigKey<List<String>> ENTITY_TYPE1 = key(ENTITY_SECTION, "type1")
             .doc("Type-1 columns: overwritten in the current version, no new version.")
-            .documented("list of column names", "none");
-    public static final ConfigKey<String> ENTITY_EXCEPT = key("entities[]", "except")
+            .columnList("list of column names", false);
+    /** Its items are checked by {@link EntityRules#tracked} (they must not be columns). */
+    public static final ConfigKey<List<String>> ENTITY_EXCEPT = key(ENTITY_SECTION, "except")
             .doc("With `tracked: \"*\"` only: source fields the entity leaves out (dropped when read); they never become columns.")
-            .documented("list of field names", "none");
-    public static final ConfigKey<Optional<Duration>> ENTITY_LATENESS_HORIZON = key("entities[]", "lateness-horizon")
+            .of("list of field names", ConfigKey.STRING_LIST, null, "none", (path, raw, problems) -> cast(raw), l -> l);
+    public static final ConfigKey<Optional<Duration>> ENTITY_LATENESS_HORIZON = key(ENTITY_SECTION, "lateness-horizon")
             .doc("How late an event may come and still be placed in the history; an event beyond it goes to quarantine.")
             .of("ISO-8601 duration or `unlimited`", ConfigKey.STRING, Optional.of(EntitySpec.DEFAULT_LATENESS_HORIZON),
                     DimstreamConfig.isoDuration(EntitySpec.DEFAULT_LATENESS_HORIZON), (path, raw, problems) -> {
@@ -269,19 +278,21 @@ public final class ConfigKeys {
                             return null;
                         }
                     }, h -> h.map(DimstreamConfig::isoDuration).orElse(UNLIMITED));
-    public static final ConfigKey<String> ENTITY_COLUMNS = key("entities[]", "columns")
+    public static final ConfigKey<EntityKeyParsers.Columns> ENTITY_COLUMNS = key(ENTITY_SECTION, "columns")
             .doc("The columns and their PostgreSQL types: `text`, `varchar(n)`, `smallint`, `integer`, `bigint`, `numeric`, `numeric(p,s)`, `double precision`, `boolean`, `date`, `timestamp`, `timestamptz`, `time`, `uuid`, `jsonb`, `bytea` (quote `\"numeric(p,s)\"` inside `{...}`: YAML splits at the comma).")
-            .documented("mapping of column name to type", "required");
-    public static final ConfigKey<String> ENTITY_SYSTEM_COLUMNS = key("entities[]", "system-columns")
+            .of("mapping of column name to type", ConfigKey.STRING_MAP, null, "required", EntityKeyParsers::columns,
+                    EntityKeyParsers.Columns::printed);
+    public static final ConfigKey<SystemColumns> ENTITY_SYSTEM_COLUMNS = key(ENTITY_SECTION, "system-columns")
             .doc("Renames of the system columns: `surrogate_key`, `valid_from`, `valid_to`, `is_current`, `is_deleted`, `record_hash`, `source_topic`, `source_partition`, `source_offset`, `loaded_at`.")
-            .documented("mapping of system column to name", "the default names");
-    public static final ConfigKey<Boolean> ENTITY_SURROGATE_KEY_INDEX = key("entities[]", "surrogate-key-index")
+            .of("mapping of system column to name", ConfigKey.STRING_MAP, SystemColumns.DEFAULTS, "the default names",
+                    EntityKeyParsers::systemColumns, EntityKeyParsers::printSystemColumns);
+    public static final ConfigKey<Boolean> ENTITY_SURROGATE_KEY_INDEX = key(ENTITY_SECTION, "surrogate-key-index")
             .doc("`true`: the created table also gets a unique index on `surrogate_key`, for lookups of single versions by it (each version written then costs ~20% more); applies when dimstream creates the table.")
             .bool(false);
-    public static final ConfigKey<Boolean> ENTITY_PARTITIONED_BY_KEY = key("entities[]", "partitioned-by-key")
+    public static final ConfigKey<Boolean> ENTITY_PARTITIONED_BY_KEY = key(ENTITY_SECTION, "partitioned-by-key")
             .doc("`true`: producers already put every event of a key on one partition (keyed by it): the repartition step is skipped, less latency. Not with `mode: snapshot`.")
             .bool(false);
-    public static final ConfigKey<Boolean> ENTITY_UNDECLARED_COLUMNS = key("entities[]", "undeclared-columns")
+    public static final ConfigKey<Boolean> ENTITY_UNDECLARED_COLUMNS = key(ENTITY_SECTION, "undeclared-columns")
             .doc("A record with a field that is not a column: `reject` sends it to the DLQ naming the field; `ignore` drops such fields (a Debezium row image carries every column of its table).")
             .of("`reject` or `ignore`", ConfigKey.STRING, false, "`reject`", (path, raw, problems) -> {
                 switch ((String) raw) {
@@ -294,48 +305,81 @@ public final class ConfigKeys {
                         return null;
                 }
             }, ignore -> ignore ? "ignore" : "reject");
-    public static final ConfigKey<String> ENTITY_SNAPSHOT_TIME_FIELD = key("entities[]", "snapshot-time-field")
+    public static final ConfigKey<String> ENTITY_SNAPSHOT_TIME_FIELD = key(ENTITY_SECTION, "snapshot-time-field")
             .doc("`mode: snapshot` only: the row field holding the slice's instant (ISO-8601 with offset or epoch milliseconds); it must not be a column.")
-            .documented("text", "`snapshot_time`");
-    public static final ConfigKey<String> ENTITY_EVENT_TIME = key("entities[]", "event-time")
+            .fieldName("text", "`" + EntityConfig.DEFAULT_SNAPSHOT_TIME_FIELD + "`");
+    public static final ConfigKey<CdcOptions.EventTime> ENTITY_EVENT_TIME = key(ENTITY_SECTION, "event-time")
             .doc("Where an event's time comes from: Debezium's commit time, the time the connector processed it, or a field of the row image (of `data` for json/avro; the time-field for seed-json). Not with `mode: snapshot`.")
-            .documented("`source.ts_ms`, `ts_ms` or `field NAME`", "`source.ts_ms` for the debezium formats, else the event's `event_time`");
-    public static final ConfigKey<String> ENTITY_ON_TRUNCATE = key("entities[]", "on-truncate")
+            .of("`source.ts_ms`, `ts_ms` or `field NAME`", ConfigKey.STRING, null,
+                    "`source.ts_ms` for the debezium formats, else the event's `event_time`", (path, raw, problems) -> {
+                        String t = ((String) raw).trim();
+                        if (t.equals("source.ts_ms") || t.equals("ts_ms")) {
+                            return t.equals("ts_ms") ? CdcOptions.EventTime.TS_MS : CdcOptions.EventTime.SOURCE_TS_MS;
+                        }
+                        if (t.matches("field\\s+\\S+")) {
+                            return CdcOptions.EventTime.field(t.substring(5).trim());
+                        }
+                        problems.add(path + ": \"" + raw + "\" is none of source.ts_ms, ts_ms, field NAME");
+                        return null;
+                    }, CdcOptions.EventTime::configText);
+    public static final ConfigKey<CdcOptions.OnTruncate> ENTITY_ON_TRUNCATE = key(ENTITY_SECTION, "on-truncate")
             .doc("debezium-json/-avro: what a truncate of the source table (op t) does: `ignore` (counted and logged) or `delete-all` (every key live at its time is deleted then; not with `event-time: field NAME`).")
-            .documented("`ignore` or `delete-all`", "`ignore`");
-    public static final ConfigKey<String> ENTITY_UNAVAILABLE_VALUE = key("entities[]", "unavailable-value")
+            .oneOf("`ignore` or `delete-all`", CdcOptions.OnTruncate.IGNORE, "`ignore`", "neither ignore nor delete-all",
+                    CdcOptions.OnTruncate.values(), CdcOptions.OnTruncate::configName);
+    public static final ConfigKey<Optional<String>> ENTITY_UNAVAILABLE_VALUE = key(ENTITY_SECTION, "unavailable-value")
             .doc("A value meaning \"not sent, unchanged\" (Debezium's TOAST placeholder); `none` turns it off.")
-            .documented("text, or `none`", "`__debezium_unavailable_value` for the debezium formats, else none");
-    public static final ConfigKey<String> ENTITY_IGNORE_NULL_UPDATES = key("entities[]", "ignore-null-updates")
+            .of("text, or `none`", ConfigKey.STRING, null, "`" + CdcOptions.DEBEZIUM_UNAVAILABLE_VALUE + "` for the debezium formats, else none",
+                    (path, raw, problems) -> {
+                        String s = (String) raw;
+                        if (s.isEmpty()) {
+                            problems.add(path + ": must be a value, or none to turn it off");
+                        }
+                        return s.equals("none") ? Optional.empty() : Optional.of(s);
+                    }, v -> v.orElse("none"));
+    /** {@code all} or the list as written; its columns are checked by {@link EntityRules#cdc}. */
+    public static final ConfigKey<Object> ENTITY_IGNORE_NULL_UPDATES = key(ENTITY_SECTION, "ignore-null-updates")
             .doc("Attributes whose NULL or missing field in an upsert means \"unchanged\" (partial updates).")
-            .documented("`all` or list of column names", "none");
-    public static final ConfigKey<String> ENTITY_ENCODINGS = key("entities[]", "encodings")
+            .of("`all` or list of column names", ConfigKey.ANY, null, "none", (path, raw, problems) -> {
+                if ("all".equals(raw) || raw instanceof List<?>) {
+                    return raw;
+                }
+                problems.add(path + ": expected all or a list of columns, got " + raw);
+                return null;
+            }, v -> v);
+    /** Checked column by column against the columns by {@link EntityRules#cdc}. */
+    public static final ConfigKey<Map<String, String>> ENTITY_ENCODINGS = key(ENTITY_SECTION, "encodings")
             .doc("debezium-json/-avro: per column, the semantic type its values are encoded as in records without a schema, checked against the column's type.")
-            .documented("mapping of column to encoding", "none");
-    public static final ConfigKey<String> ENTITY_SCHEMA_EVOLUTION = key("entities[]", "schema-evolution")
+            .of("mapping of column to encoding", ConfigKey.STRING_MAP, null, "none", (path, raw, problems) -> cast(raw), m -> m);
+    public static final ConfigKey<CdcOptions.SchemaEvolution> ENTITY_SCHEMA_EVOLUTION = key(ENTITY_SECTION, "schema-evolution")
             .doc("`lenient`: a field the source stops sending keeps its last value (no version); `strict`: it is NULL.")
-            .documented("`lenient` or `strict`", "`lenient` for debezium-* and avro, `strict` for json and seed-json");
-    public static final ConfigKey<String> ENTITY_NEW_COLUMNS = key("entities[]", "new-columns")
+            .oneOf("`lenient` or `strict`", null, "`lenient` for debezium-* and avro, `strict` for json and seed-json",
+                    "neither lenient nor strict", CdcOptions.SchemaEvolution.values(), CdcOptions.SchemaEvolution::configName);
+    public static final ConfigKey<CdcOptions.NewColumns> ENTITY_NEW_COLUMNS = key(ENTITY_SECTION, "new-columns")
             .doc("`schema-evolution: lenient` only: a field the source starts sending becomes a column while running, of this kind.")
-            .documented("`tracked`, `type1` or `ignore`", "`tracked` with `tracked: \"*\"`, else `ignore`");
-    public static final ConfigKey<String> ENTITY_OP_FIELD = key("entities[]", "op-field")
+            .oneOf("`tracked`, `type1` or `ignore`", null, "`tracked` with `tracked: \"*\"`, else `ignore`",
+                    "none of tracked, type1, ignore", CdcOptions.NewColumns.values(), CdcOptions.NewColumns::configName);
+    public static final ConfigKey<String> ENTITY_OP_FIELD = key(ENTITY_SECTION, "op-field")
             .doc("`format: seed-json` only: the field holding the operation.")
-            .documented("text", "`operation`");
-    public static final ConfigKey<String> ENTITY_TIME_FIELD = key("entities[]", "time-field")
+            .fieldName("text", "`" + SeedJsonOptions.DEFAULTS.opField() + "`");
+    public static final ConfigKey<String> ENTITY_TIME_FIELD = key(ENTITY_SECTION, "time-field")
             .doc("`format: seed-json` only: the field holding the change's time.")
-            .documented("text", "`change_time`");
-    public static final ConfigKey<String> ENTITY_OP_VALUES = key("entities[]", "op-values")
+            .fieldName("text", "`" + SeedJsonOptions.DEFAULTS.timeField() + "`");
+    public static final ConfigKey<EntityKeyParsers.OpValues> ENTITY_OP_VALUES = key(ENTITY_SECTION, "op-values")
             .doc("`format: seed-json` only: the operation values, matched ignoring case.")
-            .documented("mapping `upsert`/`delete` to lists of values", "`{upsert: [CREATE, UPDATE], delete: [DELETE]}`");
-    public static final ConfigKey<String> ENTITY_VALUE_DESERIALIZER = key("entities[]", "value-deserializer")
+            .of("mapping `upsert`/`delete` to lists of values", new TypeReference<EntityKeyParsers.OpValues>() { }, null,
+                    "`{upsert: [CREATE, UPDATE], delete: [DELETE]}`", EntityKeyParsers::opValues, EntityKeyParsers.OpValues::printed);
+    public static final ConfigKey<String> ENTITY_VALUE_DESERIALIZER = key(ENTITY_SECTION, "value-deserializer")
             .doc("`format: avro` or `debezium-avro` only: any `Deserializer<GenericRecord>`, e.g. Confluent's `KafkaAvroDeserializer`.")
-            .documented("Java class name", "`io.dimstream.schemas.serde.AvroWireDeserializer`");
-    public static final ConfigKey<String> ENTITY_DESERIALIZER_CONFIG = key("entities[]", "deserializer-config")
+            .of("Java class name", ConfigKey.STRING, AvroOptions.DEFAULT_VALUE_DESERIALIZER, "`" + AvroOptions.DEFAULT_VALUE_DESERIALIZER + "`",
+                    EntityKeyParsers::javaClassName, s -> s);
+    /** Its settings are checked against the deserializer by {@link EntityRules#avro}; printed masked. */
+    public static final ConfigKey<Map<String, String>> ENTITY_DESERIALIZER_CONFIG = key(ENTITY_SECTION, "deserializer-config")
             .doc("`format: avro` or `debezium-avro` only: the deserializer's settings (`schema.registry.url`, `basic.auth.user.info: ${VAR}`, ...); with the default deserializer an unknown setting is refused. Secrets are masked when printed.")
-            .documented("mapping of setting to value", "none");
+            .of("mapping of setting to value", ConfigKey.STRING_MAP, null, "none", (path, raw, problems) -> cast(raw),
+                    ConfigKeys::printProperties);
 
-    /** One item of {@code entities:} (documentation only: its keys are read by {@link ConfigReader#entity}). */
-    public static final ConfigSection ENTITY = new ConfigSection("entities[]",
+    /** One item of {@code entities:}, bound by {@link ConfigReader} into an {@link EntityValues}. */
+    public static final ConfigSection ENTITY = new ConfigSection(ENTITY_SECTION,
             "One item of `entities:`: a source topic and the history table it feeds. A wrong key is refused naming it with the "
                     + "entity's index, e.g. `entities[0].lateness-horizon: \"P3X\" is not an ISO-8601 duration or \"unlimited\"`.",
             List.of(ENTITY_NAME, ENTITY_TOPIC, ENTITY_FORMAT, ENTITY_MODE,
@@ -401,7 +445,7 @@ public final class ConfigKeys {
     }
 
     @SuppressWarnings("unchecked")
-    private static <T> T cast(Object raw) {
+    static <T> T cast(Object raw) {
         return (T) raw;
     }
 
@@ -419,7 +463,7 @@ public final class ConfigKeys {
         return m;
     }
 
-    private static Object printProperties(Map<String, String> m) {
+    static Object printProperties(Map<String, String> m) {
         Map<String, Object> out = new LinkedHashMap<>();
         m.forEach((name, value) -> out.put(name, Secrets.maskValue(name, value)));
         return out;

@@ -242,14 +242,15 @@ public record DimstreamConfig(
             .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
             .build();
 
+    /** An entity as its keys print it (each through its {@link ConfigKeys} declaration), the defaults filled in. */
     private static Map<String, Object> describe(EntityConfig e) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", e.name());
-        m.put("topic", e.topic());
+        ConfigKeys.ENTITY_NAME.putInto(m, e.name());
+        ConfigKeys.ENTITY_TOPIC.putInto(m, e.topic());
         ConfigKeys.ENTITY_FORMAT.putInto(m, e.format());
         if (e.snapshot()) {
-            m.put("mode", e.mode().configName());
-            m.put("snapshot-time-field", e.snapshotTimeField());
+            ConfigKeys.ENTITY_MODE.putInto(m, e.mode());
+            ConfigKeys.ENTITY_SNAPSHOT_TIME_FIELD.putInto(m, e.snapshotTimeField());
         }
         if (e.partitionedByKey()) {
             ConfigKeys.ENTITY_PARTITIONED_BY_KEY.putInto(m, true);
@@ -262,50 +263,44 @@ public record DimstreamConfig(
         }
         CdcOptions cdc = e.cdc();
         if (cdc.eventTime().kind() != CdcOptions.EventTime.Kind.DEFAULT) {
-            m.put("event-time", cdc.eventTime().configText());
+            ConfigKeys.ENTITY_EVENT_TIME.putInto(m, cdc.eventTime());
         }
-        cdc.unavailableValue().ifPresent(v -> m.put("unavailable-value", v));
+        if (cdc.unavailableValue().isPresent()) {
+            ConfigKeys.ENTITY_UNAVAILABLE_VALUE.putInto(m, cdc.unavailableValue());
+        }
         if (cdc.ignoreNullUpdates().any()) {
-            m.put("ignore-null-updates", cdc.ignoreNullUpdates().all() ? "all" : List.copyOf(cdc.ignoreNullUpdates().columns()));
+            ConfigKeys.ENTITY_IGNORE_NULL_UPDATES.putInto(m,
+                    cdc.ignoreNullUpdates().all() ? "all" : List.copyOf(cdc.ignoreNullUpdates().columns()));
         }
         if (cdc.onTruncate() != CdcOptions.OnTruncate.IGNORE) {
-            m.put("on-truncate", cdc.onTruncate().configName());
+            ConfigKeys.ENTITY_ON_TRUNCATE.putInto(m, cdc.onTruncate());
         }
         if (!cdc.encodings().isEmpty()) {
-            m.put("encodings", cdc.encodings());
+            ConfigKeys.ENTITY_ENCODINGS.putInto(m, cdc.encodings());
         }
-        m.put("schema-evolution", cdc.schemaEvolution().configName());
+        ConfigKeys.ENTITY_SCHEMA_EVOLUTION.putInto(m, cdc.schemaEvolution());
         if (cdc.schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT) {
-            m.put("new-columns", cdc.newColumns().configName());
+            ConfigKeys.ENTITY_NEW_COLUMNS.putInto(m, cdc.newColumns());
         }
         if (!cdc.except().isEmpty()) {
-            m.put("except", cdc.except());
+            ConfigKeys.ENTITY_EXCEPT.putInto(m, cdc.except());
         }
-        m.put("table", e.table());
-        m.put("key", e.key());
-        m.put("tracked", e.tracked());
-        m.put("type1", e.type1());
+        ConfigKeys.ENTITY_TABLE.putInto(m, e.table());
+        ConfigKeys.ENTITY_KEY.putInto(m, e.key());
+        ConfigKeys.ENTITY_TRACKED.putInto(m, e.tracked());
+        ConfigKeys.ENTITY_TYPE1.putInto(m, e.type1());
         ConfigKeys.ENTITY_LATENESS_HORIZON.putInto(m, e.latenessHorizon());
-        Map<String, String> columns = new LinkedHashMap<>();
-        e.columns().forEach((c, t) -> columns.put(c, e.modifiers().containsKey(c) ? e.modifiers().get(c).sqlType() : t.sqlName()));
-        m.put("columns", columns);
-        Map<String, String> system = new LinkedHashMap<>();
-        ConfigReader.systemColumnKeysInOrder().forEach((k, getter) -> system.put(k, getter.apply(e.systemColumns())));
-        m.put("system-columns", system);
+        ConfigKeys.ENTITY_COLUMNS.putInto(m, new EntityKeyParsers.Columns(e.columns(), e.modifiers()));
+        ConfigKeys.ENTITY_SYSTEM_COLUMNS.putInto(m, e.systemColumns());
         if (e.format() == EventFormat.SEED_JSON) {
-            m.put("op-field", e.seedJson().opField());
-            m.put("time-field", e.seedJson().timeField());
-            Map<String, Object> opValues = new LinkedHashMap<>();
-            opValues.put("upsert", e.seedJson().upsertValues());
-            opValues.put("delete", e.seedJson().deleteValues());
-            m.put("op-values", opValues);
+            ConfigKeys.ENTITY_OP_FIELD.putInto(m, e.seedJson().opField());
+            ConfigKeys.ENTITY_TIME_FIELD.putInto(m, e.seedJson().timeField());
+            ConfigKeys.ENTITY_OP_VALUES.putInto(m, new EntityKeyParsers.OpValues(e.seedJson().upsertValues(), e.seedJson().deleteValues()));
         }
         if (e.format().avro()) {
-            m.put("value-deserializer", e.avro().valueDeserializer());
-            // basic.auth.user.info and the like are secrets; a URL may carry user:password@
-            Map<String, String> deserializer = new LinkedHashMap<>();
-            e.avro().deserializerConfig().forEach((k, v) -> deserializer.put(k, Secrets.maskValue(k, v)));
-            m.put("deserializer-config", deserializer);
+            ConfigKeys.ENTITY_VALUE_DESERIALIZER.putInto(m, e.avro().valueDeserializer());
+            // basic.auth.user.info and the like are secrets; a URL may carry user:password@ (its printer masks them)
+            ConfigKeys.ENTITY_DESERIALIZER_CONFIG.putInto(m, e.avro().deserializerConfig());
         }
         return m;
     }

@@ -5,7 +5,8 @@
  * default, validation, description, secret flag), which drives the reading, the defaults, the
  * masked dump ({@code DimstreamConfig.describeMasked}) and the generated
  * {@code docs/config-reference.md} ({@link io.dimstream.config.ConfigReference}); the entities'
- * keys are declared there for the reference but still read by {@code ConfigReader}'s entity code. Everything printed passes
+ * keys too, each item of {@code entities:} bound to them ({@code EntityValues}), the rules that
+ * involve several of an entity's keys in one place ({@code EntityRules}). Everything printed passes
  * {@link io.dimstream.db.secrets.Secrets#mask}, the one masking function (URL parameters and user
  * info, JAAS options, secret-named properties such as {@code basic.auth.user.info}); setting maps
  * ({@code kafka.client}, {@code deserializer-config}) print masked even through {@code toString}. An entity's {@link io.dimstream.config.FeedMode} says whether its topic

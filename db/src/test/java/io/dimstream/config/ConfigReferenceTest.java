@@ -2,13 +2,14 @@ package io.dimstream.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,14 +51,24 @@ class ConfigReferenceTest {
         assertThat(md).contains("| `postgres.password` | text |  | **Secret.** ");
     }
 
-    /** The entities' keys are still bound by {@code ConfigReader.RawEntity}: the table documents exactly those. */
+    /** The entities' keys are read from the table alone: an entity's unknown key is refused naming exactly its keys. */
     @Test
-    void theDocumentedEntityKeysAreTheOnesTheReaderKnows() {
-        List<String> read = Arrays.stream(ConfigReader.RawEntity.class.getRecordComponents())
-                .map(c -> c.getAccessor().getAnnotation(JsonProperty.class).value()).sorted().toList();
-        List<String> documented = ConfigKeys.ENTITY.keys().stream().map(ConfigKey::name).sorted().toList();
+    void anEntitysKnownKeysAreTheTablesEntityKeys() {
+        String refusal = DimstreamConfigTest.refusal(DimstreamConfigTest.DESIGN_EXAMPLE.replace("    table: dim_customer", "    tabel: dim_customer"));
 
-        assertThat(documented).isEqualTo(read);
+        assertThat(refusal).isEqualTo("config test.yml: entities[0].tabel: unknown key (known here: "
+                + String.join(", ", ConfigKeys.ENTITY.knownNames()) + ")");
+    }
+
+    /** The masked dump prints an entity under the table's keys only, so what it prints reads back. */
+    @Test
+    void theDumpPrintsAnEntityUnderItsDeclaredKeys() throws IOException {
+        DimstreamConfig config = DimstreamConfigTest.parse(DimstreamConfigTest.DESIGN_EXAMPLE);
+        Set<String> printed = new TreeSet<>();
+        new YAMLMapper().readTree(config.describeMasked()).get("entities").get(0).fieldNames().forEachRemaining(printed::add);
+
+        assertThat(ConfigKeys.ENTITY.knownNames()).containsAll(printed);
+        assertThat(printed).contains("name", "topic", "format", "table", "key", "tracked", "type1", "columns", "system-columns");
     }
 
     @Test
