@@ -114,7 +114,7 @@ public final class Scd2Writer {
         }
         Prepared prep = prepare(c, entity, batch);
         if (prep.events().isEmpty()) {
-            return new ApplyResult(batch.size(), 0, 0, 0, 0, 0, prep.superseded(), 0, prep.rejected(), 0, 0, 0);
+            return ApplyResult.builder().received(batch.size()).duplicates(prep.superseded()).rejected(prep.rejected()).build();
         }
         return applyPrepared(c, entity, prep.events(), batch.size(), prep.superseded(), prep.rejected());
     }
@@ -148,8 +148,11 @@ public final class Scd2Writer {
             throw new IllegalStateException("applyIsolating(Connection, ...) needs a connection with auto-commit off");
         }
         Prepared prep = prepare(c, entity, batch);
-        ApplyResult set = new ApplyResult(batch.size() - prep.events().size(), 0, 0, 0, 0, 0, prep.superseded(), 0,
-                prep.rejected(), 0, 0, 0);
+        ApplyResult set = ApplyResult.builder()
+                .received(batch.size() - prep.events().size())
+                .duplicates(prep.superseded())
+                .rejected(prep.rejected())
+                .build();
         return set.plus(split(c, entity, prep.events()));
     }
 
@@ -185,8 +188,10 @@ public final class Scd2Writer {
                 String line = m.lines().findFirst().orElse(m);
                 String state = SqlFailures.sqlState(e).orElse(null);
                 LOG.warn("{} of {}: PostgreSQL refused the event (SQL state {}): {}", only.source(), entity.name(), state, line);
-                return new ApplyResult(1, 0, 0, 0, 0, 0, 0, 0,
-                        List.of(new Rejection(only.source(), "PostgreSQL refused the event: " + line, state)), 0, 0, 0);
+                return ApplyResult.builder()
+                        .received(1)
+                        .rejected(List.of(new Rejection(only.source(), "PostgreSQL refused the event: " + line, state)))
+                        .build();
             }
             LOG.debug("PostgreSQL refused a part of {} events of {} (SQL state {}); isolating the refused events",
                     events.size(), entity.name(), SqlFailures.sqlState(e).orElse("?"));
@@ -267,8 +272,11 @@ public final class Scd2Writer {
                     }
                 }, pool));
             }
-            ApplyResult total = new ApplyResult(batch.size() - prep.events().size(), 0, 0, 0, 0, 0, prep.superseded(), 0,
-                    prep.rejected(), 0, 0, 0);
+            ApplyResult total = ApplyResult.builder()
+                    .received(batch.size() - prep.events().size())
+                    .duplicates(prep.superseded())
+                    .rejected(prep.rejected())
+                    .build();
             for (var f : futures) {
                 total = total.plus(f.join());
             }
@@ -376,7 +384,7 @@ public final class Scd2Writer {
         }
         int duplicates = superseded + (events.size() - quarantined - winning);
         if (winning == 0) {
-            return new ApplyResult(received, 0, 0, 0, 0, 0, duplicates, quarantined, rejected, 0, 0, 0);
+            return ApplyResult.builder().received(received).duplicates(duplicates).quarantined(quarantined).rejected(rejected).build();
         }
         int rowsDeleted = 0;
         int rowsUpdated = 0;
@@ -440,8 +448,20 @@ public final class Scd2Writer {
             throw new IllegalStateException("classification of " + winning + " events does not add up: late " + late + ", new "
                     + newKeys + ", changed " + changed + ", deleted " + deleted + ", unchanged " + unchanged);
         }
-        return new ApplyResult(received, newKeys, changed, deleted, unchanged, late, duplicates, quarantined, rejected,
-                rowsInserted, rowsUpdated, rowsDeleted);
+        return ApplyResult.builder()
+                .received(received)
+                .newKeys(newKeys)
+                .changed(changed)
+                .deleted(deleted)
+                .unchanged(unchanged)
+                .late(late)
+                .duplicates(duplicates)
+                .quarantined(quarantined)
+                .rejected(rejected)
+                .rowsInserted(rowsInserted)
+                .rowsUpdated(rowsUpdated)
+                .rowsDeleted(rowsDeleted)
+                .build();
     }
 
     /**
