@@ -364,9 +364,9 @@ public final class Scd2Writer {
             return 0;
         });
         int quarantined;
-        int[] counts = new int[5]; // late, new, changed, deleted, unchanged
         int winning;
         int slow;
+        ClassCounts fast;
         String horizon = entity.latenessHorizon().map(Object::toString).orElse(null);
         try (PreparedStatement p = c.prepareStatement(everPruned(c, entity) ? sql.classifyPruned : sql.classify)) {
             p.setString(1, horizon);
@@ -374,18 +374,17 @@ public final class Scd2Writer {
             p.setString(3, horizon);
             try (ResultSet rs = timed("classify", p::executeQuery)) {
                 rs.next();
-                quarantined = rs.getInt(1);
-                winning = rs.getInt(2);
-                slow = rs.getInt(3);
-                for (int i = 0; i < 4; i++) {
-                    counts[i + 1] = rs.getInt(i + 4);
-                }
+                quarantined = rs.getInt("quarantined");
+                winning = rs.getInt("winners");
+                slow = rs.getInt("slow_winners");
+                fast = ClassCounts.read(rs);
             }
         }
         int duplicates = superseded + (events.size() - quarantined - winning);
         if (winning == 0) {
             return ApplyResult.builder().received(received).duplicates(duplicates).quarantined(quarantined).rejected(rejected).build();
         }
+        ClassCounts region = ClassCounts.NONE;
         int rowsDeleted = 0;
         int rowsUpdated = 0;
         int rowsInserted = 0;
@@ -396,17 +395,17 @@ public final class Scd2Writer {
                 // the whole table for every batch row (seen: 0.36 s for 1,800 closes on a 10k-row
                 // table). The fast path's statements need none: PROBES fixes their plan shape
                 // (an index probe per batch row), and skipping it saves ~0.3 s per 100k events.
-                timed("analyze w", () -> s.execute(sql.analyzeW));
-                // keys with late or several events: their region is recomputed (ak must see the memory before this batch)
-                slowKeys = timed("affected keys", () -> s.executeUpdate(sql.fillAk));
+                timed("analyze winners", () -> s.execute(sql.analyzeWinners));
+                // keys with late or several events: their region is recomputed (ds_affected_keys must see the memory before this batch)
+                slowKeys = timed("affected keys", () -> s.executeUpdate(sql.fillAffectedKeys));
             }
             timed("memory", () -> s.executeUpdate(sql.insertMemory));
             if (slow > 0) {
                 timed("memory upsert", () -> s.executeUpdate(sql.upsertMemory));
             }
             rowsUpdated += timed("fast close", () -> s.executeUpdate(sql.fastClose));
-            // counts[3]: fast deletes (also those of keys with no version, which close nothing)
-            int fastDeletes = counts[3];
+            // fast deletes (also those of keys with no version, which close nothing)
+            int fastDeletes = fast.deleted();
             if (fastDeletes > 0) {
                 try (ResultSet rs = timed("fast close deleted", () -> s.executeQuery(sql.fastCloseDeleted))) {
                     rs.next();
@@ -418,43 +417,37 @@ public final class Scd2Writer {
                 rowsUpdated += timed("fast type-1", () -> s.executeUpdate(sql.fastType1));
             }
             if (slowKeys > 0) {
-                timed("analyze ak", () -> s.execute(sql.analyzeAk));
-                timed("region", () -> s.executeUpdate(sql.fillR));
+                timed("analyze affected keys", () -> s.execute(sql.analyzeAffectedKeys));
+                timed("region", () -> s.executeUpdate(sql.fillRegion));
                 // these two join work tables with each other: hashing is right there
                 s.execute(JOINS);
-                try (ResultSet rs = timed("counts", () -> s.executeQuery(sql.counts))) {
+                try (ResultSet rs = timed("counts", () -> s.executeQuery(sql.classifyRegion))) {
                     rs.next();
-                    for (int i = 0; i < 5; i++) {
-                        counts[i] += rs.getInt(i + 1);
-                    }
+                    region = ClassCounts.read(rs);
                 }
-                timed("versions", () -> s.executeUpdate(sql.fillN));
+                timed("versions", () -> s.executeUpdate(sql.fillRegionVersions));
                 s.execute(PROBES);
-                timed("analyze n", () -> s.execute(sql.analyzeN));
+                timed("analyze region versions", () -> s.execute(sql.analyzeRegionVersions));
                 rowsDeleted = timed("delete", () -> s.executeUpdate(sql.deleteRows));
                 rowsUpdated += timed("update", () -> s.executeUpdate(sql.updateRows));
             }
             if (fastDeletes > 0 || slowKeys > 0) {
-                // n holds the is_deleted rows of fast deletes and the region's versions
+                // ds_region_versions holds the is_deleted rows of fast deletes and the region's versions
                 rowsInserted += timed("insert", () -> s.executeUpdate(sql.insertRows));
             }
         }
-        int late = counts[0];
-        int newKeys = counts[1];
-        int changed = counts[2];
-        int deleted = counts[3];
-        int unchanged = counts[4];
-        if (late + newKeys + changed + deleted + unchanged != winning) {
-            throw new IllegalStateException("classification of " + winning + " events does not add up: late " + late + ", new "
-                    + newKeys + ", changed " + changed + ", deleted " + deleted + ", unchanged " + unchanged);
+        ClassCounts classes = fast.plus(region);
+        if (classes.total() != winning) {
+            throw new IllegalStateException("classification of " + winning + " events does not add up: late " + classes.late() + ", new "
+                    + classes.newKeys() + ", changed " + classes.changed() + ", deleted " + classes.deleted() + ", unchanged " + classes.unchanged());
         }
         return ApplyResult.builder()
                 .received(received)
-                .newKeys(newKeys)
-                .changed(changed)
-                .deleted(deleted)
-                .unchanged(unchanged)
-                .late(late)
+                .newKeys(classes.newKeys())
+                .changed(classes.changed())
+                .deleted(classes.deleted())
+                .unchanged(classes.unchanged())
+                .late(classes.late())
                 .duplicates(duplicates)
                 .quarantined(quarantined)
                 .rejected(rejected)
@@ -566,7 +559,7 @@ public final class Scd2Writer {
         for (TypedEvent te : events) {
             perKey.merge(keyIdentity(te, nKey), 1, Integer::sum);
         }
-        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.copyStg);
+        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.copyBatch);
         try {
             CopyWriter cw = new CopyWriter(in);
             String[] keyText = new String[nKey];
