@@ -91,17 +91,7 @@ public final class Scd2Writer {
 
     /** Applies a batch in its own transaction (committed on success, rolled back on failure). */
     public ApplyResult apply(EntitySpec entity, List<Event> batch) throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                ApplyResult r = apply(c, entity, batch);
-                c.commit();
-                return r;
-            } catch (SQLException | RuntimeException ex) {
-                rollbackQuietly(c, ex);
-                throw ex;
-            }
-        }
+        return Transactions.inTransaction(ds, c -> apply(c, entity, batch));
     }
 
     /**
@@ -246,6 +236,8 @@ public final class Scd2Writer {
         try {
             for (List<TypedEvent> part : parts) {
                 futures.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    // not Transactions.inTransaction: a refused part is rolled back and tried again
+                    // isolating on the same connection, in a second transaction
                     try (Connection c = ds.getConnection()) {
                         c.setAutoCommit(false);
                         try {
@@ -470,28 +462,21 @@ public final class Scd2Writer {
             return 0;
         }
         WriterSql sql = sqlCache.computeIfAbsent(entity, WriterSql::new);
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                long removed;
-                try (PreparedStatement p = c.prepareStatement(sql.prune)) {
-                    p.setString(1, entity.latenessHorizon().get().toString());
-                    try (ResultSet rs = p.executeQuery()) {
-                        rs.next();
-                        removed = rs.getLong(1);
-                    }
+        return Transactions.inTransaction(ds, c -> {
+            long removed;
+            try (PreparedStatement p = c.prepareStatement(sql.prune)) {
+                p.setString(1, entity.latenessHorizon().get().toString());
+                try (ResultSet rs = p.executeQuery()) {
+                    rs.next();
+                    removed = rs.getLong(1);
                 }
-                try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.entities SET last_pruned_at = now() WHERE name = ?")) {
-                    p.setString(1, entity.name());
-                    p.executeUpdate();
-                }
-                c.commit();
-                return removed;
-            } catch (SQLException | RuntimeException ex) {
-                rollbackQuietly(c, ex);
-                throw ex;
             }
-        }
+            try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.entities SET last_pruned_at = now() WHERE name = ?")) {
+                p.setString(1, entity.name());
+                p.executeUpdate();
+            }
+            return removed;
+        });
     }
 
     private static boolean everPruned(Connection c, EntitySpec entity) throws SQLException {
