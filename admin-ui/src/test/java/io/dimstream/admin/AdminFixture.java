@@ -79,9 +79,9 @@ final class AdminFixture {
         }
         try (Connection c = ds.getConnection()) {
             SinkBatches.record(c, new SinkBatch("g", "customer", "dimstream.customer.changes", 0, 0, 4, 4,
-                    new ApplyResult(4, 2, 1, 1, 0, 0, 0, 0, List.of(), 5, 2, 0), 0, 12, 3L));
+                    ApplyResult.builder().received(4).newKeys(2).changed(1).deleted(1).rowsInserted(5).rowsUpdated(2).build(), 0, 12, 3L));
             SinkBatches.record(c, new SinkBatch("g", "customer", "dimstream.customer.changes", 1, 0, 2, 2,
-                    new ApplyResult(2, 1, 0, 0, 0, 1, 0, 0, List.of(), 2, 0, 0), 1, 8, 5L));
+                    ApplyResult.builder().received(2).newKeys(1).late(1).rowsInserted(2).build(), 1, 8, 5L));
         }
     }
 

@@ -55,11 +55,11 @@ public record EntitySpec(
      * Every name the writer's SQL ({@code io.dimstream.db.write.WriterSql}) gives a column of its own
      * (work tables and derived columns), beside the event memory's ({@link #MEMORY_COLUMNS}): no
      * entity column may take one. {@code valid_from} and {@code valid_to} are here whatever the
-     * entity's system column names: the version work table {@code n} has them under these names.
-     * Kept here, with the check that refuses them, so that the entity needs nothing of the writer.
+     * entity's system column names: the version work table {@code ds_region_versions} has them
+     * under these names. Kept here, with the check that refuses them, so that the entity needs nothing of the writer.
      */
     public static final List<String> WORK_COLUMNS = List.of(
-            // stg, w, ak, r, n
+            // ds_batch, ds_winners, ds_affected_keys, ds_region, ds_region_versions
             "single", "newest", "newest_deleted", "newest_hash", "fast", "t0", "p_time", "rstart",
             "prev_exists", "prev_deleted", "prev_hash", "valid_from", "valid_to",
             // derived in the statements

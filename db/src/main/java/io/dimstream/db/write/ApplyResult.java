@@ -21,6 +21,8 @@ import java.util.List;
  *   <li>rejected: not a valid event for the entity, with the reason.</li>
  * </ul>
  * rowsInserted/Updated/Deleted count what the version table saw.
+ *
+ * <p>Built by name with {@link #builder()}: every count not set is zero, {@code rejected} empty.
  */
 public record ApplyResult(
         int received,
@@ -41,7 +43,12 @@ public record ApplyResult(
     }
 
     public static ApplyResult empty() {
-        return new ApplyResult(0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0);
+        return builder().build();
+    }
+
+    /** A builder whose counts start at zero and whose rejections start empty. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** Events that reached the table (everything but duplicates, quarantined and rejected). */
@@ -55,5 +62,89 @@ public record ApplyResult(
         return new ApplyResult(received + o.received, newKeys + o.newKeys, changed + o.changed, deleted + o.deleted,
                 unchanged + o.unchanged, late + o.late, duplicates + o.duplicates, quarantined + o.quarantined, r,
                 rowsInserted + o.rowsInserted, rowsUpdated + o.rowsUpdated, rowsDeleted + o.rowsDeleted);
+    }
+
+    /** Names each count of an {@link ApplyResult}; what is not set is zero (rejected: none). */
+    public static final class Builder {
+        private int received;
+        private int newKeys;
+        private int changed;
+        private int deleted;
+        private int unchanged;
+        private int late;
+        private int duplicates;
+        private int quarantined;
+        private List<Rejection> rejected = List.of();
+        private int rowsInserted;
+        private int rowsUpdated;
+        private int rowsDeleted;
+
+        private Builder() {
+        }
+
+        public Builder received(int n) {
+            received = n;
+            return this;
+        }
+
+        public Builder newKeys(int n) {
+            newKeys = n;
+            return this;
+        }
+
+        public Builder changed(int n) {
+            changed = n;
+            return this;
+        }
+
+        public Builder deleted(int n) {
+            deleted = n;
+            return this;
+        }
+
+        public Builder unchanged(int n) {
+            unchanged = n;
+            return this;
+        }
+
+        public Builder late(int n) {
+            late = n;
+            return this;
+        }
+
+        public Builder duplicates(int n) {
+            duplicates = n;
+            return this;
+        }
+
+        public Builder quarantined(int n) {
+            quarantined = n;
+            return this;
+        }
+
+        public Builder rejected(List<Rejection> r) {
+            rejected = r;
+            return this;
+        }
+
+        public Builder rowsInserted(int n) {
+            rowsInserted = n;
+            return this;
+        }
+
+        public Builder rowsUpdated(int n) {
+            rowsUpdated = n;
+            return this;
+        }
+
+        public Builder rowsDeleted(int n) {
+            rowsDeleted = n;
+            return this;
+        }
+
+        public ApplyResult build() {
+            return new ApplyResult(received, newKeys, changed, deleted, unchanged, late, duplicates, quarantined, rejected,
+                    rowsInserted, rowsUpdated, rowsDeleted);
+        }
     }
 }

@@ -91,17 +91,7 @@ public final class Scd2Writer {
 
     /** Applies a batch in its own transaction (committed on success, rolled back on failure). */
     public ApplyResult apply(EntitySpec entity, List<Event> batch) throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                ApplyResult r = apply(c, entity, batch);
-                c.commit();
-                return r;
-            } catch (SQLException | RuntimeException ex) {
-                rollbackQuietly(c, ex);
-                throw ex;
-            }
-        }
+        return Transactions.inTransaction(ds, c -> apply(c, entity, batch));
     }
 
     /**
@@ -114,7 +104,7 @@ public final class Scd2Writer {
         }
         Prepared prep = prepare(c, entity, batch);
         if (prep.events().isEmpty()) {
-            return new ApplyResult(batch.size(), 0, 0, 0, 0, 0, prep.superseded(), 0, prep.rejected(), 0, 0, 0);
+            return ApplyResult.builder().received(batch.size()).duplicates(prep.superseded()).rejected(prep.rejected()).build();
         }
         return applyPrepared(c, entity, prep.events(), batch.size(), prep.superseded(), prep.rejected());
     }
@@ -148,8 +138,11 @@ public final class Scd2Writer {
             throw new IllegalStateException("applyIsolating(Connection, ...) needs a connection with auto-commit off");
         }
         Prepared prep = prepare(c, entity, batch);
-        ApplyResult set = new ApplyResult(batch.size() - prep.events().size(), 0, 0, 0, 0, 0, prep.superseded(), 0,
-                prep.rejected(), 0, 0, 0);
+        ApplyResult set = ApplyResult.builder()
+                .received(batch.size() - prep.events().size())
+                .duplicates(prep.superseded())
+                .rejected(prep.rejected())
+                .build();
         return set.plus(split(c, entity, prep.events()));
     }
 
@@ -185,8 +178,10 @@ public final class Scd2Writer {
                 String line = m.lines().findFirst().orElse(m);
                 String state = SqlFailures.sqlState(e).orElse(null);
                 LOG.warn("{} of {}: PostgreSQL refused the event (SQL state {}): {}", only.source(), entity.name(), state, line);
-                return new ApplyResult(1, 0, 0, 0, 0, 0, 0, 0,
-                        List.of(new Rejection(only.source(), "PostgreSQL refused the event: " + line, state)), 0, 0, 0);
+                return ApplyResult.builder()
+                        .received(1)
+                        .rejected(List.of(new Rejection(only.source(), "PostgreSQL refused the event: " + line, state)))
+                        .build();
             }
             LOG.debug("PostgreSQL refused a part of {} events of {} (SQL state {}); isolating the refused events",
                     events.size(), entity.name(), SqlFailures.sqlState(e).orElse("?"));
@@ -241,6 +236,8 @@ public final class Scd2Writer {
         try {
             for (List<TypedEvent> part : parts) {
                 futures.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    // not Transactions.inTransaction: a refused part is rolled back and tried again
+                    // isolating on the same connection, in a second transaction
                     try (Connection c = ds.getConnection()) {
                         c.setAutoCommit(false);
                         try {
@@ -267,8 +264,11 @@ public final class Scd2Writer {
                     }
                 }, pool));
             }
-            ApplyResult total = new ApplyResult(batch.size() - prep.events().size(), 0, 0, 0, 0, 0, prep.superseded(), 0,
-                    prep.rejected(), 0, 0, 0);
+            ApplyResult total = ApplyResult.builder()
+                    .received(batch.size() - prep.events().size())
+                    .duplicates(prep.superseded())
+                    .rejected(prep.rejected())
+                    .build();
             for (var f : futures) {
                 total = total.plus(f.join());
             }
@@ -356,9 +356,9 @@ public final class Scd2Writer {
             return 0;
         });
         int quarantined;
-        int[] counts = new int[5]; // late, new, changed, deleted, unchanged
         int winning;
         int slow;
+        ClassCounts fast;
         String horizon = entity.latenessHorizon().map(Object::toString).orElse(null);
         try (PreparedStatement p = c.prepareStatement(everPruned(c, entity) ? sql.classifyPruned : sql.classify)) {
             p.setString(1, horizon);
@@ -366,18 +366,17 @@ public final class Scd2Writer {
             p.setString(3, horizon);
             try (ResultSet rs = timed("classify", p::executeQuery)) {
                 rs.next();
-                quarantined = rs.getInt(1);
-                winning = rs.getInt(2);
-                slow = rs.getInt(3);
-                for (int i = 0; i < 4; i++) {
-                    counts[i + 1] = rs.getInt(i + 4);
-                }
+                quarantined = rs.getInt("quarantined");
+                winning = rs.getInt("winners");
+                slow = rs.getInt("slow_winners");
+                fast = ClassCounts.read(rs);
             }
         }
         int duplicates = superseded + (events.size() - quarantined - winning);
         if (winning == 0) {
-            return new ApplyResult(received, 0, 0, 0, 0, 0, duplicates, quarantined, rejected, 0, 0, 0);
+            return ApplyResult.builder().received(received).duplicates(duplicates).quarantined(quarantined).rejected(rejected).build();
         }
+        ClassCounts region = ClassCounts.NONE;
         int rowsDeleted = 0;
         int rowsUpdated = 0;
         int rowsInserted = 0;
@@ -388,17 +387,17 @@ public final class Scd2Writer {
                 // the whole table for every batch row (seen: 0.36 s for 1,800 closes on a 10k-row
                 // table). The fast path's statements need none: PROBES fixes their plan shape
                 // (an index probe per batch row), and skipping it saves ~0.3 s per 100k events.
-                timed("analyze w", () -> s.execute(sql.analyzeW));
-                // keys with late or several events: their region is recomputed (ak must see the memory before this batch)
-                slowKeys = timed("affected keys", () -> s.executeUpdate(sql.fillAk));
+                timed("analyze winners", () -> s.execute(sql.analyzeWinners));
+                // keys with late or several events: their region is recomputed (ds_affected_keys must see the memory before this batch)
+                slowKeys = timed("affected keys", () -> s.executeUpdate(sql.fillAffectedKeys));
             }
             timed("memory", () -> s.executeUpdate(sql.insertMemory));
             if (slow > 0) {
                 timed("memory upsert", () -> s.executeUpdate(sql.upsertMemory));
             }
             rowsUpdated += timed("fast close", () -> s.executeUpdate(sql.fastClose));
-            // counts[3]: fast deletes (also those of keys with no version, which close nothing)
-            int fastDeletes = counts[3];
+            // fast deletes (also those of keys with no version, which close nothing)
+            int fastDeletes = fast.deleted();
             if (fastDeletes > 0) {
                 try (ResultSet rs = timed("fast close deleted", () -> s.executeQuery(sql.fastCloseDeleted))) {
                     rs.next();
@@ -410,38 +409,44 @@ public final class Scd2Writer {
                 rowsUpdated += timed("fast type-1", () -> s.executeUpdate(sql.fastType1));
             }
             if (slowKeys > 0) {
-                timed("analyze ak", () -> s.execute(sql.analyzeAk));
-                timed("region", () -> s.executeUpdate(sql.fillR));
+                timed("analyze affected keys", () -> s.execute(sql.analyzeAffectedKeys));
+                timed("region", () -> s.executeUpdate(sql.fillRegion));
                 // these two join work tables with each other: hashing is right there
                 s.execute(JOINS);
-                try (ResultSet rs = timed("counts", () -> s.executeQuery(sql.counts))) {
+                try (ResultSet rs = timed("counts", () -> s.executeQuery(sql.classifyRegion))) {
                     rs.next();
-                    for (int i = 0; i < 5; i++) {
-                        counts[i] += rs.getInt(i + 1);
-                    }
+                    region = ClassCounts.read(rs);
                 }
-                timed("versions", () -> s.executeUpdate(sql.fillN));
+                timed("versions", () -> s.executeUpdate(sql.fillRegionVersions));
                 s.execute(PROBES);
-                timed("analyze n", () -> s.execute(sql.analyzeN));
+                timed("analyze region versions", () -> s.execute(sql.analyzeRegionVersions));
                 rowsDeleted = timed("delete", () -> s.executeUpdate(sql.deleteRows));
                 rowsUpdated += timed("update", () -> s.executeUpdate(sql.updateRows));
             }
             if (fastDeletes > 0 || slowKeys > 0) {
-                // n holds the is_deleted rows of fast deletes and the region's versions
+                // ds_region_versions holds the is_deleted rows of fast deletes and the region's versions
                 rowsInserted += timed("insert", () -> s.executeUpdate(sql.insertRows));
             }
         }
-        int late = counts[0];
-        int newKeys = counts[1];
-        int changed = counts[2];
-        int deleted = counts[3];
-        int unchanged = counts[4];
-        if (late + newKeys + changed + deleted + unchanged != winning) {
-            throw new IllegalStateException("classification of " + winning + " events does not add up: late " + late + ", new "
-                    + newKeys + ", changed " + changed + ", deleted " + deleted + ", unchanged " + unchanged);
+        ClassCounts classes = fast.plus(region);
+        if (classes.total() != winning) {
+            throw new IllegalStateException("classification of " + winning + " events does not add up: late " + classes.late() + ", new "
+                    + classes.newKeys() + ", changed " + classes.changed() + ", deleted " + classes.deleted() + ", unchanged " + classes.unchanged());
         }
-        return new ApplyResult(received, newKeys, changed, deleted, unchanged, late, duplicates, quarantined, rejected,
-                rowsInserted, rowsUpdated, rowsDeleted);
+        return ApplyResult.builder()
+                .received(received)
+                .newKeys(classes.newKeys())
+                .changed(classes.changed())
+                .deleted(classes.deleted())
+                .unchanged(classes.unchanged())
+                .late(classes.late())
+                .duplicates(duplicates)
+                .quarantined(quarantined)
+                .rejected(rejected)
+                .rowsInserted(rowsInserted)
+                .rowsUpdated(rowsUpdated)
+                .rowsDeleted(rowsDeleted)
+                .build();
     }
 
     /**
@@ -457,28 +462,21 @@ public final class Scd2Writer {
             return 0;
         }
         WriterSql sql = sqlCache.computeIfAbsent(entity, WriterSql::new);
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                long removed;
-                try (PreparedStatement p = c.prepareStatement(sql.prune)) {
-                    p.setString(1, entity.latenessHorizon().get().toString());
-                    try (ResultSet rs = p.executeQuery()) {
-                        rs.next();
-                        removed = rs.getLong(1);
-                    }
+        return Transactions.inTransaction(ds, c -> {
+            long removed;
+            try (PreparedStatement p = c.prepareStatement(sql.prune)) {
+                p.setString(1, entity.latenessHorizon().get().toString());
+                try (ResultSet rs = p.executeQuery()) {
+                    rs.next();
+                    removed = rs.getLong(1);
                 }
-                try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.entities SET last_pruned_at = now() WHERE name = ?")) {
-                    p.setString(1, entity.name());
-                    p.executeUpdate();
-                }
-                c.commit();
-                return removed;
-            } catch (SQLException | RuntimeException ex) {
-                rollbackQuietly(c, ex);
-                throw ex;
             }
-        }
+            try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.entities SET last_pruned_at = now() WHERE name = ?")) {
+                p.setString(1, entity.name());
+                p.executeUpdate();
+            }
+            return removed;
+        });
     }
 
     private static boolean everPruned(Connection c, EntitySpec entity) throws SQLException {
@@ -546,7 +544,7 @@ public final class Scd2Writer {
         for (TypedEvent te : events) {
             perKey.merge(keyIdentity(te, nKey), 1, Integer::sum);
         }
-        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.copyStg);
+        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.copyBatch);
         try {
             CopyWriter cw = new CopyWriter(in);
             String[] keyText = new String[nKey];

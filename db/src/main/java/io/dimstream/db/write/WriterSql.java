@@ -12,16 +12,21 @@ import java.util.List;
  * Identifiers go through {@link Sql}; values are bind parameters or COPY data.
  *
  * <p>Temporary work tables live per connection ({@code ON COMMIT DELETE ROWS}), so a pooled
- * connection creates them once and every batch starts with them empty:
+ * connection creates them once and every batch starts with them empty. Each is named by its role
+ * and a hash of the spec ({@code ds_<role>_<hash>}: a spec with other columns gets tables of its
+ * own). Being temporary, they live in the session's {@code pg_temp} schema, which PostgreSQL
+ * searches first (unless a {@code search_path} names it later): a user's table of the same name
+ * neither stops their creation nor shadows them.
  * <ul>
- *   <li>{@code stg}: the batch as COPY delivered it (one row per key and event time);</li>
- *   <li>{@code w}: the events that change the key's memory (not duplicates, not quarantined),
- *       with the key's newest remembered event before the batch;</li>
- *   <li>{@code ak}: per affected key, the earliest new event time {@code t0}, the remembered
- *       event just before it ({@code p_time}) and the start of the version holding it
- *       ({@code rstart}): the region from {@code p_time} on is recomputed;</li>
- *   <li>{@code r}: the region's events with their predecessor's state;</li>
- *   <li>{@code n}: the versions the region must have; the table is made equal to it.</li>
+ *   <li>{@code ds_batch}: the batch as COPY delivered it (one row per key and event time);</li>
+ *   <li>{@code ds_winners}: the events that change the key's memory (not duplicates, not
+ *       quarantined), with the key's newest remembered event before the batch;</li>
+ *   <li>{@code ds_affected_keys}: per key whose region is recomputed, the earliest new event time
+ *       {@code t0}, the remembered event just before it ({@code p_time}) and the start of the
+ *       version holding it ({@code rstart}): the region from {@code p_time} on is recomputed;</li>
+ *   <li>{@code ds_region}: the region's events with their predecessor's state;</li>
+ *   <li>{@code ds_region_versions}: the versions the region must have (and the deleted rows of
+ *       fast-path deletes); the table is made equal to it.</li>
  * </ul>
  *
  * <p>The work tables hold the entity's columns beside columns of the writer's own, and the
@@ -33,19 +38,19 @@ import java.util.List;
  */
 public final class WriterSql {
 
-    final String stg;
-    final String w;
-    final String ak;
-    final String r;
-    final String n;
+    final String batchTable;
+    final String winnersTable;
+    final String affectedKeysTable;
+    final String regionTable;
+    final String regionVersionsTable;
 
     final String createTemp;
     final String clearWork;
     final String truncateWork;
-    final String analyzeW;
-    final String analyzeAk;
-    final String analyzeN;
-    final String copyStg;
+    final String analyzeWinners;
+    final String analyzeAffectedKeys;
+    final String analyzeRegionVersions;
+    final String copyBatch;
     final String classify;
     final String classifyPruned;
     final String fastClose;
@@ -53,23 +58,23 @@ public final class WriterSql {
     final String fastNew;
     final String fastType1;
     final String prune;
-    final String fillAk;
+    final String fillAffectedKeys;
     final String insertMemory;
     final String upsertMemory;
-    final String fillR;
-    final String counts;
-    final String fillN;
+    final String fillRegion;
+    final String classifyRegion;
+    final String fillRegionVersions;
     final String deleteRows;
     final String updateRows;
     final String insertRows;
 
     WriterSql(EntitySpec e) {
         String id = Integer.toHexString((e.name() + "\0" + e.table() + "\0" + e.columns()).hashCode());
-        stg = Sql.ident("ds_stg_" + id);
-        w = Sql.ident("ds_w_" + id);
-        ak = Sql.ident("ds_ak_" + id);
-        r = Sql.ident("ds_r_" + id);
-        n = Sql.ident("ds_n_" + id);
+        batchTable = Sql.ident("ds_batch_" + id);
+        winnersTable = Sql.ident("ds_winners_" + id);
+        affectedKeysTable = Sql.ident("ds_affected_keys_" + id);
+        regionTable = Sql.ident("ds_region_" + id);
+        regionVersionsTable = Sql.ident("ds_region_versions_" + id);
 
         SystemColumns sc = e.system();
         List<String> key = e.key();
@@ -87,40 +92,40 @@ public final class WriterSql {
         String hash = Sql.ident(sc.recordHash());
 
         // ---- work tables -------------------------------------------------------------------
-        List<String> stgCols = new ArrayList<>(key);
-        stgCols.addAll(List.of("event_time", "seq", "is_deleted", "record_hash"));
-        stgCols.addAll(attrs);
-        stgCols.addAll(List.of("source_topic", "source_partition", "source_offset", "surrogate_key"));
-        String eventCols = Sql.list(stgCols);
+        List<String> batchCols = new ArrayList<>(key);
+        batchCols.addAll(List.of("event_time", "seq", "is_deleted", "record_hash"));
+        batchCols.addAll(attrs);
+        batchCols.addAll(List.of("source_topic", "source_partition", "source_offset", "surrogate_key"));
+        String eventCols = Sql.list(batchCols);
         String eventDefs = keyDefs + ", event_time timestamptz, seq bigint, is_deleted boolean, record_hash bytea, " + attrDefs
                 + "source_topic text, source_partition integer, source_offset bigint, surrogate_key bigint";
-        createTemp = "CREATE TEMP TABLE IF NOT EXISTS " + stg + " (" + eventDefs + ", single boolean) ON COMMIT DELETE ROWS;\n"
-                + "CREATE TEMP TABLE IF NOT EXISTS " + w + " (" + eventDefs
+        createTemp = "CREATE TEMP TABLE IF NOT EXISTS " + batchTable + " (" + eventDefs + ", single boolean) ON COMMIT DELETE ROWS;\n"
+                + "CREATE TEMP TABLE IF NOT EXISTS " + winnersTable + " (" + eventDefs
                 + ", newest timestamptz, newest_deleted boolean, newest_hash bytea, fast boolean) ON COMMIT DELETE ROWS;\n"
-                + "CREATE TEMP TABLE IF NOT EXISTS " + ak + " (" + keyDefs
+                + "CREATE TEMP TABLE IF NOT EXISTS " + affectedKeysTable + " (" + keyDefs
                 + ", t0 timestamptz, newest timestamptz, p_time timestamptz, rstart timestamptz) ON COMMIT DELETE ROWS;\n"
-                + "CREATE TEMP TABLE IF NOT EXISTS " + r + " (" + eventDefs
+                + "CREATE TEMP TABLE IF NOT EXISTS " + regionTable + " (" + eventDefs
                 + ", prev_exists boolean, prev_deleted boolean, prev_hash bytea, rstart timestamptz) ON COMMIT DELETE ROWS;\n"
-                + "CREATE TEMP TABLE IF NOT EXISTS " + n + " (" + keyDefs + ", valid_from timestamptz, valid_to timestamptz, is_deleted boolean, "
+                + "CREATE TEMP TABLE IF NOT EXISTS " + regionVersionsTable + " (" + keyDefs + ", valid_from timestamptz, valid_to timestamptz, is_deleted boolean, "
                 + "record_hash bytea, " + attrDefs + "source_topic text, source_partition integer, source_offset bigint, surrogate_key bigint) "
                 + "ON COMMIT DELETE ROWS;\n"
-                // the region's delete probes n once per version row of the region (NOT EXISTS)
-                + "CREATE INDEX IF NOT EXISTS " + Sql.ident("ds_n_" + id + "_key") + " ON " + n + " (" + Sql.list(key) + ", valid_from)";
+                // the region's delete probes ds_region_versions once per version row of the region (NOT EXISTS)
+                + "CREATE INDEX IF NOT EXISTS " + Sql.ident("ds_region_versions_" + id + "_key") + " ON " + regionVersionsTable + " (" + Sql.list(key) + ", valid_from)";
         // The work tables empty themselves at commit (ON COMMIT DELETE ROWS); this empties them
         // for a second apply of the entity in the same transaction (a sink batch and the deletes
         // of a completed snapshot slice). DELETE, not TRUNCATE: a TRUNCATE gives each table a new
         // file in every transaction, ~1 ms more per batch measured on 5 temp tables.
-        clearWork = "DELETE FROM " + stg + "; DELETE FROM " + w + "; DELETE FROM " + ak + "; DELETE FROM " + r + "; DELETE FROM " + n;
+        clearWork = "DELETE FROM " + batchTable + "; DELETE FROM " + winnersTable + "; DELETE FROM " + affectedKeysTable + "; DELETE FROM " + regionTable + "; DELETE FROM " + regionVersionsTable;
         // For many applies in one transaction (the sink isolating the records PostgreSQL refused,
         // each apply under a savepoint): DELETE, and the rollback of a refused apply, leave their
         // dead rows in the work tables until the transaction ends, and every later apply would scan them.
-        truncateWork = createTemp + ";\nTRUNCATE " + stg + ", " + w + ", " + ak + ", " + r + ", " + n;
+        truncateWork = createTemp + ";\nTRUNCATE " + batchTable + ", " + winnersTable + ", " + affectedKeysTable + ", " + regionTable + ", " + regionVersionsTable;
         // Row counts and the statistics of the join columns only: the planner needs no more, and
-        // the hash and attribute columns made ANALYZE of a 5,000-row w cost ~15 ms.
-        analyzeW = "ANALYZE " + w + " (" + keyList + ", event_time, fast)";
-        analyzeAk = "ANALYZE " + ak + " (" + keyList + ")";
-        analyzeN = "ANALYZE " + n + " (" + keyList + ", valid_from)";
-        copyStg = "COPY " + stg + " (" + eventCols + ", single) FROM STDIN";
+        // the hash and attribute columns made ANALYZE of a 5,000-row ds_winners cost ~15 ms.
+        analyzeWinners = "ANALYZE " + winnersTable + " (" + keyList + ", event_time, fast)";
+        analyzeAffectedKeys = "ANALYZE " + affectedKeysTable + " (" + keyList + ")";
+        analyzeRegionVersions = "ANALYZE " + regionVersionsTable + " (" + keyList + ", valid_from)";
+        copyBatch = "COPY " + batchTable + " (" + eventCols + ", single) FROM STDIN";
 
         // ---- classify the batch against the memory, in one statement ----------------------
         // c:    each event with its key's newest remembered event (one backward index probe)
@@ -132,11 +137,13 @@ public final class WriterSql {
         //       beyond: older than the lateness horizon allows, or at/before the prune point
         //               -> quarantine;
         //       fast:   the key's only event in the batch and newer than all it remembers.
-        //       The winners (neither dup nor beyond) go to w. c is materialized once and read by
+        //       The winners (neither dup nor beyond) go to ds_winners. c is materialized once and read by
         //       every consumer: a chain of CTEs each read twice cost a copy of the batch per
         //       link (~170 ms per 100k events each, three of them).
         // params: 1 horizon (interval or null), 2 entity name, 3 horizon.
-        // Returns: quarantined, winners, slow winners, fast new, changed, deleted, unchanged.
+        // Returns one row, read by label: quarantined, winners, slow_winners, and the classes of
+        // the fast winners (ClassCounts: late, always 0 on the fast path, new_keys, changed,
+        // deleted, unchanged).
         String keyJson = Sql.jsonObject("q", key, c -> e.type(c) == ColumnType.JSONB);
         String dataJson = Sql.jsonObject("q", e.dataColumns(), c -> e.type(c) == ColumnType.JSONB);
         String contentS = "(s.is_deleted, s.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("s", type1)) + ")";
@@ -146,7 +153,7 @@ public final class WriterSql {
                 + "(j.single AND (j.newest IS NULL OR j.event_time > j.newest)) AS fast "
                 + "FROM (SELECT s.*, nw.event_time AS newest, nw.is_deleted AS newest_deleted, nw.record_hash AS newest_hash, x.seq AS mem_seq, "
                 + "(x.seq IS NOT NULL AND NOT (s.seq > x.seq AND " + contentS + " IS DISTINCT FROM " + contentM + ")) AS dup, ";
-        String classifyTail = " AS pruned_to FROM (SELECT * FROM " + stg + " ORDER BY " + keyList + ") s "
+        String classifyTail = " AS pruned_to FROM (SELECT * FROM " + batchTable + " ORDER BY " + keyList + ") s "
                 + "LEFT JOIN LATERAL (SELECT x.event_time, x.is_deleted, x.record_hash FROM " + m
                 + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time DESC LIMIT 1) nw ON true "
                 // LIMIT 1 keeps the subquery from being flattened into the join, so `event_time <= newest`
@@ -167,64 +174,66 @@ public final class WriterSql {
                 + "ELSE format('event_time %s is older than the newest event of its key (%s) by more than the lateness horizon %s', "
                 + "q.event_time, q.newest, ?::interval) END, "
                 + "q.source_topic, q.source_partition, q.source_offset FROM c q WHERE q.beyond ON CONFLICT (entity, event_key, event_time, seq) DO NOTHING), "
-                + "ins AS (INSERT INTO " + w + " (" + eventCols + ", newest, newest_deleted, newest_hash, fast) SELECT " + eventCols
+                + "ins AS (INSERT INTO " + winnersTable + " (" + eventCols + ", newest, newest_deleted, newest_hash, fast) SELECT " + eventCols
                 + ", newest, newest_deleted, newest_hash, fast FROM c WHERE NOT beyond AND NOT dup) "
-                + "SELECT count(*) FILTER (WHERE beyond), count(*) FILTER (WHERE win), count(*) FILTER (WHERE win AND NOT fast), "
-                + "count(*) FILTER (WHERE win AND fast AND NOT is_deleted AND newest IS NULL), "
-                + "count(*) FILTER (WHERE win AND fast AND NOT is_deleted AND newest IS NOT NULL AND (newest_deleted OR newest_hash IS DISTINCT FROM record_hash)), "
-                + "count(*) FILTER (WHERE win AND fast AND is_deleted AND (newest IS NULL OR NOT newest_deleted)), "
-                + "count(*) FILTER (WHERE win AND fast AND newest IS NOT NULL AND newest_deleted = is_deleted AND (is_deleted OR newest_hash = record_hash)) "
+                + "SELECT count(*) FILTER (WHERE beyond) AS quarantined, count(*) FILTER (WHERE win) AS winners, "
+                + "count(*) FILTER (WHERE win AND NOT fast) AS slow_winners, 0 AS late, "
+                + "count(*) FILTER (WHERE win AND fast AND NOT is_deleted AND newest IS NULL) AS new_keys, "
+                + "count(*) FILTER (WHERE win AND fast AND NOT is_deleted AND newest IS NOT NULL AND (newest_deleted OR newest_hash IS DISTINCT FROM record_hash)) AS changed, "
+                + "count(*) FILTER (WHERE win AND fast AND is_deleted AND (newest IS NULL OR NOT newest_deleted)) AS deleted, "
+                + "count(*) FILTER (WHERE win AND fast AND newest IS NOT NULL AND newest_deleted = is_deleted AND (is_deleted OR newest_hash = record_hash)) AS unchanged "
                 + "FROM (SELECT c.*, NOT c.beyond AND NOT c.dup AS win FROM c) c";
         classify = classifyHead + "NULL::timestamptz" + classifyTail;
         classifyPruned = classifyHead + "(SELECT x.pruned_to FROM " + m + " x WHERE " + Sql.eq("x", "s", key)
                 + " ORDER BY x.event_time LIMIT 1)" + classifyTail;
 
         // ---- affected keys and their recompute region --------------------------------------
-        fillAk = "INSERT INTO " + ak + " (" + keyList + ", t0, newest, p_time, rstart) "
+        fillAffectedKeys = "INSERT INTO " + affectedKeysTable + " (" + keyList + ", t0, newest, p_time, rstart) "
                 + "SELECT " + Sql.list("g", key) + ", g.t0, g.newest, p.event_time, "
                 + "(SELECT v." + vf + " FROM " + t + " v WHERE " + Sql.eq("v", "g", key) + " AND v." + vf + " <= p.event_time ORDER BY v." + vf
                 + " DESC LIMIT 1) "
-                + "FROM (SELECT " + keyList + ", min(event_time) t0, min(newest) newest FROM " + w + " WHERE NOT fast GROUP BY " + keyList + ") g "
+                + "FROM (SELECT " + keyList + ", min(event_time) t0, min(newest) newest FROM " + winnersTable + " WHERE NOT fast GROUP BY " + keyList + ") g "
                 + "LEFT JOIN LATERAL (SELECT x.event_time FROM " + m + " x WHERE " + Sql.eq("x", "g", key)
                 + " AND x.event_time < g.t0 ORDER BY x.event_time DESC LIMIT 1) p ON true";
 
         // ---- remember the winners -----------------------------------------------------------
-        List<String> memCols = new ArrayList<>(stgCols);
+        List<String> memCols = new ArrayList<>(batchCols);
         // An event newer than its key's newest remembered one cannot meet a remembered (key, time):
         // a plain insert (no speculative insertion, one index descent fewer per event). The rest
         // (late or same-time events) may replace a remembered event: upsert.
         String newer = "(newest IS NULL OR event_time > newest)";
-        insertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + w + " WHERE " + newer;
-        upsertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + w + " WHERE NOT " + newer
+        insertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + winnersTable + " WHERE " + newer;
+        upsertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + winnersTable + " WHERE NOT " + newer
                 + " ON CONFLICT (" + keyList + ", event_time) DO UPDATE SET "
                 + Sql.each(memCols.subList(key.size() + 1, memCols.size()), c -> Sql.ident(c) + " = excluded." + Sql.ident(c), ", ");
 
         // ---- the region: remembered events from p_time on, with the predecessor's state ---
-        fillR = "INSERT INTO " + r + " SELECT " + Sql.list("x", stgCols) + ", "
+        fillRegion = "INSERT INTO " + regionTable + " SELECT " + Sql.list("x", batchCols) + ", "
                 + "lag(x.event_time) OVER win IS NOT NULL, lag(x.is_deleted) OVER win, lag(x.record_hash) OVER win, a.rstart "
-                + "FROM " + m + " x JOIN " + ak + " a ON " + Sql.eq("x", "a", key)
+                + "FROM " + m + " x JOIN " + affectedKeysTable + " a ON " + Sql.eq("x", "a", key)
                 + " WHERE x.event_time >= coalesce(a.p_time, '-infinity'::timestamptz) "
                 + "WINDOW win AS (PARTITION BY " + Sql.list("x", key) + " ORDER BY x.event_time)";
 
-        // ---- classification of the winners (counts only) ------------------------------------
-        counts = "SELECT "
-                + "count(*) FILTER (WHERE late), "
-                + "count(*) FILTER (WHERE NOT late AND NOT r.is_deleted AND NOT r.prev_exists), "
-                + "count(*) FILTER (WHERE NOT late AND NOT r.is_deleted AND r.prev_exists AND (r.prev_deleted OR r.prev_hash IS DISTINCT FROM r.record_hash)), "
-                + "count(*) FILTER (WHERE NOT late AND r.is_deleted AND (NOT r.prev_exists OR NOT r.prev_deleted)), "
-                + "count(*) FILTER (WHERE NOT late AND r.prev_exists AND r.prev_deleted = r.is_deleted AND (r.is_deleted OR r.prev_hash = r.record_hash)) "
-                + "FROM (SELECT r.*, (a.newest IS NOT NULL AND r.event_time < a.newest) AS late FROM " + w + " s JOIN " + r + " r ON "
-                + Sql.eq("r", "s", key) + " AND r.event_time = s.event_time JOIN " + ak + " a ON " + Sql.eq("a", "s", key) + ") r";
+        // ---- classification of the region's winners (counts only) ---------------------------
+        // Returns one row, read by label (ClassCounts): late, new_keys, changed, deleted, unchanged.
+        classifyRegion = "SELECT "
+                + "count(*) FILTER (WHERE late) AS late, "
+                + "count(*) FILTER (WHERE NOT late AND NOT r.is_deleted AND NOT r.prev_exists) AS new_keys, "
+                + "count(*) FILTER (WHERE NOT late AND NOT r.is_deleted AND r.prev_exists AND (r.prev_deleted OR r.prev_hash IS DISTINCT FROM r.record_hash)) AS changed, "
+                + "count(*) FILTER (WHERE NOT late AND r.is_deleted AND (NOT r.prev_exists OR NOT r.prev_deleted)) AS deleted, "
+                + "count(*) FILTER (WHERE NOT late AND r.prev_exists AND r.prev_deleted = r.is_deleted AND (r.is_deleted OR r.prev_hash = r.record_hash)) AS unchanged "
+                + "FROM (SELECT r.*, (a.newest IS NOT NULL AND r.event_time < a.newest) AS late FROM " + winnersTable + " s JOIN " + regionTable + " r ON "
+                + Sql.eq("r", "s", key) + " AND r.event_time = s.event_time JOIN " + affectedKeysTable + " a ON " + Sql.eq("a", "s", key) + ") r";
 
         // ---- the versions the region must have ---------------------------------------------
         // run_start: first event of the region, or a state change (delete flag, or hash of an upsert).
         // Run 1 continues the version that starts at rstart (if any); it keeps that row's start
         // and lineage. A delete run carries the previous version's attributes and hash; a delete
         // run with no earlier version produces no row.
-        fillN = "INSERT INTO " + n + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
+        fillRegionVersions = "INSERT INTO " + regionVersionsTable + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
                 + "source_topic, source_partition, source_offset, surrogate_key) "
                 + "WITH flagged AS (SELECT r.*, (NOT r.prev_exists OR r.prev_deleted <> r.is_deleted "
-                + "OR (NOT r.is_deleted AND r.prev_hash IS DISTINCT FROM r.record_hash)) AS run_start FROM " + r + " r), "
+                + "OR (NOT r.is_deleted AND r.prev_hash IS DISTINCT FROM r.record_hash)) AS run_start FROM " + regionTable + " r), "
                 + "numbered AS (SELECT f.*, sum(f.run_start::int) OVER (PARTITION BY " + Sql.list("f", key) + " ORDER BY f.event_time) AS run_no FROM flagged f), "
                 + "lasts AS (SELECT DISTINCT ON (" + keyList + ", run_no) " + keyList + ", run_no"
                 + (type1.isEmpty() ? "" : ", " + Sql.list(type1)) + " FROM numbered ORDER BY " + keyList + ", run_no, event_time DESC), "
@@ -254,36 +263,36 @@ public final class WriterSql {
                 + " ORDER BY c.valid_from), c.is_deleted, c.record_hash, " + (attrs.isEmpty() ? "" : Sql.list("c", attrs) + ", ")
                 + "c.source_topic, c.source_partition, c.source_offset, c.surrogate_key FROM carried c WHERE NOT c.no_row";
 
-        // ---- make the table equal to n over each region: delete, then update, then insert ----
+        // ---- make the table equal to ds_region_versions over each region: delete, then update, then insert ----
         // Closes precede inserts so the one-open-row index never sees two open rows.
-        deleteRows = "DELETE FROM " + t + " v USING " + ak + " a WHERE " + Sql.eq("v", "a", key)
-                + " AND v." + vf + " >= coalesce(a.rstart, '-infinity'::timestamptz) AND NOT EXISTS (SELECT 1 FROM " + n + " x WHERE "
+        deleteRows = "DELETE FROM " + t + " v USING " + affectedKeysTable + " a WHERE " + Sql.eq("v", "a", key)
+                + " AND v." + vf + " >= coalesce(a.rstart, '-infinity'::timestamptz) AND NOT EXISTS (SELECT 1 FROM " + regionVersionsTable + " x WHERE "
                 + Sql.eq("x", "v", key) + " AND x.valid_from = v." + vf + ")";
-        String nCmp = "(x.valid_to, x.is_deleted, x.record_hash" + (attrs.isEmpty() ? "" : ", " + Sql.list("x", attrs)) + ")";
+        String versionsCmp = "(x.valid_to, x.is_deleted, x.record_hash" + (attrs.isEmpty() ? "" : ", " + Sql.list("x", attrs)) + ")";
         String vCmp = "(v." + vt + ", v." + del + ", v." + hash + (attrs.isEmpty() ? "" : ", " + Sql.list("v", attrs)) + ")";
         updateRows = "UPDATE " + t + " v SET " + vt + " = x.valid_to, " + del + " = x.is_deleted, " + hash + " = x.record_hash, "
                 + (attrs.isEmpty() ? "" : Sql.each(attrs, a -> Sql.ident(a) + " = x." + Sql.ident(a), ", ") + ", ")
                 + Sql.ident(sc.sourceTopic()) + " = x.source_topic, " + Sql.ident(sc.sourcePartition()) + " = x.source_partition, "
                 + Sql.ident(sc.sourceOffset()) + " = x.source_offset, " + Sql.ident(sc.loadedAt()) + " = now() "
-                + "FROM " + n + " x WHERE " + Sql.eq("v", "x", key) + " AND v." + vf + " = x.valid_from AND " + vCmp + " IS DISTINCT FROM " + nCmp;
+                + "FROM " + regionVersionsTable + " x WHERE " + Sql.eq("v", "x", key) + " AND v." + vf + " = x.valid_from AND " + vCmp + " IS DISTINCT FROM " + versionsCmp;
 
         // ---- fast path: in-order single events, against the key's newest remembered state ----
         // An upsert that changes the state closes the open row (no RETURNING: the successor comes
-        // from w). Its guard repeats the state test against the row itself (IS DISTINCT FROM), so a
+        // from ds_winners). Its guard repeats the state test against the row itself (IS DISTINCT FROM), so a
         // row already closed or already equal is left alone.
         fastClose = "UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now() "
-                + "FROM " + w + " f WHERE f.fast AND NOT f.is_deleted AND f.newest IS NOT NULL "
+                + "FROM " + winnersTable + " f WHERE f.fast AND NOT f.is_deleted AND f.newest IS NOT NULL "
                 + "AND (f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash) "
                 + "AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL "
                 + "AND (v." + del + " OR v." + hash + " IS DISTINCT FROM f.record_hash)";
-        // a delete closes the open row and gets its is_deleted row (into n), which carries the
+        // a delete closes the open row and gets its is_deleted row (into ds_region_versions), which carries the
         // closed row's attributes and hash
         fastCloseDeleted = "WITH closed AS (UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now() "
-                + "FROM " + w + " f WHERE f.fast AND f.is_deleted AND f.newest IS NOT NULL AND NOT f.newest_deleted "
+                + "FROM " + winnersTable + " f WHERE f.fast AND f.is_deleted AND f.newest IS NOT NULL AND NOT f.newest_deleted "
                 + "AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL AND NOT v." + del + " "
                 + "RETURNING " + Sql.list("v", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("v", attrs) + ", ") + "v." + hash
                 + " AS old_hash, f.event_time, f.source_topic, f.source_partition, f.source_offset, f.surrogate_key AS new_sk) "
-                + ", ins AS (INSERT INTO " + n + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
+                + ", ins AS (INSERT INTO " + regionVersionsTable + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
                 + "source_topic, source_partition, source_offset, surrogate_key) SELECT " + keyList + ", event_time, NULL, true, old_hash, "
                 + (attrs.isEmpty() ? "" : attrList + ", ") + "source_topic, source_partition, source_offset, new_sk FROM closed RETURNING 1) "
                 + "SELECT count(*) FROM closed";
@@ -294,11 +303,11 @@ public final class WriterSql {
         fastNew = "INSERT INTO " + t + " (" + keyList + ", " + (attrs.isEmpty() ? "" : attrList + ", ") + Sql.ident(sc.surrogateKey()) + ", " + vf + ", "
                 + vt + ", " + del + ", " + hash + ", " + Sql.ident(sc.sourceTopic()) + ", " + Sql.ident(sc.sourcePartition()) + ", "
                 + Sql.ident(sc.sourceOffset()) + ") SELECT " + Sql.list("f", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("f", attrs) + ", ")
-                + "f.surrogate_key, f.event_time, NULL, false, f.record_hash, f.source_topic, f.source_partition, f.source_offset FROM " + w + " f "
+                + "f.surrogate_key, f.event_time, NULL, false, f.record_hash, f.source_topic, f.source_partition, f.source_offset FROM " + winnersTable + " f "
                 + "WHERE f.fast AND NOT f.is_deleted AND (f.newest IS NULL OR f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash)";
         // a re-assertion overwrites the type-1 columns of the open version in place
         fastType1 = type1.isEmpty() ? null : "UPDATE " + t + " v SET " + Sql.each(type1, a -> Sql.ident(a) + " = f." + Sql.ident(a), ", ")
-                + ", " + Sql.ident(sc.loadedAt()) + " = now() FROM " + w + " f WHERE f.fast AND NOT f.is_deleted "
+                + ", " + Sql.ident(sc.loadedAt()) + " = now() FROM " + winnersTable + " f WHERE f.fast AND NOT f.is_deleted "
                 + "AND f.newest IS NOT NULL AND NOT f.newest_deleted AND f.newest_hash = f.record_hash AND " + Sql.eq("v", "f", key)
                 + " AND v." + vt + " IS NULL AND NOT v." + del + " AND v." + hash + " = f.record_hash AND ("
                 + Sql.list("v", type1) + ") IS DISTINCT FROM (" + Sql.list("f", type1) + ")";
@@ -319,7 +328,7 @@ public final class WriterSql {
                 + Sql.ident(sc.sourceOffset()) + ") "
                 + "SELECT " + Sql.list("x", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("x", attrs) + ", ")
                 + "x.surrogate_key, x.valid_from, x.valid_to, x.is_deleted, x.record_hash, "
-                + "x.source_topic, x.source_partition, x.source_offset FROM " + n + " x WHERE NOT EXISTS (SELECT 1 FROM " + t + " v WHERE "
+                + "x.source_topic, x.source_partition, x.source_offset FROM " + regionVersionsTable + " x WHERE NOT EXISTS (SELECT 1 FROM " + t + " v WHERE "
                 + Sql.eq("v", "x", key) + " AND v." + vf + " = x.valid_from)";
     }
 

@@ -4,9 +4,13 @@
  *
  * <p>Design notes:
  * <ul>
- *   <li><b>Set-based.</b> A batch is COPYed into a per-session temp table; a fixed number of
- *       statements then handle the whole batch ({@link io.dimstream.db.write.WriterSql} lists
- *       them). Nothing runs per event.</li>
+ *   <li><b>Set-based.</b> A batch is COPYed into a per-session temp table ({@code ds_batch}); a
+ *       fixed number of statements then handle the whole batch through the other work tables,
+ *       each named by its role: {@code ds_winners} (the events that change memory),
+ *       {@code ds_affected_keys} (the keys whose region is recomputed), {@code ds_region} (the
+ *       region's events) and {@code ds_region_versions} (the versions the region must have)
+ *       ({@link io.dimstream.db.write.WriterSql} lists the statements). Nothing runs per
+ *       event.</li>
  *   <li><b>Event memory.</b> {@code <table>_events} holds one row per key and event time (the
  *       winning arrival). History is a function of these events, so the writer can recompute any
  *       part of it; the version table is the materialized result.</li>
@@ -18,11 +22,12 @@
  *   <li><b>Plan shapes are pinned.</b> Every statement that joins the batch with a big table
  *       (entity or memory) runs with hash/merge joins, materialization, seq and bitmap scans off:
  *       one index probe per batch row, whatever the statistics of a fast-growing table say. Only
- *       the region statements that join work tables with each other may hash.</li>
+ *       the region statements that join work tables with each other ({@code classifyRegion},
+ *       {@code fillRegionVersions}) may hash.</li>
  *   <li><b>Exact late placement.</b> For other keys the region from the remembered event just
  *       before the batch's earliest event on is recomputed over memory and batch together (LAG
- *       for run starts, a running sum for run numbers, LEAD for valid_to) and the table is made
- *       equal to it over that region: delete rows no longer produced, update rows whose content
+ *       for run starts, a running sum for run numbers, LEAD for valid_to) into
+ *       {@code ds_region_versions}, and the table is made equal to it over that region: delete rows no longer produced, update rows whose content
  *       differs ({@code IS DISTINCT FROM}), insert new ones, in that order so the one-open-row
  *       index never sees two open rows. This follows the lessons of Spark's AUTO CDC SCD2
  *       processor (DESIGN 5b) with the fix of apache/spark#58209 built in: the region is computed
@@ -39,10 +44,12 @@
  *   <li><b>Idempotent.</b> Re-delivered events match their remembered twin and are counted as
  *       duplicates; re-applying any batch writes nothing. Surrogate keys are a function of
  *       (entity, key, valid_from), so replays reproduce them.</li>
- *   <li><b>Names of its own.</b> The work tables and the statements' derived columns use names no
- *       entity column may take ({@link io.dimstream.db.entity.EntitySpec#WORK_COLUMNS}, refused by the
- *       entity check); a JSON object of the columns is built in pieces of 50, under PostgreSQL's 100
- *       function arguments.</li>
+ *   <li><b>Names of its own.</b> The work tables are temporary, named {@code ds_<role>_<hash of the
+ *       spec>} in the session's {@code pg_temp} schema, so no user table shares or shadows them. Their
+ *       columns and the statements' derived columns use names no entity column may take
+ *       ({@link io.dimstream.db.entity.EntitySpec#WORK_COLUMNS}, refused by the entity check); result
+ *       columns are read by label ({@code ClassCounts}). A JSON object of the
+ *       columns is built in pieces of 50, under PostgreSQL's 100 function arguments.</li>
  *   <li><b>Atomic with the caller's state.</b> {@link io.dimstream.db.write.Scd2Writer#apply(java.sql.Connection,
  *       io.dimstream.db.entity.EntitySpec, java.util.List)} runs inside the caller's transaction so
  *       the streaming sink can commit its offsets with the rows.</li>

@@ -23,9 +23,12 @@ class SinkBatchesTest {
     @Test
     void summarySumsTheWindowAndTakesTheNewestBatchAndEachPartitionsNewestLag() throws Exception {
         try (Connection c = DS.getConnection()) {
-            SinkBatches.record(c, batch("sb_x", 0, 3, new ApplyResult(3, 1, 1, 1, 0, 0, 0, 0, List.of(), 4, 2, 0), 0, 10, 9L));
-            SinkBatches.record(c, batch("sb_x", 0, 2, new ApplyResult(2, 0, 0, 0, 1, 1, 0, 0, List.of(), 1, 1, 0), 0, 11, 4L));
-            SinkBatches.record(c, batch("sb_x", 1, 5, new ApplyResult(4, 0, 2, 0, 0, 0, 1, 1, List.of(), 2, 2, 0), 1, 7, 6L));
+            SinkBatches.record(c, batch("sb_x", 0, 3, ApplyResult.builder().received(3).newKeys(1).changed(1).deleted(1)
+                    .rowsInserted(4).rowsUpdated(2).build(), 0, 10, 9L));
+            SinkBatches.record(c, batch("sb_x", 0, 2, ApplyResult.builder().received(2).unchanged(1).late(1)
+                    .rowsInserted(1).rowsUpdated(1).build(), 0, 11, 4L));
+            SinkBatches.record(c, batch("sb_x", 1, 5, ApplyResult.builder().received(4).changed(2).duplicates(1).quarantined(1)
+                    .rowsInserted(2).rowsUpdated(2).build(), 1, 7, 6L));
             // two hours ago: outside the window's sums, but it is not the newest either
             try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.sink_batches SET finished_at = finished_at - interval '2 hours' "
                     + "WHERE entity = 'sb_x' AND events = 3")) {

@@ -67,13 +67,19 @@ class BadInputTest {
         assertThat(unparsed.get(0).source()).isEqualTo(line(8));
         assertThat(unparsed.get(0).reason()).startsWith("not valid JSON: ");
         assertThat(unparsed.get(1)).isEqualTo(new Rejection(line(9), "field 'op' has unknown value \"merge\" (expected \"upsert\" or \"delete\")"));
-        assertThat(result).isEqualTo(new ApplyResult(9, 2, 1, 1, 0, 0, 0, 0, List.of(
-                new Rejection(line(2), "key column 'id' is NULL"),
-                new Rejection(line(3), "key column 'id' is missing"),
-                new Rejection(line(4), "event_time is not an ISO-8601 instant with offset: \"2025-13-45T01:00:00Z\""),
-                new Rejection(line(6), "column 'n': expected bigint, got string \"abc\""),
-                new Rejection(line(7), "column 'colour' is not declared for entity '" + table + "'")),
-                4, 0, 0));
+        assertThat(result).isEqualTo(ApplyResult.builder()
+                .received(9)
+                .newKeys(2)
+                .changed(1)
+                .deleted(1)
+                .rejected(List.of(
+                        new Rejection(line(2), "key column 'id' is NULL"),
+                        new Rejection(line(3), "key column 'id' is missing"),
+                        new Rejection(line(4), "event_time is not an ISO-8601 instant with offset: \"2025-13-45T01:00:00Z\""),
+                        new Rejection(line(6), "column 'n': expected bigint, got string \"abc\""),
+                        new Rejection(line(7), "column 'colour' is not declared for entity '" + table + "'")))
+                .rowsInserted(4)
+                .build());
         assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(List.of(
                 row("A", "Ann", 1L, 1, 3, false),
                 row("A", "Ann", 10L, 3, null, false),

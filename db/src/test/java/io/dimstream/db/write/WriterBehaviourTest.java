@@ -116,8 +116,8 @@ class WriterBehaviourTest {
         ApplyResult again = writer.apply(spec, List.of(first));
         ApplyResult twiceInOneBatch = writer.apply(spec, List.of(second, second));
 
-        assertThat(again).isEqualTo(new ApplyResult(1, 0, 0, 0, 0, 0, 1, 0, List.of(), 0, 0, 0));
-        assertThat(twiceInOneBatch).isEqualTo(new ApplyResult(2, 0, 0, 0, 0, 0, 2, 0, List.of(), 0, 0, 0));
+        assertThat(again).isEqualTo(ApplyResult.builder().received(1).duplicates(1).build());
+        assertThat(twiceInOneBatch).isEqualTo(ApplyResult.builder().received(2).duplicates(2).build());
         assertThat(EntityTableReader.withSurrogateKeys(ds, spec)).isEqualTo(before);
         assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(List.of(
                 version("P1", "Ann", "Oslo", 1L, 1, 2),
@@ -197,7 +197,7 @@ class WriterBehaviourTest {
 
         ApplyResult result = writer.apply(spec, List.of(up(2, 3, "P1", "Ann", "Rome", 2L)));
 
-        assertThat(result).isEqualTo(new ApplyResult(1, 0, 0, 0, 0, 0, 0, 1, List.of(), 0, 0, 0));
+        assertThat(result).isEqualTo(ApplyResult.builder().received(1).quarantined(1).build());
         assertThat(EntityTableReader.withSurrogateKeys(ds, spec)).isEqualTo(before);
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("id", "P1");
@@ -218,7 +218,7 @@ class WriterBehaviourTest {
 
         ApplyResult result = writer.apply(spec, List.of(up(2, 4, "P1", "Ann", "Rome", 2L)));
 
-        assertThat(result).isEqualTo(new ApplyResult(1, 0, 0, 0, 0, 1, 0, 0, List.of(), 1, 0, 0));
+        assertThat(result).isEqualTo(ApplyResult.builder().received(1).late(1).rowsInserted(1).build());
         assertThat(quarantine(spec)).isEmpty();
         assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(List.of(
                 version("P1", "Ann", "Rome", 2L, 4, 5),
@@ -234,7 +234,7 @@ class WriterBehaviourTest {
 
         ApplyResult replay = writer.apply(spec, List.of(old));
 
-        assertThat(replay).isEqualTo(new ApplyResult(1, 0, 0, 0, 0, 0, 1, 0, List.of(), 0, 0, 0));
+        assertThat(replay).isEqualTo(ApplyResult.builder().received(1).duplicates(1).build());
         assertThat(quarantine(spec)).isEmpty();
         assertThat(EntityTableReader.withSurrogateKeys(ds, spec)).isEqualTo(before);
         assertThat(before.stream().map(EntityTableReader.StoredRow::row).toList()).isEqualTo(List.of(
@@ -275,7 +275,7 @@ class WriterBehaviourTest {
 
         ApplyResult result = writer.apply(wide, List.of(up(4, 2, "P1", "Ann", "Lima", 4L)));
 
-        assertThat(result).isEqualTo(new ApplyResult(1, 0, 0, 0, 0, 0, 0, 1, List.of(), 0, 0, 0));
+        assertThat(result).isEqualTo(ApplyResult.builder().received(1).quarantined(1).build());
         assertThat(EntityTableReader.withSurrogateKeys(ds, wide)).isEqualTo(before);
         assertThat(quarantine(wide)).isEqualTo(List.of(new QuarantineRow(wide.name(), Map.of("id", "P1"), h(2),
                 Map.of("op", "upsert", "data", Map.of("id", "P1", "name", "Ann", "city", "Lima", "last_login", 4)), 4L,
@@ -301,8 +301,16 @@ class WriterBehaviourTest {
                 up(1, 1, "P1", "Ann", "Oslo", 1L),   // duplicate: delivered twice in the batch
                 bad));                               // rejected
 
-        assertThat(first).isEqualTo(new ApplyResult(10, 2, 2, 2, 2, 0, 1, 0,
-                List.of(new Rejection(bad.source(), "key column 'id' is NULL")), 5, 0, 0));
+        assertThat(first).isEqualTo(ApplyResult.builder()
+                .received(10)
+                .newKeys(2)
+                .changed(2)
+                .deleted(2)
+                .unchanged(2)
+                .duplicates(1)
+                .rejected(List.of(new Rejection(bad.source(), "key column 'id' is NULL")))
+                .rowsInserted(5)
+                .build());
         assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(List.of(
                 version("P1", "Ann", "Oslo", 2L, 1, 3),
                 version("P1", "Ann", "Rome", 2L, 3, 4),
@@ -316,7 +324,7 @@ class WriterBehaviourTest {
                 up(11, 7, "P2", "Bob", "Bern", 5L),  // unchanged: type-1 only, updated in place
                 up(12, 2, "P1", "Ann", "Oslo", 9L))); // late: wins the tie at hour 2, type-1 of the first version
 
-        assertThat(second).isEqualTo(new ApplyResult(4, 0, 0, 0, 1, 2, 1, 0, List.of(), 1, 2, 0));
+        assertThat(second).isEqualTo(ApplyResult.builder().received(4).unchanged(1).late(2).duplicates(1).rowsInserted(1).rowsUpdated(2).build());
         assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(List.of(
                 version("P1", "Ann", "Lima", 0L, 0, 1),
                 version("P1", "Ann", "Oslo", 9L, 1, 3),

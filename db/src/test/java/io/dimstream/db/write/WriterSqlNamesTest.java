@@ -145,11 +145,11 @@ class WriterSqlNamesTest {
         }
 
         assertThat(results).as(spec.toString()).isEqualTo(List.of(
-                new ApplyResult(6, 4, 1, 1, 0, 0, 0, 0, List.of(), 6, 0, 0),
-                new ApplyResult(4, 0, 1, 2, 1, 0, 0, 0, List.of(), 2, 3, 0),
-                new ApplyResult(1, 0, 0, 0, 0, 1, 0, 0, List.of(), 1, 1, 0),
-                new ApplyResult(2, 0, 0, 0, 0, 0, 1, 1, List.of(), 0, 0, 0),
-                new ApplyResult(2, 0, 1, 0, 0, 0, 0, 1, List.of(), 1, 1, 0)));
+                ApplyResult.builder().received(6).newKeys(4).changed(1).deleted(1).rowsInserted(6).build(),
+                ApplyResult.builder().received(4).changed(1).deleted(2).unchanged(1).rowsInserted(2).rowsUpdated(3).build(),
+                ApplyResult.builder().received(1).late(1).rowsInserted(1).rowsUpdated(1).build(),
+                ApplyResult.builder().received(2).duplicates(1).quarantined(1).build(),
+                ApplyResult.builder().received(2).changed(1).quarantined(1).rowsInserted(1).rowsUpdated(1).build()));
         assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(new ReferenceModel(spec).rows(applied));
     }
 
