@@ -1,4 +1,4 @@
-package io.dimstream.app.pipeline;
+package io.dimstream.app.service;
 
 import io.dimstream.app.kafka.KafkaClients;
 
@@ -62,15 +62,15 @@ import org.slf4j.LoggerFactory;
 /**
  * One running dimstream instance: (an embedded broker,) (an embedded PostgreSQL,) the Kafka
  * Streams topology of every entity, the PostgreSQL sink, the periodic memory pruning and (unless
- * {@link PipelineOptions#adminWorkers()} is off) the executors of admin actions kept in
+ * {@link ServiceOptions#adminWorkers()} is off) the executors of admin actions kept in
  * PostgreSQL: the replay worker, the DLQ mirror and the DLQ re-drive (package
  * {@code io.dimstream.app.replay}).
  * {@link #close()} stops them in reverse order. This is the thin launcher DESIGN section 1 asks
  * for: it wires the parts, it holds no logic of its own.
  */
-public final class Pipeline implements AutoCloseable {
+public final class DimstreamService implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+    private static final Logger LOG = LoggerFactory.getLogger(DimstreamService.class);
 
     private final EmbeddedKafka embeddedKafka;
     private final Databases.Handle db;
@@ -93,7 +93,7 @@ public final class Pipeline implements AutoCloseable {
     /** How often PostgreSQL and the Kafka cluster are probed for /health/ready. */
     private static final Duration HEALTH_PROBE_INTERVAL = Duration.ofSeconds(5);
 
-    private Pipeline(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
+    private DimstreamService(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
                      ChangeSink sink, ScheduledExecutorService pruner, KafkaClients clients, List<EntityPipeline> pipelines,
                      MeterRegistry registry, String sinkGroup, String applicationId, List<AutoCloseable> adminWorkers,
                      HealthMonitor health, Admin healthAdmin) {
@@ -113,7 +113,7 @@ public final class Pipeline implements AutoCloseable {
         this.adminWorkers = adminWorkers;
     }
 
-    public static Pipeline start(DimstreamConfig config, PipelineOptions options, MeterRegistry registry) {
+    public static DimstreamService start(DimstreamConfig config, ServiceOptions options, MeterRegistry registry) {
         List<AutoCloseable> started = new ArrayList<>();
         try {
             Files.createDirectories(options.dataDir());
@@ -233,7 +233,7 @@ public final class Pipeline implements AutoCloseable {
                     ms(tTopics, System.nanoTime()));
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.entity().table()).collect(Collectors.joining(", ")));
-            return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, clients, pipelines, registry, sinkSettings.groupId(),
+            return new DimstreamService(kafka, db, streams, streamsMetrics, sink, pruner, clients, pipelines, registry, sinkSettings.groupId(),
                     options.applicationId(),
                     List.copyOf(started.subList(workersFrom, workersTo)), health, healthAdmin);
         } catch (Exception e) {
