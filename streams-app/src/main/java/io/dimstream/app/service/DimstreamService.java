@@ -13,7 +13,6 @@ import io.dimstream.app.topology.DimstreamTopology;
 import io.dimstream.app.topology.EntityPipeline;
 import io.dimstream.app.topology.StreamThreadSupervisor;
 import io.dimstream.app.topology.StreamsConfigFactory;
-import io.dimstream.app.topology.TopicPlanner;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
 import io.dimstream.config.KafkaConfig;
@@ -52,7 +51,6 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
@@ -161,7 +159,7 @@ public final class DimstreamService implements AutoCloseable {
                     .map(p -> p.withEntity(merged.get(p.entity().name()))).toList();
             short replication = (short) (kafka != null ? 1 : -1);
             KafkaClients clients = KafkaClients.of(bootstrap, kafkaConfig);
-            createTopics(clients, pipelines, options.partitions(), replication, kafka != null);
+            TopicSetup.createTopics(clients, pipelines, options.partitions(), replication, kafka != null);
             long tTopics = System.nanoTime();
 
             Map<String, Object> overrides = new HashMap<>();
@@ -288,63 +286,6 @@ public final class DimstreamService implements AutoCloseable {
                 LOG.warn("pruning the event memory of {} failed (will retry): {}", spec.name(), e.getMessage());
             }
         }
-    }
-
-    /**
-     * Creates the topics dimstream owns (and, on an embedded broker, the source topics); existing
-     * ones are kept. The changes topic of a snapshot entity, or of an entity with
-     * {@code on-truncate: delete-all} behind the repartition step, gets its source topic's partition
-     * count (each classify task's control record goes to the changes partition of the same number),
-     * and a mismatch between existing ones refuses to start.
-     */
-    static void createTopics(KafkaClients clients, List<EntityPipeline> pipelines, int partitions, short replication, boolean sources)
-            throws InterruptedException, ExecutionException {
-        try (Admin admin = Admin.create(clients.properties())) {
-            Set<String> existing = admin.listTopics().names().get();
-            List<NewTopic> wanted = new ArrayList<>();
-            if (sources) {
-                for (EntityPipeline p : pipelines) {
-                    wanted.add(new NewTopic(p.sourceTopic(), partitions, replication));
-                }
-            }
-            for (EntityPipeline p : pipelines) {
-                int n = partitions;
-                if (p.changesPartitionsFollowSource() && existing.contains(p.sourceTopic())) {
-                    n = partitionCount(admin, p.sourceTopic());
-                }
-                wanted.addAll(TopicPlanner.plan(List.of(p), n, replication));
-            }
-            List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
-            if (!missing.isEmpty()) {
-                try {
-                    admin.createTopics(missing).all().get();
-                    LOG.info("created topics {}", missing.stream().map(NewTopic::name).toList());
-                } catch (ExecutionException e) {
-                    // another instance starting at the same moment created them first: fine
-                    if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
-                        throw e;
-                    }
-                }
-            }
-            Set<String> now = admin.listTopics().names().get();
-            for (EntityPipeline p : pipelines) {
-                // a missing source topic is Kafka Streams' to report
-                if (p.changesPartitionsFollowSource() && now.contains(p.sourceTopic())) {
-                    int source = partitionCount(admin, p.sourceTopic());
-                    int changes = partitionCount(admin, p.changesTopic());
-                    if (source != changes) {
-                        throw new IllegalStateException("entity " + p.entity().name() + " is "
-                                + (p.snapshot() ? "mode: snapshot" : "on-truncate: delete-all") + ", so its changes topic "
-                                + p.changesTopic() + " must have as many partitions as its source topic " + p.sourceTopic()
-                                + " (" + source + "), but it has " + changes + ": recreate it or add partitions");
-                    }
-                }
-            }
-        }
-    }
-
-    private static int partitionCount(Admin admin, String topic) throws ExecutionException, InterruptedException {
-        return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
     }
 
     public String bootstrapServers() {
