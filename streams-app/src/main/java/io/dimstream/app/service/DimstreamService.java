@@ -7,6 +7,7 @@ import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.app.replay.DlqMirror;
 import io.dimstream.app.replay.RedriveExecutor;
 import io.dimstream.app.replay.ReplayWorker;
+import io.dimstream.app.sink.CatchUp;
 import io.dimstream.app.sink.ChangeSink;
 import io.dimstream.app.sink.SinkSettings;
 import io.dimstream.app.topology.DimstreamTopology;
@@ -22,13 +23,10 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.schema.Migrations;
-import io.dimstream.db.sink.PartitionRef;
-import io.dimstream.db.sink.SinkOffsets;
 import io.dimstream.db.write.Scd2Writer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.nio.file.Files;
-import java.sql.Connection;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import javax.sql.DataSource;
@@ -49,10 +47,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,8 +73,7 @@ public final class DimstreamService implements AutoCloseable {
     private final KafkaClients clients;
     private final List<EntityPipeline> pipelines;
     private final MeterRegistry registry;
-    private final String sinkGroup;
-    private final String applicationId;
+    private final CatchUp catchUp;
     private final List<AutoCloseable> adminWorkers;
     private final HealthMonitor health;
     private final Admin healthAdmin;
@@ -93,7 +86,7 @@ public final class DimstreamService implements AutoCloseable {
 
     private DimstreamService(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
                      ChangeSink sink, ScheduledExecutorService pruner, KafkaClients clients, List<EntityPipeline> pipelines,
-                     MeterRegistry registry, String sinkGroup, String applicationId, List<AutoCloseable> adminWorkers,
+                     MeterRegistry registry, CatchUp catchUp, List<AutoCloseable> adminWorkers,
                      HealthMonitor health, Admin healthAdmin) {
         this.health = health;
         this.healthAdmin = healthAdmin;
@@ -106,8 +99,7 @@ public final class DimstreamService implements AutoCloseable {
         this.clients = clients;
         this.pipelines = pipelines;
         this.registry = registry;
-        this.sinkGroup = sinkGroup;
-        this.applicationId = applicationId;
+        this.catchUp = catchUp;
         this.adminWorkers = adminWorkers;
     }
 
@@ -231,8 +223,12 @@ public final class DimstreamService implements AutoCloseable {
                     ms(tTopics, System.nanoTime()));
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.entity().table()).collect(Collectors.joining(", ")));
-            return new DimstreamService(kafka, db, streams, streamsMetrics, sink, pruner, clients, pipelines, registry, sinkSettings.groupId(),
-                    options.applicationId(),
+            CatchUp catchUp = new CatchUp(clients, db.dataSource(), options.applicationId(),
+                    pipelines.stream().map(EntityPipeline::sourceTopic).toList(),
+                    pipelines.stream().filter(p -> !p.partitionedByKey())
+                            .map(p -> DimstreamTopology.repartitionTopic(options.applicationId(), p.entity().name())).collect(Collectors.toSet()),
+                    sinkSettings.groupId(), pipelines.stream().map(EntityPipeline::changesTopic).toList());
+            return new DimstreamService(kafka, db, streams, streamsMetrics, sink, pruner, clients, pipelines, registry, catchUp,
                     List.copyOf(started.subList(workersFrom, workersTo)), health, healthAdmin);
         } catch (Exception e) {
             for (int i = started.size() - 1; i >= 0; i--) {
@@ -307,95 +303,13 @@ public final class DimstreamService implements AutoCloseable {
     /**
      * Waits until the topology has taken {@code sourceRecords} records (every class counted,
      * DLQ and duplicates included) and the sink has applied everything committed to the changes
-     * topics (its stored offsets reach their read_committed end offsets). For the demo and tests.
+     * topics (its stored offsets reach their read_committed end offsets): {@link CatchUp#await}.
+     * For the demo, the benchmarks and tests.
      *
      * @return false when the timeout passed first
      */
     public boolean awaitCaughtUp(long sourceRecords, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        List<String> changesTopics = pipelines.stream().map(EntityPipeline::changesTopic).toList();
-        // one admin client for the whole wait, not one per look
-        try (Admin admin = Admin.create(clients.properties())) {
-            // the topics' partitions, looked up once (not at every look)
-            Map<TopicPartition, OffsetSpec> inputs = null;
-            Map<TopicPartition, OffsetSpec> changes = null;
-            while (System.nanoTime() < deadline) {
-                try {
-                    if (changes == null) {
-                        inputs = latestOf(admin, inputTopics());
-                        changes = latestOf(admin, changesTopics);
-                    }
-                    if (eventsSeen() >= sourceRecords && streamsCommitted(admin, inputs) && sinkCaughtUp(admin, changesTopics, changes)) {
-                        return true;
-                    }
-                } catch (ExecutionException | SQLException e) {
-                    LOG.debug("cannot measure the sink's lag yet: {}", e.getMessage());
-                }
-                Thread.sleep(250);
-            }
-            return false;
-        }
-    }
-
-    /** Every partition of the topics, each asked for its latest offset. */
-    private static Map<TopicPartition, OffsetSpec> latestOf(Admin admin, List<String> topics)
-            throws ExecutionException, InterruptedException {
-        Map<TopicPartition, OffsetSpec> want = new HashMap<>();
-        admin.describeTopics(topics).allTopicNames().get().forEach((topic, d) ->
-                d.partitions().forEach(pi -> want.put(new TopicPartition(topic, pi.partition()), OffsetSpec.latest())));
-        return want;
-    }
-
-    /** What Kafka Streams consumes: the source topics, and the repartition topics of entities that have one. */
-    private List<String> inputTopics() {
-        List<String> inputs = new ArrayList<>();
-        for (EntityPipeline ep : pipelines) {
-            inputs.add(ep.sourceTopic());
-            if (!ep.partitionedByKey()) {
-                inputs.add(DimstreamTopology.repartitionTopic(applicationId, ep.entity().name()));
-            }
-        }
-        return inputs;
-    }
-
-    /**
-     * True when Kafka Streams has committed everything it consumed: its group's committed offsets
-     * reach the end of every partition of its input topics (sources, and repartition topics). With
-     * exactly-once, those offsets commit in the same transaction as the outputs, so from then on
-     * the changes topics' committed ends are final. (Counting records against the changes topics'
-     * end offsets instead is not enough: the ends include transaction markers, so they can reach
-     * the count while the last records still wait in an open transaction.)
-     */
-    private boolean streamsCommitted(Admin admin, Map<TopicPartition, OffsetSpec> inputs) throws ExecutionException, InterruptedException {
-        var ends = admin.listOffsets(inputs, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
-        var committed = admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get();
-        for (var e : ends.entrySet()) {
-            var c = committed.get(e.getKey());
-            // a transactional input (the repartition topic) may end in a marker the position has passed or not
-            long need = e.getValue().offset() - (e.getKey().topic().endsWith("-repartition") ? 1 : 0);
-            if (e.getValue().offset() > 0 && (c == null || c.offset() < need)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** True when the sink's stored offsets reach every changes partition's committed end. */
-    private boolean sinkCaughtUp(Admin admin, List<String> topics, Map<TopicPartition, OffsetSpec> partitions)
-            throws ExecutionException, InterruptedException, SQLException {
-        var ends = admin.listOffsets(partitions, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
-        Map<PartitionRef, Long> stored;
-        try (Connection c = db.dataSource().getConnection()) {
-            stored = SinkOffsets.ofTopics(c, sinkGroup, topics);
-        }
-        for (var e : ends.entrySet()) {
-            long next = stored.getOrDefault(new PartitionRef(e.getKey().topic(), e.getKey().partition()), 0L);
-            // the stored offset may sit past a trailing transaction marker, never before the end
-            if (next < e.getValue().offset() - 1) {
-                return false;
-            }
-        }
-        return true;
+        return catchUp.await(this::eventsSeen, sourceRecords, timeout);
     }
 
     /** Records the topology has classified or set aside, over all entities. */
