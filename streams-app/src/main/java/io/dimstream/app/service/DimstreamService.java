@@ -1,9 +1,8 @@
 package io.dimstream.app.service;
 
-import io.dimstream.app.kafka.KafkaClients;
-
 import io.dimstream.app.health.HealthMonitor;
 import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.kafka.KafkaClients;
 import io.dimstream.app.replay.DlqMirror;
 import io.dimstream.app.replay.RedriveExecutor;
 import io.dimstream.app.replay.ReplayWorker;
@@ -27,27 +26,21 @@ import io.dimstream.db.write.Scd2Writer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.nio.file.Files;
-import java.util.Optional;
-import java.util.concurrent.Callable;
-import javax.sql.DataSource;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.streams.StreamsConfig;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +51,9 @@ import org.slf4j.LoggerFactory;
  * PostgreSQL: the replay worker, the DLQ mirror and the DLQ re-drive (package
  * {@code io.dimstream.app.replay}).
  * {@link #close()} stops them in reverse order. This is the thin launcher DESIGN section 1 asks
- * for: it wires the parts, it holds no logic of its own.
+ * for: it wires the parts, it holds no logic of its own. The topics are planned by
+ * {@link io.dimstream.app.topology.TopicPlanner} and created by {@link TopicSetup}; the memory
+ * pruning runs on {@link MemoryPruning}'s schedule; {@link #awaitCaughtUp} is {@link CatchUp}'s.
  */
 public final class DimstreamService implements AutoCloseable {
 
@@ -69,7 +64,7 @@ public final class DimstreamService implements AutoCloseable {
     private final KafkaStreams streams;
     private final KafkaStreamsMetrics streamsMetrics;
     private final ChangeSink sink;
-    private final ScheduledExecutorService pruner;
+    private final MemoryPruning pruning;
     private final KafkaClients clients;
     private final List<EntityPipeline> pipelines;
     private final MeterRegistry registry;
@@ -85,7 +80,7 @@ public final class DimstreamService implements AutoCloseable {
     private static final Duration HEALTH_PROBE_INTERVAL = Duration.ofSeconds(5);
 
     private DimstreamService(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
-                     ChangeSink sink, ScheduledExecutorService pruner, KafkaClients clients, List<EntityPipeline> pipelines,
+                     ChangeSink sink, MemoryPruning pruning, KafkaClients clients, List<EntityPipeline> pipelines,
                      MeterRegistry registry, CatchUp catchUp, List<AutoCloseable> adminWorkers,
                      HealthMonitor health, Admin healthAdmin) {
         this.health = health;
@@ -95,7 +90,7 @@ public final class DimstreamService implements AutoCloseable {
         this.streams = streams;
         this.streamsMetrics = streamsMetrics;
         this.sink = sink;
-        this.pruner = pruner;
+        this.pruning = pruning;
         this.clients = clients;
         this.pipelines = pipelines;
         this.registry = registry;
@@ -182,23 +177,15 @@ public final class DimstreamService implements AutoCloseable {
             ChangeSink sink = ChangeSink.create(config, sinkSettings, clients, db.dataSource(), registry).start();
             started.add(sink);
 
-            ScheduledExecutorService pruner = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "dimstream-pruner");
-                t.setDaemon(true);
-                return t;
-            });
             List<EntitySpec> specs = config.entities().stream().map(e -> merged.get(e.name())).toList();
-            Scd2Writer writer = new Scd2Writer(db.dataSource());
-            long every = options.pruneInterval().toMillis();
-            pruner.scheduleWithFixedDelay(() -> prune(writer, specs), every, every, TimeUnit.MILLISECONDS);
+            MemoryPruning pruning = MemoryPruning.start(new Scd2Writer(db.dataSource()), specs, options.pruneInterval());
+            started.add(pruning);
 
             int workersFrom = started.size();
             if (options.adminWorkers()) {
                 // admin actions are rows in PostgreSQL (the admin UI never talks to Kafka): replay
                 // jobs, the DLQ mirror, DLQ re-drives. A unique owner per instance for job leases.
-                String owner = options.applicationId() + "@" + java.net.InetAddress.getLocalHost().getHostName() + "/"
-                        + ProcessHandle.current().pid() + "/" + java.util.UUID.randomUUID().toString().substring(0, 8);
-                ReplayWorker replay = new ReplayWorker(owner, pipelines, db.dataSource(), clients, options.replay()).start();
+                ReplayWorker replay = new ReplayWorker(leaseOwner(options.applicationId()), pipelines, db.dataSource(), clients, options.replay()).start();
                 started.add(replay);
                 DlqMirror mirror = new DlqMirror(options.applicationId() + "-dlq-mirror", pipelines, db.dataSource(), clients).start();
                 started.add(mirror);
@@ -228,7 +215,7 @@ public final class DimstreamService implements AutoCloseable {
                     pipelines.stream().filter(p -> !p.partitionedByKey())
                             .map(p -> DimstreamTopology.repartitionTopic(options.applicationId(), p.entity().name())).collect(Collectors.toSet()),
                     sinkSettings.groupId(), pipelines.stream().map(EntityPipeline::changesTopic).toList());
-            return new DimstreamService(kafka, db, streams, streamsMetrics, sink, pruner, clients, pipelines, registry, catchUp,
+            return new DimstreamService(kafka, db, streams, streamsMetrics, sink, pruning, clients, pipelines, registry, catchUp,
                     List.copyOf(started.subList(workersFrom, workersTo)), health, healthAdmin);
         } catch (Exception e) {
             for (int i = started.size() - 1; i >= 0; i--) {
@@ -247,6 +234,12 @@ public final class DimstreamService implements AutoCloseable {
 
     private static long ms(long fromNanos, long toNanos) {
         return (toNanos - fromNanos) / 1_000_000;
+    }
+
+    /** A unique owner per instance for job leases: {@code <application id>@<host>/<pid>/<random>}. */
+    private static String leaseOwner(String applicationId) throws java.net.UnknownHostException {
+        return applicationId + "@" + java.net.InetAddress.getLocalHost().getHostName() + "/"
+                + ProcessHandle.current().pid() + "/" + java.util.UUID.randomUUID().toString().substring(0, 8);
     }
 
     /** PostgreSQL answers a query within 3 s. */
@@ -269,19 +262,6 @@ public final class DimstreamService implements AutoCloseable {
     /** The service's health for /health/live and /health/ready. */
     public HealthMonitor health() {
         return health;
-    }
-
-    private static void prune(Scd2Writer writer, List<EntitySpec> specs) {
-        for (EntitySpec spec : specs) {
-            try {
-                long removed = writer.prune(spec);
-                if (removed > 0) {
-                    LOG.info("pruned {} remembered events of {} beyond its lateness horizon", removed, spec.name());
-                }
-            } catch (SQLException | RuntimeException e) {
-                LOG.warn("pruning the event memory of {} failed (will retry): {}", spec.name(), e.getMessage());
-            }
-        }
     }
 
     public String bootstrapServers() {
@@ -322,7 +302,7 @@ public final class DimstreamService implements AutoCloseable {
         for (int i = adminWorkers.size() - 1; i >= 0; i--) {
             closeQuietly("admin worker", adminWorkers.get(i));
         }
-        pruner.shutdownNow();
+        closeQuietly("memory pruning", pruning);
         closeQuietly("health", health);
         closeQuietly("health admin client", healthAdmin);
         closeQuietly("sink", sink);
