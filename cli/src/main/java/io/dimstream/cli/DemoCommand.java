@@ -86,7 +86,7 @@ final class DemoCommand implements Callable<Integer> {
             StreamingDemo demo = new StreamingDemo(config, dir, registry);
             StreamingDemo.Running running = demo.start(out, events);
             MetricsHttpServer metrics = metricsPort < 0 ? null : MetricsHttpServer.start("127.0.0.1", metricsPort, registry,
-                    running.pipeline().health());
+                    running.service().health());
             AdminServer.Handle admin = null;
             try {
                 demo.report(out, running, metrics == null ? -1 : metrics.port());
@@ -133,7 +133,7 @@ final class DemoCommand implements Callable<Integer> {
         DimstreamConfig withAdmin = new DimstreamConfig(config.kafka(), config.postgres(), config.entities(), config.batchSize(),
                 config.sink(), Optional.of(admin));
         try {
-            AdminServer.Handle h = AdminServer.start(withAdmin, running.pipeline().database().dataSource(), AdminSettings.fromConfig());
+            AdminServer.Handle h = AdminServer.start(withAdmin, running.service().database().dataSource(), AdminSettings.fromConfig());
             out.println("admin UI: " + h.url() + "  (login: demo / " + password + ")");
             out.flush();
             return h;

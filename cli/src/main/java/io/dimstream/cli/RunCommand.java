@@ -1,8 +1,8 @@
 package io.dimstream.cli;
 
 import io.dimstream.app.metrics.MetricsHttpServer;
-import io.dimstream.app.pipeline.Pipeline;
-import io.dimstream.app.pipeline.PipelineOptions;
+import io.dimstream.app.service.DimstreamService;
+import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.ConfigKeys;
 import io.dimstream.config.ConfigKeys.ServiceReplayKeys;
 import io.dimstream.config.DimstreamConfig;
@@ -105,34 +105,34 @@ final class RunCommand implements Callable<Integer> {
             out.flush();
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             String id = "none".equals(instanceId) ? null : instanceId != null ? instanceId : defaultInstanceId(dataDir);
-            PipelineOptions options = PipelineOptions.of(dataDir, cfg.service()).withInstanceId(id);
+            ServiceOptions options = ServiceOptions.of(dataDir, cfg.service()).withInstanceId(id);
             // the stop hook first, so that a SIGTERM during start-up stops what has started
-            AtomicReference<Pipeline> pipelineRef = new AtomicReference<>();
+            AtomicReference<DimstreamService> serviceRef = new AtomicReference<>();
             AtomicReference<MetricsHttpServer> metricsRef = new AtomicReference<>();
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 if (metricsRef.get() != null) {
                     metricsRef.get().close();
                 }
-                if (pipelineRef.get() != null) {
-                    pipelineRef.get().close();
+                if (serviceRef.get() != null) {
+                    serviceRef.get().close();
                 }
                 stopped.countDown();
             }, "dimstream-stop"));
-            Pipeline pipeline;
+            DimstreamService service;
             try {
-                pipeline = Pipeline.start(cfg, options, registry);
+                service = DimstreamService.start(cfg, options, registry);
             } catch (RuntimeException e) {
                 throw new CliFailure(CliFailure.FAILED, "cannot start: " + e.getMessage(), e);
             }
-            pipelineRef.set(pipeline);
+            serviceRef.set(service);
             MetricsHttpServer metrics = metricsPort < 0 ? null
-                    : MetricsHttpServer.start(metricsHost, metricsPort, registry, pipeline.health());
+                    : MetricsHttpServer.start(metricsHost, metricsPort, registry, service.health());
             metricsRef.set(metrics);
             if (exitWhenNotLive) {
-                watchdog(pipeline);
+                watchdog(service);
             }
-            out.println("running: kafka " + pipeline.bootstrapServers() + ", PostgreSQL " + pipeline.database().jdbcUrl()
+            out.println("running: kafka " + service.bootstrapServers() + ", PostgreSQL " + service.database().jdbcUrl()
                     + (metrics == null ? "" : ", metrics http://localhost:" + metrics.port() + "/metrics, health "
                     + "http://localhost:" + metrics.port() + "/health/ready")
                     + (id == null ? "" : ", instance " + id));
@@ -192,7 +192,7 @@ final class RunCommand implements Callable<Integer> {
      * a fatal failure) does not come back by itself, and a process that no longer applies events
      * but stays up would only look healthy to a restart policy that watches for exits.
      */
-    private void watchdog(Pipeline pipeline) {
+    private void watchdog(DimstreamService service) {
         java.util.concurrent.ScheduledExecutorService dog = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "dimstream-watchdog");
             t.setDaemon(true);
@@ -200,7 +200,7 @@ final class RunCommand implements Callable<Integer> {
         });
         java.util.concurrent.atomic.AtomicInteger down = new java.util.concurrent.atomic.AtomicInteger();
         dog.scheduleWithFixedDelay(() -> {
-            io.dimstream.app.health.HealthReport live = pipeline.health().live();
+            io.dimstream.app.health.HealthReport live = service.health().live();
             if (live.up()) {
                 down.set(0);
                 return;

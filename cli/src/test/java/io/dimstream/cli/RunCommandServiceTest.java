@@ -3,7 +3,7 @@ package io.dimstream.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.dimstream.app.pipeline.PipelineOptions;
+import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.app.replay.ReplaySettings;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.ServiceConfig;
@@ -43,7 +43,7 @@ class RunCommandServiceTest {
         DimstreamConfig cfg = run().withFlags(FILE);
 
         assertThat(cfg).isEqualTo(FILE);
-        assertThat(PipelineOptions.of(Path.of("data"), cfg.service())).isEqualTo(new PipelineOptions(Path.of("data"), "crm", 12,
+        assertThat(ServiceOptions.of(Path.of("data"), cfg.service())).isEqualTo(new ServiceOptions(Path.of("data"), "crm", 12,
                 Duration.ofMinutes(15), true, new ReplaySettings(Duration.ofMillis(500), Duration.ofSeconds(3), 50, Duration.ofMillis(50)),
                 Optional.empty()));
     }
@@ -64,9 +64,9 @@ class RunCommandServiceTest {
     void withoutFileOrFlagsTheDefaultsAreTheOldFlagDefaults() {
         DimstreamConfig noService = FILE.withService(ServiceConfig.DEFAULTS);
 
-        assertThat(PipelineOptions.of(Path.of("data"), run().withFlags(noService).service()))
-                .isEqualTo(PipelineOptions.defaults(Path.of("data")))
-                .isEqualTo(new PipelineOptions(Path.of("data"), "dimstream", 3, Duration.ofHours(1)));
+        assertThat(ServiceOptions.of(Path.of("data"), run().withFlags(noService).service()))
+                .isEqualTo(ServiceOptions.defaults(Path.of("data")))
+                .isEqualTo(new ServiceOptions(Path.of("data"), "dimstream", 3, Duration.ofHours(1)));
     }
 
     @Test

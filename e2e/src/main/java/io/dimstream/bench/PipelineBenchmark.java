@@ -1,8 +1,8 @@
 package io.dimstream.bench;
 
 import io.dimstream.app.kafka.EmbeddedKafka;
-import io.dimstream.app.pipeline.Pipeline;
-import io.dimstream.app.pipeline.PipelineOptions;
+import io.dimstream.app.service.DimstreamService;
+import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
@@ -79,8 +79,8 @@ public final class PipelineBenchmark {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic("bench.customers", 3, (short) 1)));
             DimstreamConfig config = DimstreamConfig.parse(config(kafka.bootstrapServers(), jdbc, table, sink, byKey, surrogateIndex), "benchmark config", Map.of());
-            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "pipeline-bench", 3, Duration.ofHours(1));
-            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
+            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "pipeline-bench", 3, Duration.ofHours(1));
+            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
                 if (warmup > 0) {
                     long w0 = System.nanoTime();
                     int warmupKeys = Math.max(1, warmup / 10);

@@ -7,8 +7,8 @@ import io.dimstream.admin.AdminServer;
 import io.dimstream.admin.AdminSettings;
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
-import io.dimstream.app.pipeline.Pipeline;
-import io.dimstream.app.pipeline.PipelineOptions;
+import io.dimstream.app.service.DimstreamService;
+import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.app.replay.ReplaySettings;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.jobs.JobState;
@@ -161,11 +161,11 @@ class ReplayBrowserIT {
             kafka.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 1)));
             DimstreamConfig config = config(kafka.bootstrapServers());
             // small replay batches with a pause between them, so the progress bar has steps to show
-            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "replay-browser-it", 3, Duration.ofHours(1))
+            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "replay-browser-it", 3, Duration.ofHours(1))
                     .withAdminWorkers(true)
                     .withReplay(new ReplaySettings(Duration.ofMillis(200), Duration.ofSeconds(10), 100, Duration.ofMillis(150)));
             List<CustomerFeed.FeedRecord> feed = new CustomerFeed(11, 30, Instant.parse("2025-08-01T00:00:00Z")).next(900);
-            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry());
+            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry());
                  AdminServer.Handle admin = AdminServer.start(config, ds, AdminSettings.onPort(0))) {
                 produce(kafka.bootstrapServers(), feed);
                 assertThat(pipeline.awaitCaughtUp(feed.size(), Duration.ofMinutes(3))).as("pipeline caught up").isTrue();

@@ -1,7 +1,7 @@
 package io.dimstream.app.demo;
 
-import io.dimstream.app.pipeline.Pipeline;
-import io.dimstream.app.pipeline.PipelineOptions;
+import io.dimstream.app.service.DimstreamService;
+import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.HistoryQueries;
@@ -59,17 +59,17 @@ public final class StreamingDemo {
     public Running start(PrintWriter out, int events) throws InterruptedException {
         out.println("starting an embedded Kafka broker, an embedded PostgreSQL and the pipeline ...");
         out.flush();
-        Pipeline pipeline = Pipeline.start(config, new PipelineOptions(dataDir, "dimstream-demo", PARTITIONS, Duration.ofHours(1)), registry);
-        String topic = pipeline.pipelines().get(0).sourceTopic();
+        DimstreamService service = DimstreamService.start(config, new ServiceOptions(dataDir, "dimstream-demo", PARTITIONS, Duration.ofHours(1)), registry);
+        String topic = service.pipelines().get(0).sourceTopic();
         CustomerFeed feed = feed(events);
-        KafkaProducer<byte[], byte[]> producer = producer(pipeline.bootstrapServers());
+        KafkaProducer<byte[], byte[]> producer = producer(service.bootstrapServers());
         out.println("producing " + events + " generated customer events to " + topic + " ...");
         out.flush();
         produce(producer, topic, feed.next(events));
-        if (!pipeline.awaitCaughtUp(events, Duration.ofMinutes(5))) {
+        if (!service.awaitCaughtUp(events, Duration.ofMinutes(5))) {
             out.println("warning: the pipeline had not caught up after 5 minutes");
         }
-        return new Running(pipeline, producer, feed, topic);
+        return new Running(service, producer, feed, topic);
     }
 
     /** The demo's feed for a burst of {@code events}: the source starts sending {@link CustomerFeed#NEW_FIELD} half-way through. */
@@ -78,7 +78,7 @@ public final class StreamingDemo {
     }
 
     /** The demo after its first burst. */
-    public record Running(Pipeline pipeline, KafkaProducer<byte[], byte[]> producer, CustomerFeed feed, String topic)
+    public record Running(DimstreamService service, KafkaProducer<byte[], byte[]> producer, CustomerFeed feed, String topic)
             implements AutoCloseable {
 
         /** Produces {@code perSecond} events a second until interrupted. */
@@ -92,7 +92,7 @@ public final class StreamingDemo {
         @Override
         public void close() {
             producer.close(Duration.ofSeconds(5));
-            pipeline.close();
+            service.close();
         }
     }
 
@@ -102,24 +102,24 @@ public final class StreamingDemo {
         TreeMap<String, Long> byClass = new TreeMap<>();
         registry.find("dimstream.events").counters().forEach(c -> byClass.merge(c.getId().getTag("class"), (long) c.count(), Long::sum));
         out.println("events by class: " + byClass);
-        TableSummary summary = new TableSummary(running.pipeline().database().dataSource());
+        TableSummary summary = new TableSummary(running.service().database().dataSource());
         TableSummary.Shape shape = summary.shape(customer);
         out.printf(Locale.ROOT, "table %s: %d versions, %d current rows, %d deleted keys%n", customer.table(), shape.versions(),
                 shape.currentRows(), shape.deletedKeys());
-        List<EvolvedColumns.Column> catalog = EvolvedColumns.list(running.pipeline().database().dataSource(), customer.name());
+        List<EvolvedColumns.Column> catalog = EvolvedColumns.list(running.service().database().dataSource(), customer.name());
         customer = EvolvedColumns.merge(customer, catalog);
         reportSchemaChange(out, running, customer, catalog, summary);
-        List<VersionRow> history = new HistoryQueries(running.pipeline().database().dataSource()).history(customer, List.of("C0001"));
+        List<VersionRow> history = new HistoryQueries(running.service().database().dataSource()).history(customer, List.of("C0001"));
         out.println("history of C0001:");
         for (VersionRow v : history) {
             out.printf(Locale.ROOT, "  %s .. %-27s %-8s %s%n", v.validFrom(), v.validTo() == null ? "" : v.validTo(),
                     v.deleted() ? "deleted" : v.current() ? "current" : "", v.attributes());
         }
         out.println("where to look:");
-        out.println("  PostgreSQL: " + running.pipeline().database().jdbcUrl() + "  (tables " + customer.table() + ", "
+        out.println("  PostgreSQL: " + running.service().database().jdbcUrl() + "  (tables " + customer.table() + ", "
                 + customer.currentView() + ", function " + customer.asOfFunction() + "(timestamptz))");
-        out.println("  Kafka: " + running.pipeline().bootstrapServers() + "  topics " + running.topic() + " (source), "
-                + running.topic() + ".dlq (bad records), " + running.pipeline().pipelines().get(0).changesTopic() + " (changes)");
+        out.println("  Kafka: " + running.service().bootstrapServers() + "  topics " + running.topic() + " (source), "
+                + running.topic() + ".dlq (bad records), " + running.service().pipelines().get(0).changesTopic() + " (changes)");
         if (metricsPort >= 0) {
             out.println("  metrics: http://localhost:" + metricsPort + "/metrics  health: http://localhost:" + metricsPort
                     + "/health/ready");

@@ -1,8 +1,8 @@
 /**
  * The service's executors of admin actions kept in PostgreSQL (the admin UI and {@code dimstream
  * replay} only write rows; they never talk to Kafka). Started by
- * {@link io.dimstream.app.pipeline.Pipeline} for the entities it serves when
- * {@link io.dimstream.app.pipeline.PipelineOptions#adminWorkers()} is on (the default).
+ * {@link io.dimstream.app.service.DimstreamService} for the entities it serves when
+ * {@link io.dimstream.app.service.ServiceOptions#adminWorkers()} is on (the default).
  *
  * <ul>
  *   <li>{@link io.dimstream.app.replay.ReplayWorker}: runs replay jobs. Claims a QUEUED job (or a

@@ -21,6 +21,9 @@
  *       group of one: lock and fence every offset, decode, apply, rejects, advance, batch figures.</li>
  *   <li>{@link io.dimstream.app.sink.SinkMetrics}: the sink's meters (served by
  *       {@code io.dimstream.app.metrics}, which depends on this package, never the reverse).</li>
+ *   <li>{@link io.dimstream.app.sink.CatchUp}: whether Kafka Streams has committed its inputs and the
+ *       sink's stored offsets reach the changes topics' committed ends (for the demo, benchmarks
+ *       and tests), its comparisons pure.</li>
  * </ul>
  * The SQL of the sink's own tables is in {@code io.dimstream.db.sink}; what a failure means
  * (transient, a record's data, anything else) is {@link io.dimstream.db.sql.SqlFailures}.

@@ -22,7 +22,7 @@ import org.apache.kafka.streams.processor.StreamPartitioner;
  *       truncate after the events before it;</li>
  *   <li>{@link #changes()}: the marker a classify task emits goes to the changes partition it names,
  *       its own task's partition, where exactly that task's keys go (the changes topic has the
- *       repartition topic's partition count: {@code Pipeline} checks it); a truncate marker naming
+ *       repartition topic's partition count: {@code DimstreamService} checks it); a truncate marker naming
  *       no partition (written without the repartition step) goes to every changes partition.</li>
  * </ul>
  */

@@ -45,7 +45,8 @@
  * <p>Entry points: {@link io.dimstream.app.topology.DimstreamTopology#build},
  * {@link io.dimstream.app.topology.StreamsConfigFactory#create},
  * {@link io.dimstream.app.topology.StreamThreadSupervisor} (the stream threads' uncaught exception handler),
- * {@link io.dimstream.app.topology.TopicPlanner#plan}, and
+ * {@link io.dimstream.app.topology.TopicPlanner} (the topics dimstream creates, and which partition
+ * counts must agree: pure planning, the service makes the Admin calls), and
  * {@link io.dimstream.app.topology.EntityPipeline#fromConfig} to go from the config to pipelines.
  */
 package io.dimstream.app.topology;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.demo.CustomerFeed;
-import io.dimstream.app.pipeline.FeedFixtures;
-import io.dimstream.app.pipeline.Pipeline;
-import io.dimstream.app.pipeline.PipelineOptions;
+import io.dimstream.app.service.FeedFixtures;
+import io.dimstream.app.service.DimstreamService;
+import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.jobs.DlqRecords;
@@ -70,8 +70,8 @@ class KafkaSecurityIT {
             assertThat(malformed).isNotEmpty();
             List<ExpectedRow> expected = new ReferenceModel(spec).rows(split.valid());
 
-            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "sasl-it", 3, Duration.ofHours(1));
-            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
+            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "sasl-it", 3, Duration.ofHours(1));
+            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
                 FeedFixtures.produce(sasl, TOPIC, feed, Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
                         "sasl.jaas.config", jaas(USER, PASSWORD)));
 
@@ -107,7 +107,7 @@ class KafkaSecurityIT {
 
             // the same settings with a wrong password: refused at startup, saying why
             DimstreamConfig wrong = config(sasl, "not-the-password", ENTITY + "_wrong", table + "_wrong");
-            assertThatThrownBy(() -> Pipeline.start(wrong, new PipelineOptions(dir.resolve("data-wrong"), "sasl-it-wrong", 3,
+            assertThatThrownBy(() -> DimstreamService.start(wrong, new ServiceOptions(dir.resolve("data-wrong"), "sasl-it-wrong", 3,
                     Duration.ofHours(1)), new SimpleMeterRegistry()))
                     .hasStackTraceContaining("Authentication failed");
         }

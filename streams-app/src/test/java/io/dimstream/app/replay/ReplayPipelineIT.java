@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
-import io.dimstream.app.pipeline.Pipeline;
-import io.dimstream.app.pipeline.PipelineOptions;
+import io.dimstream.app.service.DimstreamService;
+import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.jobs.DlqRecords;
@@ -52,10 +52,10 @@ class ReplayPipelineIT {
             EntitySpec spec = config.entity(entity).toEntitySpec();
             String table = ReplayFixtures.table(spec);
             List<CustomerFeed.FeedRecord> feed = new CustomerFeed(7, 40, Instant.parse("2025-08-01T00:00:00Z")).next(1200);
-            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "replay-pipeline-it", 3, Duration.ofHours(1))
+            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "replay-pipeline-it", 3, Duration.ofHours(1))
                     .withReplay(new ReplaySettings(Duration.ofMillis(200), Duration.ofSeconds(10), 300, Duration.ZERO));
 
-            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
+            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
                 List<ReplayFixtures.Produced> produced = ReplayFixtures.produce(kafka.bootstrapServers(), topic, spec, feed);
                 List<String> malformed = produced.stream().filter(p -> p.event() == null)
                         .map(p -> feed.get(produced.indexOf(p)).valueText()).toList();

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
-import io.dimstream.app.pipeline.Pipeline;
-import io.dimstream.app.pipeline.PipelineOptions;
+import io.dimstream.app.service.DimstreamService;
+import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
@@ -47,10 +47,10 @@ class ReplayWhileStreamingIT {
             DimstreamConfig config = ReplayFixtures.config(kafka.bootstrapServers(), entity, topic, "dim_customer_ws", "P30D");
             EntitySpec spec = config.entity(entity).toEntitySpec();
             List<CustomerFeed.FeedRecord> feed = new CustomerFeed(11, 40, Instant.parse("2025-08-01T00:00:00Z")).next(2000);
-            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "replay-streaming-it", 3, Duration.ofHours(1))
+            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "replay-streaming-it", 3, Duration.ofHours(1))
                     .withReplay(new ReplaySettings(Duration.ofMillis(200), Duration.ofSeconds(10), 100, Duration.ofMillis(20)));
 
-            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
+            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
                 List<ReplayFixtures.Produced> produced = new ArrayList<>(
                         ReplayFixtures.produce(kafka.bootstrapServers(), topic, spec, feed.subList(0, 1000)));
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.app.change.SliceMarker;
 import io.dimstream.app.kafka.EmbeddedKafka;
-import io.dimstream.app.pipeline.Pipeline;
-import io.dimstream.app.pipeline.PipelineOptions;
+import io.dimstream.app.service.DimstreamService;
+import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
 import io.dimstream.db.entity.EntitySpec;
@@ -87,8 +87,8 @@ class SnapshotFeedIT {
             EntityConfig entity = config.entity("snapcustomer");
             EntitySpec spec = entity.toEntitySpec();
             // dimstream's own topics get 2 partitions, but the snapshot entity's changes topic must take the source's 3
-            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "snapshot-it", 2, Duration.ofHours(1));
-            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry());
+            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "snapshot-it", 2, Duration.ofHours(1));
+            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry());
                  KafkaProducer<byte[], byte[]> producer = SnapshotPublisher.producer(kafka.bootstrapServers())) {
                 long sent = 0;
                 sent += publish(producer, entity, T1, SLICE_1);

@@ -26,7 +26,7 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The dimstream topology in a real {@link KafkaStreams} client on an {@link EmbeddedKafka}, configured
- * as {@code Pipeline} does it (StreamsConfigFactory, the StreamThreadSupervisor), for the ITs that
+ * as {@code DimstreamService} does it (StreamsConfigFactory, the StreamThreadSupervisor), for the ITs that
  * need a real broker and real stream threads; and read_committed views of its output topics.
  */
 final class StreamsHarness implements AutoCloseable {

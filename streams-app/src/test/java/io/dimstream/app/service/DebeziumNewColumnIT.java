@@ -1,4 +1,4 @@
-package io.dimstream.app.pipeline;
+package io.dimstream.app.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -68,14 +68,14 @@ class DebeziumNewColumnIT {
                     """.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), TOPIC, table), "test config", Map.of());
             EntitySpec configured = config.entity("evolving_customer").toEntitySpec();
 
-            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "debezium-new-column-it", 1, Duration.ofHours(1));
+            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "debezium-new-column-it", 1, Duration.ofHours(1));
             List<ExpectedRow> expected = List.of(
                     row("K1", "a@x", "Oslo", null, null, 1, 2),
                     row("K1", "a@x", "Oslo", "Al", null, 2, null),
                     row("K2", "x@x", "Rome", null, null, 1, null),
                     row("K3", "e@x", "Nice", null, null, 1, 4),
                     row("K3", "e2@x", "Nice", null, 7L, 4, null));
-            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
+            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
                 FeedFixtures.produceText(kafka.bootstrapServers(), TOPIC, List.of(
                         change(BEFORE, "K1", "c", 1, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"city\":\"Oslo\"}"),
                         change(BEFORE, "K2", "c", 1, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"city\":\"Rome\"}"),
@@ -101,7 +101,7 @@ class DebeziumNewColumnIT {
 
             // a restart: the spec comes from config and catalog; the same values again make nothing new,
             // a new value makes its version
-            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
+            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
                 FeedFixtures.produceText(kafka.bootstrapServers(), TOPIC, List.of(
                         change(AFTER, "K1", "u", 6, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"city\":\"Oslo\",\"nickname\":\"Al\","
                                 + "\"score\":null,\"internal\":\"x\"}"),
@@ -170,8 +170,8 @@ class DebeziumNewColumnIT {
                     new String[] {"visits", "int32"});
             List<String[]> strings = List.of(new String[] {"customer_id", "string"}, new String[] {"email", "string"},
                     new String[] {"visits", "string"});
-            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "debezium-retyped-it", 1, Duration.ofHours(1));
-            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
+            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "debezium-retyped-it", 1, Duration.ofHours(1));
+            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
                 FeedFixtures.produceText(kafka.bootstrapServers(), topic, List.of(
                         change(ints, "K1", "c", 1, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"visits\":1}"),
                         change(ints, "K2", "c", 1, "{\"customer_id\":\"K2\",\"email\":\"b@x\",\"visits\":2}")));
@@ -200,11 +200,11 @@ class DebeziumNewColumnIT {
                     assertThat(pipeline.health().ready().up()).isTrue();
                 });
             }
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Pipeline.start(config, options, new SimpleMeterRegistry()).close())
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> DimstreamService.start(config, options, new SimpleMeterRegistry()).close())
                     .hasMessageContaining("column visits has type text, expected integer");
             DimstreamConfig declared = DimstreamConfig.parse(yaml.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), topic, table,
                     "text"), "test config", Map.of());
-            try (Pipeline pipeline = Pipeline.start(declared, options, new SimpleMeterRegistry())) {
+            try (DimstreamService pipeline = DimstreamService.start(declared, options, new SimpleMeterRegistry())) {
                 FeedFixtures.produceText(kafka.bootstrapServers(), topic, List.of(
                         change(strings, "K2", "u", 4, "{\"customer_id\":\"K2\",\"email\":\"b@x\",\"visits\":\"lots\"}")));
                 await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->

@@ -1,4 +1,4 @@
-package io.dimstream.app.pipeline;
+package io.dimstream.app.service;
 
 import io.dimstream.app.replay.ReplaySettings;
 import io.dimstream.config.ServiceConfig;
@@ -25,36 +25,36 @@ import java.time.Duration;
  *                       instead of after the dead member's session timeout. It must differ between
  *                       instances running at the same time. Empty: dynamic membership.
  */
-public record PipelineOptions(Path dataDir, String applicationId, int partitions, Duration pruneInterval, boolean adminWorkers,
+public record ServiceOptions(Path dataDir, String applicationId, int partitions, Duration pruneInterval, boolean adminWorkers,
                               ReplaySettings replay, java.util.Optional<String> instanceId) {
 
     /** Admin workers on, default replay settings, dynamic membership. */
-    public PipelineOptions(Path dataDir, String applicationId, int partitions, Duration pruneInterval) {
+    public ServiceOptions(Path dataDir, String applicationId, int partitions, Duration pruneInterval) {
         this(dataDir, applicationId, partitions, pruneInterval, true, ReplaySettings.defaults(), java.util.Optional.empty());
     }
 
     /** The defaults of the config's {@code service:} keys. */
-    public static PipelineOptions defaults(Path dataDir) {
+    public static ServiceOptions defaults(Path dataDir) {
         return of(dataDir, ServiceConfig.DEFAULTS);
     }
 
     /** The options of the config's {@code service:} section (admin workers on, dynamic membership). */
-    public static PipelineOptions of(Path dataDir, ServiceConfig service) {
-        return new PipelineOptions(dataDir, service.applicationId(), service.partitions(), service.pruneInterval(), true,
+    public static ServiceOptions of(Path dataDir, ServiceConfig service) {
+        return new ServiceOptions(dataDir, service.applicationId(), service.partitions(), service.pruneInterval(), true,
                 ReplaySettings.from(service.replay()), java.util.Optional.empty());
     }
 
-    public PipelineOptions withAdminWorkers(boolean on) {
-        return new PipelineOptions(dataDir, applicationId, partitions, pruneInterval, on, replay, instanceId);
+    public ServiceOptions withAdminWorkers(boolean on) {
+        return new ServiceOptions(dataDir, applicationId, partitions, pruneInterval, on, replay, instanceId);
     }
 
-    public PipelineOptions withReplay(ReplaySettings settings) {
-        return new PipelineOptions(dataDir, applicationId, partitions, pruneInterval, adminWorkers, settings, instanceId);
+    public ServiceOptions withReplay(ReplaySettings settings) {
+        return new ServiceOptions(dataDir, applicationId, partitions, pruneInterval, adminWorkers, settings, instanceId);
     }
 
     /** @param id see {@link #instanceId()}; null or blank for dynamic membership */
-    public PipelineOptions withInstanceId(String id) {
-        return new PipelineOptions(dataDir, applicationId, partitions, pruneInterval, adminWorkers, replay,
+    public ServiceOptions withInstanceId(String id) {
+        return new ServiceOptions(dataDir, applicationId, partitions, pruneInterval, adminWorkers, replay,
                 id == null || id.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(id));
     }
 }

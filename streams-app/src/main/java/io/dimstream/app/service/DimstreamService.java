@@ -1,19 +1,18 @@
-package io.dimstream.app.pipeline;
-
-import io.dimstream.app.kafka.KafkaClients;
+package io.dimstream.app.service;
 
 import io.dimstream.app.health.HealthMonitor;
 import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.kafka.KafkaClients;
 import io.dimstream.app.replay.DlqMirror;
 import io.dimstream.app.replay.RedriveExecutor;
 import io.dimstream.app.replay.ReplayWorker;
+import io.dimstream.app.sink.CatchUp;
 import io.dimstream.app.sink.ChangeSink;
 import io.dimstream.app.sink.SinkSettings;
 import io.dimstream.app.topology.DimstreamTopology;
 import io.dimstream.app.topology.EntityPipeline;
 import io.dimstream.app.topology.StreamThreadSupervisor;
 import io.dimstream.app.topology.StreamsConfigFactory;
-import io.dimstream.app.topology.TopicPlanner;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
 import io.dimstream.config.KafkaConfig;
@@ -23,66 +22,53 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.schema.Migrations;
-import io.dimstream.db.sink.PartitionRef;
-import io.dimstream.db.sink.SinkOffsets;
 import io.dimstream.db.write.Scd2Writer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.nio.file.Files;
-import java.sql.Connection;
-import java.util.Optional;
-import java.util.concurrent.Callable;
-import javax.sql.DataSource;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.streams.StreamsConfig;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One running dimstream instance: (an embedded broker,) (an embedded PostgreSQL,) the Kafka
  * Streams topology of every entity, the PostgreSQL sink, the periodic memory pruning and (unless
- * {@link PipelineOptions#adminWorkers()} is off) the executors of admin actions kept in
+ * {@link ServiceOptions#adminWorkers()} is off) the executors of admin actions kept in
  * PostgreSQL: the replay worker, the DLQ mirror and the DLQ re-drive (package
  * {@code io.dimstream.app.replay}).
  * {@link #close()} stops them in reverse order. This is the thin launcher DESIGN section 1 asks
- * for: it wires the parts, it holds no logic of its own.
+ * for: it wires the parts, it holds no logic of its own. The topics are planned by
+ * {@link io.dimstream.app.topology.TopicPlanner} and created by {@link TopicSetup}; the memory
+ * pruning runs on {@link MemoryPruning}'s schedule; {@link #awaitCaughtUp} is {@link CatchUp}'s.
  */
-public final class Pipeline implements AutoCloseable {
+public final class DimstreamService implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+    private static final Logger LOG = LoggerFactory.getLogger(DimstreamService.class);
 
     private final EmbeddedKafka embeddedKafka;
     private final Databases.Handle db;
     private final KafkaStreams streams;
     private final KafkaStreamsMetrics streamsMetrics;
     private final ChangeSink sink;
-    private final ScheduledExecutorService pruner;
+    private final MemoryPruning pruning;
     private final KafkaClients clients;
     private final List<EntityPipeline> pipelines;
     private final MeterRegistry registry;
-    private final String sinkGroup;
-    private final String applicationId;
+    private final CatchUp catchUp;
     private final List<AutoCloseable> adminWorkers;
     private final HealthMonitor health;
     private final Admin healthAdmin;
@@ -93,9 +79,9 @@ public final class Pipeline implements AutoCloseable {
     /** How often PostgreSQL and the Kafka cluster are probed for /health/ready. */
     private static final Duration HEALTH_PROBE_INTERVAL = Duration.ofSeconds(5);
 
-    private Pipeline(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
-                     ChangeSink sink, ScheduledExecutorService pruner, KafkaClients clients, List<EntityPipeline> pipelines,
-                     MeterRegistry registry, String sinkGroup, String applicationId, List<AutoCloseable> adminWorkers,
+    private DimstreamService(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
+                     ChangeSink sink, MemoryPruning pruning, KafkaClients clients, List<EntityPipeline> pipelines,
+                     MeterRegistry registry, CatchUp catchUp, List<AutoCloseable> adminWorkers,
                      HealthMonitor health, Admin healthAdmin) {
         this.health = health;
         this.healthAdmin = healthAdmin;
@@ -104,16 +90,15 @@ public final class Pipeline implements AutoCloseable {
         this.streams = streams;
         this.streamsMetrics = streamsMetrics;
         this.sink = sink;
-        this.pruner = pruner;
+        this.pruning = pruning;
         this.clients = clients;
         this.pipelines = pipelines;
         this.registry = registry;
-        this.sinkGroup = sinkGroup;
-        this.applicationId = applicationId;
+        this.catchUp = catchUp;
         this.adminWorkers = adminWorkers;
     }
 
-    public static Pipeline start(DimstreamConfig config, PipelineOptions options, MeterRegistry registry) {
+    public static DimstreamService start(DimstreamConfig config, ServiceOptions options, MeterRegistry registry) {
         List<AutoCloseable> started = new ArrayList<>();
         try {
             Files.createDirectories(options.dataDir());
@@ -161,7 +146,7 @@ public final class Pipeline implements AutoCloseable {
                     .map(p -> p.withEntity(merged.get(p.entity().name()))).toList();
             short replication = (short) (kafka != null ? 1 : -1);
             KafkaClients clients = KafkaClients.of(bootstrap, kafkaConfig);
-            createTopics(clients, pipelines, options.partitions(), replication, kafka != null);
+            TopicSetup.createTopics(clients, pipelines, options.partitions(), replication, kafka != null);
             long tTopics = System.nanoTime();
 
             Map<String, Object> overrides = new HashMap<>();
@@ -192,23 +177,15 @@ public final class Pipeline implements AutoCloseable {
             ChangeSink sink = ChangeSink.create(config, sinkSettings, clients, db.dataSource(), registry).start();
             started.add(sink);
 
-            ScheduledExecutorService pruner = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "dimstream-pruner");
-                t.setDaemon(true);
-                return t;
-            });
             List<EntitySpec> specs = config.entities().stream().map(e -> merged.get(e.name())).toList();
-            Scd2Writer writer = new Scd2Writer(db.dataSource());
-            long every = options.pruneInterval().toMillis();
-            pruner.scheduleWithFixedDelay(() -> prune(writer, specs), every, every, TimeUnit.MILLISECONDS);
+            MemoryPruning pruning = MemoryPruning.start(new Scd2Writer(db.dataSource()), specs, options.pruneInterval());
+            started.add(pruning);
 
             int workersFrom = started.size();
             if (options.adminWorkers()) {
                 // admin actions are rows in PostgreSQL (the admin UI never talks to Kafka): replay
                 // jobs, the DLQ mirror, DLQ re-drives. A unique owner per instance for job leases.
-                String owner = options.applicationId() + "@" + java.net.InetAddress.getLocalHost().getHostName() + "/"
-                        + ProcessHandle.current().pid() + "/" + java.util.UUID.randomUUID().toString().substring(0, 8);
-                ReplayWorker replay = new ReplayWorker(owner, pipelines, db.dataSource(), clients, options.replay()).start();
+                ReplayWorker replay = new ReplayWorker(leaseOwner(options.applicationId()), pipelines, db.dataSource(), clients, options.replay()).start();
                 started.add(replay);
                 DlqMirror mirror = new DlqMirror(options.applicationId() + "-dlq-mirror", pipelines, db.dataSource(), clients).start();
                 started.add(mirror);
@@ -233,8 +210,12 @@ public final class Pipeline implements AutoCloseable {
                     ms(tTopics, System.nanoTime()));
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.entity().table()).collect(Collectors.joining(", ")));
-            return new Pipeline(kafka, db, streams, streamsMetrics, sink, pruner, clients, pipelines, registry, sinkSettings.groupId(),
-                    options.applicationId(),
+            CatchUp catchUp = new CatchUp(clients, db.dataSource(), options.applicationId(),
+                    pipelines.stream().map(EntityPipeline::sourceTopic).toList(),
+                    pipelines.stream().filter(p -> !p.partitionedByKey())
+                            .map(p -> DimstreamTopology.repartitionTopic(options.applicationId(), p.entity().name())).collect(Collectors.toSet()),
+                    sinkSettings.groupId(), pipelines.stream().map(EntityPipeline::changesTopic).toList());
+            return new DimstreamService(kafka, db, streams, streamsMetrics, sink, pruning, clients, pipelines, registry, catchUp,
                     List.copyOf(started.subList(workersFrom, workersTo)), health, healthAdmin);
         } catch (Exception e) {
             for (int i = started.size() - 1; i >= 0; i--) {
@@ -253,6 +234,12 @@ public final class Pipeline implements AutoCloseable {
 
     private static long ms(long fromNanos, long toNanos) {
         return (toNanos - fromNanos) / 1_000_000;
+    }
+
+    /** A unique owner per instance for job leases: {@code <application id>@<host>/<pid>/<random>}. */
+    private static String leaseOwner(String applicationId) throws java.net.UnknownHostException {
+        return applicationId + "@" + java.net.InetAddress.getLocalHost().getHostName() + "/"
+                + ProcessHandle.current().pid() + "/" + java.util.UUID.randomUUID().toString().substring(0, 8);
     }
 
     /** PostgreSQL answers a query within 3 s. */
@@ -277,76 +264,6 @@ public final class Pipeline implements AutoCloseable {
         return health;
     }
 
-    private static void prune(Scd2Writer writer, List<EntitySpec> specs) {
-        for (EntitySpec spec : specs) {
-            try {
-                long removed = writer.prune(spec);
-                if (removed > 0) {
-                    LOG.info("pruned {} remembered events of {} beyond its lateness horizon", removed, spec.name());
-                }
-            } catch (SQLException | RuntimeException e) {
-                LOG.warn("pruning the event memory of {} failed (will retry): {}", spec.name(), e.getMessage());
-            }
-        }
-    }
-
-    /**
-     * Creates the topics dimstream owns (and, on an embedded broker, the source topics); existing
-     * ones are kept. The changes topic of a snapshot entity, or of an entity with
-     * {@code on-truncate: delete-all} behind the repartition step, gets its source topic's partition
-     * count (each classify task's control record goes to the changes partition of the same number),
-     * and a mismatch between existing ones refuses to start.
-     */
-    static void createTopics(KafkaClients clients, List<EntityPipeline> pipelines, int partitions, short replication, boolean sources)
-            throws InterruptedException, ExecutionException {
-        try (Admin admin = Admin.create(clients.properties())) {
-            Set<String> existing = admin.listTopics().names().get();
-            List<NewTopic> wanted = new ArrayList<>();
-            if (sources) {
-                for (EntityPipeline p : pipelines) {
-                    wanted.add(new NewTopic(p.sourceTopic(), partitions, replication));
-                }
-            }
-            for (EntityPipeline p : pipelines) {
-                int n = partitions;
-                if (p.changesPartitionsFollowSource() && existing.contains(p.sourceTopic())) {
-                    n = partitionCount(admin, p.sourceTopic());
-                }
-                wanted.addAll(TopicPlanner.plan(List.of(p), n, replication));
-            }
-            List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
-            if (!missing.isEmpty()) {
-                try {
-                    admin.createTopics(missing).all().get();
-                    LOG.info("created topics {}", missing.stream().map(NewTopic::name).toList());
-                } catch (ExecutionException e) {
-                    // another instance starting at the same moment created them first: fine
-                    if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
-                        throw e;
-                    }
-                }
-            }
-            Set<String> now = admin.listTopics().names().get();
-            for (EntityPipeline p : pipelines) {
-                // a missing source topic is Kafka Streams' to report
-                if (p.changesPartitionsFollowSource() && now.contains(p.sourceTopic())) {
-                    int source = partitionCount(admin, p.sourceTopic());
-                    int changes = partitionCount(admin, p.changesTopic());
-                    if (source != changes) {
-                        throw new IllegalStateException("entity " + p.entity().name() + " is "
-                                + (p.snapshot() ? "mode: snapshot" : "on-truncate: delete-all") + ", so its changes topic "
-                                + p.changesTopic() + " must have as many partitions as its source topic " + p.sourceTopic()
-                                + " (" + source + "), but it has " + changes + ": recreate it or add partitions");
-                    }
-                }
-            }
-        }
-    }
-
-    private static int partitionCount(Admin admin, String topic) throws ExecutionException, InterruptedException {
-        return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
-    }
-
     public String bootstrapServers() {
         return clients.bootstrapServers();
     }
@@ -366,95 +283,13 @@ public final class Pipeline implements AutoCloseable {
     /**
      * Waits until the topology has taken {@code sourceRecords} records (every class counted,
      * DLQ and duplicates included) and the sink has applied everything committed to the changes
-     * topics (its stored offsets reach their read_committed end offsets). For the demo and tests.
+     * topics (its stored offsets reach their read_committed end offsets): {@link CatchUp#await}.
+     * For the demo, the benchmarks and tests.
      *
      * @return false when the timeout passed first
      */
     public boolean awaitCaughtUp(long sourceRecords, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        List<String> changesTopics = pipelines.stream().map(EntityPipeline::changesTopic).toList();
-        // one admin client for the whole wait, not one per look
-        try (Admin admin = Admin.create(clients.properties())) {
-            // the topics' partitions, looked up once (not at every look)
-            Map<TopicPartition, OffsetSpec> inputs = null;
-            Map<TopicPartition, OffsetSpec> changes = null;
-            while (System.nanoTime() < deadline) {
-                try {
-                    if (changes == null) {
-                        inputs = latestOf(admin, inputTopics());
-                        changes = latestOf(admin, changesTopics);
-                    }
-                    if (eventsSeen() >= sourceRecords && streamsCommitted(admin, inputs) && sinkCaughtUp(admin, changesTopics, changes)) {
-                        return true;
-                    }
-                } catch (ExecutionException | SQLException e) {
-                    LOG.debug("cannot measure the sink's lag yet: {}", e.getMessage());
-                }
-                Thread.sleep(250);
-            }
-            return false;
-        }
-    }
-
-    /** Every partition of the topics, each asked for its latest offset. */
-    private static Map<TopicPartition, OffsetSpec> latestOf(Admin admin, List<String> topics)
-            throws ExecutionException, InterruptedException {
-        Map<TopicPartition, OffsetSpec> want = new HashMap<>();
-        admin.describeTopics(topics).allTopicNames().get().forEach((topic, d) ->
-                d.partitions().forEach(pi -> want.put(new TopicPartition(topic, pi.partition()), OffsetSpec.latest())));
-        return want;
-    }
-
-    /** What Kafka Streams consumes: the source topics, and the repartition topics of entities that have one. */
-    private List<String> inputTopics() {
-        List<String> inputs = new ArrayList<>();
-        for (EntityPipeline ep : pipelines) {
-            inputs.add(ep.sourceTopic());
-            if (!ep.partitionedByKey()) {
-                inputs.add(DimstreamTopology.repartitionTopic(applicationId, ep.entity().name()));
-            }
-        }
-        return inputs;
-    }
-
-    /**
-     * True when Kafka Streams has committed everything it consumed: its group's committed offsets
-     * reach the end of every partition of its input topics (sources, and repartition topics). With
-     * exactly-once, those offsets commit in the same transaction as the outputs, so from then on
-     * the changes topics' committed ends are final. (Counting records against the changes topics'
-     * end offsets instead is not enough: the ends include transaction markers, so they can reach
-     * the count while the last records still wait in an open transaction.)
-     */
-    private boolean streamsCommitted(Admin admin, Map<TopicPartition, OffsetSpec> inputs) throws ExecutionException, InterruptedException {
-        var ends = admin.listOffsets(inputs, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
-        var committed = admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get();
-        for (var e : ends.entrySet()) {
-            var c = committed.get(e.getKey());
-            // a transactional input (the repartition topic) may end in a marker the position has passed or not
-            long need = e.getValue().offset() - (e.getKey().topic().endsWith("-repartition") ? 1 : 0);
-            if (e.getValue().offset() > 0 && (c == null || c.offset() < need)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** True when the sink's stored offsets reach every changes partition's committed end. */
-    private boolean sinkCaughtUp(Admin admin, List<String> topics, Map<TopicPartition, OffsetSpec> partitions)
-            throws ExecutionException, InterruptedException, SQLException {
-        var ends = admin.listOffsets(partitions, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
-        Map<PartitionRef, Long> stored;
-        try (Connection c = db.dataSource().getConnection()) {
-            stored = SinkOffsets.ofTopics(c, sinkGroup, topics);
-        }
-        for (var e : ends.entrySet()) {
-            long next = stored.getOrDefault(new PartitionRef(e.getKey().topic(), e.getKey().partition()), 0L);
-            // the stored offset may sit past a trailing transaction marker, never before the end
-            if (next < e.getValue().offset() - 1) {
-                return false;
-            }
-        }
-        return true;
+        return catchUp.await(this::eventsSeen, sourceRecords, timeout);
     }
 
     /** Records the topology has classified or set aside, over all entities. */
@@ -467,7 +302,7 @@ public final class Pipeline implements AutoCloseable {
         for (int i = adminWorkers.size() - 1; i >= 0; i--) {
             closeQuietly("admin worker", adminWorkers.get(i));
         }
-        pruner.shutdownNow();
+        closeQuietly("memory pruning", pruning);
         closeQuietly("health", health);
         closeQuietly("health admin client", healthAdmin);
         closeQuietly("sink", sink);

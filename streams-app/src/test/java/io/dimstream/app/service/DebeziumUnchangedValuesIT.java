@@ -1,4 +1,4 @@
-package io.dimstream.app.pipeline;
+package io.dimstream.app.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -59,8 +59,8 @@ class DebeziumUnchangedValuesIT {
                     """.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), TOPIC, table), "test config", Map.of());
             EntitySpec customer = config.entity("customer").toEntitySpec();
 
-            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "debezium-unchanged-it", 2, Duration.ofHours(1));
-            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
+            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "debezium-unchanged-it", 2, Duration.ofHours(1));
+            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
                 FeedFixtures.produceText(kafka.bootstrapServers(), TOPIC, List.of(
                         change("K1", "c", 1, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"bio\":\"long bio\",\"city\":\"Oslo\"}"),
                         change("K2", "c", 1, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"bio\":" + P + ",\"city\":\"Rome\"}"),

@@ -1,4 +1,4 @@
-package io.dimstream.app.pipeline;
+package io.dimstream.app.service;
 
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.db.entity.EntitySpec;

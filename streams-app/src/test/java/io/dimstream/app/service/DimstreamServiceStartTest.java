@@ -1,4 +1,4 @@
-package io.dimstream.app.pipeline;
+package io.dimstream.app.service;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What the service refuses before it starts anything (no broker, no database touched). */
-class PipelineStartTest {
+class DimstreamServiceStartTest {
 
     @Test
     void aPoolTooSmallForTheSinksConnectionsIsRefusedNamingBothFields(@TempDir Path dir) {
@@ -23,7 +23,7 @@ class PipelineStartTest {
                      columns: {id: text, v: text}}
                 """, "test config", Map.of());
 
-        assertThatThrownBy(() -> Pipeline.start(config, PipelineOptions.defaults(dir), new SimpleMeterRegistry()))
+        assertThatThrownBy(() -> DimstreamService.start(config, ServiceOptions.defaults(dir), new SimpleMeterRegistry()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("sink.parallelism: 2 connections need postgres.pool-size of at least 5 (the service's other work takes 3"
                         + " more), got 4");

@@ -1,4 +1,4 @@
-package io.dimstream.app.pipeline;
+package io.dimstream.app.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -61,7 +61,7 @@ class PipelineBrokerRestartIT {
             List<CustomerFeed.FeedRecord> first = feed.subList(0, 600);
             List<CustomerFeed.FeedRecord> second = feed.subList(600, feed.size());
 
-            try (Pipeline pipeline = Pipeline.start(config, new PipelineOptions(dir.resolve("data"), "broker-restart-it", 3,
+            try (DimstreamService pipeline = DimstreamService.start(config, new ServiceOptions(dir.resolve("data"), "broker-restart-it", 3,
                     Duration.ofHours(1)), new SimpleMeterRegistry())) {
                 produce(bootstrap, first);
                 List<ExpectedRow> afterFirst = model(spec, first);

@@ -1,4 +1,4 @@
-package io.dimstream.app.pipeline;
+package io.dimstream.app.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -257,17 +257,17 @@ class DebeziumFeedIT {
                     """.formatted(kafka.bootstrapServers()), "test config", Map.of());
             // retried: the topics just created may not be in every broker's metadata yet (then the check sees none)
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                    assertThatThrownBy(() -> Pipeline.createTopics(KafkaClients.of(kafka.bootstrapServers()), EntityPipeline.fromConfig(orders), 2,
+                    assertThatThrownBy(() -> TopicSetup.createTopics(KafkaClients.of(kafka.bootstrapServers()), EntityPipeline.fromConfig(orders), 2,
                             (short) 1, false))
                             .isInstanceOf(IllegalStateException.class)
                             .hasMessage("entity purchase is on-truncate: delete-all, so its changes topic dimstream.purchase.changes must have as "
                                     + "many partitions as its source topic pg.public.orders (3), but it has 2: recreate it or add partitions"));
 
             // dimstream's own topics get 2 partitions; customer_truncate's changes topic takes its source's 3
-            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "debezium-it", 2, Duration.ofHours(1))
+            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "debezium-it", 2, Duration.ofHours(1))
                     .withReplay(new ReplaySettings(Duration.ofMillis(200), Duration.ofSeconds(10), 300, Duration.ZERO));
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            try (Pipeline pipeline = Pipeline.start(config, options, registry);
+            try (DimstreamService pipeline = DimstreamService.start(config, options, registry);
                  KafkaProducer<byte[], byte[]> producer = producer(kafka.bootstrapServers())) {
                 long sent = 0;
                 List<AccountChange> accounts = accountFeed();

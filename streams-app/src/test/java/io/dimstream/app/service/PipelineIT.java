@@ -1,4 +1,4 @@
-package io.dimstream.app.pipeline;
+package io.dimstream.app.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -68,8 +68,8 @@ class PipelineIT {
             List<String> malformed = split.malformed();
             List<ExpectedRow> expected = new ReferenceModel(customer).rows(split.valid());
 
-            PipelineOptions options = new PipelineOptions(dir.resolve("data"), "pipeline-it", 3, Duration.ofHours(1));
-            try (Pipeline pipeline = Pipeline.start(config, options, new SimpleMeterRegistry())) {
+            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "pipeline-it", 3, Duration.ofHours(1));
+            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
                 FeedFixtures.produce(kafka.bootstrapServers(), "crm.customers", feed, Map.of());
 
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->

@@ -1,0 +1,20 @@
+/**
+ * The whole service, what {@code dimstream run} (and the demo, the benchmarks, the ITs) start:
+ * {@link io.dimstream.app.service.DimstreamService#start} with a config and
+ * {@link io.dimstream.app.service.ServiceOptions} (the config's {@code service:} section plus the
+ * data directory and {@code --instance-id}). It wires the parts of the other packages and holds no
+ * logic of its own; one entity's wiring is {@link io.dimstream.app.topology.EntityPipeline}.
+ *
+ * <p>Start order: (embedded broker,) PostgreSQL and its migrations, each entity's table created or
+ * validated (with the columns added while running), the topics ({@link io.dimstream.app.service.TopicSetup}
+ * creates what {@link io.dimstream.app.topology.TopicPlanner} plans and has the partition counts of
+ * control-record entities checked), Kafka Streams with its supervisor, the sink, the memory pruning
+ * ({@link io.dimstream.app.service.MemoryPruning}: a schedule over {@code Scd2Writer.prune}, whose SQL
+ * is db's), the admin workers (replay, DLQ mirror, re-drive), the health monitor. A failing step
+ * closes what started before it, in reverse order; {@code close()} does the same.
+ *
+ * <p>Catch-up for the demo, benchmarks and tests ({@code awaitCaughtUp}) is
+ * {@link io.dimstream.app.sink.CatchUp}. No SQL here: the service reaches PostgreSQL only through
+ * db's classes.
+ */
+package io.dimstream.app.service;
