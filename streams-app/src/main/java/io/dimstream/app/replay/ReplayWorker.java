@@ -21,6 +21,7 @@ import io.dimstream.db.jobs.ReplayJobs;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
 import io.dimstream.db.jobs.ShadowTables;
+import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.jobs.WriterLock;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
@@ -446,30 +447,28 @@ public final class ReplayWorker implements AutoCloseable {
      * still holds it. A cancel request ends the job instead (a shadow job's tables are dropped).
      */
     private void inJobTransaction(ReplayJob job, InTransaction body) throws SQLException, Abandoned {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                ReplayJobs.Lease lease = ReplayJobs.lockForBatch(c, job.id(), owner, settings.lease());
-                if (lease == ReplayJobs.Lease.LOST) {
-                    c.rollback();
-                    throw new Abandoned("lease lost to another instance; leaving the job to it");
-                }
-                if (lease == ReplayJobs.Lease.CANCEL_REQUESTED) {
-                    if (job.target() == ReplayTarget.SHADOW) {
-                        ShadowTables.drop(c, ShadowTables.shadowSpec(entities.get(job.entity()).entity(), job.id()));
-                    }
-                    ReplayJobs.finish(c, job.id(), JobState.CANCELLED, null, job.target() == ReplayTarget.SHADOW
-                            ? "cancelled; the shadow table was dropped, the live table is untouched" : "cancelled between two batches; "
-                            + "the batches before it stay applied");
-                    c.commit();
-                    throw new Abandoned("cancelled");
-                }
-                body.run(c);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
+        // why the job was abandoned (the transaction then already rolled back or committed), or null
+        String abandoned = Transactions.inTransaction(ds, c -> {
+            ReplayJobs.Lease lease = ReplayJobs.lockForBatch(c, job.id(), owner, settings.lease());
+            if (lease == ReplayJobs.Lease.LOST) {
                 c.rollback();
-                throw e;
+                return "lease lost to another instance; leaving the job to it";
             }
+            if (lease == ReplayJobs.Lease.CANCEL_REQUESTED) {
+                if (job.target() == ReplayTarget.SHADOW) {
+                    ShadowTables.drop(c, ShadowTables.shadowSpec(entities.get(job.entity()).entity(), job.id()));
+                }
+                ReplayJobs.finish(c, job.id(), JobState.CANCELLED, null, job.target() == ReplayTarget.SHADOW
+                        ? "cancelled; the shadow table was dropped, the live table is untouched" : "cancelled between two batches; "
+                        + "the batches before it stay applied");
+                c.commit();
+                return "cancelled";
+            }
+            body.run(c);
+            return null;
+        });
+        if (abandoned != null) {
+            throw new Abandoned(abandoned);
         }
     }
 
