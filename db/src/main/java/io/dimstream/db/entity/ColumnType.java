@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.io.NumberInput;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -189,6 +191,36 @@ public enum ColumnType {
     public static String supportedNames() {
         return "text, varchar(n), smallint, integer, bigint, numeric, numeric(p,s), double precision, boolean, date, timestamp, "
                 + "timestamptz, time, uuid, jsonb, bytea";
+    }
+
+    /**
+     * Column {@code index} of {@code rs}, a column of this type, as the writer's typed value
+     * ({@link #coerce}'s Java types), null for SQL NULL: timestamptz as an {@link Instant}, jsonb
+     * read back to its canonical text (PostgreSQL prints it with spaces), bytea as its bytes. The
+     * one place a typed column is read over JDBC (history, as-of and diff reads, snapshot slices).
+     */
+    public Object read(ResultSet rs, int index) throws SQLException {
+        Object v = switch (this) {
+            case TEXT -> rs.getString(index);
+            case SMALLINT, INTEGER, BIGINT -> rs.getLong(index);
+            case NUMERIC -> rs.getBigDecimal(index);
+            case DOUBLE -> rs.getDouble(index);
+            case BOOLEAN -> rs.getBoolean(index);
+            case DATE -> rs.getObject(index, LocalDate.class);
+            case TIMESTAMPTZ -> {
+                OffsetDateTime t = rs.getObject(index, OffsetDateTime.class);
+                yield t == null ? null : t.toInstant();
+            }
+            case UUID_TYPE -> rs.getObject(index, UUID.class);
+            case TIMESTAMP -> rs.getObject(index, LocalDateTime.class);
+            case TIME -> rs.getObject(index, LocalTime.class);
+            case JSONB -> {
+                String json = rs.getString(index);
+                yield json == null ? null : coerce(json);
+            }
+            case BYTEA -> rs.getBytes(index);
+        };
+        return rs.wasNull() ? null : v;
     }
 
     /**

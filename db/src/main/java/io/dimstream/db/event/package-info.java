@@ -6,5 +6,7 @@
  * entry, values that do not fit a {@code varchar(n)} or {@code numeric(p,s)}), the record hash and
  * the surrogate key. Bad input becomes a {@link io.dimstream.db.event.Rejection} naming the reason
  * and the source position; a reason never carries a NUL, so it can be stored and sent as a header.
+ * An event's arrival order ({@code seq}) is made by {@link io.dimstream.db.event.ArrivalSeq}, which
+ * states how the sink's, a replay's and a load's seqs order against each other.
  */
 package io.dimstream.db.event;

@@ -3,6 +3,7 @@ package io.dimstream.db.jobs;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dimstream.db.sql.Transactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -100,17 +101,7 @@ public final class DlqRecords {
 
     /** In a transaction of its own. */
     public int mirror(List<Incoming> records) throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                int n = mirror(c, records);
-                c.commit();
-                return n;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        }
+        return Transactions.inTransaction(ds, c -> mirror(c, records));
     }
 
     /** A page, newest first: records of {@code entity} (all when null) with ids below {@code beforeId} (all when null). */
@@ -254,32 +245,25 @@ public final class DlqRecords {
      */
     public List<Long> requestRedrive(List<Long> ids, String user) throws SQLException {
         AuditLog.requireUser(user);
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                List<Long> done = new ArrayList<>();
-                try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.dlq_records SET redrive_state = 'requested', "
-                        + "redrive_requested_by = ?, redrive_requested_at = now(), redrive_error = NULL "
-                        + "WHERE id = ANY (?) AND redrive_state IN ('none', 'failed') AND source_topic IS NOT NULL RETURNING id")) {
-                    p.setString(1, user);
-                    p.setArray(2, c.createArrayOf("bigint", ids.toArray()));
-                    try (ResultSet rs = p.executeQuery()) {
-                        while (rs.next()) {
-                            done.add(rs.getLong(1));
-                        }
+        return Transactions.inTransaction(ds, c -> {
+            List<Long> done = new ArrayList<>();
+            try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.dlq_records SET redrive_state = 'requested', "
+                    + "redrive_requested_by = ?, redrive_requested_at = now(), redrive_error = NULL "
+                    + "WHERE id = ANY (?) AND redrive_state IN ('none', 'failed') AND source_topic IS NOT NULL RETURNING id")) {
+                p.setString(1, user);
+                p.setArray(2, c.createArrayOf("bigint", ids.toArray()));
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        done.add(rs.getLong(1));
                     }
                 }
-                done.sort(null);
-                if (!done.isEmpty()) {
-                    AuditLog.record(c, user, "dlq.redrive", "dlq_records:" + done, Map.of("ids", done));
-                }
-                c.commit();
-                return done;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
             }
-        }
+            done.sort(null);
+            if (!done.isEmpty()) {
+                AuditLog.record(c, user, "dlq.redrive", "dlq_records:" + done, Map.of("ids", done));
+            }
+            return done;
+        });
     }
 
     /** Requested records, locked for the caller's transaction (others skip them). */

@@ -3,6 +3,7 @@ package io.dimstream.db.jobs;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;
+import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
@@ -106,59 +107,45 @@ public final class QuarantineActions {
      */
     public ApplyResult apply(long id, EntitySpec entity, String user) throws SQLException {
         AuditLog.requireUser(user);
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                QuarantinedEvent q = lockPending(c, id, entity.name());
-                Event ev = ShadowTables.parse(q.event(), q.seq(), q.source());
-                EntitySpec unlimited = entity.withLatenessHorizon(Optional.empty());
-                WriterLock.exclusiveWriter(c, entity);
-                ApplyResult r = writer.apply(c, unlimited, List.of(ev));
-                if (r.quarantined() > 0) {
-                    c.rollback();
-                    throw new NotApplicableException("quarantined event " + id + " (" + q.eventKey() + " at " + q.eventTime()
-                            + ") is at or before its key's prune point: history before it is no longer remembered, so it cannot be "
-                            + "placed exactly. Discard it, or rebuild the table with a shadow replay and apply it then.");
-                }
-                if (!r.rejected().isEmpty()) {
-                    throw new IllegalArgumentException("quarantined event " + id + " is not a valid event of entity " + entity.name()
-                            + ": " + r.rejected().get(0).reason());
-                }
-                resolve(c, id, "applied", user);
-                Map<String, Object> detail = new LinkedHashMap<>();
-                detail.put("entity", entity.name());
-                detail.put("key", q.eventKey());
-                detail.put("event_time", q.eventTime().toString());
-                detail.put("rows_inserted", r.rowsInserted());
-                detail.put("rows_updated", r.rowsUpdated());
-                detail.put("rows_deleted", r.rowsDeleted());
-                detail.put("duplicate", r.duplicates() > 0);
-                AuditLog.record(c, user, "quarantine.apply", "quarantine:" + id, detail);
-                c.commit();
-                return r;
-            } catch (SQLException | RuntimeException e) {
+        return Transactions.inTransaction(ds, c -> {
+            QuarantinedEvent q = lockPending(c, id, entity.name());
+            Event ev = ShadowTables.parse(q.event(), q.seq(), q.source());
+            EntitySpec unlimited = entity.withLatenessHorizon(Optional.empty());
+            WriterLock.exclusiveWriter(c, entity);
+            ApplyResult r = writer.apply(c, unlimited, List.of(ev));
+            if (r.quarantined() > 0) {
                 c.rollback();
-                throw e;
+                throw new NotApplicableException("quarantined event " + id + " (" + q.eventKey() + " at " + q.eventTime()
+                        + ") is at or before its key's prune point: history before it is no longer remembered, so it cannot be "
+                        + "placed exactly. Discard it, or rebuild the table with a shadow replay and apply it then.");
             }
-        }
+            if (!r.rejected().isEmpty()) {
+                throw new IllegalArgumentException("quarantined event " + id + " is not a valid event of entity " + entity.name()
+                        + ": " + r.rejected().get(0).reason());
+            }
+            resolve(c, id, "applied", user);
+            Map<String, Object> detail = new LinkedHashMap<>();
+            detail.put("entity", entity.name());
+            detail.put("key", q.eventKey());
+            detail.put("event_time", q.eventTime().toString());
+            detail.put("rows_inserted", r.rowsInserted());
+            detail.put("rows_updated", r.rowsUpdated());
+            detail.put("rows_deleted", r.rowsDeleted());
+            detail.put("duplicate", r.duplicates() > 0);
+            AuditLog.record(c, user, "quarantine.apply", "quarantine:" + id, detail);
+            return r;
+        });
     }
 
     /** Marks a pending quarantined event discarded by {@code user} (never applied), audits {@code quarantine.discard}. */
     public void discard(long id, String entity, String user) throws SQLException {
         AuditLog.requireUser(user);
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                QuarantinedEvent q = lockPending(c, id, entity);
-                resolve(c, id, "discarded", user);
-                AuditLog.record(c, user, "quarantine.discard", "quarantine:" + id,
-                        Map.of("entity", entity, "key", q.eventKey(), "event_time", q.eventTime().toString(), "reason", q.reason()));
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        }
+        Transactions.run(ds, c -> {
+            QuarantinedEvent q = lockPending(c, id, entity);
+            resolve(c, id, "discarded", user);
+            AuditLog.record(c, user, "quarantine.discard", "quarantine:" + id,
+                    Map.of("entity", entity, "key", q.eventKey(), "event_time", q.eventTime().toString(), "reason", q.reason()));
+        });
     }
 
     private static QuarantinedEvent lockPending(Connection c, long id, String entity) throws SQLException {

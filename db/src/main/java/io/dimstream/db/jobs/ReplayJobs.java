@@ -3,6 +3,7 @@ package io.dimstream.db.jobs;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dimstream.db.sql.Transactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -58,33 +59,26 @@ public final class ReplayJobs {
         if (topic == null || topic.isBlank()) {
             throw new IllegalArgumentException("topic: must not be empty");
         }
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                long id;
-                try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.replay_jobs (entity, topic, source_kind, "
-                        + "source_instant, source_offsets, target, requested_by) VALUES (?, ?, ?, ?, ?::jsonb, ?, ?) RETURNING id")) {
-                    p.setString(1, entity);
-                    p.setString(2, topic);
-                    p.setString(3, source.kind().sql());
-                    p.setTimestamp(4, source.instant() == null ? null : Timestamp.from(source.instant()));
-                    p.setString(5, source.offsets() == null ? null : offsetsJson(source.offsets()));
-                    p.setString(6, target.sql());
-                    p.setString(7, user);
-                    try (ResultSet rs = p.executeQuery()) {
-                        rs.next();
-                        id = rs.getLong(1);
-                    }
+        return Transactions.inTransaction(ds, c -> {
+            long id;
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.replay_jobs (entity, topic, source_kind, "
+                    + "source_instant, source_offsets, target, requested_by) VALUES (?, ?, ?, ?, ?::jsonb, ?, ?) RETURNING id")) {
+                p.setString(1, entity);
+                p.setString(2, topic);
+                p.setString(3, source.kind().sql());
+                p.setTimestamp(4, source.instant() == null ? null : Timestamp.from(source.instant()));
+                p.setString(5, source.offsets() == null ? null : offsetsJson(source.offsets()));
+                p.setString(6, target.sql());
+                p.setString(7, user);
+                try (ResultSet rs = p.executeQuery()) {
+                    rs.next();
+                    id = rs.getLong(1);
                 }
-                AuditLog.record(c, user, "replay.submit", "replay_job:" + id, Map.of("entity", entity, "topic", topic,
-                        "from", source.toString(), "target", target.sql()));
-                c.commit();
-                return id;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
             }
-        }
+            AuditLog.record(c, user, "replay.submit", "replay_job:" + id, Map.of("entity", entity, "topic", topic,
+                    "from", source.toString(), "target", target.sql()));
+            return id;
+        });
     }
 
     /** The newest jobs first (all entities when {@code entity} is null). */
@@ -150,29 +144,22 @@ public final class ReplayJobs {
      */
     public boolean requestCancel(long id, String user) throws SQLException {
         AuditLog.requireUser(user);
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                int n;
-                try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.replay_jobs SET "
-                        + "cancel_requested = true, cancel_requested_by = ?, "
-                        + "state = CASE WHEN state = 'QUEUED' THEN 'CANCELLED' ELSE state END, "
-                        + "finished_at = CASE WHEN state = 'QUEUED' THEN now() ELSE finished_at END "
-                        + "WHERE id = ? AND state IN ('QUEUED', 'RUNNING')")) {
-                    p.setString(1, user);
-                    p.setLong(2, id);
-                    n = p.executeUpdate();
-                }
-                if (n == 1) {
-                    AuditLog.record(c, user, "replay.cancel", "replay_job:" + id, Map.of());
-                }
-                c.commit();
-                return n == 1;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
+        return Transactions.inTransaction(ds, c -> {
+            int n;
+            try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.replay_jobs SET "
+                    + "cancel_requested = true, cancel_requested_by = ?, "
+                    + "state = CASE WHEN state = 'QUEUED' THEN 'CANCELLED' ELSE state END, "
+                    + "finished_at = CASE WHEN state = 'QUEUED' THEN now() ELSE finished_at END "
+                    + "WHERE id = ? AND state IN ('QUEUED', 'RUNNING')")) {
+                p.setString(1, user);
+                p.setLong(2, id);
+                n = p.executeUpdate();
             }
-        }
+            if (n == 1) {
+                AuditLog.record(c, user, "replay.cancel", "replay_job:" + id, Map.of());
+            }
+            return n == 1;
+        });
     }
 
     // ---- the worker side --------------------------------------------------------------------
@@ -334,21 +321,14 @@ public final class ReplayJobs {
      * @return false when the lease was no longer this owner's (nothing changed)
      */
     public boolean fail(long id, String owner, String error) throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                if (lockForBatch(c, id, owner, Duration.ofSeconds(1)) == Lease.LOST) {
-                    c.rollback();
-                    return false;
-                }
-                finish(c, id, JobState.FAILED, error, null);
-                c.commit();
-                return true;
-            } catch (SQLException | RuntimeException e) {
+        return Transactions.inTransaction(ds, c -> {
+            if (lockForBatch(c, id, owner, Duration.ofSeconds(1)) == Lease.LOST) {
                 c.rollback();
-                throw e;
+                return false;
             }
-        }
+            finish(c, id, JobState.FAILED, error, null);
+            return true;
+        });
     }
 
     private static ReplayJob job(ResultSet rs) throws SQLException {

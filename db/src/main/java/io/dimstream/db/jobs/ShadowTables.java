@@ -7,6 +7,7 @@ import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Source;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.sql.Sql;
+import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
@@ -55,19 +56,12 @@ public final class ShadowTables {
 
     /** Creates the shadow table and memory when missing (idempotent: a resumed job finds them). */
     public static void create(DataSource ds, EntitySpec shadow) throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                try (Statement s = c.createStatement()) {
-                    s.execute("SELECT pg_advisory_xact_lock(hashtext('dimstream.ddl'))");
-                }
-                EntityTables.createUnregistered(c, shadow);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
+        Transactions.run(ds, c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SELECT pg_advisory_xact_lock(hashtext('dimstream.ddl'))");
             }
-        }
+            EntityTables.createUnregistered(c, shadow);
+        });
     }
 
     public static boolean exists(DataSource ds, EntitySpec shadow) throws SQLException {

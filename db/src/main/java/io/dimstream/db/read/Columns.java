@@ -67,11 +67,11 @@ final class Columns {
         int i = first;
         Map<String, Object> key = new LinkedHashMap<>();
         for (String k : entity.key()) {
-            key.put(k, value(rs, i++, entity.type(k)));
+            key.put(k, entity.type(k).read(rs, i++));
         }
         Map<String, Object> attributes = new LinkedHashMap<>();
         for (String a : entity.attributes()) {
-            attributes.put(a, value(rs, i++, entity.type(a)));
+            attributes.put(a, entity.type(a).read(rs, i++));
         }
         long surrogateKey = rs.getLong(i++);
         Instant validFrom = instant(rs, i++);
@@ -97,7 +97,7 @@ final class Columns {
         Map<String, Object> key = new LinkedHashMap<>();
         int i = first;
         for (String k : entity.key()) {
-            key.put(k, value(rs, i++, entity.type(k)));
+            key.put(k, entity.type(k).read(rs, i++));
         }
         return key;
     }
@@ -162,31 +162,6 @@ final class Columns {
 
     static void bindInstant(PreparedStatement ps, int index, Instant t) throws SQLException {
         ps.setObject(index, t.atOffset(ZoneOffset.UTC));
-    }
-
-    /**
-     * A column as the writer's typed value ({@link ColumnType#coerce}'s Java types): jsonb is read
-     * back to its canonical text (PostgreSQL prints it with spaces), bytea as its bytes.
-     */
-    static Object value(ResultSet rs, int index, ColumnType type) throws SQLException {
-        Object v = switch (type) {
-            case TEXT -> rs.getString(index);
-            case SMALLINT, INTEGER, BIGINT -> rs.getLong(index);
-            case NUMERIC -> rs.getBigDecimal(index);
-            case DOUBLE -> rs.getDouble(index);
-            case BOOLEAN -> rs.getBoolean(index);
-            case DATE -> rs.getObject(index, LocalDate.class);
-            case TIMESTAMPTZ -> instant(rs, index);
-            case UUID_TYPE -> rs.getObject(index, UUID.class);
-            case TIMESTAMP -> rs.getObject(index, LocalDateTime.class);
-            case TIME -> rs.getObject(index, LocalTime.class);
-            case JSONB -> {
-                String json = rs.getString(index);
-                yield json == null ? null : ColumnType.JSONB.coerce(json);
-            }
-            case BYTEA -> rs.getBytes(index);
-        };
-        return rs.wasNull() ? null : v;
     }
 
     static Instant instant(ResultSet rs, int index) throws SQLException {

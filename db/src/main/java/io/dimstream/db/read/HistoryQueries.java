@@ -3,6 +3,7 @@ package io.dimstream.db.read;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.sql.Sql;
+import io.dimstream.db.sql.Transactions;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -141,26 +142,21 @@ public final class HistoryQueries {
         String sql = "SELECT " + cols.select(null) + " FROM " + Sql.table(e.table()) + " WHERE " + asOfPredicate(e, null)
                 + " ORDER BY " + cols.keyOrder(null, false);
         try (Connection c = ds.getConnection()) {
-            boolean autoCommit = c.getAutoCommit();
             // PgJDBC only uses a cursor (fetch size) inside a transaction
-            c.setAutoCommit(false);
-            long n = 0;
-            try (PreparedStatement ps = c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
-                ps.setFetchSize(STREAM_FETCH_SIZE);
-                bindAsOf(ps, 1, t);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        sink.accept(cols.read(rs, 1));
-                        n++;
+            long n = Transactions.inTransaction(c, tx -> {
+                long rows = 0;
+                try (PreparedStatement ps = tx.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+                    ps.setFetchSize(STREAM_FETCH_SIZE);
+                    bindAsOf(ps, 1, t);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            sink.accept(cols.read(rs, 1));
+                            rows++;
+                        }
                     }
                 }
-                c.commit();
-            } catch (SQLException | RuntimeException | Error ex) {
-                rollbackQuietly(c, ex);
-                throw ex;
-            } finally {
-                c.setAutoCommit(autoCommit);
-            }
+                return rows;
+            });
             LOG.debug("streamed {} rows of {} as of {}", n, e.name(), t);
             return n;
         }
@@ -311,14 +307,6 @@ public final class HistoryQueries {
     private static void checkLimit(int limit) {
         if (limit <= 0 || limit > MAX_LIMIT) {
             throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + ", got " + limit);
-        }
-    }
-
-    private static void rollbackQuietly(Connection c, Throwable cause) {
-        try {
-            c.rollback();
-        } catch (SQLException r) {
-            cause.addSuppressed(r);
         }
     }
 }

@@ -4,6 +4,7 @@ import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.sql.Sql;
+import io.dimstream.db.sql.Transactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -65,8 +66,7 @@ public final class EntityTables {
      */
     public static List<String> ensure(DataSource ds, EntitySpec e) throws SQLException {
         List<String> warnings = new ArrayList<>();
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
+        Transactions.run(ds, c -> {
             try (Statement s = c.createStatement()) {
                 s.execute("SELECT pg_advisory_xact_lock(hashtext('dimstream.ddl'))");
                 String schema = Sql.schemaOf(e.table());
@@ -96,8 +96,7 @@ public final class EntityTables {
                 p.setArray(5, c.createArrayOf("text", e.type1().toArray()));
                 p.executeUpdate();
             }
-            c.commit();
-        }
+        });
         warnings.forEach(w -> LOG.warn("entity {}: {}", e.name(), w));
         return warnings;
     }

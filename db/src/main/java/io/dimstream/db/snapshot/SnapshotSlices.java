@@ -1,6 +1,5 @@
 package io.dimstream.db.snapshot;
 
-import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.sql.Sql;
@@ -9,14 +8,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * The database side of snapshot feeds: which slices are complete on which partition
@@ -99,36 +94,11 @@ public final class SnapshotSlices {
                 while (rs.next()) {
                     List<Object> key = new ArrayList<>(e.key().size());
                     for (int i = 0; i < e.key().size(); i++) {
-                        key.add(value(rs, i + 1, e.type(e.key().get(i))));
+                        key.add(e.type(e.key().get(i)).read(rs, i + 1));
                     }
                     each.accept(key);
                 }
             }
         }
-    }
-
-    /** A key column as the writer's typed value ({@link ColumnType#coerce}'s Java types). */
-    private static Object value(ResultSet rs, int index, ColumnType type) throws SQLException {
-        Object v = switch (type) {
-            case TEXT -> rs.getString(index);
-            case SMALLINT, INTEGER, BIGINT -> rs.getLong(index);
-            case NUMERIC -> rs.getBigDecimal(index);
-            case DOUBLE -> rs.getDouble(index);
-            case BOOLEAN -> rs.getBoolean(index);
-            case DATE -> rs.getObject(index, LocalDate.class);
-            case TIMESTAMPTZ -> {
-                OffsetDateTime odt = rs.getObject(index, OffsetDateTime.class);
-                yield odt == null ? null : odt.toInstant();
-            }
-            case UUID_TYPE -> rs.getObject(index, UUID.class);
-            case TIMESTAMP -> rs.getObject(index, LocalDateTime.class);
-            case TIME -> rs.getObject(index, LocalTime.class);
-            case JSONB -> {
-                String json = rs.getString(index);
-                yield json == null ? null : ColumnType.JSONB.coerce(json); // PostgreSQL prints it with spaces
-            }
-            case BYTEA -> rs.getBytes(index);
-        };
-        return rs.wasNull() ? null : v;
     }
 }

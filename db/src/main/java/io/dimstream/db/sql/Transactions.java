@@ -5,10 +5,14 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /**
- * One transaction on a connection of its own: auto-commit off, the body, commit; any failure rolls
- * back (a failed rollback is added to the failure as suppressed) and is rethrown unchanged. The
- * body may end the transaction itself (commit or roll back, e.g. after a failed fence); the
- * commit that follows is then a no-op.
+ * The one transaction block: auto-commit off, the body, commit; any failure rolls back (a failed
+ * rollback is added to the failure as suppressed) and is rethrown unchanged. The body may end the
+ * transaction itself (commit or roll back, e.g. after a failed fence or a lost lease); the commit
+ * that follows is then a no-op.
+ *
+ * <p>{@link #inTransaction(DataSource, Body)} and {@link #run(DataSource, VoidBody)} take a
+ * connection of their own and close it; {@link #inTransaction(Connection, Body)} works on a
+ * connection the caller already holds and gives it back in the auto-commit mode it had.
  */
 public final class Transactions {
 
@@ -18,24 +22,70 @@ public final class Transactions {
         T run(Connection c) throws SQLException;
     }
 
+    /** A unit of work with no result. */
+    @FunctionalInterface
+    public interface VoidBody {
+        void run(Connection c) throws SQLException;
+    }
+
     private Transactions() {
     }
 
+    /** {@code body} in one transaction on a connection of its own; its result once committed. */
     public static <T> T inTransaction(DataSource ds, Body<T> body) throws SQLException {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
-            try {
-                T result = body.run(c);
-                c.commit();
-                return result;
-            } catch (SQLException | RuntimeException | Error e) {
+            return commitOrRollBack(c, body);
+        }
+    }
+
+    /** {@code body} in one transaction on a connection of its own. */
+    public static void run(DataSource ds, VoidBody body) throws SQLException {
+        inTransaction(ds, c -> {
+            body.run(c);
+            return null;
+        });
+    }
+
+    /**
+     * {@code body} in one transaction on {@code c}, which the caller holds (and closes); {@code c}
+     * is left in the auto-commit mode it had (a failure to restore it, after a failed body, is
+     * added to that failure as suppressed).
+     */
+    public static <T> T inTransaction(Connection c, Body<T> body) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        T result;
+        try {
+            result = commitOrRollBack(c, body);
+        } catch (SQLException | RuntimeException | Error e) {
+            if (autoCommit) {
                 try {
-                    c.rollback();
+                    c.setAutoCommit(true);
                 } catch (SQLException r) {
                     e.addSuppressed(r);
                 }
-                throw e;
             }
+            throw e;
+        }
+        if (autoCommit) {
+            c.setAutoCommit(true);
+        }
+        return result;
+    }
+
+    private static <T> T commitOrRollBack(Connection c, Body<T> body) throws SQLException {
+        try {
+            T result = body.run(c);
+            c.commit();
+            return result;
+        } catch (SQLException | RuntimeException | Error e) {
+            try {
+                c.rollback();
+            } catch (SQLException r) {
+                e.addSuppressed(r);
+            }
+            throw e;
         }
     }
 }

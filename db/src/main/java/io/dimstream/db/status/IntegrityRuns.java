@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dimstream.db.read.Finding;
 import io.dimstream.db.read.IntegrityReport;
+import io.dimstream.db.sql.Transactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -75,10 +76,9 @@ public final class IntegrityRuns {
             throw new IllegalStateException("cannot write the integrity report of " + report.entity() + " as JSON", e);
         }
         try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                long id;
-                try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.integrity_runs (entity, checked_by, millis, "
+            long id = Transactions.inTransaction(c, tx -> {
+                long runId;
+                try (PreparedStatement p = tx.prepareStatement("INSERT INTO dimstream.integrity_runs (entity, checked_by, millis, "
                         + "rows_checked, ok, counts, findings, truncated) VALUES (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?) RETURNING id")) {
                     p.setString(1, report.entity());
                     p.setString(2, checkedBy);
@@ -90,30 +90,25 @@ public final class IntegrityRuns {
                     p.setBoolean(8, report.truncated());
                     try (ResultSet rs = p.executeQuery()) {
                         rs.next();
-                        id = rs.getLong(1);
+                        runId = rs.getLong(1);
                     }
                 }
-                try (PreparedStatement p = c.prepareStatement("DELETE FROM dimstream.integrity_runs WHERE entity = ? AND id NOT IN "
+                try (PreparedStatement p = tx.prepareStatement("DELETE FROM dimstream.integrity_runs WHERE entity = ? AND id NOT IN "
                         + "(SELECT id FROM dimstream.integrity_runs WHERE entity = ? ORDER BY id DESC LIMIT " + KEEP + ")")) {
                     p.setString(1, report.entity());
                     p.setString(2, report.entity());
                     p.executeUpdate();
                 }
                 Map<String, Object> audit = new LinkedHashMap<>();
-                audit.put("run", id);
+                audit.put("run", runId);
                 audit.put("ok", report.ok());
                 audit.put("rows_checked", report.rowsChecked());
                 audit.put("counts", counts);
-                io.dimstream.db.jobs.AuditLog.record(c, checkedBy, "integrity.run", "entity:" + report.entity(), audit);
-                c.commit();
-                return latest(c, report.entity()).filter(r -> r.id() == id)
-                        .orElseThrow(() -> new SQLException("the integrity run just stored is gone"));
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
+                io.dimstream.db.jobs.AuditLog.record(tx, checkedBy, "integrity.run", "entity:" + report.entity(), audit);
+                return runId;
+            });
+            return latest(c, report.entity()).filter(r -> r.id() == id)
+                    .orElseThrow(() -> new SQLException("the integrity run just stored is gone"));
         }
     }
 

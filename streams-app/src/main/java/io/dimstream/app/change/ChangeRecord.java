@@ -1,5 +1,6 @@
 package io.dimstream.app.change;
 
+import io.dimstream.db.event.ArrivalSeq;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Op;
 import io.dimstream.db.event.Source;
@@ -45,8 +46,12 @@ public record ChangeRecord(String entity, ChangeClass changeClass, Op op, Instan
         this(entity, changeClass, op, eventTime, data, sourceTopic, sourcePartition, sourceOffset, Map.of());
     }
 
-    /** The writer's view of this change; {@code seq} is the changes-topic offset it was read at. */
-    public Event toEvent(long seq) {
-        return new Event(op, eventTime, data, seq, Source.kafka(sourceTopic, sourcePartition, sourceOffset), null);
+    /**
+     * The writer's view of this change, read at {@code changesOffset} of the changes topic: its
+     * {@code seq} is {@link ArrivalSeq#ofChangesOffset}.
+     */
+    public Event toEvent(long changesOffset) {
+        return new Event(op, eventTime, data, ArrivalSeq.ofChangesOffset(changesOffset).value(),
+                Source.kafka(sourceTopic, sourcePartition, sourceOffset), null);
     }
 }

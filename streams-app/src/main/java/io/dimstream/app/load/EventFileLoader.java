@@ -1,6 +1,7 @@
 package io.dimstream.app.load;
 
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.ArrivalSeq;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Rejection;
@@ -28,11 +29,8 @@ public final class EventFileLoader {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventFileLoader.class);
 
-    /** 2020-01-01T00:00:00Z: load seqs count seconds from here. */
-    static final long SEQ_EPOCH_SECOND = 1_577_836_800L;
-
-    /** Line numbers live in the low 32 bits of an event's seq. */
-    private static final long MAX_LINE = 0xFFFF_FFFFL;
+    /** Line numbers live in the low 32 bits of an event's seq ({@link ArrivalSeq#ofLoad}). */
+    private static final long MAX_LINE = ArrivalSeq.MAX_LOAD_LINE;
 
     private final DataSource ds;
     private final EntitySpec entity;
@@ -73,23 +71,19 @@ public final class EventFileLoader {
     /**
      * Reads {@code in} to the end and applies its events.
      *
-     * <p>Arrival order: an event's seq is {@code (seconds from 2020-01-01 to loadStart << 32) | line number}.
+     * <p>Arrival order: an event's seq is {@link ArrivalSeq#ofLoad}{@code (loadStart, line number)}.
      * Within one file a later line wins a same-time tie on a key; across runs, a load started in
      * a later second wins over an earlier load, so re-loading a corrected file overrides the
-     * first one, and re-loading the same file in the same second changes nothing. Such seqs are
-     * above any Kafka offset, so a load also wins a tie with an event that came from the topic.
-     * The scheme holds for files of up to 2^32 - 1 lines and load start times from 2020 to 2088
-     * (fewer than 2^31 seconds after 2020-01-01, so the seq stays a positive long).
+     * first one, and re-loading the same file in the same second changes nothing. How this orders
+     * against the sink and replays (a load wins a same-time tie with an event from the changes
+     * topic for every offset below its seq) is stated in {@link ArrivalSeq}. The scheme holds for
+     * files of up to 2^32 - 1 lines and load start times from 2020 to 2088.
      *
      * @param fileName  names the input in each event's lineage ({@code file:NAME}) and in rejections
      * @param loadStart when this load started; its seconds since 2020-01-01 are the high half of every seq
      */
     public LoadReport load(BufferedReader in, String fileName, Instant loadStart) throws LoadException {
-        long seconds = loadStart.getEpochSecond() - SEQ_EPOCH_SECOND;
-        if (seconds < 0 || seconds > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("load start " + loadStart + " is outside the seq scheme (2020-01-01 to 2088-01-19)");
-        }
-        long seqBase = seconds << 32;
+        ArrivalSeq.requireLoadStart(loadStart);
         ApplyResult total = ApplyResult.empty();
         List<Rejection> parseRejections = new ArrayList<>();
         List<Event> batch = new ArrayList<>(Math.min(batchSize, 10_000));
@@ -105,7 +99,7 @@ public final class EventFileLoader {
                 if (line.isBlank()) {
                     continue;
                 }
-                NativeEventJson.Parsed parsed = NativeEventJson.parse(line, seqBase | lineNo, Source.line(fileName, lineNo));
+                NativeEventJson.Parsed parsed = NativeEventJson.parse(line, ArrivalSeq.ofLoad(loadStart, lineNo).value(), Source.line(fileName, lineNo));
                 if (parsed.rejection() != null) {
                     parseRejections.add(parsed.rejection());
                     continue;

@@ -3,7 +3,7 @@ package io.dimstream.app.replay;
 import io.dimstream.app.kafka.KafkaClients;
 
 import io.dimstream.db.jobs.DlqRecords;
-import java.sql.Connection;
+import io.dimstream.db.sql.Transactions;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -91,47 +91,40 @@ public final class RedriveExecutor implements AutoCloseable {
      * @return how many were handled (done or failed)
      */
     public int runOnce() throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                List<DlqRecords.DlqRecord> todo = DlqRecords.claimRequested(c, BATCH).stream()
-                        .filter(r -> entities.contains(r.entity())).toList();
-                for (DlqRecords.DlqRecord r : todo) {
-                    if (r.headers().stream().anyMatch(h -> DlqHeaders.TRUNCATED.equals(h.name()))) {
-                        // only the first bytes of the record fitted the DLQ: re-sending them would put a
-                        // cut record on the source topic. The whole record is still there, at the
-                        // source topic, partition and offset the headers name.
-                        DlqRecords.markFailed(c, r.id(), "the DLQ holds a cut copy of this record (" + DlqHeaders.TRUNCATED
-                                + "): re-drive the original from " + r.sourceTopic() + "-" + r.sourcePartition() + "@" + r.sourceOffset()
-                                + " with a replay job instead");
-                        continue;
-                    }
-                    RecordHeaders headers = new RecordHeaders();
-                    for (DlqRecords.Header h : r.headers()) {
-                        if (!h.name().startsWith("dimstream.")) {
-                            headers.add(h.name(), h.value());
-                        }
-                    }
-                    try {
-                        producer.send(new ProducerRecord<>(r.sourceTopic(), null, null, r.key(), r.value(), headers))
-                                .get(30, TimeUnit.SECONDS);
-                        DlqRecords.markDone(c, r.id());
-                    } catch (ExecutionException | TimeoutException e) {
-                        String why = e instanceof ExecutionException ? String.valueOf(e.getCause()) : "no broker acknowledgement in 30 s";
-                        LOG.warn("DLQ re-drive of record {} to {} failed: {}", r.id(), r.sourceTopic(), why);
-                        DlqRecords.markFailed(c, r.id(), why);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        break;
+        return Transactions.inTransaction(ds, c -> {
+            List<DlqRecords.DlqRecord> todo = DlqRecords.claimRequested(c, BATCH).stream()
+                    .filter(r -> entities.contains(r.entity())).toList();
+            for (DlqRecords.DlqRecord r : todo) {
+                if (r.headers().stream().anyMatch(h -> DlqHeaders.TRUNCATED.equals(h.name()))) {
+                    // only the first bytes of the record fitted the DLQ: re-sending them would put a
+                    // cut record on the source topic. The whole record is still there, at the
+                    // source topic, partition and offset the headers name.
+                    DlqRecords.markFailed(c, r.id(), "the DLQ holds a cut copy of this record (" + DlqHeaders.TRUNCATED
+                            + "): re-drive the original from " + r.sourceTopic() + "-" + r.sourcePartition() + "@" + r.sourceOffset()
+                            + " with a replay job instead");
+                    continue;
+                }
+                RecordHeaders headers = new RecordHeaders();
+                for (DlqRecords.Header h : r.headers()) {
+                    if (!h.name().startsWith("dimstream.")) {
+                        headers.add(h.name(), h.value());
                     }
                 }
-                c.commit();
-                return todo.size();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
+                try {
+                    producer.send(new ProducerRecord<>(r.sourceTopic(), null, null, r.key(), r.value(), headers))
+                            .get(30, TimeUnit.SECONDS);
+                    DlqRecords.markDone(c, r.id());
+                } catch (ExecutionException | TimeoutException e) {
+                    String why = e instanceof ExecutionException ? String.valueOf(e.getCause()) : "no broker acknowledgement in 30 s";
+                    LOG.warn("DLQ re-drive of record {} to {} failed: {}", r.id(), r.sourceTopic(), why);
+                    DlqRecords.markFailed(c, r.id(), why);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
             }
-        }
+            return todo.size();
+        });
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.dimstream.app.kafka.KafkaClients;
 import io.dimstream.app.decode.Decoded;
 import io.dimstream.app.topology.EntityPipeline;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.ArrivalSeq;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
@@ -20,6 +21,7 @@ import io.dimstream.db.jobs.ReplayJobs;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
 import io.dimstream.db.jobs.ShadowTables;
+import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.jobs.WriterLock;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
@@ -64,7 +66,7 @@ import org.slf4j.LoggerFactory;
  * per-partition positions and counters, under the job row's lock. A crash therefore resumes
  * exactly at the last committed batch, and a worker that lost its lease cannot commit.
  * Cancellation is honoured between batches. A live job writes the entity table (duplicates are
- * no-ops, old events land as late events, see {@link ReplaySeq}); a shadow job writes
+ * no-ops, old events land as late events, see {@link ArrivalSeq#ofReplay}); a shadow job writes
  * {@code <table>_shadow_<job>} and, once at the end offsets, swaps it in ({@link ShadowTables#swap}).
  */
 public final class ReplayWorker implements AutoCloseable {
@@ -423,11 +425,11 @@ public final class ReplayWorker implements AutoCloseable {
                 steps.add(new Events(new ArrayList<>()));
             }
             ((Events) steps.get(steps.size() - 1)).events()
-                    .add(new Event(e.op(), e.eventTime(), e.data(), ReplaySeq.of(r.offset()), e.source(), e.badTimeReason()));
+                    .add(new Event(e.op(), e.eventTime(), e.data(), ArrivalSeq.ofReplay(r.offset()).value(), e.source(), e.badTimeReason()));
             bySource.put(e.source(), r);
         } else if (d instanceof Decoded.Truncated t) {
             // applied in read order: after the events read before it, before those read after it
-            steps.add(new Truncate(t.time(), t.source(), ReplaySeq.of(r.offset())));
+            steps.add(new Truncate(t.time(), t.source(), ArrivalSeq.ofReplay(r.offset()).value()));
         } else if (d instanceof Decoded.Failed f) {
             LOG.debug("replay of {}-{}@{}: undecodable: {}", r.topic(), r.partition(), r.offset(), f.reason());
             rejects.add(new SinkReject(new PartitionRef(r.topic(), r.partition()), r.offset(), pipeline.entity().name(), f.reason(), null,
@@ -445,30 +447,28 @@ public final class ReplayWorker implements AutoCloseable {
      * still holds it. A cancel request ends the job instead (a shadow job's tables are dropped).
      */
     private void inJobTransaction(ReplayJob job, InTransaction body) throws SQLException, Abandoned {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                ReplayJobs.Lease lease = ReplayJobs.lockForBatch(c, job.id(), owner, settings.lease());
-                if (lease == ReplayJobs.Lease.LOST) {
-                    c.rollback();
-                    throw new Abandoned("lease lost to another instance; leaving the job to it");
-                }
-                if (lease == ReplayJobs.Lease.CANCEL_REQUESTED) {
-                    if (job.target() == ReplayTarget.SHADOW) {
-                        ShadowTables.drop(c, ShadowTables.shadowSpec(entities.get(job.entity()).entity(), job.id()));
-                    }
-                    ReplayJobs.finish(c, job.id(), JobState.CANCELLED, null, job.target() == ReplayTarget.SHADOW
-                            ? "cancelled; the shadow table was dropped, the live table is untouched" : "cancelled between two batches; "
-                            + "the batches before it stay applied");
-                    c.commit();
-                    throw new Abandoned("cancelled");
-                }
-                body.run(c);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
+        // why the job was abandoned (the transaction then already rolled back or committed), or null
+        String abandoned = Transactions.inTransaction(ds, c -> {
+            ReplayJobs.Lease lease = ReplayJobs.lockForBatch(c, job.id(), owner, settings.lease());
+            if (lease == ReplayJobs.Lease.LOST) {
                 c.rollback();
-                throw e;
+                return "lease lost to another instance; leaving the job to it";
             }
+            if (lease == ReplayJobs.Lease.CANCEL_REQUESTED) {
+                if (job.target() == ReplayTarget.SHADOW) {
+                    ShadowTables.drop(c, ShadowTables.shadowSpec(entities.get(job.entity()).entity(), job.id()));
+                }
+                ReplayJobs.finish(c, job.id(), JobState.CANCELLED, null, job.target() == ReplayTarget.SHADOW
+                        ? "cancelled; the shadow table was dropped, the live table is untouched" : "cancelled between two batches; "
+                        + "the batches before it stay applied");
+                c.commit();
+                return "cancelled";
+            }
+            body.run(c);
+            return null;
+        });
+        if (abandoned != null) {
+            throw new Abandoned(abandoned);
         }
     }
 

@@ -15,7 +15,7 @@
  *       writer with the per-partition positions in the SAME transaction, under the job row's lock
  *       (a crash resumes exactly; a worker that lost its lease cannot commit). Live target:
  *       batches take {@link io.dimstream.db.jobs.WriterLock} so they never recompute a key beside a
- *       sink batch; replayed events carry {@link io.dimstream.app.replay.ReplaySeq} so they never
+ *       sink batch; replayed events carry {@link io.dimstream.db.event.ArrivalSeq#ofReplay} seqs so they never
  *       win a same-time tie against what the table remembers. Shadow target: a fresh table swapped
  *       in by {@link io.dimstream.db.jobs.ShadowTables#swap}. Cancel is honoured between batches.</li>
  *   <li>{@link io.dimstream.app.replay.DlqMirror}: copies {@code <topic>.dlq} records into

@@ -6,6 +6,7 @@ import io.dimstream.app.change.ChangesPartitioner;
 import io.dimstream.app.change.SliceMarker;
 import io.dimstream.app.change.TruncateMarker;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.ArrivalSeq;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
@@ -450,8 +451,9 @@ final class SinkTransaction {
      * Deletes, at {@code t}, each key of this partition live at {@code t} with no remembered event at
      * exactly {@code t}, through the writer (arrival order {@code seq}, lineage {@code lineage}).
      */
-    private ApplyResult deleteLiveAt(Connection c, TopicPartition tp, EntitySpec entity, Instant t, long seq, int partitions,
+    private ApplyResult deleteLiveAt(Connection c, TopicPartition tp, EntitySpec entity, Instant t, long changesOffset, int partitions,
                                      Source lineage, String what) throws SQLException {
+        long seq = ArrivalSeq.ofChangesOffset(changesOffset).value();
         List<Event> deletes = new ArrayList<>();
         SnapshotSlices.forEachLiveWithoutEventAt(c, entity, t, key -> {
             List<String> canonical = new ArrayList<>(key.size());
