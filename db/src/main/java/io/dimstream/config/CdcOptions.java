@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * How an entity reads change-data-capture feeds (README, "Debezium"): where an event's time comes
+ * How an entity reads change-data-capture feeds (docs/formats.md, "Debezium and other CDC feeds"): where an event's time comes
  * from, which values mean "unchanged", what a truncate does, and how values without a schema are
  * encoded.
  *

@@ -79,7 +79,7 @@ public final class WriterBenchmark {
                 }
             }
             if ("true".equals(a.get("exclusion"))) {
-                // the overlap-preventing constraint the README weighs: measure its cost
+                // the overlap-preventing constraint docs/benchmarks.md weighs: measure its cost
                 try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
                     st.execute("CREATE EXTENSION IF NOT EXISTS btree_gist");
                     st.execute("ALTER TABLE bench_customer ADD CONSTRAINT bench_customer_no_overlap EXCLUDE USING gist "

@@ -23,7 +23,7 @@ import java.util.Set;
  *                          hash of entity, key and {@code valid_from}, which the primary key makes
  *                          unique. Its cost is a random B-tree insert for every version written
  *                          and every close (a close rewrites the row): ~16% of the writer's time
- *                          (README, "Benchmarks")
+ *                          (docs/benchmarks.md)
  * @param modifiers         the columns declared with a type modifier ({@code varchar(n)},
  *                          {@code numeric(p,s)}), each of its column's type in {@code columns};
  *                          a column not here has its plain type

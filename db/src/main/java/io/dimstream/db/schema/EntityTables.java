@@ -31,7 +31,7 @@ import javax.sql.DataSource;
  *       {@code valid_to}/{@code is_deleted}; with {@code surrogate-key-index: true}, a unique
  *       index on {@code surrogate_key} (applies when the table is created: an existing table's
  *       indexes are left as they are).
- *       Overlapping ranges are not prevented by an exclusion constraint (see README: it costs
+ *       Overlapping ranges are not prevented by an exclusion constraint (see docs/semantics.md and docs/benchmarks.md: it costs
  *       apply throughput) but reported by the integrity check.</li>
  *   <li>{@code T_events}: the per-key event memory (one row per key and event time, the winning
  *       arrival), which exact late placement needs; pruned beyond the lateness horizon.</li>

@@ -147,7 +147,7 @@ public final class EvolvedColumns {
      * The spec with the catalog's columns it does not have yet, appended in catalog order. A column
      * the config now declares itself is the config's (its place in the hash is then the config's:
      * declaring an evolved column in {@code columns:} changes the hash of the versions holding a
-     * value in it, which the README says).
+     * value in it, which docs/formats.md says).
      */
     public static EntitySpec merge(EntitySpec spec, List<Column> catalog) {
         EntitySpec out = spec;

@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.config.SinkConfig;
 import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.kafka.KafkaClients;
 import io.dimstream.config.DimstreamConfig;
@@ -540,7 +541,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             b.records.clear();
             long start = c.beginningOffsets(List.of(tp)).get(tp);
             long from = b.committed.orElse(o.getValue());
-            if (settings.onOffsetOutOfRange() == SinkSettings.OutOfRange.STOP) {
+            if (settings.onOffsetOutOfRange() == SinkConfig.OffsetOutOfRange.STOP) {
                 b.stopped = "stored offset " + from + " is outside the partition's log (it starts at " + start + "): records were "
                         + "deleted by retention before the sink applied them, or the topic was recreated";
                 c.pause(List.of(tp));

@@ -22,8 +22,8 @@ import java.util.Optional;
  *                          are applied at once, each in a transaction of its own (default 2)
  * @param onOffsetOutOfRange what to do when a partition's stored offset is no longer in the changes
  *                          topic's log (retention deleted records the sink never applied, or the
- *                          topic was recreated): {@link OutOfRange#STOP} (default) the partition,
- *                          or {@link OutOfRange#SKIP} to the log's start with the gap recorded in
+ *                          topic was recreated): {@link SinkConfig.OffsetOutOfRange#STOP} (default) the partition,
+ *                          or {@link SinkConfig.OffsetOutOfRange#SKIP} to the log's start with the gap recorded in
  *                          {@code dimstream.sink_gaps}
  * @param stuckAfter        a partition with records left to apply and no committed batch for this
  *                          long is reported stuck (health, metric); default 5 minutes
@@ -33,7 +33,7 @@ import java.util.Optional;
  */
 public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait, Duration backoffInitial,
                            Duration backoffMax, Map<String, Object> consumerOverrides, int parallelism,
-                           OutOfRange onOffsetOutOfRange, Duration stuckAfter, Optional<String> instanceId) {
+                           SinkConfig.OffsetOutOfRange onOffsetOutOfRange, Duration stuckAfter, Optional<String> instanceId) {
 
     /** The sink's group under the default {@code service.application-id}. */
     public static final String DEFAULT_GROUP_ID = io.dimstream.config.ServiceConfig.DEFAULTS.applicationId() + "-sink";
@@ -47,7 +47,6 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
     public static final Duration DEFAULT_STUCK_AFTER = SinkConfig.DEFAULTS.stuckAfter();
 
     /** What the sink does with a partition whose stored offset left the log. */
-    public enum OutOfRange { STOP, SKIP }
 
     public SinkSettings {
         if (groupId == null || groupId.isBlank()) {
@@ -92,7 +91,7 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
      */
     public static SinkSettings from(SinkConfig sink, String defaultGroupId) {
         return new SinkSettings(sink.groupId().orElse(defaultGroupId), sink.batchSize(), sink.batchMaxWait(), DEFAULT_BACKOFF_INITIAL,
-                DEFAULT_BACKOFF_MAX, Map.of(), sink.parallelism(), OutOfRange.valueOf(sink.onOffsetOutOfRange().name()),
+                DEFAULT_BACKOFF_MAX, Map.of(), sink.parallelism(), sink.onOffsetOutOfRange(),
                 sink.stuckAfter(), Optional.empty());
     }
 
@@ -121,7 +120,7 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
                 onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
-    public SinkSettings withOnOffsetOutOfRange(OutOfRange what) {
+    public SinkSettings withOnOffsetOutOfRange(SinkConfig.OffsetOutOfRange what) {
         return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 what, stuckAfter, instanceId);
     }

@@ -437,7 +437,7 @@ final class SinkTransaction {
      * written at {@code t} BEFORE the truncate in the same transaction ({@code INSERT ...; TRUNCATE})
      * survives it too. Keys are not re-judged when an older change reaches the partition after the
      * marker (possible only when the source topic has several partitions, across which Debezium
-     * orders nothing): the README says so.
+     * orders nothing): docs/formats.md says so.
      */
     private ApplyResult truncate(Connection c, TopicPartition tp, EntitySpec entity, TruncateMarker m, long offset, int partitions)
             throws SQLException {

@@ -9,7 +9,7 @@ import org.apache.kafka.streams.StreamsConfig;
 /**
  * How big one record that the topology writes may be, and how big a record is on the wire.
  *
- * <p>The limit is deliberate (README, "Record size limits"): every topic dimstream writes (the
+ * <p>The limit is deliberate (docs/operations.md, "Record size limits"): every topic dimstream writes (the
  * repartition and changelog topics Kafka Streams creates, the changes and DLQ topics
  * {@link TopicPlanner} creates) gets Kafka's default {@code max.message.bytes},
  * {@value #DEFAULT_MAX_MESSAGE_BYTES}, set explicitly so a broker with another default changes

@@ -104,7 +104,7 @@ public final class StreamsConfigFactory {
         // changelog records while costing the most CPU of the stream thread: a profile at
         // 5,000 events/s over 100k keys spent ~18% of its samples in the cache's TreeMap (lookups,
         // evictions of a full cache, flushes), and turning it off took p99 from 3.1 s to 0.73-0.78 s and
-        // peak RSS from 751 to 450-492 MiB (README, Benchmarks). A feed with hot keys (the same key
+        // peak RSS from 751 to 450-492 MiB (docs/benchmarks.md). A feed with hot keys (the same key
         // many times a second) can set kafka.streams.statestore.cache.max.bytes back on.
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0L);
         // RocksDB's off-heap memory bounded for the whole process (the service's RSS bar)
@@ -117,7 +117,7 @@ public final class StreamsConfigFactory {
         p.put(DeadLetterRoutes.CONFIG, DeadLetterRoutes.of(applicationId, pipelines, metrics));
         // Record size limits, deliberately Kafka's defaults and explicit, so the producer, the internal
         // topics, the changes and DLQ topics (TopicPlanner) and the decode step's check agree whatever the
-        // broker's defaults (RecordLimits says why these values; README, "Record size limits").
+        // broker's defaults (RecordLimits says why these values; docs/operations.md, "Record size limits").
         p.put(StreamsConfig.producerPrefix(org.apache.kafka.clients.producer.ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
                 RecordLimits.DEFAULT_MAX_REQUEST_SIZE);
         p.put(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), Integer.toString(RecordLimits.DEFAULT_MAX_MESSAGE_BYTES));

@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.config.SinkConfig;
 import static io.dimstream.app.sink.SinkFixtures.raws;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -151,7 +152,7 @@ class SinkFailuresIT {
         long[] logStart = gap(e, "fail-gap-skip", first, lost, after);
 
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (ChangeSink sink = new ChangeSink(settings("fail-gap-skip").withOnOffsetOutOfRange(SinkSettings.OutOfRange.SKIP),
+        try (ChangeSink sink = new ChangeSink(settings("fail-gap-skip").withOnOffsetOutOfRange(SinkConfig.OffsetOutOfRange.SKIP),
                 kafka.bootstrapServers(), List.of(e), DS, new SinkMetrics(registry)).start()) {
             List<Row> expected = new ArrayList<>(rowsOf(first));
             expected.addAll(rowsOf(after));

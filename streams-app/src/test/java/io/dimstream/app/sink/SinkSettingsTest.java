@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.config.SinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.config.DimstreamConfig;
@@ -25,7 +26,7 @@ class SinkSettingsTest {
     void withoutASinkSectionTheSettingsAreTheDefaults() {
         assertThat(SinkSettings.from(parse(BASE).sink(), "app-sink")).isEqualTo(SinkSettings.defaults().withGroupId("app-sink"));
         assertThat(SinkSettings.defaults()).isEqualTo(new SinkSettings("dimstream-sink", 5000, Duration.ofMillis(200),
-                Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 2, SinkSettings.OutOfRange.STOP, Duration.ofMinutes(5),
+                Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 2, SinkConfig.OffsetOutOfRange.STOP, Duration.ofMinutes(5),
                 Optional.empty()));
     }
 
@@ -42,7 +43,7 @@ class SinkSettingsTest {
                 """);
 
         assertThat(SinkSettings.from(config.sink(), "app-sink")).isEqualTo(new SinkSettings("crm-sink", 800, Duration.ofMillis(50),
-                Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 3, SinkSettings.OutOfRange.SKIP, Duration.ofMinutes(1),
+                Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 3, SinkConfig.OffsetOutOfRange.SKIP, Duration.ofMinutes(1),
                 Optional.empty()));
     }
 }
