@@ -8,7 +8,7 @@ import static io.dimstream.app.sink.SinkFixtures.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.kafka.EmbeddedKafkaExtension;
 import io.dimstream.app.sink.SinkFixtures.Row;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.testing.TestPostgres;
@@ -16,41 +16,31 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** PostgreSQL refusing connections, then losing a commit: the sink waits, retries and applies everything once. */
 class SinkDatabaseOutageIT {
 
-    private static EmbeddedKafka kafka;
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
     private static final DataSource DS = TestPostgres.dataSource();
-
-    @BeforeAll
-    static void startKafka() {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
 
     @Test
     void recordsProducedWhilePostgresIsDownAreAppliedOnceItIsBack() throws Exception {
         String name = "outage_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
         String topic = ChangeTopics.name(name);
-        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
         String group = "outage";
         FlakyDataSource flaky = new FlakyDataSource(DS);
         // down from the start: even the stored offsets cannot be read at assignment
         flaky.failNextConnections(6);
         SinkSettings settings = SinkSettings.defaults().withGroupId(group).withBackoff(Duration.ofMillis(50), Duration.ofMillis(400));
 
-        try (ChangeSink sink = new ChangeSink(settings, kafka.bootstrapServers(), List.of(e), flaky,
+        try (ChangeSink sink = new ChangeSink(settings, KAFKA.get().bootstrapServers(), List.of(e), flaky,
                 new SinkMetrics(new SimpleMeterRegistry())).start()) {
-            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(List.of(
                     upsert(name, "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1),
                     upsert(name, "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 2),
                     upsert(name, "2025-08-01T11:00:00Z", "C6", "f@x.io", "Bergen", 1, 3),
@@ -68,7 +58,7 @@ class SinkDatabaseOutageIT {
             // down again while running: connections refused, then a batch whose commit is lost
             flaky.failNextConnections(4);
             flaky.failNextCommits(2);
-            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(List.of(
                     upsert(name, "2025-08-02T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 4),
                     delete(name, "2025-08-03T09:00:00Z", "C2", 5),
                     upsert(name, "2025-08-02T11:00:00Z", "C6", "f@x.io", "Oslo", 2, 6))));
@@ -82,7 +72,7 @@ class SinkDatabaseOutageIT {
                         Row.of("C3", "c@x.io", "Riga", 1L, "2025-08-01T12:00:00Z", null, true, false, 7L),
                         Row.of("C6", "f@x.io", "Bergen", 1L, "2025-08-01T11:00:00Z", "2025-08-02T11:00:00Z", false, false, 3L),
                         Row.of("C6", "f@x.io", "Oslo", 2L, "2025-08-02T11:00:00Z", null, true, false, 6L));
-                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), topic));
+                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), topic));
             });
             assertThat(flaky.refused()).isEqualTo(12);
             assertThat(sink.failure()).isEmpty();

@@ -8,7 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.app.change.ChangeTopics;
-import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.kafka.EmbeddedKafkaExtension;
 import io.dimstream.app.sink.SinkFixtures.Row;
 import io.dimstream.app.topology.TopicPlanner;
 import io.dimstream.db.entity.EntitySpec;
@@ -26,9 +26,8 @@ import java.util.Optional;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What the sink does when something is wrong that no retry fixes, with a real broker and
@@ -38,18 +37,9 @@ import org.junit.jupiter.api.Test;
  */
 class SinkFailuresIT {
 
-    private static EmbeddedKafka kafka;
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
     private static final DataSource DS = TestPostgres.dataSource();
-
-    @BeforeAll
-    static void startKafka() {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
 
     private static SinkSettings settings(String group) {
         return SinkSettings.defaults().withGroupId(group).withBatching(100, Duration.ofMillis(50))
@@ -75,7 +65,7 @@ class SinkFailuresIT {
     void aBrokenTableHoldsBackOnlyItsOwnPartitionsAndResumesOnceFixed() throws Exception {
         EntitySpec broken = SinkFixtures.customer("fail_broken", DS);
         EntitySpec fine = SinkFixtures.customer("fail_fine", DS);
-        kafka.createTopics(List.of(TopicPlanner.changesTopic(broken.name(), 1, (short) 1),
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(broken.name(), 1, (short) 1),
                 TopicPlanner.changesTopic(fine.name(), 1, (short) 1)));
         try (Connection c = DS.getConnection(); Statement s = c.createStatement()) {
             s.execute("ALTER TABLE " + broken.table() + " RENAME COLUMN city TO town");
@@ -83,10 +73,10 @@ class SinkFailuresIT {
         List<ChangeRecord> a = changes(broken.name(), "A", 20, 0);
         List<ChangeRecord> b = changes(fine.name(), "B", 20, 0);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (ChangeSink sink = new ChangeSink(settings("fail-broken"), kafka.bootstrapServers(), List.of(broken, fine), DS,
+        try (ChangeSink sink = new ChangeSink(settings("fail-broken"), KAFKA.get().bootstrapServers(), List.of(broken, fine), DS,
                 new SinkMetrics(registry)).start()) {
-            SinkFixtures.produce(kafka.bootstrapServers(), ChangeTopics.name(broken.name()), raws(a));
-            SinkFixtures.produce(kafka.bootstrapServers(), ChangeTopics.name(fine.name()), raws(b));
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), ChangeTopics.name(broken.name()), raws(a));
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), ChangeTopics.name(fine.name()), raws(b));
 
             // the other entity lands whole while the broken one fails; then the broken partition is stuck
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(SinkFixtures.rows(DS, fine))
@@ -112,7 +102,7 @@ class SinkFailuresIT {
                 assertThat(partition(sink.status(), broken.name()).failing()).isEmpty();
             });
             assertThat(SinkFixtures.storedOffsets(DS, "fail-broken", ChangeTopics.name(broken.name())))
-                    .isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), ChangeTopics.name(broken.name())));
+                    .isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), ChangeTopics.name(broken.name())));
         }
     }
 
@@ -126,7 +116,7 @@ class SinkFailuresIT {
         long[] logStart = gap(e, "fail-gap-stop", first, lost, after);
 
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (ChangeSink sink = new ChangeSink(settings("fail-gap-stop"), kafka.bootstrapServers(), List.of(e), DS,
+        try (ChangeSink sink = new ChangeSink(settings("fail-gap-stop"), KAFKA.get().bootstrapServers(), List.of(e), DS,
                 new SinkMetrics(registry)).start()) {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 SinkStatus.Partition p = partition(sink.status(), e.name());
@@ -153,14 +143,14 @@ class SinkFailuresIT {
 
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (ChangeSink sink = new ChangeSink(settings("fail-gap-skip").withOnOffsetOutOfRange(SinkConfig.OffsetOutOfRange.SKIP),
-                kafka.bootstrapServers(), List.of(e), DS, new SinkMetrics(registry)).start()) {
+                KAFKA.get().bootstrapServers(), List.of(e), DS, new SinkMetrics(registry)).start()) {
             List<Row> expected = new ArrayList<>(rowsOf(first));
             expected.addAll(rowsOf(after));
             expected.sort(java.util.Comparator.comparing(Row::id));
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 assertThat(SinkFixtures.rows(DS, e)).isEqualTo(expected);
                 assertThat(SinkFixtures.storedOffsets(DS, "fail-gap-skip", topic))
-                        .isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), topic));
+                        .isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), topic));
             });
             assertThat(gaps("fail-gap-skip")).containsExactly(e.name() + "|" + topic + "|0|" + logStart[0] + "|" + logStart[1]);
             assertThat(registry.get(SinkMetrics.GAPS).tag("entity", e.name()).counter().count())
@@ -172,14 +162,14 @@ class SinkFailuresIT {
     @Test
     void aSinkThreadKilledByAnErrorIsReportedFailed() throws Exception {
         EntitySpec e = SinkFixtures.customer("fail_error", DS);
-        kafka.createTopics(List.of(TopicPlanner.changesTopic(e.name(), 1, (short) 1)));
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(e.name(), 1, (short) 1)));
         FlakyDataSource flaky = new FlakyDataSource(DS);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (ChangeSink sink = new ChangeSink(settings("fail-error"), kafka.bootstrapServers(), List.of(e), flaky,
+        try (ChangeSink sink = new ChangeSink(settings("fail-error"), KAFKA.get().bootstrapServers(), List.of(e), flaky,
                 new SinkMetrics(registry)).start()) {
             await().atMost(Duration.ofSeconds(60)).until(() -> sink.status().partitions().size() == 1);
             flaky.dieWith(new OutOfMemoryError("test: Java heap space"));
-            SinkFixtures.produce(kafka.bootstrapServers(), ChangeTopics.name(e.name()), raws(changes(e.name(), "E", 3, 0)));
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), ChangeTopics.name(e.name()), raws(changes(e.name(), "E", 3, 0)));
 
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 assertThat(sink.status().state()).isEqualTo(SinkStatus.State.FAILED);
@@ -200,18 +190,18 @@ class SinkFailuresIT {
     private static long[] gap(EntitySpec e, String group, List<ChangeRecord> first, List<ChangeRecord> lost,
                               List<ChangeRecord> after) throws Exception {
         String topic = ChangeTopics.name(e.name());
-        kafka.createTopics(List.of(TopicPlanner.changesTopic(e.name(), 1, (short) 1)));
-        try (ChangeSink sink = new ChangeSink(settings(group), kafka.bootstrapServers(), List.of(e), DS,
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(e.name(), 1, (short) 1)));
+        try (ChangeSink sink = new ChangeSink(settings(group), KAFKA.get().bootstrapServers(), List.of(e), DS,
                 new SinkMetrics(new SimpleMeterRegistry())).start()) {
-            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(first));
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(first));
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(SinkFixtures.storedOffsets(DS, group, topic))
-                    .isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), topic)));
+                    .isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), topic)));
         }
         long stored = SinkFixtures.storedOffsets(DS, group, topic).get(0);
-        SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(lost));
-        long afterLost = SinkFixtures.endOffsets(kafka.bootstrapServers(), topic).get(0);
-        SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(after));
-        try (org.apache.kafka.clients.admin.Admin admin = kafka.admin()) {
+        SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(lost));
+        long afterLost = SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), topic).get(0);
+        SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(after));
+        try (org.apache.kafka.clients.admin.Admin admin = KAFKA.get().admin()) {
             admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(afterLost))).all().get();
         }
         return new long[] {stored, afterLost};

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.change.ChangeRecord;
-import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.kafka.EmbeddedKafkaExtension;
 import io.dimstream.app.sink.SinkFixtures.Row;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.testing.TestPostgres;
@@ -20,25 +20,15 @@ import java.util.List;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Two sink instances in one group share the partitions; when one leaves, the other takes over. */
 class SinkFencingIT {
 
-    private static EmbeddedKafka kafka;
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
     private static final DataSource DS = TestPostgres.dataSource();
-
-    @BeforeAll
-    static void startKafka() {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
 
     private static String id(int k) {
         return String.format("K%02d", k);
@@ -66,14 +56,14 @@ class SinkFencingIT {
         String name = "fencing_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
         String topic = ChangeTopics.name(name);
-        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
         String group = "fencing";
         SinkSettings settings = SinkSettings.defaults().withGroupId(group).withBatching(7, Duration.ofMillis(50));
         int keys = 30;
 
-        ChangeSink a = new ChangeSink(settings, kafka.bootstrapServers(), List.of(e), DS, new SinkMetrics(new SimpleMeterRegistry()))
+        ChangeSink a = new ChangeSink(settings, KAFKA.get().bootstrapServers(), List.of(e), DS, new SinkMetrics(new SimpleMeterRegistry()))
                 .start();
-        ChangeSink b = new ChangeSink(settings, kafka.bootstrapServers(), List.of(e), DS, new SinkMetrics(new SimpleMeterRegistry()))
+        ChangeSink b = new ChangeSink(settings, KAFKA.get().bootstrapServers(), List.of(e), DS, new SinkMetrics(new SimpleMeterRegistry()))
                 .start();
         try {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
@@ -88,7 +78,7 @@ class SinkFencingIT {
                 first.add(version(name, k, 1));
                 first.add(version(name, k, 2));
             }
-            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(first));
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(first));
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertThat(SinkFixtures.rows(DS, e)).containsExactlyElementsOf(expected(keys, 2)));
 
@@ -99,10 +89,10 @@ class SinkFencingIT {
             for (int k = 0; k < keys; k++) {
                 second.add(version(name, k, 3));
             }
-            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(second));
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(second));
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 assertThat(SinkFixtures.rows(DS, e)).containsExactlyElementsOf(expected(keys, 3));
-                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), topic));
+                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), topic));
             });
             assertThat(a.failure()).isEmpty();
             assertThat(b.failure()).isEmpty();
@@ -117,12 +107,12 @@ class SinkFencingIT {
         String name = "fenced_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
         String topic = ChangeTopics.name(name);
-        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
         String group = "fenced";
-        try (ChangeSink sink = new ChangeSink(SinkSettings.defaults().withGroupId(group), kafka.bootstrapServers(), List.of(e), DS,
+        try (ChangeSink sink = new ChangeSink(SinkSettings.defaults().withGroupId(group), KAFKA.get().bootstrapServers(), List.of(e), DS,
                 new SinkMetrics(new SimpleMeterRegistry())).start()) {
             // offsets 0 and 1, the commit marker at 2
-            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(List.of(
                     upsert(name, "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1),
                     upsert(name, "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 2))));
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
@@ -136,7 +126,7 @@ class SinkFencingIT {
                 assertThat(p.executeUpdate()).isOne();
             }
             // offsets 3, 4, 5, marker at 6: this sink's batch from 3 is fenced; it re-reads from 5
-            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(List.of(
                     upsert(name, "2025-08-02T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 3),
                     upsert(name, "2025-08-02T10:00:00Z", "C2", "b@x.io", "Pisa", 2, 4),
                     upsert(name, "2025-08-03T09:00:00Z", "C1", "a@x.io", "Nice", 3, 5))));

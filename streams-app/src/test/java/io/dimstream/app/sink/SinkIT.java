@@ -10,7 +10,7 @@ import static io.dimstream.app.sink.SinkFixtures.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.kafka.EmbeddedKafkaExtension;
 import io.dimstream.app.sink.SinkFixtures.Row;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.testing.TestPostgres;
@@ -30,29 +30,19 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SinkIT {
 
-    private static EmbeddedKafka kafka;
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
     private static final DataSource DS = TestPostgres.dataSource();
 
-    @BeforeAll
-    static void startKafka() {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
-
     private static ChangeSink sink(String group, EntitySpec e, SinkMetrics metrics) {
-        return new ChangeSink(SinkSettings.defaults().withGroupId(group), kafka.bootstrapServers(), List.of(e), DS, metrics)
+        return new ChangeSink(SinkSettings.defaults().withGroupId(group), KAFKA.get().bootstrapServers(), List.of(e), DS, metrics)
                 .start();
     }
 
@@ -61,12 +51,12 @@ class SinkIT {
         String name = "sinkit_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
         String topic = ChangeTopics.name(name);
-        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
         String group = "sinkit-main";
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
         try (ChangeSink sink = sink(group, e, new SinkMetrics(registry))) {
-            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(List.of(
                     upsert(name, "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 10),
                     upsert(name, "2025-08-03T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 11),
                     upsert(name, "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 12),
@@ -81,7 +71,7 @@ class SinkIT {
                     Row.of("C6", "f@x.io", "Bergen", 1L, "2025-08-07T12:00:00Z", null, true, false, 20L)));
 
             // a second transaction: a late event inside C1's first version, C2 deleted, C3 type-1 only
-            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(List.of(
                     upsert(name, "2025-08-02T09:00:00Z", "C1", "a@x.io", "Nice", 3, 14),
                     delete(name, "2025-08-04T00:00:00Z", "C2", 15),
                     upsert(name, "2025-08-06T08:00:00Z", "C3", "c@x.io", "Oslo", 8, 16))));
@@ -98,7 +88,7 @@ class SinkIT {
                     .containsExactlyElementsOf(expected));
             // the stored offsets reach the end offsets (past the last transaction marker): lag 0
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), topic));
+                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), topic));
                 assertThat(lags(registry)).hasSize(3).allSatisfy(l -> assertThat(l).isZero());
             });
             assertThat(registry.get(SinkMetrics.ROWS_CHANGED).tag("entity", name).counter().count()).isPositive();
@@ -136,7 +126,7 @@ class SinkIT {
         String name = "sinkit_backlog_" + parallelism;
         EntitySpec e = SinkFixtures.customer(name, DS);
         String topic = ChangeTopics.name(name);
-        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
         String[] days = {"2025-08-01T09:00:00Z", "2025-08-02T09:00:00Z", "2025-08-03T09:00:00Z"};
         String[] cities = {"Paris", "Lyon", "Nice"};
         List<ChangeRecord> changes = new ArrayList<>();
@@ -150,16 +140,16 @@ class SinkIT {
         }
         // in time order per key, keys interleaved (C10 v0, C11 v0, ..., C10 v1, ...)
         changes.sort(Comparator.comparing(ChangeRecord::eventTime));
-        SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(changes));
+        SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(changes));
 
         String group = "sinkit-backlog-" + parallelism;
         SinkSettings settings = SinkSettings.defaults().withGroupId(group).withBatching(5, Duration.ofMillis(200))
                 .withParallelism(parallelism);
-        try (ChangeSink sink = new ChangeSink(settings, kafka.bootstrapServers(), List.of(e), DS, new SinkMetrics(new SimpleMeterRegistry()))
+        try (ChangeSink sink = new ChangeSink(settings, KAFKA.get().bootstrapServers(), List.of(e), DS, new SinkMetrics(new SimpleMeterRegistry()))
                 .start()) {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 assertThat(SinkFixtures.rows(DS, e)).containsExactlyElementsOf(expected);
-                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), topic));
+                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), topic));
             });
         }
         int mostPerTransaction = (3 + parallelism - 1) / parallelism;
@@ -188,10 +178,10 @@ class SinkIT {
         String name = "sinkit_prom";
         EntitySpec e = SinkFixtures.customer(name, DS);
         String topic = ChangeTopics.name(name);
-        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (ChangeSink sink = sink("sinkit-prom", e, new SinkMetrics(prometheus))) {
-            SinkFixtures.produce(kafka.bootstrapServers(), topic, raws(List.of(
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(List.of(
                     upsert(name, "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1))));
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(prometheus.scrape())
                     .contains("dimstream_sink_lag_records{partition=\"0\",topic=\"" + topic + "\"} 0.0")

@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
-import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.kafka.EmbeddedKafkaExtension;
 import io.dimstream.app.sink.SinkFixtures.Raw;
 import io.dimstream.app.sink.SinkFixtures.Row;
 import io.dimstream.db.entity.EntitySpec;
@@ -27,25 +27,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Records the sink cannot apply land in dimstream.sink_rejects; the records around them are applied. */
 class SinkRejectsIT {
 
-    private static EmbeddedKafka kafka;
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
     private static final DataSource DS = TestPostgres.dataSource();
-
-    @BeforeAll
-    static void startKafka() {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
 
     /** A sink_rejects row as compared: topic, partition, offset, entity, reason, value as text. */
     private record Reject(String topic, int partition, long offset, String entity, String reason, String value) {
@@ -72,7 +62,7 @@ class SinkRejectsIT {
         String name = "rejects_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
         String topic = ChangeTopics.name(name);
-        kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
         String group = "rejects";
 
         Map<String, Object> nullKey = new LinkedHashMap<>();
@@ -93,9 +83,9 @@ class SinkRejectsIT {
                 new Raw("[\"C9\"]".getBytes(StandardCharsets.UTF_8), noTime.getBytes(StandardCharsets.UTF_8)), // 5
                 Raw.of(upsert(name, "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 6)));         // 6
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (ChangeSink sink = new ChangeSink(SinkSettings.defaults().withGroupId(group), kafka.bootstrapServers(), List.of(e), DS,
+        try (ChangeSink sink = new ChangeSink(SinkSettings.defaults().withGroupId(group), KAFKA.get().bootstrapServers(), List.of(e), DS,
                 new SinkMetrics(registry)).start()) {
-            SinkFixtures.produce(kafka.bootstrapServers(), topic, records);
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, records);
 
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 assertThat(SinkFixtures.rows(DS, e)).containsExactly(
@@ -111,7 +101,7 @@ class SinkRejectsIT {
                                 new String(ChangeCodec.encode(otherEntity), StandardCharsets.UTF_8)),
                         new Reject(topic, 0, 5, name, "malformed change record: a required field is missing (entity, class, op, event_time, "
                                 + "data and source are required)", noTime));
-                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(kafka.bootstrapServers(), topic));
+                assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), topic));
             });
             assertThat(registry.get(SinkMetrics.REJECTS).tag("entity", name).counter().count()).isEqualTo(4.0);
         }
