@@ -190,20 +190,25 @@ public final class ChangeCodec {
      * those records twice. False means it names none; true is checked by {@link #decode}.
      */
     public static boolean mayHaveNewColumns(byte[] bytes) {
-        return contains(bytes, NEW_COLUMNS_FIELD) || contains(bytes, WIDENED_FIELD);
-    }
-
-    private static boolean contains(byte[] bytes, byte[] field) {
-        outer:
-        for (int i = 0; i + field.length <= bytes.length; i++) {
-            for (int j = 0; j < field.length; j++) {
-                if (bytes[i + j] != field[j]) {
-                    continue outer;
-                }
+        // one pass over every change the sink reads: only a quote can start either field
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == '"' && (startsAt(bytes, i, NEW_COLUMNS_FIELD) || startsAt(bytes, i, WIDENED_FIELD))) {
+                return true;
             }
-            return true;
         }
         return false;
+    }
+
+    private static boolean startsAt(byte[] bytes, int at, byte[] field) {
+        if (at + field.length > bytes.length) {
+            return false;
+        }
+        for (int j = 0; j < field.length; j++) {
+            if (bytes[at + j] != field[j]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The class named in a record; the message quotes it escaped (it is stored as a reject's reason). */

@@ -104,7 +104,7 @@ public final class ColumnInference {
         }
         for (String name : new String[] {"after", "before"}) {
             org.apache.avro.Schema.Field image = envelope.getField(name);
-            org.apache.avro.Schema row = image == null ? null : nonNull(image.schema());
+            org.apache.avro.Schema row = image == null ? null : DebeziumValues.nonNull(image.schema());
             if (row != null && row.getType() == org.apache.avro.Schema.Type.RECORD) {
                 return fromAvroRow(row);
             }
@@ -124,7 +124,7 @@ public final class ColumnInference {
     public static Map<String, ColumnType> fromAvroRow(org.apache.avro.Schema row) {
         Map<String, ColumnType> out = new LinkedHashMap<>();
         for (org.apache.avro.Schema.Field f : row.getFields()) {
-            ofAvroField(nonNull(f.schema())).ifPresent(t -> out.put(f.name(), t));
+            ofAvroField(DebeziumValues.nonNull(f.schema())).ifPresent(t -> out.put(f.name(), t));
         }
         return out;
     }
@@ -158,23 +158,6 @@ public final class ColumnInference {
             case BYTES, FIXED -> ColumnType.BYTEA;
             default -> null;
         });
-    }
-
-    /** The branch of an optional's union that is not null, else the schema itself (a union of several types stays). */
-    private static org.apache.avro.Schema nonNull(org.apache.avro.Schema s) {
-        if (s.getType() != org.apache.avro.Schema.Type.UNION) {
-            return s;
-        }
-        org.apache.avro.Schema only = null;
-        for (org.apache.avro.Schema branch : s.getTypes()) {
-            if (branch.getType() != org.apache.avro.Schema.Type.NULL) {
-                if (only != null) {
-                    return s;
-                }
-                only = branch;
-            }
-        }
-        return only == null ? s : only;
     }
 
     /** The type a decoded value gives, empty for NULL (nothing to infer from). */

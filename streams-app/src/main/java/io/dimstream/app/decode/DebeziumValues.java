@@ -214,7 +214,7 @@ final class DebeziumValues {
     }
 
     /** The branch of an optional's union that is not null (Debezium's optional fields), else the schema itself. */
-    private static Schema nonNull(Schema s) {
+    static Schema nonNull(Schema s) {
         if (s.getType() != Schema.Type.UNION) {
             return s;
         }

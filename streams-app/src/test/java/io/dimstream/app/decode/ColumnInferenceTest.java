@@ -143,4 +143,27 @@ class ColumnInferenceTest {
         assertThat(ChangeCodec.mayHaveNewColumns(ChangeCodec.encode(plain))).isFalse();
         assertThat(ChangeCodec.decode(ChangeCodec.encode(plain)).newColumns()).isEqualTo(Map.of());
     }
+
+    @Test
+    void aChangeNamesItsWidenedColumnsBesideItsData() {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("id", "K1");
+        data.put("visits", java.math.BigInteger.valueOf(3_000_000_000L));
+        ChangeRecord change = new ChangeRecord("customer", ChangeClass.CHANGED, Op.UPSERT, Instant.parse("2025-01-01T00:00:00Z"), data,
+                "crm.customers", 0, 42, Map.of(), Map.of("visits", "bigint", "name", "character varying(8)"));
+
+        byte[] bytes = ChangeCodec.encode(change);
+
+        assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("{\"entity\":\"customer\",\"class\":\"CHANGED\",\"op\":\"upsert\","
+                + "\"event_time\":\"2025-01-01T00:00:00.000000Z\",\"data\":{\"id\":\"K1\",\"visits\":3000000000},"
+                + "\"widened\":{\"name\":\"character varying(8)\",\"visits\":\"bigint\"},"
+                + "\"source\":{\"topic\":\"crm.customers\",\"partition\":0,\"offset\":42}}");
+        assertThat(ChangeCodec.decode(bytes)).isEqualTo(change);
+        assertThat(ChangeCodec.mayHaveNewColumns(bytes)).isTrue();
+        // a data value spelling the field's name is only a maybe: decode then finds none
+        Map<String, Object> tricky = Map.of("id", "\"widened\":");
+        byte[] maybe = ChangeCodec.encode(new ChangeRecord("customer", ChangeClass.CHANGED, Op.UPSERT, change.eventTime(), tricky,
+                "crm.customers", 0, 42));
+        assertThat(ChangeCodec.decode(maybe).widened()).isEqualTo(Map.of());
+    }
 }
