@@ -390,6 +390,13 @@ public final class EntityTables {
                           boolean identityAlways) {
     }
 
+    /** The table's column types as {@code format_type} prints them (modifiers included), in column order. */
+    static Map<String, String> columnTypes(Connection c, String table) throws SQLException {
+        Map<String, String> out = new LinkedHashMap<>();
+        columns(c, table).forEach((name, col) -> out.put(name, col.type()));
+        return out;
+    }
+
     private static Map<String, Column> columns(Connection c, String table) throws SQLException {
         Map<String, Column> actual = new LinkedHashMap<>();
         try (PreparedStatement p = c.prepareStatement(

@@ -319,22 +319,16 @@ public final class EvolvedColumns {
         return next;
     }
 
-    /** The column's type in the table now, as {@code format_type} prints it; empty when unknown to dimstream. */
+    /** The column's type in the table now ({@link EntityTables#columnTypes}); empty when unknown to dimstream. */
     private static Optional<TypeWidening.ColumnDef> tableType(Connection c, String table, String column) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement("SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
-                + "WHERE attrelid = to_regclass(?) AND attname = ? AND attnum > 0 AND NOT attisdropped")) {
-            p.setString(1, Sql.table(table));
-            p.setString(2, column);
-            try (ResultSet rs = p.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                try {
-                    return Optional.of(TypeWidening.ColumnDef.parse(rs.getString(1)));
-                } catch (IllegalArgumentException unknown) {
-                    return Optional.empty();
-                }
-            }
+        String type = EntityTables.columnTypes(c, table).get(column);
+        if (type == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(TypeWidening.ColumnDef.parse(type));
+        } catch (IllegalArgumentException unknown) {
+            return Optional.empty();
         }
     }
 
