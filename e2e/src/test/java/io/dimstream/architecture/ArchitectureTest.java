@@ -152,6 +152,15 @@ class ArchitectureTest {
     }
 
     @Test
+    void dbKnowsNoConfig() {
+        noClasses().that().resideInAPackage("io.dimstream.db..")
+                .should().dependOnClassesThat().resideInAPackage("io.dimstream.config..")
+                .because("the modules point one way: config (dimstream-config) builds the db module's EntitySpec "
+                        + "from YAML; the writer, readers and jobs take specs and settings, never the YAML model")
+                .check(main);
+    }
+
+    @Test
     void adminKnowsNoKafka() {
         noClasses().that().resideInAPackage("io.dimstream.admin..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..")

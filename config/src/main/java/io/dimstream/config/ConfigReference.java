@@ -18,7 +18,7 @@ public final class ConfigReference {
     public static final String FILE = "docs/config-reference.md";
 
     /** The command that rewrites {@link #FILE}. */
-    public static final String REGENERATE = "./mvnw -o -q -B test -pl db -am -Dtest=ConfigReferenceTest "
+    public static final String REGENERATE = "./mvnw -o -q -B test -pl config -am -Dtest=ConfigReferenceTest "
             + "-Dsurefire.failIfNoSpecifiedTests=false -Ddimstream.config-reference.write=true";
 
     private ConfigReference() {
