@@ -7,6 +7,7 @@ import io.dimstream.admin.AdminServer;
 import io.dimstream.admin.AdminSettings;
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.testing.FeedFixtures;
 import io.dimstream.app.service.DimstreamService;
 import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.app.replay.ReplaySettings;
@@ -30,15 +31,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.Future;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -122,22 +116,6 @@ class ReplayBrowserIT {
                 """.formatted(bootstrap, TestPostgres.jdbcUrl(), ENTITY, TOPIC, TABLE, hash), "e2e config", Map.of());
     }
 
-    private static void produce(String bootstrap, List<CustomerFeed.FeedRecord> feed) throws Exception {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            List<Future<RecordMetadata>> sent = new ArrayList<>();
-            for (CustomerFeed.FeedRecord r : feed) {
-                sent.add(producer.send(new ProducerRecord<>(TOPIC, r.key(), r.value())));
-            }
-            for (Future<RecordMetadata> f : sent) {
-                f.get();
-            }
-        }
-    }
-
     /** Every column of every row (lineage and loaded_at included) as JSON text, in key and valid_from order. */
     private static List<String> wholeRows(DataSource ds) throws Exception {
         List<String> out = new ArrayList<>();
@@ -167,7 +145,7 @@ class ReplayBrowserIT {
             List<CustomerFeed.FeedRecord> feed = new CustomerFeed(11, 30, Instant.parse("2025-08-01T00:00:00Z")).next(900);
             try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry());
                  AdminServer.Handle admin = AdminServer.start(config, ds, AdminSettings.onPort(0))) {
-                produce(kafka.bootstrapServers(), feed);
+                FeedFixtures.produce(kafka.bootstrapServers(), TOPIC, feed, Map.of());
                 assertThat(pipeline.awaitCaughtUp(feed.size(), Duration.ofMinutes(3))).as("pipeline caught up").isTrue();
                 List<String> before = wholeRows(ds);
                 assertThat(before).isNotEmpty();

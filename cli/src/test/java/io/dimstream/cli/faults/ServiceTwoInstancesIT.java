@@ -1,5 +1,6 @@
 package io.dimstream.cli.faults;
 
+import io.dimstream.app.testing.ServiceHarness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

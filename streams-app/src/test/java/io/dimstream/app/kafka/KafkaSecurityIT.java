@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.demo.CustomerFeed;
-import io.dimstream.app.service.FeedFixtures;
+import io.dimstream.app.testing.FeedFixtures;
 import io.dimstream.app.service.DimstreamService;
 import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.DimstreamConfig;

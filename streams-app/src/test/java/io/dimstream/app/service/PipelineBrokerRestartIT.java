@@ -1,5 +1,6 @@
 package io.dimstream.app.service;
 
+import io.dimstream.app.testing.FeedFixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

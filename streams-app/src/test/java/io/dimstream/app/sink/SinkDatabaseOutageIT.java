@@ -8,7 +8,7 @@ import static io.dimstream.app.sink.SinkFixtures.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.dimstream.app.kafka.EmbeddedKafkaExtension;
+import io.dimstream.app.testing.EmbeddedKafkaExtension;
 import io.dimstream.app.sink.SinkFixtures.Row;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.testing.TestPostgres;

@@ -8,7 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.app.change.ChangeTopics;
-import io.dimstream.app.kafka.EmbeddedKafkaExtension;
+import io.dimstream.app.testing.EmbeddedKafkaExtension;
 import io.dimstream.app.sink.SinkFixtures.Row;
 import io.dimstream.app.topology.TopicPlanner;
 import io.dimstream.db.entity.EntitySpec;

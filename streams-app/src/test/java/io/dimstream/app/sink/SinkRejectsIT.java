@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
-import io.dimstream.app.kafka.EmbeddedKafkaExtension;
+import io.dimstream.app.testing.EmbeddedKafkaExtension;
 import io.dimstream.app.sink.SinkFixtures.Raw;
 import io.dimstream.app.sink.SinkFixtures.Row;
 import io.dimstream.db.entity.EntitySpec;

@@ -1,4 +1,4 @@
-package io.dimstream.app.service;
+package io.dimstream.app.testing;
 
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.db.entity.EntitySpec;
@@ -10,12 +10,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-/** A generated customer feed on its way into a topic, and what the reference model makes of it. */
+/**
+ * A generated customer feed on its way into a topic, and what the reference model makes of it:
+ * shared by the pipeline ITs here, the service fault tests ({@link ServiceHarness}) and e2e.
+ */
 public final class FeedFixtures {
 
     private FeedFixtures() {
@@ -55,11 +63,12 @@ public final class FeedFixtures {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
             for (TextRecord r : records) {
-                producer.send(new ProducerRecord<>(topic, r.key() == null ? null : r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                        r.value() == null ? null : r.value().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                sent.add(producer.send(new ProducerRecord<>(topic, r.key() == null ? null : r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        r.value() == null ? null : r.value().getBytes(java.nio.charset.StandardCharsets.UTF_8))));
             }
-            producer.flush();
+            awaitAcks(sent, topic);
         }
     }
 
@@ -70,10 +79,25 @@ public final class FeedFixtures {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
             for (CustomerFeed.FeedRecord r : feed) {
-                producer.send(new ProducerRecord<>(topic, r.key(), r.value()));
+                sent.add(producer.send(new ProducerRecord<>(topic, r.key(), r.value())));
             }
-            producer.flush();
+            awaitAcks(sent, topic);
+        }
+    }
+
+    /** Every send acknowledged, or the first failure thrown (a flush alone would not say). */
+    private static void awaitAcks(List<Future<RecordMetadata>> sent, String topic) {
+        for (Future<RecordMetadata> f : sent) {
+            try {
+                f.get(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while producing to " + topic, e);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("a record was not acknowledged by " + topic + ": " + e, e);
+            }
         }
     }
 }

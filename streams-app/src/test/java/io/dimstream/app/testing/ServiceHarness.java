@@ -1,13 +1,10 @@
-package io.dimstream.cli.faults;
+package io.dimstream.app.testing;
 
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
-import io.dimstream.db.event.EventValidator;
-import io.dimstream.db.event.NativeEventJson;
-import io.dimstream.db.event.Source;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.EntityTableReader;
@@ -20,16 +17,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The fault tests' fixture: an {@link EmbeddedKafka} in the test JVM with the source topic
@@ -39,16 +31,23 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * ({@link #startService}), whose stdout and stderr go to files under {@code target/faults/}.
  * {@link #close()} destroys every child still alive, then stops the broker.
  */
-final class ServiceHarness implements AutoCloseable {
+public final class ServiceHarness implements AutoCloseable {
 
-    static final String TOPIC = "crm.customers";
+    public static final String TOPIC = "crm.customers";
 
-    final EmbeddedKafka kafka;
-    final String table;
-    final String applicationId;
-    final DimstreamConfig config;
-    final EntitySpec customer;
-    final Path configFile;
+    /**
+     * The command line's main class, named rather than referenced: it lives in {@code cli}, which
+     * depends on this module; the child JVM runs on the test's own class path, so only tests of
+     * {@code cli} (and modules above it) can start services.
+     */
+    public static final String SERVICE_MAIN = "io.dimstream.cli.DimstreamCli";
+
+    public final EmbeddedKafka kafka;
+    public final String table;
+    public final String applicationId;
+    public final DimstreamConfig config;
+    public final EntitySpec customer;
+    public final Path configFile;
     private final Path dir;
     private final Path logDir;
     private final List<Process> children = new ArrayList<>();
@@ -96,54 +95,37 @@ final class ServiceHarness implements AutoCloseable {
     }
 
     /** A broker with the source topic, and a config whose table is {@code dim_customer_<name>}. */
-    static ServiceHarness start(Path dir, String name) throws Exception {
+    public static ServiceHarness start(Path dir, String name) throws Exception {
         return new ServiceHarness(dir, name, "");
     }
 
     /** As {@link #start(Path, String)}, with {@code moreYaml} (top-level sections) appended to the config. */
-    static ServiceHarness start(Path dir, String name, String moreYaml) throws Exception {
+    public static ServiceHarness start(Path dir, String name, String moreYaml) throws Exception {
         return new ServiceHarness(dir, name, moreYaml);
     }
 
     /** The rows the table must end with once every record of {@code feed} is applied, in produce order. */
-    List<ExpectedRow> expected(List<CustomerFeed.FeedRecord> feed) {
+    public List<ExpectedRow> expected(List<CustomerFeed.FeedRecord> feed) {
         return expected(feed, e -> true);
     }
 
     /** As above, of the valid events {@code applied} accepts (the others are refused later, by PostgreSQL). */
-    List<ExpectedRow> expected(List<CustomerFeed.FeedRecord> feed, java.util.function.Predicate<Event> applied) {
-        EventValidator validator = new EventValidator(customer);
-        List<Event> valid = new ArrayList<>();
-        for (int i = 0; i < feed.size(); i++) {
-            NativeEventJson.Parsed p = NativeEventJson.parse(feed.get(i).value(), i, Source.kafka(TOPIC, 0, i));
-            if (p.event() != null && validator.validate(p.event()).ok() && applied.test(p.event())) {
-                valid.add(p.event());
-            }
-        }
-        return new ReferenceModel(customer).rows(valid);
+    public List<ExpectedRow> expected(List<CustomerFeed.FeedRecord> feed, java.util.function.Predicate<Event> applied) {
+        return new ReferenceModel(customer).rows(FeedFixtures.split(customer, TOPIC, feed).valid().stream().filter(applied).toList());
     }
 
-    static List<CustomerFeed.FeedRecord> feed(long seed, int customers, int records) {
+    public static List<CustomerFeed.FeedRecord> feed(long seed, int customers, int records) {
         return new CustomerFeed(seed, customers, Instant.parse("2025-08-01T00:00:00Z")).next(records);
     }
 
     /** Produces the records to the source topic, in order, and waits until the broker has them all. */
-    void produce(List<CustomerFeed.FeedRecord> records) {
+    public void produce(List<CustomerFeed.FeedRecord> records) {
         log("producing " + records.size() + " records");
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (CustomerFeed.FeedRecord r : records) {
-                producer.send(new ProducerRecord<>(TOPIC, r.key(), r.value()));
-            }
-            producer.flush();
-        }
+        FeedFixtures.produce(kafka.bootstrapServers(), TOPIC, records, Map.of());
     }
 
     /** The table's rows now. */
-    List<ExpectedRow> rows() throws Exception {
+    public List<ExpectedRow> rows() throws Exception {
         return EntityTableReader.rows(TestPostgres.dataSource(), customer);
     }
 
@@ -152,18 +134,18 @@ final class ServiceHarness implements AutoCloseable {
      * {@code <dir>/<dataDirName>} and this harness's application id; {@code moreRunArgs} are
      * appended to the {@code run} command line.
      */
-    Process startService(String dataDirName, String... moreRunArgs) throws IOException {
+    public Process startService(String dataDirName, String... moreRunArgs) throws IOException {
         return startService(dataDirName, -1, moreRunArgs);
     }
 
     /** As above, serving /metrics and /health/* on {@code metricsPort} (-1: none). */
-    Process startService(String dataDirName, int metricsPort, String... moreRunArgs) throws IOException {
+    public Process startService(String dataDirName, int metricsPort, String... moreRunArgs) throws IOException {
         int n = ++started;
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String base = applicationId + "-" + n + "-" + dataDirName;
         List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx512m", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"),
-                "io.dimstream.cli.DimstreamCli", "run",
+                SERVICE_MAIN, "run",
                 "--config", configFile.toString(),
                 "--data-dir", dir.resolve(dataDirName).toString(),
                 "--application-id", applicationId,
@@ -182,7 +164,7 @@ final class ServiceHarness implements AutoCloseable {
     }
 
     /** Waits until the child has printed {@code running:} (its pipeline started: Kafka Streams and the sink run). */
-    void awaitRunning(Process p) {
+    public void awaitRunning(Process p) {
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(100))
                 .until(() -> {
                     if (!p.isAlive()) {
@@ -193,14 +175,14 @@ final class ServiceHarness implements AutoCloseable {
     }
 
     /** A port nobody listens on now. */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             return s.getLocalPort();
         }
     }
 
     /** GET http://127.0.0.1:port/path: the status and the body. */
-    static Map.Entry<Integer, String> get(int port, String path) throws IOException, InterruptedException {
+    public static Map.Entry<Integer, String> get(int port, String path) throws IOException, InterruptedException {
         java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
                 java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
                         .timeout(java.time.Duration.ofSeconds(10)).build(),
@@ -209,12 +191,12 @@ final class ServiceHarness implements AutoCloseable {
     }
 
     /** A timestamped line on stdout (in the failsafe report): what the test did when. */
-    static void log(String what) {
+    public static void log(String what) {
         System.out.println(Instant.now() + " [fault test] " + what);
     }
 
     /** SIGKILL (on Linux, {@link Process#destroyForcibly()} is SIGKILL), and waits until it is gone. */
-    static void kill(Process p) throws InterruptedException {
+    public static void kill(Process p) throws InterruptedException {
         log("SIGKILL to the service, pid " + p.pid());
         p.destroyForcibly();
         if (!p.waitFor(30, TimeUnit.SECONDS)) {
@@ -228,7 +210,7 @@ final class ServiceHarness implements AutoCloseable {
      * when no child is alive: it spares the restarted instance the wait for the killed one's
      * session to time out (45 s by default), which would make each restart that much longer.
      */
-    void removeDeadMembers() throws InterruptedException {
+    public void removeDeadMembers() throws InterruptedException {
         try (Admin admin = kafka.admin()) {
             for (String group : List.of(applicationId, applicationId + "-sink")) {
                 try {
