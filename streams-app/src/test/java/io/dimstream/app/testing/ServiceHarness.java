@@ -143,7 +143,7 @@ public final class ServiceHarness implements AutoCloseable {
         int n = ++started;
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String base = applicationId + "-" + n + "-" + dataDirName;
-        List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx512m", "-XX:+UseSerialGC",
+        List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"),
                 SERVICE_MAIN, "run",
                 "--config", configFile.toString(),
