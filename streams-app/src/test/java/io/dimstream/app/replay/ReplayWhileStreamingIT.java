@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.testing.EmbeddedKafkaExtension;
 import io.dimstream.app.service.DimstreamService;
 import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.DimstreamConfig;
@@ -26,6 +27,7 @@ import java.util.List;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,45 +37,48 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReplayWhileStreamingIT {
 
+    /** The test JVM's shared broker: topics, groups and application ids here are this class's own. */
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
     private final DataSource ds = TestPostgres.dataSource();
     private final ReplayJobs jobs = new ReplayJobs(ds);
 
     @Test
     void shadowSwapAndLiveReplayBesideTheRunningSinkEndAsTheReferenceModel(@TempDir Path dir) throws Exception {
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
-            String entity = "customer_ws";
-            String topic = "crm.customers_ws";
-            kafka.createTopics(List.of(new NewTopic(topic, 3, (short) 1)));
-            DimstreamConfig config = ReplayFixtures.config(kafka.bootstrapServers(), entity, topic, "dim_customer_ws", "P30D");
-            EntitySpec spec = config.entity(entity).toEntitySpec();
-            List<CustomerFeed.FeedRecord> feed = new CustomerFeed(11, 40, Instant.parse("2025-08-01T00:00:00Z")).next(2000);
-            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "replay-streaming-it", 3, Duration.ofHours(1))
-                    .withReplay(new ReplaySettings(Duration.ofMillis(200), Duration.ofSeconds(10), 100, Duration.ofMillis(20)));
+        EmbeddedKafka kafka = KAFKA.get();
+        String entity = "customer_ws";
+        String topic = "crm.customers_ws";
+        kafka.createTopics(List.of(new NewTopic(topic, 3, (short) 1)));
+        DimstreamConfig config = ReplayFixtures.config(kafka.bootstrapServers(), entity, topic, "dim_customer_ws", "P30D");
+        EntitySpec spec = config.entity(entity).toEntitySpec();
+        List<CustomerFeed.FeedRecord> feed = new CustomerFeed(11, 40, Instant.parse("2025-08-01T00:00:00Z")).next(2000);
+        ServiceOptions options = new ServiceOptions(dir.resolve("data"), "replay-streaming-it", 3, Duration.ofHours(1))
+                .withReplay(new ReplaySettings(Duration.ofMillis(200), Duration.ofSeconds(10), 100, Duration.ofMillis(20)));
 
-            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
-                List<ReplayFixtures.Produced> produced = new ArrayList<>(
-                        ReplayFixtures.produce(kafka.bootstrapServers(), topic, spec, feed.subList(0, 1000)));
-                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                        assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(new ReferenceModel(spec).rows(modelEvents(produced))));
+        try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
+            List<ReplayFixtures.Produced> produced = new ArrayList<>(
+                    ReplayFixtures.produce(kafka.bootstrapServers(), topic, spec, feed.subList(0, 1000)));
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(new ReferenceModel(spec).rows(modelEvents(produced))));
 
-                long shadow = jobs.submit(entity, topic, ReplaySource.earliest(), ReplayTarget.SHADOW, "alice");
-                long live = jobs.submit(entity, topic, ReplaySource.earliest(), ReplayTarget.LIVE, "bob");
-                // records keep arriving while both jobs run, and after
-                for (int from = 1000; from < 2000; from += 50) {
-                    produced.addAll(ReplayFixtures.produce(kafka.bootstrapServers(), topic, spec, feed.subList(from, from + 50)));
-                    Thread.sleep(100);
-                }
-                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
-                        .until(() -> jobs.find(live).orElseThrow().state().finished());
-                assertThat(List.of(jobs.find(shadow).orElseThrow().state(), jobs.find(live).orElseThrow().state()))
-                        .isEqualTo(List.of(JobState.SUCCEEDED, JobState.SUCCEEDED));
-
-                List<Event> all = modelEvents(produced);
-                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                        assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(new ReferenceModel(spec).rows(all)));
-                assertThat(ReplayFixtures.strings(ds, "SELECT count(*)::text FROM dim_customer_ws_current"))
-                        .isEqualTo(ReplayFixtures.strings(ds, "SELECT count(*)::text FROM dim_customer_ws WHERE is_current"));
+            long shadow = jobs.submit(entity, topic, ReplaySource.earliest(), ReplayTarget.SHADOW, "alice");
+            long live = jobs.submit(entity, topic, ReplaySource.earliest(), ReplayTarget.LIVE, "bob");
+            // records keep arriving while both jobs run, and after
+            for (int from = 1000; from < 2000; from += 50) {
+                produced.addAll(ReplayFixtures.produce(kafka.bootstrapServers(), topic, spec, feed.subList(from, from + 50)));
+                Thread.sleep(100);
             }
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> jobs.find(live).orElseThrow().state().finished());
+            assertThat(List.of(jobs.find(shadow).orElseThrow().state(), jobs.find(live).orElseThrow().state()))
+                    .isEqualTo(List.of(JobState.SUCCEEDED, JobState.SUCCEEDED));
+
+            List<Event> all = modelEvents(produced);
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(new ReferenceModel(spec).rows(all)));
+            assertThat(ReplayFixtures.strings(ds, "SELECT count(*)::text FROM dim_customer_ws_current"))
+                    .isEqualTo(ReplayFixtures.strings(ds, "SELECT count(*)::text FROM dim_customer_ws WHERE is_current"));
         }
     }
 

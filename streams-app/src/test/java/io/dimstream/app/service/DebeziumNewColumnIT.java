@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.testing.EmbeddedKafkaExtension;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.RecordHash;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,6 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  * the source's schema widened to bigint widens the column (no version for the same value re-sent).
  */
 class DebeziumNewColumnIT {
+
+    /** The test JVM's shared broker: topics, groups and application ids here are this class's own. */
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     private static final String TOPIC = "pg.public.evolving_customers";
     private static final Instant T0 = Instant.parse("2025-08-01T00:00:00Z");
@@ -49,91 +55,90 @@ class DebeziumNewColumnIT {
 
     @Test
     void aColumnTheSourceAddsBecomesATrackedColumnWithoutSpuriousVersions(@TempDir Path dir) throws Exception {
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
-            kafka.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1)));
-            String table = "dim_customer_new_column_it";
-            DimstreamConfig config = DimstreamConfig.parse("""
-                    kafka:
-                      bootstrap-servers: %s
-                    postgres:
-                      url: %s
-                    entities:
-                      - name: evolving_customer
-                        topic: %s
-                        format: debezium-json
-                        table: %s
-                        key: [customer_id]
-                        tracked: "*"
-                        except: [internal]
-                        columns: {customer_id: text, email: text, city: text}
-                    """.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), TOPIC, table), "test config", Map.of());
-            EntitySpec configured = config.entity("evolving_customer").toEntitySpec();
+        EmbeddedKafka kafka = KAFKA.get();
+        kafka.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1)));
+        String table = "dim_customer_new_column_it";
+        DimstreamConfig config = DimstreamConfig.parse("""
+                kafka:
+                  bootstrap-servers: %s
+                postgres:
+                  url: %s
+                entities:
+                  - name: evolving_customer
+                    topic: %s
+                    format: debezium-json
+                    table: %s
+                    key: [customer_id]
+                    tracked: "*"
+                    except: [internal]
+                    columns: {customer_id: text, email: text, city: text}
+                """.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), TOPIC, table), "test config", Map.of());
+        EntitySpec configured = config.entity("evolving_customer").toEntitySpec();
 
-            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "debezium-new-column-it", 1, Duration.ofHours(1));
-            List<ExpectedRow> expected = List.of(
-                    row("K1", "a@x", "Oslo", null, null, 1, 2),
-                    row("K1", "a@x", "Oslo", "Al", null, 2, null),
-                    row("K2", "x@x", "Rome", null, null, 1, null),
-                    row("K3", "e@x", "Nice", null, null, 1, 4),
-                    row("K3", "e2@x", "Nice", null, 7L, 4, null));
-            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
-                FeedFixtures.produceText(kafka.bootstrapServers(), TOPIC, List.of(
-                        change(BEFORE, "K1", "c", 1, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"city\":\"Oslo\"}"),
-                        change(BEFORE, "K2", "c", 1, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"city\":\"Rome\"}"),
-                        change(BEFORE, "K3", "c", 1, "{\"customer_id\":\"K3\",\"email\":\"e@x\",\"city\":\"Nice\"}"),
-                        // ALTER TABLE customers ADD nickname text, ADD score int, ADD internal text at the source
-                        change(AFTER, "K1", "u", 2, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"city\":\"Oslo\",\"nickname\":\"Al\","
-                                + "\"score\":null,\"internal\":\"x\"}"),
-                        change(AFTER, "K2", "u", 3, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"city\":\"Rome\",\"nickname\":null,"
-                                + "\"score\":null,\"internal\":\"y\"}"),
-                        change(AFTER, "K3", "u", 4, "{\"customer_id\":\"K3\",\"email\":\"e2@x\",\"city\":\"Nice\",\"nickname\":null,"
-                                + "\"score\":7,\"internal\":null}"),
-                        change(AFTER, "K2", "u", 5, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"city\":\"Rome\",\"nickname\":null,"
-                                + "\"score\":null,\"internal\":\"z\"}")));
+        ServiceOptions options = new ServiceOptions(dir.resolve("data"), "debezium-new-column-it", 1, Duration.ofHours(1));
+        List<ExpectedRow> expected = List.of(
+                row("K1", "a@x", "Oslo", null, null, 1, 2),
+                row("K1", "a@x", "Oslo", "Al", null, 2, null),
+                row("K2", "x@x", "Rome", null, null, 1, null),
+                row("K3", "e@x", "Nice", null, null, 1, 4),
+                row("K3", "e2@x", "Nice", null, 7L, 4, null));
+        try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
+            FeedFixtures.produceText(kafka.bootstrapServers(), TOPIC, List.of(
+                    change(BEFORE, "K1", "c", 1, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"city\":\"Oslo\"}"),
+                    change(BEFORE, "K2", "c", 1, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"city\":\"Rome\"}"),
+                    change(BEFORE, "K3", "c", 1, "{\"customer_id\":\"K3\",\"email\":\"e@x\",\"city\":\"Nice\"}"),
+                    // ALTER TABLE customers ADD nickname text, ADD score int, ADD internal text at the source
+                    change(AFTER, "K1", "u", 2, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"city\":\"Oslo\",\"nickname\":\"Al\","
+                            + "\"score\":null,\"internal\":\"x\"}"),
+                    change(AFTER, "K2", "u", 3, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"city\":\"Rome\",\"nickname\":null,"
+                            + "\"score\":null,\"internal\":\"y\"}"),
+                    change(AFTER, "K3", "u", 4, "{\"customer_id\":\"K3\",\"email\":\"e2@x\",\"city\":\"Nice\",\"nickname\":null,"
+                            + "\"score\":7,\"internal\":null}"),
+                    change(AFTER, "K2", "u", 5, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"city\":\"Rome\",\"nickname\":null,"
+                            + "\"score\":null,\"internal\":\"z\"}")));
 
-                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                        assertThat(EntityTableReader.rows(TestPostgres.dataSource(), evolved(configured))).isEqualTo(expected));
-            }
-            List<EvolvedColumns.Column> catalog = EvolvedColumns.list(TestPostgres.dataSource(), "evolving_customer");
-            assertThat(catalog.stream().map(c -> List.of(c.entity(), c.column(), c.type().sqlName(), c.role(), c.firstSource())).toList())
-                    .isEqualTo(List.of(
-                            List.of("evolving_customer", "nickname", "text", "tracked", TOPIC + "-0@3"),
-                            List.of("evolving_customer", "score", "integer", "tracked", TOPIC + "-0@3")));
-
-            // a restart: the spec comes from config and catalog; the same values again make nothing new,
-            // a new value makes its version
-            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
-                FeedFixtures.produceText(kafka.bootstrapServers(), TOPIC, List.of(
-                        change(AFTER, "K1", "u", 6, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"city\":\"Oslo\",\"nickname\":\"Al\","
-                                + "\"score\":null,\"internal\":\"x\"}"),
-                        change(AFTER, "K2", "u", 7, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"city\":\"Rome\",\"nickname\":null,"
-                                + "\"score\":3,\"internal\":\"y\"}"),
-                        // the source drops the new columns again: K1 keeps its nickname, carried as unchanged
-                        change(BEFORE, "K1", "u", 8, "{\"customer_id\":\"K1\",\"email\":\"b@x\",\"city\":\"Oslo\"}"),
-                        // ALTER TABLE customers ALTER score TYPE bigint at the source: 7 re-sent is no change,
-                        // a value beyond integer widens the column to bigint
-                        change(WIDER, "K3", "u", 9, "{\"customer_id\":\"K3\",\"email\":\"e2@x\",\"city\":\"Nice\",\"nickname\":null,"
-                                + "\"score\":7,\"internal\":null}"),
-                        change(WIDER, "K3", "u", 10, "{\"customer_id\":\"K3\",\"email\":\"e2@x\",\"city\":\"Nice\",\"nickname\":null,"
-                                + "\"score\":3000000000,\"internal\":null}")));
-                List<ExpectedRow> after = List.of(
-                        row("K1", "a@x", "Oslo", null, null, 1, 2),
-                        row("K1", "a@x", "Oslo", "Al", null, 2, 8),
-                        row("K1", "b@x", "Oslo", "Al", null, 8, null),
-                        row("K2", "x@x", "Rome", null, null, 1, 7),
-                        row("K2", "x@x", "Rome", null, 3L, 7, null),
-                        row("K3", "e@x", "Nice", null, null, 1, 4),
-                        row("K3", "e2@x", "Nice", null, 7L, 4, 10),
-                        row("K3", "e2@x", "Nice", null, 3_000_000_000L, 10, null));
-                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                        assertThat(EntityTableReader.rows(TestPostgres.dataSource(), evolved(configured))).isEqualTo(after));
-            }
-            assertThat(EvolvedColumns.list(TestPostgres.dataSource(), "evolving_customer").stream()
-                    .map(c -> List.of(c.column(), c.def().sql(), c.role(), c.origin().sqlName(), c.widenedFrom().orElse("-"))).toList())
-                    .isEqualTo(List.of(
-                            List.of("nickname", "text", "tracked", "evolution", "-"),
-                            List.of("score", "bigint", "tracked", "evolution", "integer")));
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(EntityTableReader.rows(TestPostgres.dataSource(), evolved(configured))).isEqualTo(expected));
         }
+        List<EvolvedColumns.Column> catalog = EvolvedColumns.list(TestPostgres.dataSource(), "evolving_customer");
+        assertThat(catalog.stream().map(c -> List.of(c.entity(), c.column(), c.type().sqlName(), c.role(), c.firstSource())).toList())
+                .isEqualTo(List.of(
+                        List.of("evolving_customer", "nickname", "text", "tracked", TOPIC + "-0@3"),
+                        List.of("evolving_customer", "score", "integer", "tracked", TOPIC + "-0@3")));
+
+        // a restart: the spec comes from config and catalog; the same values again make nothing new,
+        // a new value makes its version
+        try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
+            FeedFixtures.produceText(kafka.bootstrapServers(), TOPIC, List.of(
+                    change(AFTER, "K1", "u", 6, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"city\":\"Oslo\",\"nickname\":\"Al\","
+                            + "\"score\":null,\"internal\":\"x\"}"),
+                    change(AFTER, "K2", "u", 7, "{\"customer_id\":\"K2\",\"email\":\"x@x\",\"city\":\"Rome\",\"nickname\":null,"
+                            + "\"score\":3,\"internal\":\"y\"}"),
+                    // the source drops the new columns again: K1 keeps its nickname, carried as unchanged
+                    change(BEFORE, "K1", "u", 8, "{\"customer_id\":\"K1\",\"email\":\"b@x\",\"city\":\"Oslo\"}"),
+                    // ALTER TABLE customers ALTER score TYPE bigint at the source: 7 re-sent is no change,
+                    // a value beyond integer widens the column to bigint
+                    change(WIDER, "K3", "u", 9, "{\"customer_id\":\"K3\",\"email\":\"e2@x\",\"city\":\"Nice\",\"nickname\":null,"
+                            + "\"score\":7,\"internal\":null}"),
+                    change(WIDER, "K3", "u", 10, "{\"customer_id\":\"K3\",\"email\":\"e2@x\",\"city\":\"Nice\",\"nickname\":null,"
+                            + "\"score\":3000000000,\"internal\":null}")));
+            List<ExpectedRow> after = List.of(
+                    row("K1", "a@x", "Oslo", null, null, 1, 2),
+                    row("K1", "a@x", "Oslo", "Al", null, 2, 8),
+                    row("K1", "b@x", "Oslo", "Al", null, 8, null),
+                    row("K2", "x@x", "Rome", null, null, 1, 7),
+                    row("K2", "x@x", "Rome", null, 3L, 7, null),
+                    row("K3", "e@x", "Nice", null, null, 1, 4),
+                    row("K3", "e2@x", "Nice", null, 7L, 4, 10),
+                    row("K3", "e2@x", "Nice", null, 3_000_000_000L, 10, null));
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(EntityTableReader.rows(TestPostgres.dataSource(), evolved(configured))).isEqualTo(after));
+        }
+        assertThat(EvolvedColumns.list(TestPostgres.dataSource(), "evolving_customer").stream()
+                .map(c -> List.of(c.column(), c.def().sql(), c.role(), c.origin().sqlName(), c.widenedFrom().orElse("-"))).toList())
+                .isEqualTo(List.of(
+                        List.of("nickname", "text", "tracked", "evolution", "-"),
+                        List.of("score", "bigint", "tracked", "evolution", "integer")));
     }
 
     /**
@@ -145,72 +150,71 @@ class DebeziumNewColumnIT {
      */
     @Test
     void anUnsafeTypeChangeStopsThePartitionUntilTheColumnIsChangedByHand(@TempDir Path dir) throws Exception {
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
-            String topic = "pg.public.retyped_customers";
-            kafka.createTopics(List.of(new NewTopic(topic, 1, (short) 1)));
-            String table = "dim_customer_retyped_it";
-            String yaml = """
-                    kafka:
-                      bootstrap-servers: %s
-                    postgres:
-                      url: %s
-                    sink:
-                      stuck-after: PT2S
-                    entities:
-                      - name: retyped_customer
-                        topic: %s
-                        format: debezium-json
-                        table: %s
-                        key: [customer_id]
-                        tracked: [email, visits]
-                        columns: {customer_id: text, email: text, visits: %s}
-                    """;
-            DimstreamConfig config = DimstreamConfig.parse(yaml.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), topic, table,
-                    "integer"), "test config", Map.of());
-            List<String[]> ints = List.of(new String[] {"customer_id", "string"}, new String[] {"email", "string"},
-                    new String[] {"visits", "int32"});
-            List<String[]> strings = List.of(new String[] {"customer_id", "string"}, new String[] {"email", "string"},
-                    new String[] {"visits", "string"});
-            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "debezium-retyped-it", 1, Duration.ofHours(1));
-            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
-                FeedFixtures.produceText(kafka.bootstrapServers(), topic, List.of(
-                        change(ints, "K1", "c", 1, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"visits\":1}"),
-                        change(ints, "K2", "c", 1, "{\"customer_id\":\"K2\",\"email\":\"b@x\",\"visits\":2}")));
-                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                        assertThat(visits(table)).isEqualTo(List.of("K1 1 open", "K2 2 open")));
+        EmbeddedKafka kafka = KAFKA.get();
+        String topic = "pg.public.retyped_customers";
+        kafka.createTopics(List.of(new NewTopic(topic, 1, (short) 1)));
+        String table = "dim_customer_retyped_it";
+        String yaml = """
+                kafka:
+                  bootstrap-servers: %s
+                postgres:
+                  url: %s
+                sink:
+                  stuck-after: PT2S
+                entities:
+                  - name: retyped_customer
+                    topic: %s
+                    format: debezium-json
+                    table: %s
+                    key: [customer_id]
+                    tracked: [email, visits]
+                    columns: {customer_id: text, email: text, visits: %s}
+                """;
+        DimstreamConfig config = DimstreamConfig.parse(yaml.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), topic, table,
+                "integer"), "test config", Map.of());
+        List<String[]> ints = List.of(new String[] {"customer_id", "string"}, new String[] {"email", "string"},
+                new String[] {"visits", "int32"});
+        List<String[]> strings = List.of(new String[] {"customer_id", "string"}, new String[] {"email", "string"},
+                new String[] {"visits", "string"});
+        ServiceOptions options = new ServiceOptions(dir.resolve("data"), "debezium-retyped-it", 1, Duration.ofHours(1));
+        try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
+            FeedFixtures.produceText(kafka.bootstrapServers(), topic, List.of(
+                    change(ints, "K1", "c", 1, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"visits\":1}"),
+                    change(ints, "K2", "c", 1, "{\"customer_id\":\"K2\",\"email\":\"b@x\",\"visits\":2}")));
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(visits(table)).isEqualTo(List.of("K1 1 open", "K2 2 open")));
 
-                // ALTER TABLE customers ALTER visits TYPE text at the source
-                FeedFixtures.produceText(kafka.bootstrapServers(), topic, List.of(
-                        change(strings, "K1", "u", 2, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"visits\":\"many\"}"),
-                        change(strings, "K2", "u", 3, "{\"customer_id\":\"K2\",\"email\":\"b@x\",\"visits\":\"2\"}")));
-                await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-                    io.dimstream.app.health.HealthReport ready = pipeline.health().ready();
-                    assertThat(ready.up()).isFalse();
-                    assertThat(ready.checks().get("sink").detail()).contains("entity retyped_customer: column visits is integer, and the "
-                            + "change at " + topic + "-0@2 says the source now types it text, which is no safe widening");
-                });
-                assertThat(visits(table)).isEqualTo(List.of("K1 1 open", "K2 2 open"));
+            // ALTER TABLE customers ALTER visits TYPE text at the source
+            FeedFixtures.produceText(kafka.bootstrapServers(), topic, List.of(
+                    change(strings, "K1", "u", 2, "{\"customer_id\":\"K1\",\"email\":\"a@x\",\"visits\":\"many\"}"),
+                    change(strings, "K2", "u", 3, "{\"customer_id\":\"K2\",\"email\":\"b@x\",\"visits\":\"2\"}")));
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                io.dimstream.app.health.HealthReport ready = pipeline.health().ready();
+                assertThat(ready.up()).isFalse();
+                assertThat(ready.checks().get("sink").detail()).contains("entity retyped_customer: column visits is integer, and the "
+                        + "change at " + topic + "-0@2 says the source now types it text, which is no safe widening");
+            });
+            assertThat(visits(table)).isEqualTo(List.of("K1 1 open", "K2 2 open"));
 
-                try (java.sql.Connection c = TestPostgres.dataSource().getConnection(); java.sql.Statement st = c.createStatement()) {
-                    st.execute("DROP VIEW " + table + "_current");
-                    st.execute("ALTER TABLE " + table + " ALTER COLUMN visits TYPE text USING visits::text");
-                }
-                // K2's "2" is the text its 2 was: no version
-                await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-                    assertThat(visits(table)).isEqualTo(List.of("K1 1 closed", "K1 many open", "K2 2 open"));
-                    assertThat(pipeline.health().ready().up()).isTrue();
-                });
+            try (java.sql.Connection c = TestPostgres.dataSource().getConnection(); java.sql.Statement st = c.createStatement()) {
+                st.execute("DROP VIEW " + table + "_current");
+                st.execute("ALTER TABLE " + table + " ALTER COLUMN visits TYPE text USING visits::text");
             }
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> DimstreamService.start(config, options, new SimpleMeterRegistry()).close())
-                    .hasMessageContaining("column visits has type text, expected integer");
-            DimstreamConfig declared = DimstreamConfig.parse(yaml.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), topic, table,
-                    "text"), "test config", Map.of());
-            try (DimstreamService pipeline = DimstreamService.start(declared, options, new SimpleMeterRegistry())) {
-                FeedFixtures.produceText(kafka.bootstrapServers(), topic, List.of(
-                        change(strings, "K2", "u", 4, "{\"customer_id\":\"K2\",\"email\":\"b@x\",\"visits\":\"lots\"}")));
-                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                        assertThat(visits(table)).isEqualTo(List.of("K1 1 closed", "K1 many open", "K2 2 closed", "K2 lots open")));
-            }
+            // K2's "2" is the text its 2 was: no version
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                assertThat(visits(table)).isEqualTo(List.of("K1 1 closed", "K1 many open", "K2 2 open"));
+                assertThat(pipeline.health().ready().up()).isTrue();
+            });
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DimstreamService.start(config, options, new SimpleMeterRegistry()).close())
+                .hasMessageContaining("column visits has type text, expected integer");
+        DimstreamConfig declared = DimstreamConfig.parse(yaml.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), topic, table,
+                "text"), "test config", Map.of());
+        try (DimstreamService pipeline = DimstreamService.start(declared, options, new SimpleMeterRegistry())) {
+            FeedFixtures.produceText(kafka.bootstrapServers(), topic, List.of(
+                    change(strings, "K2", "u", 4, "{\"customer_id\":\"K2\",\"email\":\"b@x\",\"visits\":\"lots\"}")));
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(visits(table)).isEqualTo(List.of("K1 1 closed", "K1 many open", "K2 2 closed", "K2 lots open")));
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.app.change.SliceMarker;
 import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.testing.EmbeddedKafkaExtension;
 import io.dimstream.app.service.DimstreamService;
 import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.DimstreamConfig;
@@ -36,6 +37,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,6 +48,10 @@ import org.junit.jupiter.api.io.TempDir;
  * its markers deletes nothing.
  */
 class SnapshotFeedIT {
+
+    /** The test JVM's shared broker: topics, groups and application ids here are this class's own. */
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     private static final Instant T1 = Instant.parse("2025-08-01T00:00:00Z");
     private static final Instant T2 = Instant.parse("2025-08-02T00:00:00Z");
@@ -65,68 +71,67 @@ class SnapshotFeedIT {
 
     @Test
     void slicesThroughTheWholePipelineGiveTheHandComputedHistoryAndReloadingChangesNothing(@TempDir Path dir) throws Exception {
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
-            kafka.createTopics(List.of(new NewTopic("crm.customer_snapshots", 3, (short) 1)));
-            DimstreamConfig config = DimstreamConfig.parse("""
-                    kafka:
-                      bootstrap-servers: %s
-                    postgres:
-                      url: %s
-                    entities:
-                      - name: snapcustomer
-                        topic: crm.customer_snapshots
-                        mode: snapshot
-                        snapshot-time-field: slice_time
-                        table: dim_snapshot_feed_it
-                        key: [customer_id]
-                        tracked: [email, city]
-                        type1: [last_login]
-                        lateness-horizon: unlimited
-                        columns: {customer_id: text, email: text, city: text, last_login: bigint}
-                    """.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl()), "test config", Map.of());
-            EntityConfig entity = config.entity("snapcustomer");
-            EntitySpec spec = entity.toEntitySpec();
-            // dimstream's own topics get 2 partitions, but the snapshot entity's changes topic must take the source's 3
-            ServiceOptions options = new ServiceOptions(dir.resolve("data"), "snapshot-it", 2, Duration.ofHours(1));
-            try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry());
-                 KafkaProducer<byte[], byte[]> producer = SnapshotPublisher.producer(kafka.bootstrapServers())) {
-                long sent = 0;
-                sent += publish(producer, entity, T1, SLICE_1);
-                sent += spreadOverPartitions(producer, entity, T2, SLICE_2, true);
-                sent += publish(producer, entity, T3, SLICE_3);
-                assertThat(pipeline.awaitCaughtUp(sent, Duration.ofMinutes(3))).isTrue();
+        EmbeddedKafka kafka = KAFKA.get();
+        kafka.createTopics(List.of(new NewTopic("crm.customer_snapshots", 3, (short) 1)));
+        DimstreamConfig config = DimstreamConfig.parse("""
+                kafka:
+                  bootstrap-servers: %s
+                postgres:
+                  url: %s
+                entities:
+                  - name: snapcustomer
+                    topic: crm.customer_snapshots
+                    mode: snapshot
+                    snapshot-time-field: slice_time
+                    table: dim_snapshot_feed_it
+                    key: [customer_id]
+                    tracked: [email, city]
+                    type1: [last_login]
+                    lateness-horizon: unlimited
+                    columns: {customer_id: text, email: text, city: text, last_login: bigint}
+                """.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl()), "test config", Map.of());
+        EntityConfig entity = config.entity("snapcustomer");
+        EntitySpec spec = entity.toEntitySpec();
+        // dimstream's own topics get 2 partitions, but the snapshot entity's changes topic must take the source's 3
+        ServiceOptions options = new ServiceOptions(dir.resolve("data"), "snapshot-it", 2, Duration.ofHours(1));
+        try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry());
+             KafkaProducer<byte[], byte[]> producer = SnapshotPublisher.producer(kafka.bootstrapServers())) {
+            long sent = 0;
+            sent += publish(producer, entity, T1, SLICE_1);
+            sent += spreadOverPartitions(producer, entity, T2, SLICE_2, true);
+            sent += publish(producer, entity, T3, SLICE_3);
+            assertThat(pipeline.awaitCaughtUp(sent, Duration.ofMinutes(3))).isTrue();
 
-                List<String> expected = List.of(
-                        "C1 a@x.io Paris 2025-08-01T00:00:00Z..2025-08-03T00:00:00Z",
-                        "C1 a@x.io Paris 2025-08-03T00:00:00Z.. deleted",
-                        "C2 b@x.io Rome 2025-08-01T00:00:00Z..2025-08-02T00:00:00Z",
-                        "C2 b@x.io Milan 2025-08-02T00:00:00Z.. current",
-                        "C3 c@x.io Oslo 2025-08-01T00:00:00Z..2025-08-02T00:00:00Z",
-                        "C3 c@x.io Oslo 2025-08-02T00:00:00Z..2025-08-03T00:00:00Z deleted",
-                        "C3 c@x.io Oslo 2025-08-03T00:00:00Z.. current",
-                        "C4 d@x.io Lima 2025-08-01T00:00:00Z..2025-08-02T00:00:00Z",
-                        "C4 d@x.io Lima 2025-08-02T00:00:00Z.. deleted",
-                        "C5 e@x.io Bern 2025-08-02T00:00:00Z..2025-08-03T00:00:00Z",
-                        "C5 e2@x.io Bern 2025-08-03T00:00:00Z.. current",
-                        "C6 f@x.io Kyiv 2025-08-01T00:00:00Z.. current");
-                assertThat(describe(EntityTableReader.rows(TestPostgres.dataSource(), spec))).containsExactlyElementsOf(expected);
-                assertThat(EntityTableReader.rows(TestPostgres.dataSource(), spec)).containsExactlyElementsOf(
-                        new ReferenceModel(spec).rows(chronological(spec, entity, List.of(T1, T2, T3), List.of(SLICE_1, SLICE_2, SLICE_3))));
-                List<String> before = fullRows(spec);
+            List<String> expected = List.of(
+                    "C1 a@x.io Paris 2025-08-01T00:00:00Z..2025-08-03T00:00:00Z",
+                    "C1 a@x.io Paris 2025-08-03T00:00:00Z.. deleted",
+                    "C2 b@x.io Rome 2025-08-01T00:00:00Z..2025-08-02T00:00:00Z",
+                    "C2 b@x.io Milan 2025-08-02T00:00:00Z.. current",
+                    "C3 c@x.io Oslo 2025-08-01T00:00:00Z..2025-08-02T00:00:00Z",
+                    "C3 c@x.io Oslo 2025-08-02T00:00:00Z..2025-08-03T00:00:00Z deleted",
+                    "C3 c@x.io Oslo 2025-08-03T00:00:00Z.. current",
+                    "C4 d@x.io Lima 2025-08-01T00:00:00Z..2025-08-02T00:00:00Z",
+                    "C4 d@x.io Lima 2025-08-02T00:00:00Z.. deleted",
+                    "C5 e@x.io Bern 2025-08-02T00:00:00Z..2025-08-03T00:00:00Z",
+                    "C5 e2@x.io Bern 2025-08-03T00:00:00Z.. current",
+                    "C6 f@x.io Kyiv 2025-08-01T00:00:00Z.. current");
+            assertThat(describe(EntityTableReader.rows(TestPostgres.dataSource(), spec))).containsExactlyElementsOf(expected);
+            assertThat(EntityTableReader.rows(TestPostgres.dataSource(), spec)).containsExactlyElementsOf(
+                    new ReferenceModel(spec).rows(chronological(spec, entity, List.of(T1, T2, T3), List.of(SLICE_1, SLICE_2, SLICE_3))));
+            List<String> before = fullRows(spec);
 
-                // the same three slices again (the reload of the batch approach): nothing changes, not even loaded_at
-                sent += publish(producer, entity, T1, SLICE_1);
-                sent += publish(producer, entity, T2, SLICE_2);
-                sent += publish(producer, entity, T3, SLICE_3);
-                assertThat(pipeline.awaitCaughtUp(sent, Duration.ofMinutes(3))).isTrue();
-                assertThat(fullRows(spec)).containsExactlyElementsOf(before);
+            // the same three slices again (the reload of the batch approach): nothing changes, not even loaded_at
+            sent += publish(producer, entity, T1, SLICE_1);
+            sent += publish(producer, entity, T2, SLICE_2);
+            sent += publish(producer, entity, T3, SLICE_3);
+            assertThat(pipeline.awaitCaughtUp(sent, Duration.ofMinutes(3))).isTrue();
+            assertThat(fullRows(spec)).containsExactlyElementsOf(before);
 
-                // slice 4 without its end-of-slice markers: C3 and C6 are left out of it but stay
-                List<String> slice4 = List.of(row("C2", "b@x.io", "Milan"), row("C5", "e2@x.io", "Bern"));
-                sent += spreadOverPartitions(producer, entity, T4, slice4, false);
-                assertThat(pipeline.awaitCaughtUp(sent, Duration.ofMinutes(3))).isTrue();
-                assertThat(fullRows(spec)).containsExactlyElementsOf(before);
-            }
+            // slice 4 without its end-of-slice markers: C3 and C6 are left out of it but stay
+            List<String> slice4 = List.of(row("C2", "b@x.io", "Milan"), row("C5", "e2@x.io", "Bern"));
+            sent += spreadOverPartitions(producer, entity, T4, slice4, false);
+            assertThat(pipeline.awaitCaughtUp(sent, Duration.ofMinutes(3))).isTrue();
+            assertThat(fullRows(spec)).containsExactlyElementsOf(before);
         }
     }
 
