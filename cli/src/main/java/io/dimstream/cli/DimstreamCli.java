@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
 @Command(name = "dimstream", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Keeps SCD Type 2 history tables in PostgreSQL from Kafka topics.",
         subcommands = {RunCommand.class, LoadCommand.class, CheckCommand.class, ReplayCommand.class, DemoCommand.class,
-                AdminCommand.class, ConfigCommand.class, PublishSnapshotCommand.class, CommandLine.HelpCommand.class})
+                AdminCommand.class, ConfigCommand.class, PublishSnapshotCommand.class, DbtSourcesCommand.class,
+                CommandLine.HelpCommand.class})
 public final class DimstreamCli {
 
     public static void main(String[] args) {

@@ -43,14 +43,17 @@ class DeploymentDefaultsTest {
         compose.get("services").fields().forEachRemaining(s -> s.getValue().path("ports")
                 .forEach(p -> published.add(s.getKey() + " " + p.asText())));
         assertThat(published).isEqualTo(List.of("schema-registry 127.0.0.1:8081:8081", "postgres 127.0.0.1:5432:5432",
-                "admin 127.0.0.1:8080:8080"));
+                "admin 127.0.0.1:8080:8080",
+                "prometheus 127.0.0.1:9090:9090", "grafana 127.0.0.1:3000:3000"));
     }
 
     @Test
     void theExampleSecretsAreRefusedNamingEachFieldAndRealOnesAreAccepted() throws Exception {
         Path config = ROOT.resolve("deploy/dimstream.yml");
         Map<String, String> example = envExample();
-        assertThat(example.keySet()).containsExactly("DIMSTREAM_PG_PASSWORD", "DIMSTREAM_ADMIN_PASSWORD", "DIMSTREAM_API_TOKEN");
+        // GRAFANA_ADMIN_PASSWORD is Grafana's (service grafana), not a key of the dimstream config
+        assertThat(example.keySet()).containsExactly("DIMSTREAM_PG_PASSWORD", "DIMSTREAM_ADMIN_PASSWORD", "DIMSTREAM_API_TOKEN",
+                "GRAFANA_ADMIN_PASSWORD");
         String placeholder = "still a placeholder like .env.example's \"change-me\": set a real secret";
         assertThatThrownBy(() -> DimstreamConfig.load(config, example)).isInstanceOfSatisfying(ConfigException.class, e ->
                 assertThat(e.problems()).containsExactly(

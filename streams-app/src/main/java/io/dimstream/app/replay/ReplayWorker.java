@@ -14,6 +14,8 @@ import io.dimstream.db.sink.SinkReject;
 import io.dimstream.db.sink.SinkRejects;
 import io.dimstream.db.snapshot.SnapshotSlices;
 import io.dimstream.db.sql.SqlFailures;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.dimstream.db.jobs.JobState;
 import io.dimstream.db.jobs.PartitionProgress;
 import io.dimstream.db.jobs.ReplayJob;
@@ -85,6 +87,13 @@ public final class ReplayWorker implements AutoCloseable {
     private final ScheduledExecutorService heartbeats;
     private final List<Long> claimed = java.util.Collections.synchronizedList(new ArrayList<>());
     private Thread thread;
+    private final Map<String, Counter> outcomes = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Counter of finished replay jobs (Prometheus {@code dimstream_replay_jobs_total}), see {@link #metrics}. */
+    public static final String JOBS = "dimstream.replay.jobs";
+    private static final String SUCCEEDED = "succeeded";
+    private static final String FAILED = "failed";
+    private static final String CANCELLED = "cancelled";
 
     /**
      * @param owner    this instance's name in the job leases (unique per running instance)
@@ -108,6 +117,29 @@ public final class ReplayWorker implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /**
+     * Counts this worker's finished jobs on {@code registry}: {@value #JOBS} (counter, tags
+     * {@code entity} and {@code outcome}: succeeded, failed, cancelled), registered at 0 for every
+     * entity and outcome at once, so that the first failure after a start is an increase a
+     * Prometheus rule sees. Call before {@link #start()}; without it the counts go nowhere.
+     */
+    public ReplayWorker metrics(MeterRegistry registry) {
+        for (String entity : entities.keySet()) {
+            for (String outcome : List.of(SUCCEEDED, FAILED, CANCELLED)) {
+                outcomes.put(entity + "/" + outcome, Counter.builder(JOBS).description("replay jobs this instance finished, by outcome")
+                        .tag("entity", entity).tag("outcome", outcome).register(registry));
+            }
+        }
+        return this;
+    }
+
+    private void finished(ReplayJob job, String outcome) {
+        Counter c = outcomes.get(job.entity() + "/" + outcome);
+        if (c != null) {
+            c.increment();
+        }
     }
 
     public ReplayWorker start() {
@@ -183,6 +215,7 @@ public final class ReplayWorker implements AutoCloseable {
                 }
             } else {
                 LOG.error("replay job {} failed", job.id(), e);
+                finished(job, FAILED);
                 try {
                     jobs.fail(job.id(), owner, String.valueOf(e.getMessage() == null ? e.toString() : e.getMessage()));
                 } catch (SQLException | RuntimeException f) {
@@ -306,6 +339,7 @@ public final class ReplayWorker implements AutoCloseable {
                 }
                 ReplayJobs.finish(c, job.id(), JobState.SUCCEEDED, null, detail);
             });
+            finished(job, SUCCEEDED);
             LOG.info("replay job {} succeeded", job.id());
         }
     }
@@ -462,6 +496,7 @@ public final class ReplayWorker implements AutoCloseable {
                         ? "cancelled; the shadow table was dropped, the live table is untouched" : "cancelled between two batches; "
                         + "the batches before it stay applied");
                 c.commit();
+                finished(job, CANCELLED);
                 return "cancelled";
             }
             body.run(c);

@@ -5,7 +5,8 @@
  * {@link io.dimstream.app.service.ServiceOptions#adminWorkers()} is on (the default).
  *
  * <ul>
- *   <li>{@link io.dimstream.app.replay.ReplayWorker}: runs replay jobs. Claims a QUEUED job (or a
+ *   <li>{@link io.dimstream.app.replay.ReplayWorker}: runs replay jobs (each finished one counted
+ *       in {@code dimstream.replay.jobs{entity,outcome}}, {@link io.dimstream.app.replay.ReplayWorker#metrics}). Claims a QUEUED job (or a
  *       RUNNING one whose lease expired) under a lease renewed by heartbeat; stores the range
  *       (end offsets taken when the job first starts, so a resumed job keeps the same end); reads
  *       it with {@code assign()} (no consumer group); decodes with the entity's own decoder

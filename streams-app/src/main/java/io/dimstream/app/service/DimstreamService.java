@@ -23,8 +23,15 @@ import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.schema.Migrations;
 import io.dimstream.db.write.Scd2Writer;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,6 +79,7 @@ public final class DimstreamService implements AutoCloseable {
     private final List<AutoCloseable> adminWorkers;
     private final HealthMonitor health;
     private final Admin healthAdmin;
+    private AutoCloseable jvmGc = () -> { };
 
     /** Connections the service takes from the pool besides the sink's, at most at once. */
     static final int OTHER_CONNECTIONS = 3;
@@ -185,7 +193,8 @@ public final class DimstreamService implements AutoCloseable {
             if (options.adminWorkers()) {
                 // admin actions are rows in PostgreSQL (the admin UI never talks to Kafka): replay
                 // jobs, the DLQ mirror, DLQ re-drives. A unique owner per instance for job leases.
-                ReplayWorker replay = new ReplayWorker(leaseOwner(options.applicationId()), pipelines, db.dataSource(), clients, options.replay()).start();
+                ReplayWorker replay = new ReplayWorker(leaseOwner(options.applicationId()), pipelines, db.dataSource(), clients, options.replay())
+                        .metrics(registry).start();
                 started.add(replay);
                 DlqMirror mirror = new DlqMirror(options.applicationId() + "-dlq-mirror", pipelines, db.dataSource(), clients).start();
                 started.add(mirror);
@@ -204,6 +213,8 @@ public final class DimstreamService implements AutoCloseable {
             HealthMonitor health = new HealthMonitor(sink::status, streams::state, supervisor::health,
                     Map.of("postgres", postgresProbe(db.dataSource()), "kafka", kafkaProbe(healthAdmin)), HEALTH_PROBE_INTERVAL);
             started.add(health);
+            JvmGcMetrics jvmGc = bindServiceMeters(registry, health);
+            started.add(jvmGc);
 
             LOG.info("started in {} ms: database and migrations {} ms, entity tables {} ms, topics {} ms, Kafka Streams, sink and "
                     + "workers {} ms", ms(t0, System.nanoTime()), ms(t0, tMigrated), ms(tMigrated, tTables), ms(tTables, tTopics),
@@ -215,8 +226,10 @@ public final class DimstreamService implements AutoCloseable {
                     pipelines.stream().filter(p -> !p.partitionedByKey())
                             .map(p -> DimstreamTopology.repartitionTopic(options.applicationId(), p.entity().name())).collect(Collectors.toSet()),
                     sinkSettings.groupId(), pipelines.stream().map(EntityPipeline::changesTopic).toList());
-            return new DimstreamService(kafka, db, streams, streamsMetrics, sink, pruning, clients, pipelines, registry, catchUp,
-                    List.copyOf(started.subList(workersFrom, workersTo)), health, healthAdmin);
+            DimstreamService service = new DimstreamService(kafka, db, streams, streamsMetrics, sink, pruning, clients, pipelines, registry,
+                    catchUp, List.copyOf(started.subList(workersFrom, workersTo)), health, healthAdmin);
+            service.jvmGc = jvmGc;
+            return service;
         } catch (Exception e) {
             for (int i = started.size() - 1; i >= 0; i--) {
                 try {
@@ -230,6 +243,32 @@ public final class DimstreamService implements AutoCloseable {
             }
             throw new IllegalStateException("dimstream could not start: " + e.getMessage(), e);
         }
+    }
+
+    /** Health as gauges (Prometheus {@code dimstream_health_ready}, {@code dimstream_health_live}). */
+    public static final String HEALTH_READY = "dimstream.health.ready";
+    public static final String HEALTH_LIVE = "dimstream.health.live";
+
+    /**
+     * The meters of the process as a whole: {@value #HEALTH_READY} and {@value #HEALTH_LIVE} (1 when
+     * {@code /health/ready} or {@code /health/live} would answer 200, else 0: the probes' last
+     * results, so a scrape never waits on a server), and the JVM's basics from Micrometer's binders
+     * (memory and buffer pools, GC pauses, threads, classes, CPU, uptime), so a dashboard and alerts
+     * need nothing besides {@code /metrics}. Registering twice on one registry is harmless.
+     */
+    private static JvmGcMetrics bindServiceMeters(MeterRegistry registry, HealthMonitor health) {
+        Gauge.builder(HEALTH_READY, health, h -> h.ready().up() ? 1 : 0)
+                .description("1 while /health/ready answers 200 (events flow), else 0").strongReference(true).register(registry);
+        Gauge.builder(HEALTH_LIVE, health, h -> h.live().up() ? 1 : 0)
+                .description("1 while /health/live answers 200, else 0").strongReference(true).register(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        JvmGcMetrics gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        return gc;
     }
 
     private static long ms(long fromNanos, long toNanos) {
@@ -304,6 +343,7 @@ public final class DimstreamService implements AutoCloseable {
         }
         closeQuietly("memory pruning", pruning);
         closeQuietly("health", health);
+        closeQuietly("JVM GC metrics", jvmGc);
         closeQuietly("health admin client", healthAdmin);
         closeQuietly("sink", sink);
         closeQuietly("kafka streams", () -> streams.close(Duration.ofSeconds(30)));
