@@ -24,7 +24,7 @@ public record HistoryView(String entity, Map<String, Object> key, List<String> k
      * One version.
      *
      * @param changed attribute columns whose value differs from the previous version's (empty for the first)
-     * @param late    late-placed: it arrived after a version with a later valid_from ({@link #latePlaced})
+     * @param late    late-placed: it arrived after a version with a later valid_from ({@link HistoryView#latePlaced})
      */
     public record Version(int number, Instant validFrom, Instant validTo, boolean isCurrent, boolean isDeleted, boolean late, long surrogateKey,
                           String recordHash, Map<String, Object> values, List<String> changed, Lineage lineage) {

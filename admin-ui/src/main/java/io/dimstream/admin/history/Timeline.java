@@ -99,7 +99,7 @@ public final class Timeline {
      * @param last   the last version it covers
      * @param fromMs start of what it covers (epoch millis, clipped to the window), for the hover script
      * @param toMs   its end (epoch millis)
-     * @param href   for a group of narrow versions, the query of a window around them; else null
+     * @param zoom   for a group of narrow versions, a window around them (its segment links there); else null
      */
     public record Segment(double x, double width, String cssClass, String label, String title, int first, int last,
                           long fromMs, long toMs, Window zoom) {
