@@ -28,6 +28,7 @@ import io.dimstream.admin.web.Views;
 import io.dimstream.config.AdminConfig;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.read.HistoryQueries;
+import io.dimstream.db.read.KeyIncidents;
 import io.dimstream.db.read.IntegrityChecker;
 import io.dimstream.db.read.QuarantineQueries;
 import io.dimstream.db.jobs.AuditLog;
@@ -119,7 +120,7 @@ public final class AdminServer {
         LoginPages login = new LoginPages(security, views, new LoginThrottle(settings.clock()),
                 new ClientAddress(admin.trustedProxies()));
         DashboardPage dashboard = new DashboardPage(new Dashboard(ds, catalog, integrity, settings.clock()), pages);
-        HistoryPage history = new HistoryPage(queries, catalog, pages);
+        HistoryPage history = new HistoryPage(queries, new KeyIncidents(ds), catalog, pages, settings.clock());
         AsOfPage asOf = new AsOfPage(queries, catalog, pages, settings.clock(), admin.csvMaxMib());
         DiffPage diff = new DiffPage(queries, catalog, pages);
         IntegrityPage integrityPage = new IntegrityPage(new IntegrityChecker(ds), integrity, catalog, pages);

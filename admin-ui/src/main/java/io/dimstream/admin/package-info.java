@@ -37,8 +37,11 @@
  *   <li><b>Templates</b> are precompiled at build time by jte-maven-plugin ({@code ContentType.Html}),
  *       so every {@code ${...}} is escaped for where it stands and no template uses {@code $unsafe}.
  *       The layout takes a {@code Content}; each page one model record. Presentation geometry (the
- *       SVG timeline) is computed in Java ({@code HistoryView}) from the data alone, not the clock.</li>
- *   <li><b>No inline script or style</b>: CSS and htmx (webjar) come from this origin, so the CSP
+ *       history's SVG timeline) is computed in Java ({@code history.Timeline}) from the data, the
+ *       URL's window and the clock (an open version runs to now), and drawn by the template; its
+ *       zoom and pan are links, so every state is a URL.</li>
+ *   <li><b>No inline script or style</b>: CSS, htmx (webjar) and the history page's hover readout
+ *       ({@code static/history.js}, an enhancement only) come from this origin, so the CSP
  *       {@code script-src 'self'; style-src 'self'} holds; htmx's own inline indicator style and eval
  *       are switched off by its meta config. The dashboard polls {@code /dashboard/table} every 10 s;
  *       a replay job's page polls {@code /replay/{id}/progress} every second, and the fragment of a

@@ -106,8 +106,8 @@ class AdminBrowserIT {
         assertThat(rows("versions").get(0)).startsWith("1 2025-01-01T00:00:00Z 2025-02-01T00:00:00Z closed a@x.io Paris 1");
         assertThat(rows("versions").get(2)).startsWith("3 2025-03-01T00:00:00Z 2025-04-01T00:00:00Z deleted a@x.io Lyon 2");
         assertThat(rows("versions").get(3)).startsWith("4 2025-04-01T00:00:00Z open current b@x.io Lyon 3");
-        assertThat(driver.findElements(By.cssSelector("#timeline rect.bar"))).hasSize(4);
-        assertThat(driver.findElements(By.cssSelector("#timeline rect.bar.current"))).hasSize(1);
+        assertThat(driver.findElements(By.cssSelector("#version-lane rect.seg"))).hasSize(4);
+        assertThat(driver.findElements(By.cssSelector("#version-lane rect.seg.current"))).hasSize(1);
         shot("02-history");
 
         driver.get(base + "asof/customer?at=2025-02-10T00:00:00&tz=UTC");

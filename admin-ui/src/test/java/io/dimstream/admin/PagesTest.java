@@ -62,15 +62,18 @@ class PagesTest {
             assertThat(html).containsSubsequence(
                     "<td>2025-01-01T00:00:00Z</td>", "<td>2025-02-01T00:00:00Z</td>", "<td>closed</td>",
                     "<td>2025-02-01T00:00:00Z</td>", "<td>2025-03-01T00:00:00Z</td>", "<td>closed</td>",
-                    "<tr class=\"deleted\">", "<td>2025-03-01T00:00:00Z</td>", "<td>2025-04-01T00:00:00Z</td>", "<td>deleted</td>",
-                    "<tr class=\"current\">", "<td>2025-04-01T00:00:00Z</td>", "<td>open</td>", "<td>current</td>");
-            // 90 days from the first version to the last, which is open and drawn a tenth of that: 99 days over 760 px
-            assertThat(html).contains("<rect class=\"bar\" x=\"0.0\" y=\"4.0\" width=\"238.0\" height=\"16.0\">"
-                    + "<title>v1: 2025-01-01T00:00:00Z .. 2025-02-01T00:00:00Z</title></rect>");
-            assertThat(html).contains("<rect class=\"bar deleted\" x=\"452.9\" y=\"48.0\" width=\"238.0\" height=\"16.0\">"
-                    + "<title>v3 deleted: 2025-03-01T00:00:00Z .. 2025-04-01T00:00:00Z</title></rect>");
-            assertThat(html).contains("<rect class=\"bar current\" x=\"690.9\" y=\"70.0\" width=\"69.1\" height=\"16.0\">"
-                    + "<title>v4 current: 2025-04-01T00:00:00Z .. open</title></rect>");
+                    "<tr class=\"deleted\" data-v=\"3\">", "<td>2025-03-01T00:00:00Z</td>", "<td>2025-04-01T00:00:00Z</td>", "<td>deleted</td>",
+                    "<tr class=\"current\" data-v=\"4\">", "<td>2025-04-01T00:00:00Z</td>", "<td>open</td>", "<td>current</td>");
+            // the window pinned to four months (the open v4 would run to the test's now): 7 px a day from x = 120
+            String timeline = b.get("/history/customer?k=C1&from=2025-01-01T00:00:00Z&to=2025-05-01T00:00:00Z").body();
+            assertThat(timeline).contains("<rect class=\"seg closed\" x=\"120.0\" y=\"4.0\" width=\"217.0\" height=\"20\" data-first=\"1\" "
+                    + "data-last=\"1\" data-from=\"1735689600000\" data-to=\"1738368000000\"><title>v1 closed: 2025-01-01T00:00:00Z .. "
+                    + "2025-02-01T00:00:00Z</title></rect>");
+            assertThat(timeline).contains("<rect class=\"seg deleted\" x=\"533.0\" y=\"4.0\" width=\"217.0\" height=\"20\" data-first=\"3\" "
+                    + "data-last=\"3\" data-from=\"1740787200000\" data-to=\"1743465600000\"><title>v3 deleted: 2025-03-01T00:00:00Z .. "
+                    + "2025-04-01T00:00:00Z</title></rect>");
+            assertThat(timeline).contains("<rect class=\"seg current\" x=\"750.0\" y=\"4.0\" width=\"210.0\" height=\"20\" data-first=\"4\" "
+                    + "data-last=\"4\" data-from=\"1743465600000\" data-to=\"1746057600000\"><title>v4 current: 2025-04-01T00:00:00Z .. open</title></rect>");
             assertThat(html).contains("crm.customers p0 @4 · loaded ");
         });
     }
@@ -82,12 +85,13 @@ class PagesTest {
             JsonNode actual = json(b.get("/api/history/customer?k=C1"));
             JsonNode expected = parse(("{'entity':'customer','key_columns':['customer_id'],'query':'','keys':[],'more_keys':false,"
                     + "'history':{'entity':'customer','key':{'customer_id':'C1'},'key_columns':['customer_id'],"
-                    + "'attribute_columns':['email','city','last_login'],'versions':["
+                    + "'attribute_columns':['email','city','last_login'],'tracked_columns':['email','city'],'type1_columns':['last_login'],'versions':["
                     + version(1, "2025-01-01T00:00:00Z", "'2025-02-01T00:00:00Z'", false, false, rows.get(0), "'a@x.io'", "'Paris'", 1, "", 1)
                     + "," + version(2, "2025-02-01T00:00:00Z", "'2025-03-01T00:00:00Z'", false, false, rows.get(1), "'a@x.io'", "'Lyon'", 2, "'city','last_login'", 2)
                     + "," + version(3, "2025-03-01T00:00:00Z", "'2025-04-01T00:00:00Z'", false, true, rows.get(2), "'a@x.io'", "'Lyon'", 2, "", 3)
                     + "," + version(4, "2025-04-01T00:00:00Z", "null", true, false, rows.get(3), "'b@x.io'", "'Lyon'", 3, "'email','last_login'", 4)
-                    + "]},'message':null}"));
+                    + "]},'window':{'from':'2025-01-01T00:00:00Z','to':'" + now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + "'},"
+                    + "'a':null,'b':null,'compare':null,'quarantined':[],'dead_lettered':[],'message':null}"));
             assertThat(actual).isEqualTo(expected);
         });
     }
@@ -95,7 +99,7 @@ class PagesTest {
     private static String version(int n, String from, String to, boolean current, boolean deleted, VersionRow r, String email,
                                   String city, long lastLogin, String changed, long offset) {
         return ("{'number':" + n + ",'valid_from':'" + from + "','valid_to':" + to + ",'is_current':" + current
-                + ",'is_deleted':" + deleted + ",'surrogate_key':" + r.surrogateKey() + ",'record_hash':'" + r.recordHash()
+                + ",'is_deleted':" + deleted + ",'late':false,'surrogate_key':" + r.surrogateKey() + ",'record_hash':'" + r.recordHash()
                 + "','values':{'customer_id':'C1','email':" + email + ",'city':" + city + ",'last_login':" + lastLogin
                 + "},'changed':[" + changed + "],'lineage':{'topic':'crm.customers','partition':0,'offset':" + offset
                 + ",'loaded_at':'" + r.loadedAt() + "'}}");

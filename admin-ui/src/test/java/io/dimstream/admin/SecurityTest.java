@@ -387,7 +387,8 @@ class SecurityTest {
             assertThat(b.get("/api/asof/customer?at=2025-02-10T00:00:00Z").body()).contains("\"C1\"").contains("\"C2\"");
             assertThat(List.of(b.get("/api/history/customer?k=" + hostile).body()))
                     .containsExactly("{\"entity\":\"customer\",\"key_columns\":[\"customer_id\"],\"query\":\"\",\"keys\":[],"
-                            + "\"more_keys\":false,\"history\":null,\"message\":\"No version of key ' OR 1=1 --.\"}");
+                            + "\"more_keys\":false,\"history\":null,\"window\":null,\"a\":null,\"b\":null,\"compare\":null,\"quarantined\":[],"
+                            + "\"dead_lettered\":[],\"message\":\"No version of key ' OR 1=1 --.\"}");
         });
     }
 }

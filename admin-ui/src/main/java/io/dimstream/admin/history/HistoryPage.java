@@ -1,87 +1,266 @@
 package io.dimstream.admin.history;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.dimstream.admin.history.HistoryView.Version;
 import io.dimstream.admin.web.BadRequest;
 import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.admin.web.PageRenderer;
+import io.dimstream.admin.web.Values;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.HistoryQueries;
+import io.dimstream.db.read.KeyIncidents;
 import io.dimstream.db.read.VersionRow;
 import io.javalin.http.Context;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * {@code /history/{entity}}: a key search (prefix of the first key column, {@code q=}) and, for a
- * whole key ({@code k=} once per key column, in key order), its history. JSON twin under {@code /api}.
+ * whole key ({@code k=} once per key column, in key order), its history: the timeline of the
+ * window {@code from=}/{@code to=} (default: the whole history, an open version running to now),
+ * the version table, and with {@code a=}/{@code b=} (version numbers) the two versions side by
+ * side. Every state of the page is its URL. JSON twin under {@code /api}.
  */
 public final class HistoryPage {
 
     /** Keys listed for a search. */
     static final int SEARCH_LIMIT = 50;
+    /** Version rows shown before the rest is collapsed. */
+    static final int TABLE_ROWS = 50;
 
     /** The page's model and the JSON twin's body. */
     public record Model(String entity, List<String> keyColumns, String query, List<KeyHit> keys, boolean moreKeys,
-                        HistoryView history, String message) {
+                        HistoryView history, Timeline.Window window, Integer a, Integer b, Compare compare,
+                        List<KeyIncidents.Quarantined> quarantined, List<KeyIncidents.DeadLettered> deadLettered,
+                        String message, @JsonIgnore Screen screen) {
     }
 
     /** A key found by the search, with its link's query string. */
     public record KeyHit(Map<String, Object> key, String label, String link) {
     }
 
+    /** Two versions side by side: one row per field, {@code changed} when the two differ. */
+    public record Compare(int a, int b, List<CompareRow> rows) {
+    }
+
+    /** One field of the comparison; {@code group}: period, tracked, type1 or lineage. */
+    public record CompareRow(String field, String group, String a, String b, boolean changed) {
+    }
+
+    /**
+     * What only the HTML page needs: the drawing, the navigation links (query strings), and the
+     * version table split into the rows shown and those collapsed.
+     */
+    public record Screen(Timeline.Drawing drawing, String zoomIn, String zoomOut, String back, String forward, String whole,
+                         boolean wholeShown, List<Version> shown, List<Version> collapsed, int inWindow,
+                         List<Map.Entry<String, String>> hidden, Map<String, String> type1Now, Links links) {
+    }
+
     private final HistoryQueries queries;
+    private final KeyIncidents incidents;
     private final EntityCatalog catalog;
     private final PageRenderer pages;
+    private final Clock clock;
 
-    public HistoryPage(HistoryQueries queries, EntityCatalog catalog, PageRenderer pages) {
+    public HistoryPage(HistoryQueries queries, KeyIncidents incidents, EntityCatalog catalog, PageRenderer pages, Clock clock) {
         this.queries = queries;
+        this.incidents = incidents;
         this.catalog = catalog;
         this.pages = pages;
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     Model model(Context ctx) throws SQLException {
         EntitySpec e = catalog.spec(ctx.pathParam("entity"));
         List<String> k = ctx.queryParams("k");
         String q = ctx.queryParam("q");
-        List<KeyHit> hits = List.of();
-        boolean more = false;
-        HistoryView history = null;
-        String message = null;
-        if (!k.isEmpty()) {
-            if (k.size() != e.key().size()) {
-                throw new BadRequest("k: entity " + e.name() + " has " + e.key().size() + " key column(s) " + e.key()
-                        + "; give k= once for each, in that order (got " + k.size() + ")");
-            }
-            List<VersionRow> rows;
-            try {
-                rows = queries.history(e, new ArrayList<>(k));
-            } catch (IllegalArgumentException ex) {
-                throw new BadRequest("k: " + ex.getMessage());
-            }
-            if (rows.isEmpty()) {
-                message = "No version of key " + String.join(", ", k) + ".";
-            } else {
-                history = HistoryView.of(e, rows);
-            }
-        } else {
+        if (k.isEmpty()) {
             List<Map<String, Object>> found = queries.findKeys(e, q, SEARCH_LIMIT + 1);
-            more = found.size() > SEARCH_LIMIT;
-            hits = found.stream().limit(SEARCH_LIMIT).map(HistoryPage::hit).toList();
-            if (hits.isEmpty()) {
-                message = q == null || q.isEmpty() ? "The table is empty." : "No key starts with \"" + q + "\".";
-            }
+            boolean more = found.size() > SEARCH_LIMIT;
+            List<KeyHit> hits = found.stream().limit(SEARCH_LIMIT).map(HistoryPage::hit).toList();
+            String message = hits.isEmpty() ? (q == null || q.isEmpty() ? "The table is empty." : "No key starts with \"" + q + "\".") : null;
+            return new Model(e.name(), e.key(), q == null ? "" : q, hits, more, null, null, null, null, null, List.of(), List.of(),
+                    message, null);
         }
-        return new Model(e.name(), e.key(), q == null ? "" : q, hits, more, history, message);
+        if (k.size() != e.key().size()) {
+            throw new BadRequest("k: entity " + e.name() + " has " + e.key().size() + " key column(s) " + e.key()
+                    + "; give k= once for each, in that order (got " + k.size() + ")");
+        }
+        Instant from = instant("from", ctx.queryParam("from"));
+        Instant to = instant("to", ctx.queryParam("to"));
+        List<VersionRow> rows;
+        try {
+            rows = queries.history(e, new ArrayList<>(k));
+        } catch (IllegalArgumentException ex) {
+            throw new BadRequest("k: " + ex.getMessage());
+        }
+        if (rows.isEmpty()) {
+            return new Model(e.name(), e.key(), q == null ? "" : q, List.of(), false, null, null, null, null, null, List.of(), List.of(),
+                    "No version of key " + String.join(", ", k) + ".", null);
+        }
+        HistoryView history = HistoryView.of(e, rows);
+        List<Version> versions = history.versions();
+        Instant now = clock.instant();
+        Timeline.Window whole = Timeline.defaultWindow(versions, now);
+        Timeline.Window w;
+        try {
+            w = new Timeline.Window(from == null ? whole.from() : from, to == null ? whole.to() : to);
+        } catch (IllegalArgumentException ex) {
+            throw new BadRequest((from != null && to != null ? "from, to" : from != null ? "from" : "to") + ": " + ex.getMessage());
+        }
+        Integer a = version("a", ctx.queryParam("a"), versions.size());
+        Integer b = version("b", ctx.queryParam("b"), versions.size());
+        Compare compare = a != null && b != null ? compare(history, versions.get(a - 1), versions.get(b - 1)) : null;
+
+        Map<String, String> keyTexts = new LinkedHashMap<>();
+        for (int i = 0; i < k.size(); i++) {
+            keyTexts.put(e.key().get(i), k.get(i));
+        }
+        List<KeyIncidents.Quarantined> quarantined = incidents.quarantined(e.name(), keyTexts);
+        List<KeyIncidents.DeadLettered> dead = incidents.deadLettered(e.name(), keyTexts);
+
+        boolean wholeShown = from == null && to == null;
+        Links links = new Links(k, a, b);
+        Timeline.Window in = w.zoomIn();
+        List<Version> inside = new ArrayList<>();
+        List<Version> outside = new ArrayList<>();
+        for (Version v : versions) {
+            (Timeline.end(v, now).isAfter(w.from()) && v.validFrom().isBefore(w.to()) ? inside : outside).add(v);
+        }
+        List<Version> ordered = new ArrayList<>(inside);
+        ordered.addAll(outside);
+        Map<String, String> type1Now = new LinkedHashMap<>();
+        Version last = versions.get(versions.size() - 1);
+        for (String c : history.type1Columns()) {
+            type1Now.put(c, last.text(c));
+        }
+        Screen screen = new Screen(Timeline.draw(versions, history.trackedColumns(), w, now),
+                in == null ? null : links.to(in), links.to(w.zoomOut()), links.to(w.pan(-1)), links.to(w.pan(1)), links.to(null),
+                wholeShown, ordered.subList(0, Math.min(TABLE_ROWS, ordered.size())),
+                ordered.subList(Math.min(TABLE_ROWS, ordered.size()), ordered.size()), inside.size(),
+                links.hidden(wholeShown ? null : w), type1Now, links);
+        return new Model(e.name(), e.key(), q == null ? "" : q, List.of(), false, history, w, a, b, compare, quarantined, dead, null, screen);
+    }
+
+    /** Query strings of this key's page, keeping the selected versions. */
+    public record Links(List<String> k, Integer a, Integer b) {
+        public String to(Timeline.Window w) {
+            StringBuilder s = new StringBuilder();
+            for (String p : k) {
+                s.append(s.length() == 0 ? "?" : "&").append("k=").append(enc(p));
+            }
+            if (w != null) {
+                s.append("&from=").append(enc(w.from().toString())).append("&to=").append(enc(w.to().toString()));
+            }
+            if (a != null) {
+                s.append("&a=").append(a);
+            }
+            if (b != null) {
+                s.append("&b=").append(b);
+            }
+            return s.toString();
+        }
+
+        /** The hidden fields of the compare form: the key and the window. */
+        List<Map.Entry<String, String>> hidden(Timeline.Window w) {
+            List<Map.Entry<String, String>> out = new ArrayList<>();
+            k.forEach(v -> out.add(Map.entry("k", v)));
+            if (w != null) {
+                out.add(Map.entry("from", w.from().toString()));
+                out.add(Map.entry("to", w.to().toString()));
+            }
+            return out;
+        }
+    }
+
+    /** An instant of the URL: ISO-8601 with a zone ({@code 2025-01-01T00:00:00Z}), or a UTC date-time or date. */
+    static Instant instant(String param, String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        try {
+            return Instant.parse(value);
+        } catch (DateTimeParseException ignored) {
+            // try the shorter forms
+        }
+        try {
+            return LocalDateTime.parse(value).toInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException ignored) {
+            // a date?
+        }
+        try {
+            return LocalDate.parse(value).atStartOfDay().toInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException ex) {
+            throw new BadRequest(param + ": not an instant (e.g. 2025-01-01T00:00:00Z, 2025-01-01T00:00 UTC, or 2025-01-01): \""
+                    + value + "\"");
+        }
+    }
+
+    static Integer version(String param, String value, int count) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        int n;
+        try {
+            n = Integer.parseInt(value);
+        } catch (NumberFormatException ex) {
+            throw new BadRequest(param + ": not a version number: \"" + value + "\"");
+        }
+        if (n < 1 || n > count) {
+            throw new BadRequest(param + ": no version " + n + " (the key has versions 1 to " + count + ")");
+        }
+        return n;
+    }
+
+    static Compare compare(HistoryView h, Version a, Version b) {
+        List<CompareRow> rows = new ArrayList<>();
+        row(rows, "valid_from", "period", a.validFrom().toString(), b.validFrom().toString());
+        row(rows, "valid_to", "period", a.validTo() == null ? "open" : a.validTo().toString(), b.validTo() == null ? "open" : b.validTo().toString());
+        row(rows, "state", "period", a.state() + (a.late() ? ", late-placed" : ""), b.state() + (b.late() ? ", late-placed" : ""));
+        for (String c : h.trackedColumns()) {
+            row(rows, c, "tracked", a.text(c), b.text(c));
+        }
+        for (String c : h.type1Columns()) {
+            row(rows, c, "type1", a.text(c), b.text(c));
+        }
+        row(rows, "surrogate_key", "lineage", Long.toString(a.surrogateKey()), Long.toString(b.surrogateKey()));
+        row(rows, "record_hash", "lineage", a.recordHash(), b.recordHash());
+        row(rows, "topic", "lineage", a.lineage().topic(), b.lineage().topic());
+        row(rows, "partition", "lineage", str(a.lineage().partition()), str(b.lineage().partition()));
+        row(rows, "offset", "lineage", str(a.lineage().offset()), str(b.lineage().offset()));
+        row(rows, "loaded_at", "lineage", str(a.lineage().loadedAt()), str(b.lineage().loadedAt()));
+        return new Compare(a.number(), b.number(), rows);
+    }
+
+    private static void row(List<CompareRow> rows, String field, String group, String a, String b) {
+        rows.add(new CompareRow(field, group, a, b, !Objects.equals(a, b)));
+    }
+
+    private static String str(Object o) {
+        return o == null ? null : o.toString();
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
     private static KeyHit hit(Map<String, Object> key) {
-        List<String> parts = key.values().stream().map(io.dimstream.admin.web.Values::text).toList();
+        List<String> parts = key.values().stream().map(Values::text).toList();
         StringBuilder link = new StringBuilder();
         for (String p : parts) {
-            link.append(link.length() == 0 ? "?" : "&").append("k=").append(java.net.URLEncoder.encode(p,
-                    java.nio.charset.StandardCharsets.UTF_8));
+            link.append(link.length() == 0 ? "?" : "&").append("k=").append(enc(p));
         }
         return new KeyHit(new LinkedHashMap<>(key), String.join(" / ", parts), link.toString());
     }

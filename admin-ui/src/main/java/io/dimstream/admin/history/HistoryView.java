@@ -5,7 +5,6 @@ import io.dimstream.admin.web.Values;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.VersionRow;
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,18 +14,19 @@ import java.util.Objects;
 
 /**
  * The history of one key as the page and {@code /api/history/...} show it: every version with
- * the attribute columns that changed from the previous version, its lineage, and the geometry of
- * the SVG timeline (computed here, drawn by the template; ignored by the JSON twin).
+ * the attribute columns that changed from the previous version, whether it was placed late, and its
+ * lineage. The timeline's geometry is {@link Timeline}'s.
  */
 public record HistoryView(String entity, Map<String, Object> key, List<String> keyColumns, List<String> attributeColumns,
-                          List<Version> versions, @JsonIgnore Timeline timeline) {
+                          List<String> trackedColumns, List<String> type1Columns, List<Version> versions) {
 
     /**
      * One version.
      *
      * @param changed attribute columns whose value differs from the previous version's (empty for the first)
+     * @param late    late-placed: it arrived after a version with a later valid_from ({@link HistoryView#latePlaced})
      */
-    public record Version(int number, Instant validFrom, Instant validTo, boolean isCurrent, boolean isDeleted, long surrogateKey,
+    public record Version(int number, Instant validFrom, Instant validTo, boolean isCurrent, boolean isDeleted, boolean late, long surrogateKey,
                           String recordHash, Map<String, Object> values, List<String> changed, Lineage lineage) {
 
         /** The value of column {@code c} as text (null for NULL). */
@@ -51,20 +51,6 @@ public record HistoryView(String entity, Map<String, Object> key, List<String> k
     public record Lineage(String topic, Integer partition, Long offset, Instant loadedAt) {
     }
 
-    /** The SVG: one bar per version on its own lane, x proportional to time. */
-    public record Timeline(int width, int height, String startLabel, String endLabel, List<Bar> bars) {
-    }
-
-    /** One version's bar; {@code cssClass} says current, deleted or closed. */
-    public record Bar(int number, double x, double y, double width, double height, String cssClass, String title) {
-    }
-
-    static final int WIDTH = 760;
-    static final int LANE = 22;
-    static final int BAR = 16;
-    static final int TOP = 4;
-    static final int AXIS = 18;
-
     public static HistoryView of(EntitySpec e, List<VersionRow> rows) {
         if (rows.isEmpty()) {
             throw new IllegalArgumentException("a history has at least one version");
@@ -72,7 +58,8 @@ public record HistoryView(String entity, Map<String, Object> key, List<String> k
         List<Version> versions = new ArrayList<>();
         VersionRow prev = null;
         int n = 1;
-        for (VersionRow r : rows) {
+        for (int i = 0; i < rows.size(); i++) {
+            VersionRow r = rows.get(i);
             Map<String, Object> values = new LinkedHashMap<>(r.key());
             values.putAll(r.attributes());
             List<String> changed = new ArrayList<>();
@@ -83,47 +70,38 @@ public record HistoryView(String entity, Map<String, Object> key, List<String> k
                     }
                 }
             }
-            versions.add(new Version(n++, r.validFrom(), r.validTo(), r.current(), r.deleted(), r.surrogateKey(), r.recordHash(),
-                    values, changed, new Lineage(r.sourceTopic(), r.sourcePartition(), r.sourceOffset(), r.loadedAt())));
+            versions.add(new Version(n++, r.validFrom(), r.validTo(), r.current(), r.deleted(), latePlaced(rows, i), r.surrogateKey(),
+                    r.recordHash(), values, changed, new Lineage(r.sourceTopic(), r.sourcePartition(), r.sourceOffset(), r.loadedAt())));
             prev = r;
         }
-        return new HistoryView(e.name(), rows.get(0).key(), e.key(), e.attributes(), versions, timeline(versions));
+        return new HistoryView(e.name(), rows.get(0).key(), e.key(), e.attributes(), e.tracked(), e.type1(), versions);
     }
 
     /**
-     * The time axis runs from the first {@code valid_from} to the last version's end, where an
-     * open last version is drawn a tenth of the span (at least a day) long: the drawing depends on
-     * the data only, not on the clock.
+     * Whether version {@code i} arrived after a version with a later {@code valid_from}: an event
+     * placed into the past. Arrival is compared by the lineage's offset when both versions come
+     * from the same topic and partition (a key's events share a partition, so this is their
+     * arrival order), else by {@code loaded_at}. The offset comes first because {@code loaded_at}
+     * is when dimstream last wrote the row: closing a version, or cutting it short for a late
+     * event, rewrites it, so an early version cut by a late one would look late too.
      */
-    static Timeline timeline(List<Version> versions) {
-        Instant start = versions.get(0).validFrom();
-        Instant lastFrom = versions.get(versions.size() - 1).validFrom();
-        Duration span = Duration.between(start, lastFrom);
-        Duration tail = span.dividedBy(10).compareTo(Duration.ofDays(1)) < 0 ? Duration.ofDays(1) : span.dividedBy(10);
-        Instant end = lastFrom.plus(tail);
-        for (Version v : versions) {
-            if (v.validTo() != null && v.validTo().isAfter(end)) {
-                end = v.validTo();
+    static boolean latePlaced(List<VersionRow> rows, int i) {
+        VersionRow v = rows.get(i);
+        for (int j = i + 1; j < rows.size(); j++) {
+            VersionRow w = rows.get(j);
+            if (w.validFrom().isAfter(v.validFrom()) && arrivedBefore(w, v)) {
+                return true;
             }
         }
-        double total = Duration.between(start, end).toMillis();
-        List<Bar> bars = new ArrayList<>();
-        for (int i = 0; i < versions.size(); i++) {
-            Version v = versions.get(i);
-            Instant to = v.validTo() == null ? end : v.validTo();
-            double x = round(WIDTH * Duration.between(start, v.validFrom()).toMillis() / total);
-            double w = Math.max(2, round(WIDTH * Duration.between(v.validFrom(), to).toMillis() / total));
-            String cls = v.isDeleted() ? "bar deleted" : v.isCurrent() ? "bar current" : "bar";
-            String title = "v" + v.number() + (v.isDeleted() ? " deleted" : "") + (v.isCurrent() ? " current" : "") + ": "
-                    + v.validFrom() + " .. " + (v.validTo() == null ? "open" : v.validTo().toString());
-            bars.add(new Bar(v.number(), x, TOP + i * LANE, w, BAR, cls, title));
-        }
-        return new Timeline(WIDTH, TOP + versions.size() * LANE + AXIS, start.toString(),
-                versions.get(versions.size() - 1).validTo() == null ? "open" : end.toString(), bars);
+        return false;
     }
 
-    private static double round(double d) {
-        return Math.round(d * 10) / 10.0;
+    private static boolean arrivedBefore(VersionRow a, VersionRow b) {
+        if (a.sourceTopic() != null && a.sourceTopic().equals(b.sourceTopic()) && a.sourcePartition() != null
+                && a.sourcePartition().equals(b.sourcePartition()) && a.sourceOffset() != null && b.sourceOffset() != null) {
+            return a.sourceOffset() < b.sourceOffset();
+        }
+        return a.loadedAt() != null && b.loadedAt() != null && a.loadedAt().isBefore(b.loadedAt());
     }
 
     private static boolean same(Object a, Object b) {

@@ -39,6 +39,12 @@
  *       table, not with the number of changes.</li>
  * </ul>
  *
+ * <h2>A key's incidents</h2>
+ * {@link io.dimstream.db.read.KeyIncidents} finds one key's rows in {@code dimstream.quarantine}
+ * ({@code event_key ->> column = ?} for each key column) and in the DLQ mirror
+ * {@code dimstream.dlq_records} (the raw record key equal to the key's UTF-8 text), for the
+ * history page. Both read the entity's rows through their indexes on {@code entity} and filter.
+ *
  * <h2>Integrity</h2>
  * {@link io.dimstream.db.read.IntegrityChecker} runs one statement: a single window pass
  * ({@code row_number}, {@code LAG}, {@code LEAD}, {@code count(*) FILTER} over
