@@ -105,6 +105,18 @@ final class CommandSupport {
     static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, int batchSize, int parallelism,
                                      BufferedReader in, String inputName) {
         EventFileLoader loader = new EventFileLoader(ds, entity, batchSize, parallelism);
+        prepare(loader, entity);
+        try {
+            return loader.load(in, inputName, Instant.now());
+        } catch (LoadException e) {
+            out.println("stopped; the batches committed before the failure did:");
+            LoadReportPrinter.print(out, e.soFar());
+            throw new CliFailure(CliFailure.FAILED, e.getMessage(), e);
+        }
+    }
+
+    /** Brings dimstream's schema up to date and creates or checks the entity's tables, failures as {@link CliFailure}s. */
+    static void prepare(EventFileLoader loader, EntitySpec entity) {
         try {
             loader.prepare();
         } catch (EntityTables.SchemaMismatchException e) {
@@ -115,13 +127,6 @@ final class CommandSupport {
         } catch (SQLException e) {
             throw new CliFailure(CliFailure.FAILED, "cannot create or check the tables of entity " + entity.name() + ": "
                     + e.getMessage() + " (SQL state " + e.getSQLState() + ")", e);
-        }
-        try {
-            return loader.load(in, inputName, Instant.now());
-        } catch (LoadException e) {
-            out.println("stopped; the batches committed before the failure did:");
-            LoadReportPrinter.print(out, e.soFar());
-            throw new CliFailure(CliFailure.FAILED, e.getMessage(), e);
         }
     }
 

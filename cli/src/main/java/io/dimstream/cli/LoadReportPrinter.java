@@ -6,13 +6,18 @@ import io.dimstream.db.write.ApplyResult;
 import java.io.PrintWriter;
 import java.util.List;
 
-/** Prints what a load did: one count per line, then each refused line with its reason. */
+/** Prints what a load did: one count per line, then each refused line or row with its reason. */
 final class LoadReportPrinter {
 
     private LoadReportPrinter() {
     }
 
     static void print(PrintWriter out, LoadReport report) {
+        print(out, report, "line");
+    }
+
+    /** As above, each refused input named as {@code unit N} ("line" of a text file, "row" of a table). */
+    static void print(PrintWriter out, LoadReport report, String unit) {
         ApplyResult r = report.result();
         List<Rejection> rejections = report.rejections();
         count(out, "applied", r.applied());
@@ -25,7 +30,7 @@ final class LoadReportPrinter {
         count(out, "quarantined", r.quarantined());
         count(out, "rejected", rejections.size());
         for (Rejection x : rejections) {
-            out.println("line " + x.source().offset() + ": " + x.reason());
+            out.println(unit + " " + x.source().offset() + ": " + x.reason());
         }
         out.flush();
     }

@@ -37,6 +37,6 @@ class DimstreamCliTest {
         CliRun run = CliRun.of("load", "--entity", "customer");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).startsWith("Missing required options: '--config=FILE', '--input=EVENTS.jsonl'\n");
+        assertThat(run.err()).startsWith("Missing required option: '--config=FILE'\nUsage: dimstream load ");
     }
 }

@@ -25,6 +25,13 @@ import java.time.Instant;
  *       first); the same file loaded twice in one second gives the same seqs (a no-op).</li>
  * </ul>
  *
+ * <p>A fourth seq, {@link #LOADED_ABSENCE} ({@code Long.MIN_VALUE}, below all three), is the
+ * arrival order of the delete a loaded snapshot slice ({@code dimstream load --slice-at}) makes
+ * for a key it did not carry. Such a delete is only made for a key with no event at that instant,
+ * so it ties with nothing when made; any row of that key at that instant arriving later, by any
+ * path, wins over it (the slice did carry the key after all, or a feed's slice still arriving
+ * does), and judging the slice again finds it remembered and does nothing.
+ *
  * <p>Load against the sink is <b>not</b> decided by which came first. A load's seq beats a
  * changes-topic offset {@code o} at the same key and event time exactly when
  * {@code o < (s << 32) | line}: for a run started at or after 2020-01-01T00:00:01Z every offset
@@ -42,6 +49,9 @@ public record ArrivalSeq(long value) implements Comparable<ArrivalSeq> {
 
     /** 2020-01-01T00:00:00Z: a load's seq counts whole seconds from here. */
     public static final long LOAD_EPOCH_SECOND = 1_577_836_800L;
+
+    /** The seq of a loaded slice's delete of an absent key: below every other seq (see above). */
+    public static final long LOADED_ABSENCE = Long.MIN_VALUE;
 
     /** The greatest line number a load's seq holds (its low 32 bits). */
     public static final long MAX_LOAD_LINE = 0xFFFF_FFFFL;

@@ -22,6 +22,12 @@ public final class SnapshotSlices {
 
     private static final int FETCH_SIZE = 10_000;
 
+    /**
+     * The partition a slice applied by {@code dimstream load --slice-at} is recorded under: such a
+     * slice is complete for every key at once, whatever the changes topic's partitioning.
+     */
+    public static final int LOADED = -1;
+
     private SnapshotSlices() {
     }
 
@@ -31,6 +37,24 @@ public final class SnapshotSlices {
      * absences must be judged again, since this slice's events may have made keys live there.
      */
     public static List<Instant> complete(Connection c, String entity, int partition, Instant slice) throws SQLException {
+        return record(c, entity, partition, slice,
+                // a loaded slice is complete on every partition: a feed's older slice re-judges it for its own keys
+                "SELECT DISTINCT slice_time FROM dimstream.snapshot_slices WHERE entity = ? AND partition IN (?, " + LOADED + ") "
+                        + "AND slice_time >= ? ORDER BY slice_time");
+    }
+
+    /**
+     * Records that a loaded slice ({@code dimstream load --slice-at}) is complete for every key of the
+     * entity and returns the complete slices from it on, ascending and each once, whatever the
+     * partition they were completed on: a loaded slice judges every key, so every later slice must
+     * be judged again for every key (see the package notes for slices a feed has not finished).
+     */
+    public static List<Instant> completeLoaded(Connection c, String entity, Instant slice) throws SQLException {
+        return record(c, entity, LOADED, slice, "SELECT DISTINCT slice_time FROM dimstream.snapshot_slices WHERE entity = ? "
+                + "AND partition >= ? AND slice_time >= ? ORDER BY slice_time");
+    }
+
+    private static List<Instant> record(Connection c, String entity, int partition, Instant slice, String laterSql) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.snapshot_slices (entity, partition, slice_time) "
                 + "VALUES (?, ?, ?) ON CONFLICT (entity, partition, slice_time) DO UPDATE SET last_completed_at = now()")) {
             p.setString(1, entity);
@@ -39,8 +63,7 @@ public final class SnapshotSlices {
             p.executeUpdate();
         }
         List<Instant> out = new ArrayList<>();
-        try (PreparedStatement p = c.prepareStatement("SELECT slice_time FROM dimstream.snapshot_slices "
-                + "WHERE entity = ? AND partition = ? AND slice_time >= ? ORDER BY slice_time")) {
+        try (PreparedStatement p = c.prepareStatement(laterSql)) {
             p.setString(1, entity);
             p.setInt(2, partition);
             p.setObject(3, slice.atOffset(ZoneOffset.UTC));

@@ -22,6 +22,14 @@
  *       slices in time order.</li>
  *   <li><b>Which partition a key belongs to</b> is not stored: the caller (the sink) computes it
  *       with the changes topic's partitioner for the candidate keys this class returns.</li>
+ *   <li><b>Slices loaded without Kafka</b> ({@code dimstream load --slice-at}) are recorded under
+ *       partition {@link io.dimstream.db.snapshot.SnapshotSlices#LOADED} (-1): complete for every
+ *       key. A load judges every later slice, whatever its partition, for every key
+ *       ({@link io.dimstream.db.snapshot.SnapshotSlices#completeLoaded}); the sink's
+ *       {@link io.dimstream.db.snapshot.SnapshotSlices#complete} includes loaded slices, so a feed's
+ *       older slice re-judges them for its own partition's keys. A load's deletes lose every tie
+ *       ({@code ArrivalSeq.LOADED_ABSENCE}), so a feed slice still being published when an older
+ *       slice is loaded gets its rows back as they arrive.</li>
  *   <li><b>Truncates are empty slices.</b> A Debezium truncate with {@code on-truncate: delete-all}
  *       deletes what a slice with no rows at its time would: the sink and replays use
  *       {@link io.dimstream.db.snapshot.SnapshotSlices#forEachLiveWithoutEventAt} for it, but record

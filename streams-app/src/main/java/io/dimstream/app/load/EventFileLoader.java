@@ -1,11 +1,9 @@
 package io.dimstream.app.load;
 
 import io.dimstream.db.entity.EntitySpec;
-import io.dimstream.db.event.ArrivalSeq;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Rejection;
-import io.dimstream.db.event.Source;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.Migrations;
 import io.dimstream.db.write.ApplyResult;
@@ -28,9 +26,6 @@ import org.slf4j.LoggerFactory;
 public final class EventFileLoader {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventFileLoader.class);
-
-    /** Line numbers live in the low 32 bits of an event's seq ({@link ArrivalSeq#ofLoad}). */
-    private static final long MAX_LINE = ArrivalSeq.MAX_LOAD_LINE;
 
     private final DataSource ds;
     private final EntitySpec entity;
@@ -83,23 +78,22 @@ public final class EventFileLoader {
      * @param loadStart when this load started; its seconds since 2020-01-01 are the high half of every seq
      */
     public LoadReport load(BufferedReader in, String fileName, Instant loadStart) throws LoadException {
-        ArrivalSeq.requireLoadStart(loadStart);
+        return load(new JsonLinesSource(in, fileName, loadStart), fileName);
+    }
+
+    /**
+     * Reads {@code source} to the end and applies its events, as {@link #load(BufferedReader, String, Instant)}
+     * does for native JSON lines; the source makes each event's seq and lineage. Does not close it.
+     */
+    public LoadReport load(RowSource source, String fileName) throws LoadException {
         ApplyResult total = ApplyResult.empty();
         List<Rejection> parseRejections = new ArrayList<>();
         List<Event> batch = new ArrayList<>(Math.min(batchSize, 10_000));
         long lineNo = 0;
         int batches = 0;
         try {
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                lineNo++;
-                if (lineNo > MAX_LINE) {
-                    throw new LoadException(fileName + " has more than " + MAX_LINE + " lines; split it",
-                            new LoadReport(total, parseRejections, lineNo - 1, batches), null);
-                }
-                if (line.isBlank()) {
-                    continue;
-                }
-                NativeEventJson.Parsed parsed = NativeEventJson.parse(line, ArrivalSeq.ofLoad(loadStart, lineNo).value(), Source.line(fileName, lineNo));
+            for (NativeEventJson.Parsed parsed = source.next(); parsed != null; parsed = source.next()) {
+                lineNo = source.position();
                 if (parsed.rejection() != null) {
                     parseRejections.add(parsed.rejection());
                     continue;
@@ -111,15 +105,18 @@ public final class EventFileLoader {
                     batch.clear();
                 }
             }
+            lineNo = source.position();
+        } catch (RowSource.TooManyRows e) {
+            throw new LoadException(e.getMessage(), new LoadReport(total, parseRejections, source.position(), batches), null);
         } catch (IOException e) {
-            throw new LoadException("cannot read " + fileName + " after line " + lineNo + ": " + e.getMessage(),
-                    new LoadReport(total, parseRejections, lineNo, batches), e);
+            throw new LoadException("cannot read " + fileName + " after " + source.unit() + " " + source.position() + ": " + e.getMessage(),
+                    new LoadReport(total, parseRejections, source.position(), batches), e);
         }
         if (!batch.isEmpty()) {
             total = total.plus(apply(batch, total, parseRejections, lineNo, batches));
             batches++;
         }
-        LOG.debug("loaded {} lines of {} into {} in {} batches", lineNo, fileName, entity.name(), batches);
+        LOG.debug("loaded {} {}s of {} into {} in {} batches", lineNo, source.unit(), fileName, entity.name(), batches);
         return new LoadReport(total, parseRejections, lineNo, batches);
     }
 

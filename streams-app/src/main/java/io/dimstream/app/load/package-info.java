@@ -1,6 +1,25 @@
 /**
- * {@code dimstream load}: native JSON events from a file, applied in batches through the same
+ * {@code dimstream load}: events from a file or a query, applied in batches through the same
  * writer the streaming sink uses; parse errors and the writer's rejections are reported with
- * their line numbers.
+ * their line or row numbers.
+ *
+ * <p>Design notes:
+ * <ul>
+ *   <li><b>One loop, many sources.</b> {@link io.dimstream.app.load.EventFileLoader#load(io.dimstream.app.load.RowSource, String)}
+ *       batches whatever a {@link io.dimstream.app.load.RowSource} yields: native JSON lines
+ *       ({@link io.dimstream.app.load.JsonLinesSource}) or rows of a CSV file, a Parquet file or a
+ *       query ({@link io.dimstream.app.load.TabularSource} over {@code io.dimstream.db.source.SourceRows}),
+ *       each row an event or a rejection. A source only maps names (entity columns, an operation
+ *       column, a time column); the writer's {@code EventValidator} types every value, so a file's
+ *       value is judged exactly as the same value in a Kafka record.</li>
+ *   <li><b>Event time is never guessed.</b> Rows take it from a time column, one
+ *       {@code --event-time} for all, or a slice's instant; not the clock, not a file's
+ *       modification time (a copy changes it, and history must not depend on when it was loaded).</li>
+ *   <li><b>Slices without Kafka</b> ({@link io.dimstream.app.load.SliceLoader}): the rows as upserts
+ *       at the slice's instant, then the slice recorded complete for every key and it and every
+ *       later slice judged, as the sink judges a slice's end-of-slice marker
+ *       ({@code io.dimstream.db.snapshot}). A directory's slices are named by a regex with a group
+ *       {@code t} ({@link io.dimstream.app.load.SliceFileNames}) and applied in time order.</li>
+ * </ul>
  */
 package io.dimstream.app.load;

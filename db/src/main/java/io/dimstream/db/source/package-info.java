@@ -1,0 +1,35 @@
+/**
+ * Rows from outside dimstream, for {@code dimstream load}: a CSV or Parquet file, or the result of a
+ * query on any JDBC source whose driver is on the classpath. Each row comes out as the file's or
+ * query's column names and plain Java values ({@link io.dimstream.db.source.SourceRows}); what those
+ * values mean for an entity (coercion to its column types, NULL key parts, limits) is decided once,
+ * by {@link io.dimstream.db.event.EventValidator}, as for every other input.
+ *
+ * <p>Design notes:
+ * <ul>
+ *   <li><b>CSV and Parquet through DuckDB's JDBC driver</b> ({@code org.duckdb:duckdb_jdbc}, in-process,
+ *       in-memory database, nothing written to disk). Chosen over parquet-java because one well-kept
+ *       dependency reads both formats (and globs, compression, Spark's and pandas' Parquet encodings)
+ *       and streams rows through an ordinary {@link java.sql.ResultSet}; parquet-java's reader
+ *       ({@code parquet-hadoop}) needs Hadoop's {@code Configuration}/{@code FileSystem} classes
+ *       (hadoop-common and its transitive tree, tens of jars) and a second library for CSV. The cost:
+ *       {@code duckdb_jdbc-1.5.6.0.jar} is 85 MB (85,178,546 bytes; the native library for six
+ *       platforms inside one jar), the largest part of the distribution. This module compiles against
+ *       {@code java.sql} only (the URL {@code jdbc:duckdb:} names the driver); the command line puts
+ *       the driver on the class path at run time, so {@code db}'s other users do not carry it.</li>
+ *   <li><b>Streamed.</b> DuckDB is opened with {@code jdbc_stream_results=true} (without it the driver
+ *       materializes the whole result in native memory) and read forward only; a query source runs
+ *       with auto-commit off, a fetch size and read-only (PostgreSQL's driver holds a cursor only so),
+ *       so no source is ever held in memory whole.</li>
+ *   <li><b>CSV values are text.</b> The file is read with {@code all_varchar=true}: DuckDB's type
+ *       guessing would turn {@code 00123} into 123 and a date-like code into a date; the entity's
+ *       column types decide instead. An empty unquoted field is NULL, a quoted one ({@code ""}) the
+ *       empty string ({@code allow_quoted_nulls=false}), so NULL and {@code ''} stay different, as the
+ *       record hash needs. The first line is the header.</li>
+ *   <li><b>Typed values</b> (Parquet, queries) come out as the Java values {@link io.dimstream.db.entity.ColumnType#coerce}
+ *       takes: integers as Long (or BigInteger), decimals as BigDecimal, timestamps with a zone as
+ *       Instant, without as LocalDateTime, dates, times, UUIDs, bytes. Nested types (lists, structs,
+ *       maps) are refused with the column's name: cast them in a query.</li>
+ * </ul>
+ */
+package io.dimstream.db.source;
