@@ -32,14 +32,24 @@ import org.postgresql.PGConnection;
 /**
  * The {@code load} benchmark of the writer (not a test): a table of N existing current rows, then
  * batches of changes (close + insert) applied by the writer, on one connection and on parallel
- * connections, next to two peers measured in the same run on the same table:
+ * connections, next to peers measured in the same run on the same table, each with a change set
+ * of the same shape (distinct existing keys, every one a tracked change, in order):
  * <ul>
  *   <li>ceiling: COPY of 2 x batch rows (the rows a batch of changes writes) into the same
  *       indexed table, removed again afterwards;</li>
+ *   <li>bare ({@link Peers.Bare}): the set-based close + insert PostgreSQL needs anyway (COPY into
+ *       a staging table, {@code UPDATE ... FROM}, {@code INSERT ... SELECT}), on the same table;</li>
+ *   <li>dbt ({@link Peers.Dbt}): the SQL of a dbt snapshot (check strategy, check_cols all) on a
+ *       snapshot table holding the same versions and a source table holding the current rows
+ *       after the changes, both copied from the writer's table just before (untimed), for
+ *       {@code hard_deletes} ignore and invalidate ({@code --dbt-hard-deletes ignore,invalidate},
+ *       {@code --dbt false} skips it, {@code --dbt-indexes true} indexes the snapshot table);</li>
  *   <li>naive: a statement pair per change (UPDATE close + INSERT), one commit per batch.</li>
  * </ul>
- * Usage: {@code ./mvnw -q -pl e2e -am install -DskipTests && ./mvnw -q -pl e2e exec:java
- * -Dexec.args="--jdbc URL --rows 1000000 --batches 10000,100000 --runs 3 --parallel 2"}.
+ * Each ratio is taken within one run (same table, same minutes), then the median over runs.
+ * {@code --growth 1000000,10000000} measures instead how cost grows with the table ({@link Growth}).
+ * Usage: {@code e2e/bench.sh WriterBenchmark --jdbc URL --rows 1000000 --batches 10000,100000 --runs 5 --parallel 2}
+ * (docs/benchmarks.md).
  * {@code --surrogate-index true} creates the table with the unique index on surrogate_key
  * ({@code surrogate-key-index: true}), {@code --exclusion true} adds a GiST exclusion constraint
  * against overlapping ranges, {@code --naive false} skips the slow row-at-a-time peer.
