@@ -32,14 +32,24 @@ import org.postgresql.PGConnection;
 /**
  * The {@code load} benchmark of the writer (not a test): a table of N existing current rows, then
  * batches of changes (close + insert) applied by the writer, on one connection and on parallel
- * connections, next to two peers measured in the same run on the same table:
+ * connections, next to peers measured in the same run on the same table, each with a change set
+ * of the same shape (distinct existing keys, every one a tracked change, in order):
  * <ul>
  *   <li>ceiling: COPY of 2 x batch rows (the rows a batch of changes writes) into the same
  *       indexed table, removed again afterwards;</li>
+ *   <li>bare ({@link Peers.Bare}): the set-based close + insert PostgreSQL needs anyway (COPY into
+ *       a staging table, {@code UPDATE ... FROM}, {@code INSERT ... SELECT}), on the same table;</li>
+ *   <li>dbt ({@link Peers.Dbt}): the SQL of a dbt snapshot (check strategy, check_cols all) on a
+ *       snapshot table holding the same versions and a source table holding the current rows
+ *       after the changes, both copied from the writer's table just before (untimed), for
+ *       {@code hard_deletes} ignore and invalidate ({@code --dbt-hard-deletes ignore,invalidate},
+ *       {@code --dbt false} skips it, {@code --dbt-indexes true} indexes the snapshot table);</li>
  *   <li>naive: a statement pair per change (UPDATE close + INSERT), one commit per batch.</li>
  * </ul>
- * Usage: {@code ./mvnw -q -pl e2e -am install -DskipTests && ./mvnw -q -pl e2e exec:java
- * -Dexec.args="--jdbc URL --rows 1000000 --batches 10000,100000 --runs 3 --parallel 2"}.
+ * Each ratio is taken within one run (same table, same minutes), then the median over runs.
+ * {@code --growth 1000000,10000000} measures instead how cost grows with the table ({@link Growth}).
+ * Usage: {@code e2e/bench.sh WriterBenchmark --jdbc URL --rows 1000000 --batches 10000,100000 --runs 5 --parallel 2}
+ * (docs/benchmarks.md).
  * {@code --surrogate-index true} creates the table with the unique index on surrogate_key
  * ({@code surrogate-key-index: true}), {@code --exclusion true} adds a GiST exclusion constraint
  * against overlapping ranges, {@code --naive false} skips the slow row-at-a-time peer.
@@ -49,6 +59,7 @@ import org.postgresql.PGConnection;
  */
 public final class WriterBenchmark {
 
+    static final Instant BASE = Instant.parse("2025-01-01T00:00:00Z");
     private static final String[] COUNTRIES = {"DE", "FR", "US", "JP", "BR", "IN", "NG", "SE"};
     private static final String[] TIERS = {"bronze", "silver", "gold", "platinum"};
 
@@ -61,6 +72,7 @@ public final class WriterBenchmark {
         List<Integer> batches = Arrays.stream(a.getOrDefault("batches", "10000,100000").split(",")).map(Integer::parseInt).toList();
         boolean naive = !"false".equals(a.get("naive"));
 
+        Instant base = BASE;
         try (Databases.Handle h = Databases.open(jdbc, null, null, parallel + 2)) {
             DataSource ds = h.dataSource();
             Migrations.migrate(ds);
@@ -88,9 +100,12 @@ public final class WriterBenchmark {
             }
             Scd2Writer writer = new Scd2Writer(ds, a.getOrDefault("work-mem", "64MB"));
             Random rnd = new Random(42);
+            if (a.containsKey("growth")) {
+                Growth.run(a, ds, spec, writer, rnd, parallel, runs);
+                return;
+            }
 
             long t0 = System.nanoTime();
-            Instant base = Instant.parse("2025-01-01T00:00:00Z");
             for (int from = 0; from < rows; from += 100_000) {
                 List<Event> batch = new ArrayList<>();
                 for (int i = from; i < Math.min(rows, from + 100_000); i++) {
@@ -103,14 +118,20 @@ public final class WriterBenchmark {
             System.out.printf(Locale.ROOT, "setup: %,d current rows written by the writer in %.1f s (%,.0f rows/s, %d connections)%n",
                     rows, setupS, rows / setupS, parallel);
 
-            System.out.printf(Locale.ROOT, "%-10s %-34s %12s %14s%n", "batch", "method", "median s", "changes/s");
+            boolean dbt = !"false".equals(a.get("dbt"));
+            boolean dbtIndexes = "true".equals(a.get("dbt-indexes"));
+            List<String> dbtModes = Arrays.asList(a.getOrDefault("dbt-hard-deletes", "ignore,invalidate").split(","));
+            String workMem = a.getOrDefault("work-mem", "64MB");
+
+            System.out.printf(Locale.ROOT, "%-10s %-44s %10s %12s %12s%n", "batch", "method", "median s", "changes/s", "x ceiling");
             int round = 1;
             long seq = rows;
             for (int b : batches) {
-                List<double[]> res = new ArrayList<>();
                 double[] ceil = new double[runs];
                 double[] one = new double[runs];
                 double[] par = new double[runs];
+                double[] bare = new double[runs];
+                double[][] dbtS = new double[dbtModes.size()][runs];
                 double[] nai = new double[runs];
                 for (int run = 0; run < runs; run++) {
                     // every measurement starts right after a CHECKPOINT: none runs while the
@@ -124,20 +145,66 @@ public final class WriterBenchmark {
                     checkpoint(ds);
                     par[run] = timeApply(writer, spec, keys(rnd, rows, b), base, round++, rnd, seq, parallel);
                     seq += b;
+                    checkpoint(ds);
+                    bare[run] = Peers.Bare.apply(ds, spec.name(), "bench_customer", events(keys(rnd, rows, b), base, round++, rnd, seq), workMem);
+                    seq += b;
+                    if (dbt) {
+                        // dbt's snapshot and source tables made from the writer's table as it is now
+                        // (untimed): dbt runs on the same versions the writer just ran on
+                        Peers.Dbt.cloneFrom(ds, "bench_customer", "bench_dbt_snapshot", "bench_dbt_source", dbtIndexes);
+                        for (int m = 0; m < dbtModes.size(); m++) {
+                            // the upstream table changes (untimed), then dbt snapshots it
+                            Peers.Dbt.applyToSource(ds, "bench_dbt_source", events(keys(rnd, rows, b), base, round++, rnd, seq));
+                            seq += b;
+                            checkpoint(ds);
+                            dbtS[m][run] = Peers.Dbt.snapshot(ds, "bench_dbt_snapshot", "bench_dbt_source",
+                                    "invalidate".equals(dbtModes.get(m)), workMem);
+                        }
+                    }
                     if (naive) {
                         checkpoint(ds);
                         nai[run] = naive(ds, spec, keys(rnd, rows, b), base, round++, rnd);
                     }
                     vacuum(ds, spec);
+                    StringBuilder dbtRun = new StringBuilder();
+                    for (int m = 0; m < dbtModes.size() && dbt; m++) {
+                        dbtRun.append(String.format(Locale.ROOT, ", dbt %s %.3f s", dbtModes.get(m), dbtS[m][run]));
+                    }
+                    System.out.printf(Locale.ROOT, "  run %d: ceiling %.3f s, writer %.3f s, writer x%d %.3f s, bare %.3f s%s%n", run + 1,
+                            ceil[run], one[run], parallel, par[run], bare[run], dbtRun);
                 }
-                report(b, "COPY of 2 x batch rows (ceiling)", ceil);
-                report(b, "writer, 1 connection", one);
-                report(b, "writer, " + parallel + " connections", par);
+                report(b, "COPY of 2 x batch rows (ceiling)", ceil, ceil);
+                report(b, "writer, 1 connection", one, ceil);
+                report(b, "writer, " + parallel + " connections", par, ceil);
+                report(b, "bare close + insert, 1 connection", bare, ceil);
+                for (int m = 0; m < dbtModes.size() && dbt; m++) {
+                    report(b, "dbt snapshot (check all, " + dbtModes.get(m) + ")" + (dbtIndexes ? " +idx" : ""), dbtS[m], ceil);
+                }
                 if (naive) {
-                    report(b, "row-at-a-time UPDATE+INSERT", nai);
+                    report(b, "row-at-a-time UPDATE+INSERT", nai, ceil);
+                }
+                // each ratio taken within one run (same table, same minute), then the median
+                ratio(b, "writer 1 conn / bare", bare, one);
+                ratio(b, "writer " + parallel + " conn / bare", bare, par);
+                for (int m = 0; m < dbtModes.size() && dbt; m++) {
+                    ratio(b, "writer 1 conn / dbt " + dbtModes.get(m), dbtS[m], one);
+                    ratio(b, "writer " + parallel + " conn / dbt " + dbtModes.get(m), dbtS[m], par);
+                }
+            }
+            if (dbt) {
+                try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                    st.execute("DROP TABLE IF EXISTS bench_dbt_snapshot, bench_dbt_source");
                 }
             }
         }
+    }
+
+    static List<Event> events(int[] keys, Instant base, int round, Random rnd, long seq) {
+        List<Event> batch = new ArrayList<>(keys.length);
+        for (int i = 0; i < keys.length; i++) {
+            batch.add(event(keys[i], base, round, rnd, seq + i));
+        }
+        return batch;
     }
 
     static EntitySpec spec(boolean surrogateKeyIndex) {
@@ -279,11 +346,33 @@ public final class WriterBenchmark {
         }
     }
 
-    static void report(int batch, String method, double[] secs) {
-        double[] s = secs.clone();
+    static double median(double[] v) {
+        double[] s = v.clone();
         Arrays.sort(s);
-        double med = s[s.length / 2];
-        System.out.printf(Locale.ROOT, "%-10s %-34s %12.3f %14.0f%n", String.format(Locale.ROOT, "%,d", batch), method, med, batch / med);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    /** Median seconds, changes/s, and the median over runs of (ceiling seconds / these seconds). */
+    static void report(int batch, String method, double[] secs, double[] ceil) {
+        double med = median(secs);
+        double[] r = new double[secs.length];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = ceil[i] / secs[i];
+        }
+        System.out.printf(Locale.ROOT, "%-10s %-44s %10.3f %12.0f %11.2fx%n", String.format(Locale.ROOT, "%,d", batch), method, med,
+                batch / med, median(r));
+    }
+
+    /** The median over runs of (reference seconds / these seconds) = this method's speed as a multiple of the reference. */
+    static void ratio(int batch, String what, double[] ref, double[] secs) {
+        double[] r = new double[secs.length];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = ref[i] / secs[i];
+        }
+        double[] s = r.clone();
+        Arrays.sort(s);
+        System.out.printf(Locale.ROOT, "%-10s ratio %-38s median %.2fx (runs: %s)%n", String.format(Locale.ROOT, "%,d", batch), what,
+                median(r), Arrays.stream(s).mapToObj(x -> String.format(Locale.ROOT, "%.2f", x)).toList());
     }
 
     static Map<String, String> parseArgs(String[] args) {

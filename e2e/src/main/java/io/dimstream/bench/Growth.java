@@ -1,0 +1,249 @@
+package io.dimstream.bench;
+
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.write.Scd2Writer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import javax.sql.DataSource;
+
+/**
+ * "How cost grows" ({@code WriterBenchmark --growth 1000000,10000000}): the table is grown through
+ * the writer to each size in versions (a share {@code --history} of the keys, 0.3 by default, with
+ * a second version), and at each size the writer (one and {@code --parallel} connections), the bare
+ * close + insert and the COPY ceiling apply {@code --batch}-change batches (100,000 by default),
+ * warm, and with {@code --cold true} also after the OS page cache was dropped. Each measured batch
+ * is undone afterwards, untimed (its versions deleted, the versions it closed reopened, its event
+ * memory rows deleted), so every run of a size sees the same table. Writes an SVG of changes/s
+ * against table size ({@code --plot}, default {@code docs/benchmarks-growth.svg}).
+ */
+final class Growth {
+
+    private Growth() {
+    }
+
+    record Point(long versions, String variant, double changesPerSecond) {
+    }
+
+    static void run(Map<String, String> a, DataSource ds, EntitySpec spec, Scd2Writer writer, Random rnd, int parallel, int runs)
+            throws Exception {
+        List<Long> sizes = Arrays.stream(a.get("growth").split(",")).map(Long::parseLong).sorted().toList();
+        double history = Double.parseDouble(a.getOrDefault("history", "0.3"));
+        int b = Integer.parseInt(a.getOrDefault("batch", "100000"));
+        boolean cold = "true".equals(a.get("cold"));
+        String workMem = a.getOrDefault("work-mem", "64MB");
+        Path plot = Path.of(a.getOrDefault("plot", "docs/benchmarks-growth.svg"));
+        Instant base = WriterBenchmark.BASE;
+        List<Point> points = new ArrayList<>();
+        int keys = 0;
+        int round = 2; // 0: first versions, 1: the history versions; measured batches from 2 on
+        long seq = 0;
+        for (long target : sizes) {
+            int k = (int) Math.round(target / (1 + history));
+            if (k % 7919 == 0) {
+                k++; // WriterBenchmark.keys steps by 7919: keep it coprime with the key count
+            }
+            long t0 = System.nanoTime();
+            for (int from = keys; from < k; from += 100_000) {
+                List<Event> batch = new ArrayList<>();
+                for (int i = from; i < Math.min(k, from + 100_000); i++) {
+                    batch.add(WriterBenchmark.event(i, base, 0, rnd, seq++));
+                }
+                writer.applyParallel(spec, batch, parallel);
+            }
+            List<Event> batch = new ArrayList<>();
+            for (int i = keys; i < k; i++) {
+                if (i % 100 < Math.round(history * 100)) {
+                    batch.add(WriterBenchmark.event(i, base, 1, rnd, seq++));
+                    if (batch.size() == 100_000) {
+                        writer.applyParallel(spec, batch, parallel);
+                        batch = new ArrayList<>();
+                    }
+                }
+            }
+            if (!batch.isEmpty()) {
+                writer.applyParallel(spec, batch, parallel);
+            }
+            keys = k;
+            WriterBenchmark.vacuum(ds, spec);
+            long versions = stats(ds, (System.nanoTime() - t0) / 1e9);
+            for (String mode : cold ? List.of("warm", "cold") : List.of("warm")) {
+                boolean c = mode.equals("cold");
+                double[] ceil = new double[runs];
+                double[] one = new double[runs];
+                double[] par = new double[runs];
+                double[] bare = new double[runs];
+                for (int run = 0; run < runs; run++) {
+                    prepare(ds, c);
+                    ceil[run] = WriterBenchmark.copyCeiling(ds, spec, b, round++);
+                    prepare(ds, c);
+                    int r = round++;
+                    one[run] = WriterBenchmark.timeApply(writer, spec, WriterBenchmark.keys(rnd, keys, b), base, r, rnd, seq, 1);
+                    seq += b;
+                    undo(ds, base.plusSeconds(3600L * r));
+                    prepare(ds, c);
+                    r = round++;
+                    par[run] = WriterBenchmark.timeApply(writer, spec, WriterBenchmark.keys(rnd, keys, b), base, r, rnd, seq, parallel);
+                    seq += b;
+                    undo(ds, base.plusSeconds(3600L * r));
+                    prepare(ds, c);
+                    r = round++;
+                    bare[run] = Peers.Bare.apply(ds, spec.name(), "bench_customer",
+                            WriterBenchmark.events(WriterBenchmark.keys(rnd, keys, b), base, r, rnd, seq), workMem);
+                    seq += b;
+                    undo(ds, base.plusSeconds(3600L * r));
+                    WriterBenchmark.vacuum(ds, spec);
+                    System.out.printf(Locale.ROOT, "  %,d versions %s run %d: ceiling %.3f s, writer %.3f s, writer x%d %.3f s, bare %.3f s%n",
+                            versions, mode, run + 1, ceil[run], one[run], parallel, par[run], bare[run]);
+                }
+                String m = " (" + mode + ")";
+                WriterBenchmark.report(b, "COPY of 2 x batch rows (ceiling)" + m, ceil, ceil);
+                WriterBenchmark.report(b, "writer, 1 connection" + m, one, ceil);
+                WriterBenchmark.report(b, "writer, " + parallel + " connections" + m, par, ceil);
+                WriterBenchmark.report(b, "bare close + insert, 1 connection" + m, bare, ceil);
+                WriterBenchmark.ratio(b, "writer 1 conn / bare" + m, bare, one);
+                WriterBenchmark.ratio(b, "writer " + parallel + " conn / bare" + m, bare, par);
+                points.add(new Point(versions, "COPY ceiling" + m, b / WriterBenchmark.median(ceil)));
+                points.add(new Point(versions, "writer, 1 connection" + m, b / WriterBenchmark.median(one)));
+                points.add(new Point(versions, "writer, " + parallel + " connections" + m, b / WriterBenchmark.median(par)));
+                points.add(new Point(versions, "bare close + insert" + m, b / WriterBenchmark.median(bare)));
+            }
+            Files.createDirectories(plot.toAbsolutePath().getParent());
+            Files.writeString(plot, svg(points, b));
+            System.out.println("plot written: " + plot.toAbsolutePath());
+        }
+    }
+
+    /** Prints the table's size and B-tree sizes; returns its versions (exact count). */
+    static long stats(DataSource ds, double setupS) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM bench_customer), (SELECT count(*) FROM bench_customer WHERE valid_to IS NULL), "
+                     + "pg_relation_size('bench_customer'), pg_indexes_size('bench_customer'), pg_total_relation_size('bench_customer_events')")) {
+            rs.next();
+            long v = rs.getLong(1);
+            System.out.printf(Locale.ROOT, "table: %,d versions, %,d keys; heap %,d MB, indexes %,d MB, event memory %,d MB (grown in %.0f s)%n",
+                    v, rs.getLong(2), rs.getLong(3) >> 20, rs.getLong(4) >> 20, rs.getLong(5) >> 20, setupS);
+            return v;
+        }
+    }
+
+    /** A CHECKPOINT, and for a cold measurement the OS page cache dropped (needs root; PostgreSQL's own buffers stay). */
+    static void prepare(DataSource ds, boolean cold) throws SQLException, IOException, InterruptedException {
+        WriterBenchmark.checkpoint(ds);
+        if (cold) {
+            new ProcessBuilder("sync").inheritIO().start().waitFor();
+            Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3\n");
+        }
+    }
+
+    /** Undoes an in-order batch applied at time t (untimed): its versions deleted, those it closed reopened, its memory rows deleted. */
+    static void undo(DataSource ds, Instant t) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try (java.sql.PreparedStatement del = c.prepareStatement("DELETE FROM bench_customer WHERE valid_from = ?");
+                 java.sql.PreparedStatement reopen = c.prepareStatement("UPDATE bench_customer SET valid_to = NULL WHERE valid_to = ?");
+                 java.sql.PreparedStatement mem = c.prepareStatement("DELETE FROM bench_customer_events WHERE event_time = ?")) {
+                java.sql.Timestamp ts = java.sql.Timestamp.from(t);
+                del.setTimestamp(1, ts);
+                del.executeUpdate();
+                reopen.setTimestamp(1, ts);
+                reopen.executeUpdate();
+                mem.setTimestamp(1, ts);
+                mem.executeUpdate();
+            }
+            c.commit();
+        }
+    }
+
+    private static final String[] COLORS = {"#555555", "#1f77b4", "#2ca02c", "#d62728"};
+
+    /**
+     * A line chart of changes/s against table size (log scale), one line per variant; cold
+     * variants dashed. Hand-written SVG text: a few dozen elements, no plotting library needed.
+     */
+    static String svg(List<Point> points, int batch) {
+        Map<String, List<Point>> lines = new LinkedHashMap<>();
+        for (Point p : points) {
+            lines.computeIfAbsent(p.variant(), x -> new ArrayList<>()).add(p);
+        }
+        double minX = Math.log10(points.stream().mapToLong(Point::versions).min().orElse(1));
+        double maxX = Math.log10(points.stream().mapToLong(Point::versions).max().orElse(10));
+        if (maxX - minX < 0.5) {
+            minX -= 0.25;
+            maxX += 0.25;
+        }
+        double maxY = points.stream().mapToDouble(Point::changesPerSecond).max().orElse(1);
+        double step = Math.pow(10, Math.floor(Math.log10(maxY)));
+        if (maxY / step < 3) {
+            step /= 2;
+        }
+        maxY = Math.ceil(maxY / step) * step;
+        int w = 760;
+        int h = 420;
+        int left = 70;
+        int right = 250;
+        int top = 40;
+        int bottom = 60;
+        double pw = w - left - right;
+        double ph = h - top - bottom;
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                + "font-family=\"sans-serif\" font-size=\"12\">%n", w, h, w, h));
+        s.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", w, h));
+        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"14\">Changes/s of %,d-change batches against table size "
+                + "(WriterBenchmark --growth)</text>%n", left, batch));
+        for (double y = 0; y <= maxY + 1e-9; y += step) {
+            double py = top + ph - y / maxY * ph;
+            s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>%n", left, py, left + pw, py));
+            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%,.0f</text>%n", left - 6, py + 4, y));
+        }
+        for (long v : points.stream().map(Point::versions).distinct().toList()) {
+            double px = left + (Math.log10(v) - minX) / (maxX - minX) * pw;
+            s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>%n", px, top, px, top + ph));
+            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.1fM</text>%n", px, top + ph + 18, v / 1e6));
+        }
+        s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">versions in the table (log scale)</text>%n",
+                left + pw / 2, h - 18));
+        s.append(String.format(Locale.ROOT, "<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 %.1f)\" text-anchor=\"middle\">changes/s</text>%n",
+                top + ph / 2, top + ph / 2));
+        List<String> variants = new ArrayList<>();
+        int legendY = top + 10;
+        for (Map.Entry<String, List<Point>> e : lines.entrySet()) {
+            boolean dashed = e.getKey().contains("cold");
+            // a variant's warm and cold lines share a color, cold dashed
+            String variant = e.getKey().replace(" (warm)", "").replace(" (cold)", "");
+            if (!variants.contains(variant)) {
+                variants.add(variant);
+            }
+            String color = COLORS[variants.indexOf(variant) % COLORS.length];
+            StringBuilder pts = new StringBuilder();
+            for (Point p : e.getValue()) {
+                double px = left + (Math.log10(p.versions()) - minX) / (maxX - minX) * pw;
+                double py = top + ph - p.changesPerSecond() / maxY * ph;
+                pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
+                s.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>%n", px, py, color));
+            }
+            s.append(String.format(Locale.ROOT, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
+                    pts.toString().trim(), color, dashed ? " stroke-dasharray=\"6,4\"" : ""));
+            s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
+                    left + pw + 15, legendY, left + pw + 40, legendY, color, dashed ? " stroke-dasharray=\"6,4\"" : ""));
+            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\">%s</text>%n", left + pw + 46, legendY + 4, e.getKey()));
+            legendY += 20;
+        }
+        s.append("</svg>\n");
+        return s.toString();
+    }
+}
