@@ -128,7 +128,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
                 }
                 pending = PendingChange.of(spec, result.event(), classOffset, newColumns(event), widenedColumns(event));
                 key = PendingChange.businessKey(spec, result.event());
-                value = pending.encode();
+                value = pending.toBytes();
             } catch (RuntimeException e) {
                 // a valid event whose change cannot be built (C1: an event time whose epoch microseconds
                 // overflow a long) is this record's problem alone: it must not fail the thread
@@ -301,7 +301,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
         }
         SliceMarker marker;
         try {
-            marker = SliceMarker.decode(record.value());
+            marker = SliceMarker.fromBytes(record.value());
         } catch (IllegalArgumentException e) {
             deadLetter(record, md, e.getMessage());
             return;
@@ -316,7 +316,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
             return;
         }
         counters.count(EventCounters.CONTROL);
-        context.forward(new Record<>(SliceMarker.END_OF_SLICE.getBytes(StandardCharsets.UTF_8), new Routed(true, marker.encode()),
+        context.forward(new Record<>(SliceMarker.END_OF_SLICE.getBytes(StandardCharsets.UTF_8), new Routed(true, marker.toBytes()),
                 record.timestamp(), SliceMarker.mark(new RecordHeaders())));
     }
 
@@ -337,7 +337,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
                 + "delete-all)", md.topic(), md.partition(), md.offset(), t.time(), pipeline.entity().name());
         counters.count(EventCounters.TRUNCATE);
         TruncateMarker marker = new TruncateMarker(pipeline.entity().name(), t.time(), t.source(), java.util.OptionalInt.empty());
-        context.forward(new Record<>(TruncateMarker.KIND.getBytes(StandardCharsets.UTF_8), new Routed(true, marker.encode()),
+        context.forward(new Record<>(TruncateMarker.KIND.getBytes(StandardCharsets.UTF_8), new Routed(true, marker.toBytes()),
                 record.timestamp(), TruncateMarker.mark(new RecordHeaders())));
     }
 

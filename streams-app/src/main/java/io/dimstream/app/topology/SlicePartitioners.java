@@ -38,7 +38,7 @@ final class SlicePartitioners {
     static StreamPartitioner<byte[], byte[]> changes() {
         return new ByKeyMarkersRouted((topic, headers, value, numPartitions) -> {
             if (TruncateMarker.is(headers)) {
-                TruncateMarker t = TruncateMarker.decode(value);
+                TruncateMarker t = TruncateMarker.fromBytes(value);
                 if (t.partition().isEmpty()) {
                     return all(numPartitions);
                 }
@@ -49,7 +49,7 @@ final class SlicePartitioners {
                 }
                 return Set.of(t.partition().getAsInt());
             }
-            SliceMarker m = SliceMarker.decode(value);
+            SliceMarker m = SliceMarker.fromBytes(value);
             if (m.partition() >= numPartitions || m.partitions() != numPartitions) {
                 throw new IllegalStateException("end-of-slice marker of " + m.entity() + " for partition " + m.partition()
                         + " of " + m.partitions() + ", but " + topic + " has " + numPartitions + " partitions: a snapshot "
