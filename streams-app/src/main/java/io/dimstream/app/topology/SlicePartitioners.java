@@ -32,11 +32,11 @@ final class SlicePartitioners {
     }
 
     static StreamPartitioner<byte[], byte[]> repartition() {
-        return new ByKeyMarkersRouted((topic, headers, value, numPartitions) -> all(numPartitions));
+        return new KeyOrMarkerPartitioner((topic, headers, value, numPartitions) -> all(numPartitions));
     }
 
     static StreamPartitioner<byte[], byte[]> changes() {
-        return new ByKeyMarkersRouted((topic, headers, value, numPartitions) -> {
+        return new KeyOrMarkerPartitioner((topic, headers, value, numPartitions) -> {
             if (TruncateMarker.is(headers)) {
                 TruncateMarker t = TruncateMarker.fromBytes(value);
                 if (t.partition().isEmpty()) {
@@ -70,10 +70,10 @@ final class SlicePartitioners {
     }
 
     /** Records by key, as Kafka's default partitioner would; control records by their {@link MarkerRoute}. */
-    private static final class ByKeyMarkersRouted implements StreamPartitioner<byte[], byte[]> {
+    private static final class KeyOrMarkerPartitioner implements StreamPartitioner<byte[], byte[]> {
         private final MarkerRoute markers;
 
-        ByKeyMarkersRouted(MarkerRoute markers) {
+        KeyOrMarkerPartitioner(MarkerRoute markers) {
             this.markers = markers;
         }
 
