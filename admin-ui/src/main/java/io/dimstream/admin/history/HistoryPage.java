@@ -77,7 +77,7 @@ public final class HistoryPage {
     }
 
     private static KeyHit hit(Map<String, Object> key) {
-        List<String> parts = key.values().stream().map(io.dimstream.admin.web.Values::text).toList();
+        List<String> parts = key.values().stream().map(io.dimstream.admin.web.ValueText::text).toList();
         StringBuilder link = new StringBuilder();
         for (String p : parts) {
             link.append(link.length() == 0 ? "?" : "&").append("k=").append(java.net.URLEncoder.encode(p,
