@@ -297,7 +297,7 @@ class DimstreamConfigTest {
         assertThat(e.problems()).containsExactly(
                 "postgres.pool-size: must be at least 1, got -1",
                 "entities[0].topic: required",
-                "entities[0].format: unknown format \"protobuf\" (supported: json, avro, debezium-json, debezium-avro, seed-json)",
+                "entities[0].format: \"protobuf\" is none of json, avro, debezium-json, debezium-avro, seed-json",
                 "entities[0].lateness-horizon: \"30 days\" is not an ISO-8601 duration or \"unlimited\"",
                 "entities[0].columns.email: unknown type \"txt\" (supported: text, varchar(n), smallint, integer, bigint, numeric,"
                         + " numeric(p,s), double precision, boolean, date, timestamp, timestamptz, time, uuid, jsonb, bytea)",
