@@ -61,7 +61,7 @@ public final class AdminServer {
     private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
 
     /** A running admin. */
-    public interface Handle extends AutoCloseable {
+    public interface Running extends AutoCloseable {
         /** The port it listens on (the one taken when asked for 0). */
         int port();
 
@@ -126,7 +126,7 @@ public final class AdminServer {
         IntegrityPage integrityPage = new IntegrityPage(new IntegrityChecker(ds), integrity, catalog, pages);
         QuarantinePage quarantine = new QuarantinePage(new QuarantineQueries(ds), new QuarantineActions(ds, new Scd2Writer(ds)),
                 catalog, pages);
-        Features f = new Features(login, dashboard, history, asOf, diff, integrityPage, quarantine,
+        FeaturePages f = new FeaturePages(login, dashboard, history, asOf, diff, integrityPage, quarantine,
                 new ReplayPage(new ReplayJobs(ds), catalog, pages), new DlqPage(new DlqRecords(ds), ds, catalog, pages),
                 new AuditPage(new AuditLog(ds), pages), new ColumnsPage(ds, catalog, pages));
         this.endpoints = endpoints(f);
@@ -161,7 +161,7 @@ public final class AdminServer {
     }
 
     /** The handlers by feature. */
-    private record Features(LoginPages login, DashboardPage dashboard, HistoryPage history, AsOfPage asOf, DiffPage diff,
+    private record FeaturePages(LoginPages login, DashboardPage dashboard, HistoryPage history, AsOfPage asOf, DiffPage diff,
                             IntegrityPage integrity, QuarantinePage quarantine, ReplayPage replay, DlqPage dlq, AuditPage audit,
                             ColumnsPage columns) {
     }
@@ -170,7 +170,7 @@ public final class AdminServer {
      * The route table: every page, its JSON twin under /api, and the state-changing actions (POST;
      * Security.check requires the admin role and, for a session, its CSRF token).
      */
-    private static List<Endpoint> endpoints(Features f) {
+    private static List<Endpoint> endpoints(FeaturePages f) {
         List<Endpoint> t = new ArrayList<>();
         LoginPages login = f.login();
         DashboardPage dashboard = f.dashboard();
@@ -254,8 +254,8 @@ public final class AdminServer {
         return app;
     }
 
-    /** Starts listening; the handle stops it. */
-    public Handle start() {
+    /** Starts listening; closing what it returns stops it. */
+    public Running start() {
         String host = settings.host() != null ? settings.host() : admin.host();
         int port = settings.port().orElse(admin.port());
         app.start(host, port);
@@ -263,7 +263,7 @@ public final class AdminServer {
         String shown = host.equals("0.0.0.0") ? "localhost" : host;
         String url = "http://" + (shown.contains(":") ? "[" + shown + "]" : shown) + ":" + bound + "/";
         LOG.info("admin UI listening on {}", url);
-        return new Handle() {
+        return new Running() {
             public int port() {
                 return bound;
             }
@@ -279,7 +279,7 @@ public final class AdminServer {
     }
 
     /** What the launcher calls: builds the admin and starts it. */
-    public static Handle start(DimstreamConfig config, DataSource ds, AdminSettings settings) {
+    public static Running start(DimstreamConfig config, DataSource ds, AdminSettings settings) {
         return new AdminServer(config, ds, settings).start();
     }
 }

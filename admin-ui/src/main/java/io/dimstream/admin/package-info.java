@@ -48,7 +48,7 @@
  *       finished job carries no trigger, so the polling stops by itself. Polls send
  *       {@code X-Dimstream-Poll} ({@code hx-headers}): they do not keep a session alive.</li>
  *   <li><b>Raw bytes</b> (a DLQ record's key, value, headers) are shown as UTF-8 text when valid
- *       (without control characters), else hex ({@code web.Bytes}), and escaped like any text. A
+ *       (without control characters), else hex ({@code web.BytesText}), and escaped like any text. A
  *       page shows previews cut in the database (2 KB of a key or value, 256 bytes of ten header
  *       values): 50 records near Kafka's 1 MB limit would otherwise make a 100 MB page; the whole
  *       key or value is a download ({@code /dlq/{id}/key|value}, {@code application/octet-stream}).</li>

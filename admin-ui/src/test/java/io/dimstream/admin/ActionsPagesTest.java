@@ -213,7 +213,7 @@ class ActionsPagesTest {
             assertThat(audit.stream().map(e -> List.of(e.actor(), e.action(), e.target(), e.detail())).toList())
                     .isEqualTo(List.of(List.of("dora", "dlq.redrive", "dlq_records:[" + r1 + "]", "{\"ids\": [" + r1 + "]}")));
             assertThat(b.get("/audit?actor=dora").body()).contains("<tr><td>" + audit.get(0).id() + "</td><td>"
-                    + io.dimstream.admin.web.Values.seconds(audit.get(0).at()) + "</td><td>dora</td><td>dlq.redrive</td><td>dlq_records:["
+                    + io.dimstream.admin.web.ValueText.seconds(audit.get(0).at()) + "</td><td>dora</td><td>dlq.redrive</td><td>dlq_records:["
                     + r1 + "]</td><td class=\"bytes\">{\"ids\":[" + r1 + "]}</td></tr>");
 
             // the dashboard's DLQ figure counts the mirror (records not re-driven yet), sink rejects apart

@@ -33,7 +33,7 @@ class AdminBrowserIT {
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SHOTS = Path.of("target", "screenshots");
 
-    private static AdminServer.Handle admin;
+    private static AdminServer.Running admin;
     private static ChromeDriver driver;
 
     @BeforeAll

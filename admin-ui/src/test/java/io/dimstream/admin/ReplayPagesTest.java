@@ -101,8 +101,8 @@ class ReplayPagesTest {
             assertThat(b.get("/replay").body()).contains("<tr data-job=\"" + id + "\"><td><a href=\"/replay/" + id + "\">#" + id
                     + "</a></td><td>ledger</td><td>fin.ledger</td><td>2025-01-01T00:00:00Z</td><td>shadow</td>\n"
                     + "  <td class=\"state-SUCCEEDED\">SUCCEEDED</td>\n  <td class=\"num\">20 / 20</td><td class=\"num\">5</td>\n"
-                    + "  <td>rita</td><td>" + io.dimstream.admin.web.Values.seconds(done.requestedAt()) + "</td><td>"
-                    + io.dimstream.admin.web.Values.seconds(done.finishedAt()) + "</td><td>swapped in; the replaced table is kept as ui_ledger_replaced_"
+                    + "  <td>rita</td><td>" + io.dimstream.admin.web.ValueText.seconds(done.requestedAt()) + "</td><td>"
+                    + io.dimstream.admin.web.ValueText.seconds(done.finishedAt()) + "</td><td>swapped in; the replaced table is kept as ui_ledger_replaced_"
                     + id + "</td></tr>");
         });
     }

@@ -56,7 +56,7 @@ class TimelineBrowserIT {
                 columns: {id: text, email: text, plan: text, seen: bigint}
             """;
 
-    private static AdminServer.Handle admin;
+    private static AdminServer.Running admin;
     private static ChromeDriver driver;
 
     @BeforeAll

@@ -63,7 +63,7 @@ final class AdminCommand implements Callable<Integer> {
                 throw new CliFailure(CliFailure.USAGE, "--port: must be between 0 and 65535, got " + port, null);
             }
             Databases.Handle db = CommandSupport.openDatabase(cfg.postgres());
-            AdminServer.Handle admin;
+            AdminServer.Running admin;
             try {
                 Migrations.migrate(db.dataSource());
                 for (EntityConfig e : cfg.entities()) {

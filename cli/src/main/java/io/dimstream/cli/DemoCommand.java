@@ -87,7 +87,7 @@ final class DemoCommand implements Callable<Integer> {
             StreamingDemo.Running running = demo.start(out, events);
             MetricsHttpServer metrics = metricsPort < 0 ? null : MetricsHttpServer.start("127.0.0.1", metricsPort, registry,
                     running.service().health());
-            AdminServer.Handle admin = null;
+            AdminServer.Running admin = null;
             try {
                 demo.report(out, running, metrics == null ? -1 : metrics.port());
                 if (exitAfterBurst) {
@@ -121,7 +121,7 @@ final class DemoCommand implements Callable<Integer> {
      * and printed (a demo on a shared machine is not open to everyone). Null when it is switched
      * off or cannot start (the demo goes on without it).
      */
-    private AdminServer.Handle startAdmin(PrintWriter out, DimstreamConfig config, StreamingDemo.Running running) {
+    private AdminServer.Running startAdmin(PrintWriter out, DimstreamConfig config, StreamingDemo.Running running) {
         if (adminPort < 0) {
             return null;
         }
@@ -133,7 +133,7 @@ final class DemoCommand implements Callable<Integer> {
         DimstreamConfig withAdmin = new DimstreamConfig(config.kafka(), config.postgres(), config.entities(), config.batchSize(),
                 config.sink(), Optional.of(admin));
         try {
-            AdminServer.Handle h = AdminServer.start(withAdmin, running.service().database().dataSource(), AdminSettings.fromConfig());
+            AdminServer.Running h = AdminServer.start(withAdmin, running.service().database().dataSource(), AdminSettings.fromConfig());
             out.println("admin UI: " + h.url() + "  (login: demo / " + password + ")");
             out.flush();
             return h;

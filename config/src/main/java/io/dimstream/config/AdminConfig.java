@@ -76,23 +76,15 @@ public record AdminConfig(String host, int port, Duration sessionTimeout, Durati
     }
 
     /** What a login or a token may do. */
-    public enum Role {
+    public enum Role implements ConfigEnum {
         /** Reads everything and changes state (integrity runs, later replays and quarantine actions). */
         ADMIN,
         /** Reads everything, changes nothing. */
         VIEWER;
 
+        @Override
         public String configName() {
             return name().toLowerCase(Locale.ROOT);
-        }
-
-        public static Optional<Role> fromConfig(String s) {
-            for (Role r : values()) {
-                if (r.configName().equals(s)) {
-                    return Optional.of(r);
-                }
-            }
-            return Optional.empty();
         }
     }
 

@@ -218,11 +218,11 @@ final class AdminSection {
             problems.add(at + ": required (admin or viewer)");
             return null;
         }
-        Optional<AdminConfig.Role> r = AdminConfig.Role.fromConfig(raw);
-        if (r.isEmpty()) {
-            problems.add(at + ": unknown role \"" + raw + "\" (admin or viewer)");
+        try {
+            return ConfigEnum.parse(AdminConfig.Role.class, raw, at);
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
             return null;
         }
-        return r.get();
     }
 }

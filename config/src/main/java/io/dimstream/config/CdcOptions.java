@@ -124,7 +124,7 @@ public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue,
      * native JSON and seed-json, whose producers often leave out NULL fields (Jackson's
      * {@code NON_NULL}): there a missing field must stay NULL, or a value set to NULL would be kept.
      */
-    public enum SchemaEvolution {
+    public enum SchemaEvolution implements ConfigEnum {
         /**
          * A declared attribute missing from an upsert (the source dropped the column) is unchanged:
          * the value of the key's event before is carried on, no version is made for it.
@@ -139,6 +139,7 @@ public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue,
             this.configName = configName;
         }
 
+        @Override
         public String configName() {
             return configName;
         }
@@ -149,7 +150,7 @@ public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue,
      * dimstream runs ({@code schema-evolution: lenient} only). The default is {@link #TRACKED} for an
      * entity with {@code tracked: "*"} (it tracks every column anyway), {@link #IGNORE} otherwise.
      */
-    public enum NewColumns {
+    public enum NewColumns implements ConfigEnum {
         /** A tracked column, added to the table and the event memory; its value makes versions from then on. */
         TRACKED("tracked"),
         /** A type-1 column, added likewise; its value is overwritten in place. */
@@ -163,13 +164,14 @@ public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue,
             this.configName = configName;
         }
 
+        @Override
         public String configName() {
             return configName;
         }
     }
 
     /** What a truncate of the source table does to the history. */
-    public enum OnTruncate {
+    public enum OnTruncate implements ConfigEnum {
         /** Logged and counted; the history is left as it is (the default). */
         IGNORE("ignore"),
         /** Every key live at the truncate's time is deleted at that time, as by a snapshot slice with no rows. */
@@ -181,6 +183,7 @@ public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue,
             this.configName = configName;
         }
 
+        @Override
         public String configName() {
             return configName;
         }

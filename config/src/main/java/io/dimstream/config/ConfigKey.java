@@ -272,18 +272,19 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
             }, s -> s);
         }
 
-        /** One of {@code values}, written as {@code name} gives them (spaces around ignored); else {@code path: "x" is <refusal>}. */
-        <E> ConfigKey<E> oneOf(String type, E dflt, String dfltText, String refusal, E[] values, Function<E, String> name) {
+        /**
+         * One of the enum {@code values}, written by its config name (spaces around ignored), printed
+         * by it; anything else refused by {@link ConfigEnum#parse} ({@code path: "x" is none of a, b, c}).
+         */
+        <E extends Enum<E> & ConfigEnum> ConfigKey<E> oneOf(String type, E dflt, String dfltText, Class<E> values) {
             return of(type, STRING, dflt, dfltText, (path, raw, problems) -> {
-                String s = ((String) raw).trim();
-                for (E v : values) {
-                    if (name.apply(v).equals(s)) {
-                        return v;
-                    }
+                try {
+                    return ConfigEnum.parse(values, (String) raw, path);
+                } catch (IllegalArgumentException e) {
+                    problems.add(e.getMessage());
+                    return null;
                 }
-                problems.add(path + ": \"" + raw + "\" is " + refusal);
-                return null;
-            }, name::apply);
+            }, ConfigEnum::configName);
         }
 
         /** {@code true} or {@code false}. */

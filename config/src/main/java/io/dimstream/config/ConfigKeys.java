@@ -9,7 +9,6 @@ import io.dimstream.db.entity.SystemColumns;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -105,18 +104,7 @@ public final class ConfigKeys {
             .doc("A partition whose stored offset left the changes topic's log (retention deleted changes never applied, or "
                     + "the topic was recreated): `stop` (the partition stops, health says so) or `skip` (moves to the log's "
                     + "start; the gap is recorded in `dimstream.sink_gaps` and shown by the admin; replay the source for it).")
-            .of("`stop` or `skip`", ConfigKey.STRING, SinkConfig.OffsetOutOfRange.STOP, "`stop`", (path, raw, problems) -> {
-                String s = (String) raw;
-                switch (s.trim().toLowerCase(Locale.ROOT)) {
-                    case "stop":
-                        return SinkConfig.OffsetOutOfRange.STOP;
-                    case "skip":
-                        return SinkConfig.OffsetOutOfRange.SKIP;
-                    default:
-                        problems.add(path + ": \"" + s + "\" is neither stop nor skip");
-                        return null;
-                }
-            }, v -> v.name().toLowerCase(Locale.ROOT));
+            .oneOf("`stop` or `skip`", SinkConfig.OffsetOutOfRange.STOP, "`stop`", SinkConfig.OffsetOutOfRange.class);
     public static final ConfigKey<Duration> SINK_STUCK_AFTER = key("sink", "stuck-after")
             .doc("A partition with records left and no committed batch this long is \"stuck\": `/health/ready` answers 503 "
                     + "naming it, `dimstream_sink_partitions_stuck` counts it.")
@@ -231,23 +219,10 @@ public final class ConfigKeys {
             .requiredText();
     public static final ConfigKey<EventFormat> ENTITY_FORMAT = key(ENTITY_SECTION, "format")
             .doc("How the topic's records are read: the native JSON event, change rows of older SCD2 jobs, the native event as Avro (Confluent wire format), or Debezium's envelope in JSON or Avro.")
-            .of("`json`, `seed-json`, `avro`, `debezium-json` or `debezium-avro`", ConfigKey.STRING, EventFormat.JSON, "`json`",
-                    (path, raw, problems) -> {
-                        EventFormat f = EventFormat.fromConfig((String) raw).orElse(null);
-                        if (f == null) {
-                            problems.add(path + ": unknown format \"" + raw + "\" (supported: " + EventFormat.supportedNames() + ")");
-                        }
-                        return f;
-                    }, EventFormat::configName);
+            .oneOf("`json`, `seed-json`, `avro`, `debezium-json` or `debezium-avro`", EventFormat.JSON, "`json`", EventFormat.class);
     public static final ConfigKey<FeedMode> ENTITY_MODE = key(ENTITY_SECTION, "mode")
             .doc("`changes`: every record is an event that says what changed; `snapshot`: the topic carries periodic full slices of the table (flat JSON rows, only with `format: json`).")
-            .of("`changes` or `snapshot`", ConfigKey.STRING, FeedMode.CHANGES, "`changes`", (path, raw, problems) -> {
-                FeedMode mode = FeedMode.fromConfig((String) raw).orElse(null);
-                if (mode == null) {
-                    problems.add(path + ": unknown mode \"" + raw + "\" (supported: " + FeedMode.supportedNames() + ")");
-                }
-                return mode;
-            }, FeedMode::configName);
+            .oneOf("`changes` or `snapshot`", FeedMode.CHANGES, "`changes`", FeedMode.class);
     public static final ConfigKey<String> ENTITY_TABLE = key(ENTITY_SECTION, "table")
             .doc("The history table: created if missing, validated if present; `schema.table` allowed; at most 49 bytes without its schema.")
             .requiredText();
@@ -324,8 +299,7 @@ public final class ConfigKeys {
                     }, CdcOptions.EventTime::configText);
     public static final ConfigKey<CdcOptions.OnTruncate> ENTITY_ON_TRUNCATE = key(ENTITY_SECTION, "on-truncate")
             .doc("debezium-json/-avro: what a truncate of the source table (op t) does: `ignore` (counted and logged) or `delete-all` (every key live at its time is deleted then; not with `event-time: field NAME`).")
-            .oneOf("`ignore` or `delete-all`", CdcOptions.OnTruncate.IGNORE, "`ignore`", "neither ignore nor delete-all",
-                    CdcOptions.OnTruncate.values(), CdcOptions.OnTruncate::configName);
+            .oneOf("`ignore` or `delete-all`", CdcOptions.OnTruncate.IGNORE, "`ignore`", CdcOptions.OnTruncate.class);
     public static final ConfigKey<Optional<String>> ENTITY_UNAVAILABLE_VALUE = key(ENTITY_SECTION, "unavailable-value")
             .doc("A value meaning \"not sent, unchanged\" (Debezium's TOAST placeholder); `none` turns it off.")
             .of("text, or `none`", ConfigKey.STRING, null, "`" + CdcOptions.DEBEZIUM_UNAVAILABLE_VALUE + "` for the debezium formats, else none",
@@ -353,11 +327,11 @@ public final class ConfigKeys {
     public static final ConfigKey<CdcOptions.SchemaEvolution> ENTITY_SCHEMA_EVOLUTION = key(ENTITY_SECTION, "schema-evolution")
             .doc("`lenient`: a field the source stops sending keeps its last value (no version); `strict`: it is NULL.")
             .oneOf("`lenient` or `strict`", null, "`lenient` for debezium-* and avro, `strict` for json and seed-json",
-                    "neither lenient nor strict", CdcOptions.SchemaEvolution.values(), CdcOptions.SchemaEvolution::configName);
+                    CdcOptions.SchemaEvolution.class);
     public static final ConfigKey<CdcOptions.NewColumns> ENTITY_NEW_COLUMNS = key(ENTITY_SECTION, "new-columns")
             .doc("`schema-evolution: lenient` only: a field the source starts sending becomes a column while running, of this kind.")
             .oneOf("`tracked`, `type1` or `ignore`", null, "`tracked` with `tracked: \"*\"`, else `ignore`",
-                    "none of tracked, type1, ignore", CdcOptions.NewColumns.values(), CdcOptions.NewColumns::configName);
+                    CdcOptions.NewColumns.class);
     public static final ConfigKey<String> ENTITY_OP_FIELD = key(ENTITY_SECTION, "op-field")
             .doc("`format: seed-json` only: the field holding the operation.")
             .fieldName("text", "`" + SeedJsonOptions.DEFAULTS.opField() + "`");

@@ -1,14 +1,10 @@
 package io.dimstream.config;
 
-import java.util.Arrays;
-import java.util.Optional;
-import java.util.stream.Collectors;
-
 /**
  * How an entity's topic encodes its events ({@code format:} in config). {@code seed-json} is a flat
  * change row with an operation and a change-time field ({@link SeedJsonOptions}).
  */
-public enum EventFormat {
+public enum EventFormat implements ConfigEnum {
     JSON("json"),
     AVRO("avro"),
     DEBEZIUM_JSON("debezium-json"),
@@ -21,7 +17,7 @@ public enum EventFormat {
         this.configName = configName;
     }
 
-    /** The name written in config. */
+    @Override
     public String configName() {
         return configName;
     }
@@ -29,13 +25,5 @@ public enum EventFormat {
     /** Whether values are Avro, read by the configured {@link AvroOptions#valueDeserializer()}. */
     public boolean avro() {
         return this == AVRO || this == DEBEZIUM_AVRO;
-    }
-
-    public static Optional<EventFormat> fromConfig(String name) {
-        return Arrays.stream(values()).filter(f -> f.configName.equals(name)).findFirst();
-    }
-
-    public static String supportedNames() {
-        return Arrays.stream(values()).map(EventFormat::configName).collect(Collectors.joining(", "));
     }
 }

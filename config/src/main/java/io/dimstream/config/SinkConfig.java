@@ -21,7 +21,20 @@ public record SinkConfig(Optional<String> groupId, int batchSize, Duration batch
                          OffsetOutOfRange onOffsetOutOfRange, Duration stuckAfter) {
 
     /** {@code sink.on-offset-out-of-range}. */
-    public enum OffsetOutOfRange { STOP, SKIP }
+    public enum OffsetOutOfRange implements ConfigEnum {
+        STOP, SKIP;
+
+        @Override
+        public String configName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** In any case ({@code STOP} too), as this key has always been read. */
+        @Override
+        public boolean isNamedBy(String text) {
+            return configName().equalsIgnoreCase(text);
+        }
+    }
 
     /** The defaults of the {@code sink.*} keys: declared once, in {@link ConfigKeys}; the sink's own settings take them from here. */
     public static final SinkConfig DEFAULTS = new SinkConfig(Optional.ofNullable(ConfigKeys.SINK_GROUP_ID.defaultValue()),

@@ -7,7 +7,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -36,7 +35,7 @@ import java.util.regex.Pattern;
 public record ValueEncoding(Kind kind, int scale) {
 
     /** The encodings dimstream converts, by the name Debezium gives them. */
-    public enum Kind {
+    public enum Kind implements ConfigEnum {
         /** int32 days since 1970-01-01: a date. */
         DATE("io.debezium.time.Date", "a date"),
         /** int32 milliseconds past midnight: a time. */
@@ -85,9 +84,15 @@ public record ValueEncoding(Kind kind, int scale) {
             return debeziumName;
         }
 
+        /** Its name in {@code encodings:}: Debezium's own ({@link #debeziumName}). */
+        @Override
+        public String configName() {
+            return debeziumName;
+        }
+
         /** The kind whose schema name this is; empty for a name dimstream does not convert. */
         public static Optional<Kind> byName(String name) {
-            return Arrays.stream(values()).filter(k -> k.debeziumName.equals(name)).findFirst();
+            return ConfigEnum.find(Kind.class, name);
         }
     }
 

@@ -15,6 +15,9 @@
  * ({@code varchar(n)}, {@code numeric(p,s)}). A Debezium entity's {@code encodings:} name, per column,
  * the semantic type its values are encoded as in records without a schema
  * ({@link io.dimstream.config.ValueEncoding}), checked against the column's type; names PostgreSQL would cut (over 63 bytes; tables over
- * 49) or that the writer's SQL uses for its own columns are refused naming the field.
+ * 49) or that the writer's SQL uses for its own columns are refused naming the field. A key that
+ * takes one of a few names ({@code format}, {@code mode}, {@code on-truncate}, a role, ...) is an
+ * enum implementing {@link io.dimstream.config.ConfigEnum}, read and refused (naming the path and
+ * the accepted names) by {@link io.dimstream.config.ConfigEnum#parse} alone.
  */
 package io.dimstream.config;

@@ -102,7 +102,7 @@ class AdminConfigTest {
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
                         "admin.port: must be between 1 and 65535, got 70000",
                         "admin.session-timeout: \"8h\" is not an ISO-8601 duration (e.g. PT8H)",
-                        "admin.users[0].role: unknown role \"root\" (admin or viewer)",
+                        "admin.users[0].role: \"root\" is neither admin nor viewer",
                         "admin.users[0].password-hash: not a bcrypt hash (expected $2a$, $2b$ or $2y$, the cost, then 53 characters; 60 in all)",
                         "admin.users[1].password: a plain password must come from the environment (write ${VAR}); put a bcrypt hash in password-hash instead",
                         "admin.users[3].name: \"carol\" is already the name of admin.users[2]",

@@ -96,9 +96,15 @@ class DimstreamConfigTest {
 
     @Test
     void entityConfigBecomesTheEntitySpecTheWriterTakes() {
-        EntitySpec expected = new EntitySpec("customer", "dim_customer", List.of("customer_id"),
-                List.of("email", "full_name", "country", "city", "loyalty_tier"), List.of("last_login"),
-                customerColumns(), Optional.of(Duration.ofDays(30)), SystemColumns.DEFAULTS);
+        EntitySpec expected = EntitySpec.builder()
+                .name("customer")
+                .table("dim_customer")
+                .key(List.of("customer_id"))
+                .tracked(List.of("email", "full_name", "country", "city", "loyalty_tier"))
+                .type1(List.of("last_login"))
+                .columns(customerColumns())
+                .latenessHorizon(Optional.of(Duration.ofDays(30)))
+                .build();
 
         assertThat(parse(DESIGN_EXAMPLE).entity("customer").toEntitySpec()).isEqualTo(expected);
     }
@@ -291,7 +297,7 @@ class DimstreamConfigTest {
         assertThat(e.problems()).containsExactly(
                 "postgres.pool-size: must be at least 1, got -1",
                 "entities[0].topic: required",
-                "entities[0].format: unknown format \"protobuf\" (supported: json, avro, debezium-json, debezium-avro, seed-json)",
+                "entities[0].format: \"protobuf\" is none of json, avro, debezium-json, debezium-avro, seed-json",
                 "entities[0].lateness-horizon: \"30 days\" is not an ISO-8601 duration or \"unlimited\"",
                 "entities[0].columns.email: unknown type \"txt\" (supported: text, varchar(n), smallint, integer, bigint, numeric,"
                         + " numeric(p,s), double precision, boolean, date, timestamp, timestamptz, time, uuid, jsonb, bytea)",
@@ -458,9 +464,16 @@ class DimstreamConfigTest {
         DimstreamConfig config = parse(designWith("    table: dim_customer ", "    surrogate-key-index: true\n    table: dim_customer ")
                 .replace("${DIMSTREAM_PG_PASSWORD}", "literal"));
         EntitySpec spec = config.entities().get(0).toEntitySpec();
-        assertThat(spec).isEqualTo(new EntitySpec("customer", "dim_customer", List.of("customer_id"),
-                List.of("email", "full_name", "country", "city", "loyalty_tier"), List.of("last_login"),
-                parse(DESIGN_EXAMPLE).entities().get(0).columns(), Optional.of(java.time.Duration.ofDays(30)), SystemColumns.DEFAULTS, true));
+        assertThat(spec).isEqualTo(EntitySpec.builder()
+                .name("customer")
+                .table("dim_customer")
+                .key(List.of("customer_id"))
+                .tracked(List.of("email", "full_name", "country", "city", "loyalty_tier"))
+                .type1(List.of("last_login"))
+                .columns(parse(DESIGN_EXAMPLE).entities().get(0).columns())
+                .latenessHorizon(Optional.of(java.time.Duration.ofDays(30)))
+                .surrogateKeyIndex(true)
+                .build());
         assertThat(config.describeMasked()).contains("  surrogate-key-index: true\n");
         assertThat(parse(config.describeMasked().replace("'****'", "literal"))).isEqualTo(config);
     }

@@ -40,7 +40,7 @@ class SnapshotModeConfigTest {
     @Test
     void badModeSettingsAreRefusedNamingTheField() {
         assertThat(refusal(with("    mode: slices")))
-                .isEqualTo("config test.yml: entities[0].mode: unknown mode \"slices\" (supported: changes, snapshot)");
+                .isEqualTo("config test.yml: entities[0].mode: \"slices\" is neither changes nor snapshot");
         assertThat(refusal(with("    snapshot-time-field: slice_at")))
                 .isEqualTo("config test.yml: entities[0].snapshot-time-field: only used with mode: snapshot (this entity's mode is changes)");
         assertThat(refusal(with("    mode: snapshot\n    snapshot-time-field: email")))

@@ -51,9 +51,15 @@ class TypeModifierConfigTest {
         modifiers.put("name", new TypeModifier.Length(20));
         modifiers.put("amount", new TypeModifier.Precision(12, 2));
         modifiers.put("price", new TypeModifier.Precision(10, 0));
-        assertThat(c.entity("customer").toEntitySpec()).isEqualTo(new EntitySpec("customer", "dim_customer", List.of("customer_id"),
-                List.of("email", "name", "amount", "price", "rate", "note"), List.of(), types, Optional.of(Duration.ofDays(30)),
-                SystemColumns.DEFAULTS, false, modifiers));
+        assertThat(c.entity("customer").toEntitySpec()).isEqualTo(EntitySpec.builder()
+                .name("customer")
+                .table("dim_customer")
+                .key(List.of("customer_id"))
+                .tracked(List.of("email", "name", "amount", "price", "rate", "note"))
+                .columns(types)
+                .latenessHorizon(Optional.of(Duration.ofDays(30)))
+                .modifiers(modifiers)
+                .build());
         EntitySpec spec = c.entity("customer").toEntitySpec();
         assertThat(spec.dataColumns().stream().map(spec::sqlType).toList()).isEqualTo(List.of("character varying(36)",
                 "character varying(255)", "character varying(20)", "numeric(12,2)", "numeric(10,0)", "numeric", "text"));

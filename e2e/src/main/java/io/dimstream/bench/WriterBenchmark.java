@@ -214,9 +214,16 @@ public final class WriterBenchmark {
             cols.put(c, ColumnType.TEXT);
         }
         cols.put("last_login", ColumnType.BIGINT);
-        return new EntitySpec("bench_customer", "bench_customer", List.of("customer_id"),
-                List.of("email", "full_name", "country", "city", "loyalty_tier"), List.of("last_login"), cols,
-                Optional.empty(), SystemColumns.DEFAULTS, surrogateKeyIndex);
+        return EntitySpec.builder()
+                .name("bench_customer")
+                .table("bench_customer")
+                .key(List.of("customer_id"))
+                .tracked(List.of("email", "full_name", "country", "city", "loyalty_tier"))
+                .type1(List.of("last_login"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .surrogateKeyIndex(surrogateKeyIndex)
+                .build();
     }
 
     static Event event(int key, Instant base, int round, Random rnd, long seq) {

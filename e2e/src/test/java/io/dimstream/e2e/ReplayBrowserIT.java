@@ -144,7 +144,7 @@ class ReplayBrowserIT {
                     .withReplay(new ReplaySettings(Duration.ofMillis(200), Duration.ofSeconds(10), 100, Duration.ofMillis(150)));
             List<CustomerFeed.FeedRecord> feed = new CustomerFeed(11, 30, Instant.parse("2025-08-01T00:00:00Z")).next(900);
             try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry());
-                 AdminServer.Handle admin = AdminServer.start(config, ds, AdminSettings.onPort(0))) {
+                 AdminServer.Running admin = AdminServer.start(config, ds, AdminSettings.onPort(0))) {
                 FeedFixtures.produce(kafka.bootstrapServers(), TOPIC, feed, Map.of());
                 assertThat(pipeline.awaitCaughtUp(feed.size(), Duration.ofMinutes(3))).as("pipeline caught up").isTrue();
                 List<String> before = wholeRows(ds);

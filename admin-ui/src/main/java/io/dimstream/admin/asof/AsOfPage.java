@@ -4,7 +4,7 @@ import io.dimstream.admin.web.BadRequest;
 import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.admin.web.Params;
-import io.dimstream.admin.web.Values;
+import io.dimstream.admin.web.ValueText;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.Page;
@@ -116,7 +116,7 @@ public final class AsOfPage {
         }
         columns.add(e.system().validFrom());
         columns.add(e.system().validTo());
-        return new Model(e.name(), at, zone.getId(), Values.local(at, zone), prefix == null ? "" : prefix, sort.param(), page,
+        return new Model(e.name(), at, zone.getId(), ValueText.local(at, zone), prefix == null ? "" : prefix, sort.param(), page,
                 p.hasMore(), columns, rows);
     }
 
@@ -187,10 +187,10 @@ public final class AsOfPage {
             Csv.line(w, columns, !raw);
             return queries.streamAsOf(e, at, r -> {
                 List<String> cells = new ArrayList<>(columns.size());
-                r.key().values().forEach(v -> cells.add(Values.text(v)));
-                r.attributes().values().forEach(v -> cells.add(Values.text(v)));
-                cells.add(Values.text(r.validFrom()));
-                cells.add(Values.text(r.validTo()));
+                r.key().values().forEach(v -> cells.add(ValueText.text(v)));
+                r.attributes().values().forEach(v -> cells.add(ValueText.text(v)));
+                cells.add(ValueText.text(r.validFrom()));
+                cells.add(ValueText.text(r.validTo()));
                 try {
                     Csv.line(w, cells, !raw);
                 } catch (IOException ex) {

@@ -5,7 +5,7 @@ import io.dimstream.admin.web.BadRequest;
 import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.admin.web.Params;
-import io.dimstream.admin.web.Values;
+import io.dimstream.admin.web.ValueText;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.Diff;
 import io.dimstream.db.read.HistoryQueries;
@@ -51,8 +51,8 @@ public final class DiffPage {
         Instant from = Params.instant("from", ctx.queryParam("from"), zone, null);
         Instant to = Params.instant("to", ctx.queryParam("to"), zone, null);
         if (from == null || to == null) {
-            return new Model(e.name(), from, to, zone.getId(), from == null ? "" : Values.local(from, zone),
-                    to == null ? "" : Values.local(to, zone), e.attributes(), List.of(), List.of(), List.of(), false);
+            return new Model(e.name(), from, to, zone.getId(), from == null ? "" : ValueText.local(from, zone),
+                    to == null ? "" : ValueText.local(to, zone), e.attributes(), List.of(), List.of(), List.of(), false);
         }
         if (!from.isBefore(to)) {
             throw new BadRequest("from: must be before to (got from " + from + ", to " + to + ")");
@@ -70,7 +70,7 @@ public final class DiffPage {
         for (Diff.Change c : d.changed()) {
             changed.add(new Entry(c.key(), link(c.after()), c.before().attributes(), c.after().attributes(), c.changedColumns()));
         }
-        return new Model(e.name(), from, to, zone.getId(), Values.local(from, zone), Values.local(to, zone), e.attributes(),
+        return new Model(e.name(), from, to, zone.getId(), ValueText.local(from, zone), ValueText.local(to, zone), e.attributes(),
                 added, removed, changed, d.truncated());
     }
 
@@ -78,7 +78,7 @@ public final class DiffPage {
         StringBuilder b = new StringBuilder();
         for (Object v : r.key().values()) {
             b.append(b.length() == 0 ? "?" : "&").append("k=")
-                    .append(java.net.URLEncoder.encode(Values.text(v), java.nio.charset.StandardCharsets.UTF_8));
+                    .append(java.net.URLEncoder.encode(ValueText.text(v), java.nio.charset.StandardCharsets.UTF_8));
         }
         return b.toString();
     }

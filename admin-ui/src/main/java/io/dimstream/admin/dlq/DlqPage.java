@@ -3,7 +3,7 @@ package io.dimstream.admin.dlq;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dimstream.admin.auth.Security;
 import io.dimstream.admin.web.BadRequest;
-import io.dimstream.admin.web.Bytes;
+import io.dimstream.admin.web.BytesText;
 import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.admin.web.Json;
 import io.dimstream.admin.web.NotFound;
@@ -45,7 +45,7 @@ public final class DlqPage {
     public static final int HEADER_PREVIEW_BYTES = 256;
 
     /** A header as shown. */
-    public record HeaderView(String name, Bytes value) {
+    public record HeaderView(String name, BytesText value) {
     }
 
     /**
@@ -56,7 +56,7 @@ public final class DlqPage {
      * @param errorTruncated   the reason is longer than shown ({@value DlqRecords#PREVIEW_TEXT} characters)
      */
     public record RecordView(long id, String entity, String sourceTopic, Integer sourcePartition, Long sourceOffset, String dlqTopic,
-                             int dlqPartition, long dlqOffset, Bytes key, Bytes value, List<HeaderView> headers, String error,
+                             int dlqPartition, long dlqOffset, BytesText key, BytesText value, List<HeaderView> headers, String error,
                              Instant recordTimestamp, Instant receivedAt, String redriveState, String redriveRequestedBy,
                              Instant redriveRequestedAt, Instant redrivenAt, String redriveError, boolean headersTruncated,
                              boolean errorTruncated) {
@@ -64,8 +64,8 @@ public final class DlqPage {
         static RecordView of(DlqRecords.Preview p) {
             DlqRecords.DlqRecord r = p.record();
             return new RecordView(r.id(), r.entity(), r.sourceTopic(), r.sourcePartition(), r.sourceOffset(), r.dlqTopic(),
-                    r.dlqPartition(), r.dlqOffset(), Bytes.preview(r.key(), p.keyLength()), Bytes.preview(r.value(), p.valueLength()),
-                    p.headers().stream().map(h -> new HeaderView(h.name(), Bytes.preview(h.value(), h.length()))).toList(), r.error(),
+                    r.dlqPartition(), r.dlqOffset(), BytesText.preview(r.key(), p.keyLength()), BytesText.preview(r.value(), p.valueLength()),
+                    p.headers().stream().map(h -> new HeaderView(h.name(), BytesText.preview(h.value(), h.length()))).toList(), r.error(),
                     r.recordTimestamp(), r.receivedAt(), r.redriveState(), r.redriveRequestedBy(), r.redriveRequestedAt(),
                     r.redrivenAt(), r.redriveError(), p.headerCount() > p.headers().size(),
                     r.error() != null && p.errorLength() > r.error().length());
@@ -84,11 +84,11 @@ public final class DlqPage {
      * @param sqlState      when PostgreSQL refused a value; null when the record was refused before
      */
     public record RejectView(long id, String consumerGroup, String entity, String topic, int partition, long offset, String reason,
-                             String sqlState, Instant rejectedAt, Bytes value) {
+                             String sqlState, Instant rejectedAt, BytesText value) {
 
         static RejectView of(SinkRejects.Row r) {
             return new RejectView(r.id(), r.consumerGroup(), r.entity(), r.topic(), r.partition(), r.offset(), r.reason(), r.sqlState(),
-                    r.rejectedAt(), Bytes.preview(r.valuePreview(), r.valueLength()));
+                    r.rejectedAt(), BytesText.preview(r.valuePreview(), r.valueLength()));
         }
     }
 

@@ -257,7 +257,11 @@ public final class HistoryPage {
     }
 
     private static KeyHit hit(Map<String, Object> key) {
+<<<<<<< HEAD
         List<String> parts = key.values().stream().map(Values::text).toList();
+=======
+        List<String> parts = key.values().stream().map(io.dimstream.admin.web.ValueText::text).toList();
+>>>>>>> h/renames
         StringBuilder link = new StringBuilder();
         for (String p : parts) {
             link.append(link.length() == 0 ? "?" : "&").append("k=").append(enc(p));

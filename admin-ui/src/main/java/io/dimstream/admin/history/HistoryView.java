@@ -1,7 +1,7 @@
 package io.dimstream.admin.history;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import io.dimstream.admin.web.Values;
+import io.dimstream.admin.web.ValueText;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.VersionRow;
 import java.math.BigDecimal;
@@ -32,7 +32,7 @@ public record HistoryView(String entity, Map<String, Object> key, List<String> k
         /** The value of column {@code c} as text (null for NULL). */
         @JsonIgnore
         public String text(String c) {
-            return Values.text(values.get(c));
+            return ValueText.text(values.get(c));
         }
 
         /** deleted, current or closed. */

@@ -3,7 +3,7 @@ package io.dimstream.admin.integrity;
 import io.dimstream.admin.auth.Security;
 import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.admin.web.PageRenderer;
-import io.dimstream.admin.web.Values;
+import io.dimstream.admin.web.ValueText;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.IntegrityChecker;
 import io.dimstream.db.read.IntegrityReport;
@@ -63,7 +63,7 @@ public final class IntegrityPage {
         StringBuilder b = new StringBuilder();
         for (Object v : f.key().values()) {
             b.append(b.length() == 0 ? "?" : "&").append("k=")
-                    .append(java.net.URLEncoder.encode(Values.text(v), java.nio.charset.StandardCharsets.UTF_8));
+                    .append(java.net.URLEncoder.encode(ValueText.text(v), java.nio.charset.StandardCharsets.UTF_8));
         }
         return b.toString();
     }

@@ -86,8 +86,8 @@ public record EntitySpec(
     /**
      * A builder: name, table, key, tracked and columns to set; no type-1 columns, a horizon of
      * {@link #DEFAULT_LATENESS_HORIZON}, the default system columns, no surrogate-key index, no
-     * modifiers, no evolved columns unless set. Prefer it to the shorter constructors below (kept
-     * so the many existing call sites compile).
+     * modifiers, no evolved columns unless set. The record's one constructor takes every
+     * component; everything else builds with this.
      */
     public static Builder builder() {
         return new Builder();
@@ -169,26 +169,6 @@ public record EntitySpec(
         public EntitySpec build() {
             return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers, evolved);
         }
-    }
-
-    /** An entity as its config declares it: no column added while running. */
-    public EntitySpec(String name, String table, List<String> key, List<String> tracked, List<String> type1,
-                      Map<String, ColumnType> columns, Optional<Duration> latenessHorizon, SystemColumns system,
-                      boolean surrogateKeyIndex, Map<String, TypeModifier> modifiers) {
-        this(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers, Set.of());
-    }
-
-    /** An entity whose columns have their plain types (no modifiers). */
-    public EntitySpec(String name, String table, List<String> key, List<String> tracked, List<String> type1,
-                      Map<String, ColumnType> columns, Optional<Duration> latenessHorizon, SystemColumns system,
-                      boolean surrogateKeyIndex) {
-        this(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, Map.of());
-    }
-
-    /** An entity whose table gets no index on {@code surrogate_key} (the default). */
-    public EntitySpec(String name, String table, List<String> key, List<String> tracked, List<String> type1,
-                      Map<String, ColumnType> columns, Optional<Duration> latenessHorizon, SystemColumns system) {
-        this(name, table, key, tracked, type1, columns, latenessHorizon, system, false);
     }
 
     public EntitySpec {

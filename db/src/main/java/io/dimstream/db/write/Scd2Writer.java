@@ -236,29 +236,18 @@ public final class Scd2Writer {
         try {
             for (List<TypedEvent> part : parts) {
                 futures.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    // not Transactions.inTransaction: a refused part is rolled back and tried again
-                    // isolating on the same connection, in a second transaction
+                    // two transactions on one connection: a part PostgreSQL refuses a value of is
+                    // rolled back and applied again isolating the refused events, the rest lands
                     try (Connection c = ds.getConnection()) {
-                        c.setAutoCommit(false);
                         try {
-                            ApplyResult r = part.isEmpty() ? ApplyResult.empty() : applyPrepared(c, entity, part, part.size(), 0, List.of());
-                            c.commit();
-                            return r;
+                            return part.isEmpty() ? ApplyResult.empty()
+                                    : Transactions.inTransaction(c, tx -> applyPrepared(tx, entity, part, part.size(), 0, List.of()));
                         } catch (SQLException | RuntimeException ex) {
-                            rollbackQuietly(c, ex);
                             if (!SqlFailures.isData(ex)) {
                                 throw ex;
                             }
                         }
-                        // PostgreSQL refused a value: the part again, isolating the refused events, the rest lands
-                        try {
-                            ApplyResult r = split(c, entity, part);
-                            c.commit();
-                            return r;
-                        } catch (SQLException | RuntimeException ex) {
-                            rollbackQuietly(c, ex);
-                            throw ex;
-                        }
+                        return Transactions.inTransaction(c, tx -> split(tx, entity, part));
                     } catch (SQLException ex) {
                         throw new java.util.concurrent.CompletionException(ex);
                     }

@@ -42,8 +42,14 @@ class HostileValuesTest {
         cols.put("born", ColumnType.DATE);
         cols.put("seen", ColumnType.TIMESTAMPTZ);
         cols.put("score", ColumnType.DOUBLE);
-        return new EntitySpec("hostile", "hostile", List.of("id"), List.of("email", "amount", "n", "small", "born", "seen", "score"),
-                List.of(), cols, Optional.empty(), SystemColumns.DEFAULTS);
+        return EntitySpec.builder()
+                .name("hostile")
+                .table("hostile")
+                .key(List.of("id"))
+                .tracked(List.of("email", "amount", "n", "small", "born", "seen", "score"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
     }
 
     private final EventValidator validator = new EventValidator(SPEC);
@@ -283,8 +289,14 @@ class HostileValuesTest {
         cols.put("region", ColumnType.TEXT);
         cols.put("code", ColumnType.TEXT);
         cols.put("v", ColumnType.TEXT);
-        EntitySpec composite = new EntitySpec("c", "c", List.of("region", "code"), List.of("v"), List.of(), cols,
-                Optional.empty(), SystemColumns.DEFAULTS);
+        EntitySpec composite = EntitySpec.builder()
+                .name("c")
+                .table("c")
+                .key(List.of("region", "code"))
+                .tracked(List.of("v"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
         EventValidator v = new EventValidator(composite);
 
         Map<String, Object> data = Map.of("region", "\u20ac".repeat(400), "code", "\u20ac".repeat(300));

@@ -37,8 +37,15 @@ final class JobsFixtures {
         cols.put("email", ColumnType.TEXT);
         cols.put("city", ColumnType.TEXT);
         cols.put("last_login", ColumnType.BIGINT);
-        return new EntitySpec(prefix + "_" + n, prefix + "_" + n, List.of("customer_id"), List.of("email", "city"), List.of("last_login"),
-                cols, horizon, SystemColumns.DEFAULTS);
+        return EntitySpec.builder()
+                .name(prefix + "_" + n)
+                .table(prefix + "_" + n)
+                .key(List.of("customer_id"))
+                .tracked(List.of("email", "city"))
+                .type1(List.of("last_login"))
+                .columns(cols)
+                .latenessHorizon(horizon)
+                .build();
     }
 
     /** A fresh customer entity with its tables made. */

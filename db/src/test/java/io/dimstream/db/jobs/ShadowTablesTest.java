@@ -78,8 +78,15 @@ class ShadowTablesTest {
         cols.put("doc", io.dimstream.db.entity.ColumnType.JSONB);
         cols.put("blob", io.dimstream.db.entity.ColumnType.BYTEA);
         cols.put("seen", io.dimstream.db.entity.ColumnType.TIMESTAMP);
-        EntitySpec live = new EntitySpec("shadow_typed", "shadow_typed", List.of("id"), List.of("doc", "blob", "seen"), List.of(), cols,
-                Optional.empty(), io.dimstream.db.entity.SystemColumns.DEFAULTS);
+        EntitySpec live = EntitySpec.builder()
+                .name("shadow_typed")
+                .table("shadow_typed")
+                .key(List.of("id"))
+                .tracked(List.of("doc", "blob", "seen"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .system(io.dimstream.db.entity.SystemColumns.DEFAULTS)
+                .build();
         io.dimstream.db.schema.EntityTables.ensure(ds, live);
         List<Event> range = List.of(typed("A", 1, "{\"a\": [1, 2.50]}", "AP8=", "2018-06-20T15:13:16.945104", 1));
         // live only: a jsonb string (given as its JSON text), bytes that need escaping, a timestamp at the range's edge

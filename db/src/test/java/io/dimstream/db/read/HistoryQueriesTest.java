@@ -38,19 +38,36 @@ class HistoryQueriesTest {
     static final String HOSTILE = "' OR 1=1 --";
 
     /** Single text key, tracked and type-1 columns, default system column names. */
-    static final EntitySpec CUSTOMER = new EntitySpec("rq_customer", "rq_customer", List.of("customer_id"),
-            List.of("email", "tier"), List.of("last_login"), columns("customer_id", ColumnType.TEXT, "email", ColumnType.TEXT,
-            "tier", ColumnType.TEXT, "last_login", ColumnType.BIGINT), Optional.empty(), SystemColumns.DEFAULTS);
+    static final EntitySpec CUSTOMER = EntitySpec.builder()
+            .name("rq_customer")
+            .table("rq_customer")
+            .key(List.of("customer_id"))
+            .tracked(List.of("email", "tier"))
+            .type1(List.of("last_login"))
+            .columns(columns("customer_id", ColumnType.TEXT, "email", ColumnType.TEXT, "tier", ColumnType.TEXT, "last_login", ColumnType.BIGINT))
+            .latenessHorizon(Optional.empty())
+            .build();
 
     /** Composite (text, bigint) key and renamed system columns. */
-    static final EntitySpec ACCOUNT = new EntitySpec("rq_account", "rq_account", List.of("region", "account_no"),
-            List.of("status"), List.of(), columns("region", ColumnType.TEXT, "account_no", ColumnType.BIGINT, "status", ColumnType.TEXT),
-            Optional.empty(), new SystemColumns("sk", "from_ts", "to_ts", "current_flag", "deleted_flag", "row_hash",
-            "src_topic", "src_partition", "src_offset", "load_ts"));
+    static final EntitySpec ACCOUNT = EntitySpec.builder()
+            .name("rq_account")
+            .table("rq_account")
+            .key(List.of("region", "account_no"))
+            .tracked(List.of("status"))
+            .columns(columns("region", ColumnType.TEXT, "account_no", ColumnType.BIGINT, "status", ColumnType.TEXT))
+            .latenessHorizon(Optional.empty())
+            .system(new SystemColumns("sk", "from_ts", "to_ts", "current_flag", "deleted_flag", "row_hash", "src_topic", "src_partition", "src_offset", "load_ts"))
+            .build();
 
     /** Keys holding LIKE metacharacters. */
-    static final EntitySpec SKU = new EntitySpec("rq_sku", "rq_sku", List.of("sku"), List.of("label"), List.of(),
-            columns("sku", ColumnType.TEXT, "label", ColumnType.TEXT), Optional.empty(), SystemColumns.DEFAULTS);
+    static final EntitySpec SKU = EntitySpec.builder()
+            .name("rq_sku")
+            .table("rq_sku")
+            .key(List.of("sku"))
+            .tracked(List.of("label"))
+            .columns(columns("sku", ColumnType.TEXT, "label", ColumnType.TEXT))
+            .latenessHorizon(Optional.empty())
+            .build();
 
     static final Versions C = new Versions(CUSTOMER);
     static final VersionRow C1_V1 = C.version(List.of("C1"), values("c1@old.example", "bronze", 100L), 1001, JAN1, FEB1);
@@ -275,8 +292,14 @@ class HistoryQueriesTest {
     @Test
     void streamAsOfUsesACursorAcrossSeveralFetches() throws SQLException {
         // more rows than one fetch, so the cursor is really read in several round trips
-        EntitySpec big = new EntitySpec("rq_big", "rq_big", List.of("n"), List.of("label"), List.of(),
-                columns("n", ColumnType.BIGINT, "label", ColumnType.TEXT), Optional.empty(), SystemColumns.DEFAULTS);
+        EntitySpec big = EntitySpec.builder()
+                .name("rq_big")
+                .table("rq_big")
+                .key(List.of("n"))
+                .tracked(List.of("label"))
+                .columns(columns("n", ColumnType.BIGINT, "label", ColumnType.TEXT))
+                .latenessHorizon(Optional.empty())
+                .build();
         EntityTables.ensure(ds, big);
         Versions b = new Versions(big);
         int count = HistoryQueries.STREAM_FETCH_SIZE * 2 + 1;

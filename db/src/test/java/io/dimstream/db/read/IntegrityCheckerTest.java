@@ -31,10 +31,15 @@ class IntegrityCheckerTest {
     /** Made by hand without dimstream's constraints: plain is_current, no primary key, no unique index. */
     static final EntitySpec BROKEN = customer("ic_broken");
     /** Composite key and renamed system columns, also made by hand. */
-    static final EntitySpec BROKEN_PAIR = new EntitySpec("ic_broken_pair", "ic_broken_pair", List.of("region", "n"),
-            List.of("status"), List.of(), columns("region", ColumnType.TEXT, "n", ColumnType.INTEGER, "status", ColumnType.TEXT),
-            Optional.empty(), new SystemColumns("sk", "from_ts", "to_ts", "current_flag", "deleted_flag", "row_hash",
-            "src_topic", "src_partition", "src_offset", "load_ts"));
+    static final EntitySpec BROKEN_PAIR = EntitySpec.builder()
+            .name("ic_broken_pair")
+            .table("ic_broken_pair")
+            .key(List.of("region", "n"))
+            .tracked(List.of("status"))
+            .columns(columns("region", ColumnType.TEXT, "n", ColumnType.INTEGER, "status", ColumnType.TEXT))
+            .latenessHorizon(Optional.empty())
+            .system(new SystemColumns("sk", "from_ts", "to_ts", "current_flag", "deleted_flag", "row_hash", "src_topic", "src_partition", "src_offset", "load_ts"))
+            .build();
 
     static DataSource ds;
 
@@ -191,8 +196,14 @@ class IntegrityCheckerTest {
                     "2 versions have surrogate_key = 14 (this is the first in key order); it must identify one"));
 
     private static EntitySpec customer(String table) {
-        return new EntitySpec(table, table, List.of("customer_id"), List.of("email"), List.of(),
-                columns("customer_id", ColumnType.TEXT, "email", ColumnType.TEXT), Optional.empty(), SystemColumns.DEFAULTS);
+        return EntitySpec.builder()
+                .name(table)
+                .table(table)
+                .key(List.of("customer_id"))
+                .tracked(List.of("email"))
+                .columns(columns("customer_id", ColumnType.TEXT, "email", ColumnType.TEXT))
+                .latenessHorizon(Optional.empty())
+                .build();
     }
 
     private static void exec(String sql) throws SQLException {

@@ -26,14 +26,25 @@ class TableSummaryTest {
     static final Instant MAR1 = Instant.parse("2025-03-01T00:00:00Z");
 
     /** A "tier" column that only some versions hold, and renamed system columns. */
-    static final EntitySpec MEMBER = new EntitySpec("ts_member", "ts_member", List.of("member_id"), List.of("email", "tier"),
-            List.of("last_login"), HistoryQueriesTest.columns("member_id", ColumnType.TEXT, "email", ColumnType.TEXT,
-            "tier", ColumnType.TEXT, "last_login", ColumnType.BIGINT), Optional.empty(),
-            new SystemColumns("sk", "from_ts", "to_ts", "current_flag", "deleted_flag", "row_hash",
-                    "src_topic", "src_partition", "src_offset", "load_ts"));
+    static final EntitySpec MEMBER = EntitySpec.builder()
+            .name("ts_member")
+            .table("ts_member")
+            .key(List.of("member_id"))
+            .tracked(List.of("email", "tier"))
+            .type1(List.of("last_login"))
+            .columns(HistoryQueriesTest.columns("member_id", ColumnType.TEXT, "email", ColumnType.TEXT, "tier", ColumnType.TEXT, "last_login", ColumnType.BIGINT))
+            .latenessHorizon(Optional.empty())
+            .system(new SystemColumns("sk", "from_ts", "to_ts", "current_flag", "deleted_flag", "row_hash", "src_topic", "src_partition", "src_offset", "load_ts"))
+            .build();
 
-    static final EntitySpec EMPTY = new EntitySpec("ts_empty", "ts_empty", List.of("id"), List.of("label"), List.of(),
-            HistoryQueriesTest.columns("id", ColumnType.TEXT, "label", ColumnType.TEXT), Optional.empty(), SystemColumns.DEFAULTS);
+    static final EntitySpec EMPTY = EntitySpec.builder()
+            .name("ts_empty")
+            .table("ts_empty")
+            .key(List.of("id"))
+            .tracked(List.of("label"))
+            .columns(HistoryQueriesTest.columns("id", ColumnType.TEXT, "label", ColumnType.TEXT))
+            .latenessHorizon(Optional.empty())
+            .build();
 
     static final Versions M = new Versions(MEMBER);
     static final VersionRow M1_V1 = M.version(List.of("M1"), values("m1@example", null, 1L), 11, JAN1, FEB1);

@@ -38,9 +38,14 @@ import org.junit.jupiter.api.Test;
 class TemporalJoinTest {
 
     static final String SCHEMA = "tj_example";
-    static final EntitySpec DIM = new EntitySpec("tj_customer", SCHEMA + ".dim_customer", List.of("customer_id"),
-            List.of("tier"), List.of(), columns("customer_id", ColumnType.TEXT, "tier", ColumnType.TEXT),
-            Optional.empty(), SystemColumns.DEFAULTS);
+    static final EntitySpec DIM = EntitySpec.builder()
+            .name("tj_customer")
+            .table(SCHEMA + ".dim_customer")
+            .key(List.of("customer_id"))
+            .tracked(List.of("tier"))
+            .columns(columns("customer_id", ColumnType.TEXT, "tier", ColumnType.TEXT))
+            .latenessHorizon(Optional.empty())
+            .build();
 
     static final Instant JAN15 = Instant.parse("2025-01-15T10:00:00Z");
     static final Instant FEB20 = Instant.parse("2025-02-20T10:00:00Z");

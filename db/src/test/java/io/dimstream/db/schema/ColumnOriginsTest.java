@@ -33,8 +33,17 @@ class ColumnOriginsTest {
         cols.put("city", ColumnType.TEXT);
         SystemColumns renamed = new SystemColumns("sk", "valid_from", "valid_to", "is_current", "is_deleted", "record_hash",
                 "source_topic", "source_partition", "source_offset", "loaded_at");
-        return new EntitySpec("people", "people", List.of("id"), List.of("name", "balance"), List.of("city"), cols, Optional.empty(),
-                renamed, false, Map.of("name", new TypeModifier.Length(40), "balance", new TypeModifier.Precision(12, 2)));
+        return EntitySpec.builder()
+                .name("people")
+                .table("people")
+                .key(List.of("id"))
+                .tracked(List.of("name", "balance"))
+                .type1(List.of("city"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .system(renamed)
+                .modifiers(Map.of("name", new TypeModifier.Length(40), "balance", new TypeModifier.Precision(12, 2)))
+                .build();
     }
 
     private static final List<EvolvedColumns.Column> CATALOG = List.of(
@@ -84,8 +93,17 @@ class ColumnOriginsTest {
 
         // the table changed by hand to varchar(100) and the config says so: the config's type, no widening shown
         EntitySpec c = config();
-        EntitySpec byHand = new EntitySpec(c.name(), c.table(), c.key(), c.tracked(), c.type1(), c.columns(), c.latenessHorizon(),
-                c.system(), false, Map.of("name", new TypeModifier.Length(100), "balance", new TypeModifier.Precision(12, 2)));
+        EntitySpec byHand = EntitySpec.builder()
+                .name(c.name())
+                .table(c.table())
+                .key(c.key())
+                .tracked(c.tracked())
+                .type1(c.type1())
+                .columns(c.columns())
+                .latenessHorizon(c.latenessHorizon())
+                .system(c.system())
+                .modifiers(Map.of("name", new TypeModifier.Length(100), "balance", new TypeModifier.Precision(12, 2)))
+                .build();
         assertThat(ColumnOrigins.of(byHand, catalog).get(1)).isEqualTo(new Column("name", "character varying(100)", Role.TRACKED,
                 new Config()));
     }
@@ -97,8 +115,17 @@ class ColumnOriginsTest {
 
         // the config declares the catalog's vip itself now: its place and origin are the config's
         EntitySpec declared = config().withEvolvedColumn("vip", ColumnType.BOOLEAN, false);
-        EntitySpec asConfig = new EntitySpec(declared.name(), declared.table(), declared.key(), declared.tracked(), declared.type1(),
-                declared.columns(), declared.latenessHorizon(), declared.system(), false, declared.modifiers());
+        EntitySpec asConfig = EntitySpec.builder()
+                .name(declared.name())
+                .table(declared.table())
+                .key(declared.key())
+                .tracked(declared.tracked())
+                .type1(declared.type1())
+                .columns(declared.columns())
+                .latenessHorizon(declared.latenessHorizon())
+                .system(declared.system())
+                .modifiers(declared.modifiers())
+                .build();
         assertThat(ColumnOrigins.of(asConfig, CATALOG).subList(3, 6)).isEqualTo(List.of(
                 new Column("nickname", "text", Role.TRACKED, new AddedWhileRunning(T2, null)),
                 new Column("city", "text", Role.TYPE1, new Config()),

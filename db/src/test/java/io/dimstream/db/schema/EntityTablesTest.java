@@ -38,14 +38,29 @@ class EntityTablesTest {
         cols.put("id", ColumnType.TEXT);
         cols.put("name", ColumnType.TEXT);
         cols.put("visits", ColumnType.BIGINT);
-        return new EntitySpec("et_" + table, table, List.of("id"), List.of("name"), List.of("visits"), cols,
-                Optional.of(Duration.ofDays(30)), SystemColumns.DEFAULTS, surrogateKeyIndex);
+        return EntitySpec.builder()
+                .name("et_" + table)
+                .table(table)
+                .key(List.of("id"))
+                .tracked(List.of("name"))
+                .type1(List.of("visits"))
+                .columns(cols)
+                .latenessHorizon(Optional.of(Duration.ofDays(30)))
+                .surrogateKeyIndex(surrogateKeyIndex)
+                .build();
     }
 
     @Test
     void byDefaultTheCreatedTableCarriesTheInvariantIndexesOnly() throws SQLException {
-        EntityTables.ensure(ds, new EntitySpec("et_default", "et_default", List.of("id"), List.of("name"), List.of("visits"),
-                spec("unused", false).columns(), Optional.empty(), SystemColumns.DEFAULTS));
+        EntityTables.ensure(ds, EntitySpec.builder()
+                .name("et_default")
+                .table("et_default")
+                .key(List.of("id"))
+                .tracked(List.of("name"))
+                .type1(List.of("visits"))
+                .columns(spec("unused", false).columns())
+                .latenessHorizon(Optional.empty())
+                .build());
         assertThat(indexes("et_default")).isEqualTo(dimstreamIndexes("et_default", false));
     }
 
@@ -115,8 +130,15 @@ class EntityTablesTest {
         cols.put("at", ColumnType.TIME);
         cols.put("doc", ColumnType.JSONB);
         cols.put("blob", ColumnType.BYTEA);
-        EntitySpec spec = new EntitySpec("et_newtypes", "et_newtypes", List.of("id"), List.of("born", "at", "doc"), List.of("blob"), cols,
-                Optional.empty(), SystemColumns.DEFAULTS);
+        EntitySpec spec = EntitySpec.builder()
+                .name("et_newtypes")
+                .table("et_newtypes")
+                .key(List.of("id"))
+                .tracked(List.of("born", "at", "doc"))
+                .type1(List.of("blob"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
         EntityTables.ensure(ds, spec);
         assertThat(EntityTables.ensure(ds, spec)).isEmpty();
 
@@ -260,8 +282,14 @@ class EntityTablesTest {
         Map<String, ColumnType> cols = new LinkedHashMap<>();
         cols.put("id", ColumnType.TEXT);
         cols.put("as_of", ColumnType.TIMESTAMPTZ);
-        EntitySpec spec = new EntitySpec("et_asof", "et_asof", List.of("id"), List.of("as_of"), List.of(), cols, Optional.empty(),
-                SystemColumns.DEFAULTS);
+        EntitySpec spec = EntitySpec.builder()
+                .name("et_asof")
+                .table("et_asof")
+                .key(List.of("id"))
+                .tracked(List.of("as_of"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
         EntityTables.ensure(ds, spec);
         new Scd2Writer(ds).apply(spec, List.of(
                 Event.upsert(Instant.parse("2025-01-01T00:00:00Z"), Map.of("id", "A", "as_of", "2030-01-01T00:00:00Z"), 1, null),
@@ -284,8 +312,18 @@ class EntityTablesTest {
     }
 
     private static EntitySpec withModifiers(EntitySpec e, Map<String, TypeModifier> modifiers) {
-        return new EntitySpec(e.name(), e.table(), e.key(), e.tracked(), e.type1(), e.columns(), e.latenessHorizon(), e.system(),
-                e.surrogateKeyIndex(), modifiers);
+        return EntitySpec.builder()
+                .name(e.name())
+                .table(e.table())
+                .key(e.key())
+                .tracked(e.tracked())
+                .type1(e.type1())
+                .columns(e.columns())
+                .latenessHorizon(e.latenessHorizon())
+                .system(e.system())
+                .surrogateKeyIndex(e.surrogateKeyIndex())
+                .modifiers(modifiers)
+                .build();
     }
 
     /** The definitions of the indexes dimstream creates on {@code table}, in name order as {@link #indexes} lists them. */

@@ -80,8 +80,15 @@ class EvolvedColumnsTest {
                 List.of(new EvolvedColumns.NewColumn("nickname", ColumnType.TEXT, true, "t-0@1"))));
         Map<String, ColumnType> cols = new LinkedHashMap<>(config.columns());
         cols.put("nickname", ColumnType.TEXT);
-        EntitySpec declared = new EntitySpec(config.name(), config.table(), config.key(), List.of("name", "nickname"),
-                config.type1(), cols, Optional.empty(), SystemColumns.DEFAULTS);
+        EntitySpec declared = EntitySpec.builder()
+                .name(config.name())
+                .table(config.table())
+                .key(config.key())
+                .tracked(List.of("name", "nickname"))
+                .type1(config.type1())
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
 
         assertThat(EvolvedColumns.withCatalog(ds, declared)).isEqualTo(declared);
     }
@@ -169,8 +176,16 @@ class EvolvedColumnsTest {
         cols.put("id", ColumnType.TEXT);
         cols.put("name", ColumnType.TEXT);
         cols.put("visits", ColumnType.INTEGER);
-        EntitySpec spec = new EntitySpec(table, table, List.of("id"), List.of("name"), List.of("visits"), cols, Optional.empty(),
-                SystemColumns.DEFAULTS, false, Map.of("name", new TypeModifier.Length(10)));
+        EntitySpec spec = EntitySpec.builder()
+                .name(table)
+                .table(table)
+                .key(List.of("id"))
+                .tracked(List.of("name"))
+                .type1(List.of("visits"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .modifiers(Map.of("name", new TypeModifier.Length(10)))
+                .build();
         EntityTables.ensure(ds, spec);
         return spec;
     }
@@ -195,8 +210,15 @@ class EvolvedColumnsTest {
         cols.put("id", ColumnType.TEXT);
         cols.put("name", ColumnType.TEXT);
         cols.put("city", ColumnType.TEXT);
-        EntitySpec spec = new EntitySpec(table, table, List.of("id"), List.of("name"), List.of("city"), cols, Optional.empty(),
-                SystemColumns.DEFAULTS);
+        EntitySpec spec = EntitySpec.builder()
+                .name(table)
+                .table(table)
+                .key(List.of("id"))
+                .tracked(List.of("name"))
+                .type1(List.of("city"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
         EntityTables.ensure(ds, spec);
         return spec;
     }

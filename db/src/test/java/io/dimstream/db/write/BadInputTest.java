@@ -104,7 +104,13 @@ class BadInputTest {
         cols.put("id", ColumnType.TEXT);
         cols.put("name", ColumnType.TEXT);
         cols.put("n", ColumnType.BIGINT);
-        return new EntitySpec(table, table, List.of("id"), List.of("name", "n"), List.of(), cols, Optional.empty(),
-                SystemColumns.DEFAULTS);
+        return EntitySpec.builder()
+                .name(table)
+                .table(table)
+                .key(List.of("id"))
+                .tracked(List.of("name", "n"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
     }
 }

@@ -47,8 +47,14 @@ final class Fixtures {
         cols.put("id", ColumnType.TEXT);
         cols.put("attribute1", ColumnType.TEXT);
         cols.put("attribute2", ColumnType.TEXT);
-        return new EntitySpec(name, table, List.of("id"), List.of("attribute1", "attribute2"), List.of(), cols,
-                Optional.empty(), SystemColumns.DEFAULTS);
+        return EntitySpec.builder()
+                .name(name)
+                .table(table)
+                .key(List.of("id"))
+                .tracked(List.of("attribute1", "attribute2"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
     }
 
     /** The example's events in file order; seq = line number, source = the file's line. */
@@ -113,8 +119,15 @@ final class Fixtures {
         cols.put("name", ColumnType.TEXT);
         cols.put("city", ColumnType.TEXT);
         cols.put("last_login", ColumnType.BIGINT);
-        return new EntitySpec(name, table, List.of("id"), List.of("name", "city"), List.of("last_login"), cols,
-                horizon, SystemColumns.DEFAULTS);
+        return EntitySpec.builder()
+                .name(name)
+                .table(table)
+                .key(List.of("id"))
+                .tracked(List.of("name", "city"))
+                .type1(List.of("last_login"))
+                .columns(cols)
+                .latenessHorizon(horizon)
+                .build();
     }
 
     /** 2025-01-01 at {@code hour}:00 UTC. */

@@ -164,8 +164,14 @@ class HostileBatchTest {
         cols.put("n", ColumnType.BIGINT);
         cols.put("born", ColumnType.DATE);
         cols.put("seen", ColumnType.TIMESTAMPTZ);
-        return new EntitySpec(table, table, List.of("id"), List.of("email", "amount", "total", "n", "born", "seen"), List.of(), cols,
-                Optional.empty(), SystemColumns.DEFAULTS, false,
-                Map.of("email", new TypeModifier.Length(20), "amount", new TypeModifier.Precision(8, 2)));
+        return EntitySpec.builder()
+                .name(table)
+                .table(table)
+                .key(List.of("id"))
+                .tracked(List.of("email", "amount", "total", "n", "born", "seen"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .modifiers(Map.of("email", new TypeModifier.Length(20), "amount", new TypeModifier.Precision(8, 2)))
+                .build();
     }
 }

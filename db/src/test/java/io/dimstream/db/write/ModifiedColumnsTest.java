@@ -160,8 +160,15 @@ class ModifiedColumnsTest {
         cols.put("id", ColumnType.TEXT);
         cols.put("email", ColumnType.TEXT);
         cols.put("amount", ColumnType.NUMERIC);
-        return new EntitySpec(table, table, List.of("id"), List.of("email", "amount"), List.of(), cols, Optional.empty(),
-                SystemColumns.DEFAULTS, false, Map.of("email", new TypeModifier.Length(10), "amount", new TypeModifier.Precision(6, 2)));
+        return EntitySpec.builder()
+                .name(table)
+                .table(table)
+                .key(List.of("id"))
+                .tracked(List.of("email", "amount"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .modifiers(Map.of("email", new TypeModifier.Length(10), "amount", new TypeModifier.Precision(6, 2)))
+                .build();
     }
 
     private static Event up(long seq, int hour, String id, String email, String amount) {

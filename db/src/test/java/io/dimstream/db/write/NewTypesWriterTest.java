@@ -107,8 +107,15 @@ class NewTypesWriterTest {
         cols.put("k", type);
         cols.put("v", type);
         cols.put("w", type);
-        EntitySpec spec = new EntitySpec(table, table, List.of("k"), List.of("v"), List.of("w"), cols,
-                Optional.of(Duration.ofHours(1)), SystemColumns.DEFAULTS);
+        EntitySpec spec = EntitySpec.builder()
+                .name(table)
+                .table(table)
+                .key(List.of("k"))
+                .tracked(List.of("v"))
+                .type1(List.of("w"))
+                .columns(cols)
+                .latenessHorizon(Optional.of(Duration.ofHours(1)))
+                .build();
         EntityTables.ensure(ds, spec);
         Scd2Writer writer = new Scd2Writer(ds);
 

@@ -199,8 +199,15 @@ class UnchangedValuesTest {
         cols.put("at", ColumnType.TIME);
         cols.put("raw", ColumnType.BYTEA);
         String table = Fixtures.uniqueTable("accounts");
-        EntitySpec spec = new EntitySpec(table, table, List.of("id", "n"), List.of("name", "amount", "born", "seen", "active", "score", "doc", "local", "at", "raw"),
-                List.of("note"), cols, Optional.empty(), SystemColumns.DEFAULTS);
+        EntitySpec spec = EntitySpec.builder()
+                .name(table)
+                .table(table)
+                .key(List.of("id", "n"))
+                .tracked(List.of("name", "amount", "born", "seen", "active", "score", "doc", "local", "at", "raw"))
+                .type1(List.of("note"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
         EntityTables.ensure(ds, spec);
         return spec;
     }

@@ -188,8 +188,15 @@ class WriterPropertyTest {
         cols.put("note", ColumnType.TEXT);
         cols.put("amount", ColumnType.NUMERIC);
         cols.put("last_login", ColumnType.BIGINT);
-        return new EntitySpec(name, table, List.of("region", "num"), List.of("name", "note", "amount"), List.of("last_login"),
-                cols, Optional.empty(), SystemColumns.DEFAULTS);
+        return EntitySpec.builder()
+                .name(name)
+                .table(table)
+                .key(List.of("region", "num"))
+                .tracked(List.of("name", "note", "amount"))
+                .type1(List.of("last_login"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
     }
 
     private static Map<Delivery, EntitySpec> createTables() {

@@ -164,7 +164,16 @@ class WriterSqlNamesTest {
         key.forEach(c -> cols.put(c, ColumnType.TEXT));
         tracked.forEach(c -> cols.put(c, ColumnType.TEXT));
         type1.forEach(c -> cols.put(c, ColumnType.TEXT));
-        return new EntitySpec(table, table, key, tracked, type1, cols, Optional.of(Duration.ofHours(2)), sc);
+        return EntitySpec.builder()
+                .name(table)
+                .table(table)
+                .key(key)
+                .tracked(tracked)
+                .type1(type1)
+                .columns(cols)
+                .latenessHorizon(Optional.of(Duration.ofHours(2)))
+                .system(sc)
+                .build();
     }
 
     private static Event up(EntitySpec spec, long seq, int hour, String key, String tracked, String type1) {

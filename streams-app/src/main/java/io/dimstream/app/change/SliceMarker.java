@@ -58,7 +58,7 @@ public record SliceMarker(String entity, Instant slice, int partition, int parti
         return new SliceMarker(entity, slice, p, n);
     }
 
-    public byte[] encode() {
+    public byte[] toBytes() {
         ObjectNode root = ControlRecords.MAPPER.createObjectNode();
         root.put("entity", entity);
         root.put("slice", ColumnType.CANONICAL_TIMESTAMP.format(slice));
@@ -72,7 +72,7 @@ public record SliceMarker(String entity, Instant slice, int partition, int parti
      *
      * @throws IllegalArgumentException naming the field that is missing or wrong
      */
-    public static SliceMarker decode(byte[] value) {
+    public static SliceMarker fromBytes(byte[] value) {
         String what = "end-of-slice marker";
         JsonNode root = ControlRecords.object(value, what);
         String entity = ControlRecords.entity(root, what);
@@ -84,6 +84,16 @@ public record SliceMarker(String entity, Instant slice, int partition, int parti
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("end-of-slice marker: " + e.getMessage());
         }
+    }
+
+    /**
+     * The old name of {@link #fromBytes}, kept only for {@code SinkTransaction}, which another
+     * change rewrites at the same time; remove it once that change is merged and calls
+     * {@code fromBytes}.
+     */
+    @Deprecated(forRemoval = true)
+    public static SliceMarker decode(byte[] value) {
+        return fromBytes(value);
     }
 
     private static int intField(JsonNode root, String name) {

@@ -41,7 +41,7 @@ public final class DebeziumAvroDecoder implements EventDecoder {
             GenericRecord record = AvroRecords.read(deserializer, topic, value);
             java.util.Map<String, Object> m = AvroValues.toMap(record);
             values.convertImages(m, DebeziumValues.fromAvroSchema(record.getSchema()));
-            Decoded d = envelope.decode(m, offset, Source.kafka(topic, partition, offset));
+            Decoded d = envelope.toDecoded(m, offset, Source.kafka(topic, partition, offset));
             if (d instanceof Decoded.Ok ok) {
                 // the row image's schema: what a field new to the entity becomes, and what a retyped column is now
                 java.util.Map<String, io.dimstream.db.entity.ColumnType> types = ColumnInference.fromAvroEnvelope(record.getSchema());

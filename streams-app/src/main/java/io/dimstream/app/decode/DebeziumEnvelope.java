@@ -41,7 +41,7 @@ final class DebeziumEnvelope {
     }
 
     /** @param envelope the envelope's fields as plain values; before, after and source as maps */
-    Decoded decode(Map<String, Object> envelope, long offset, Source source) {
+    Decoded toDecoded(Map<String, Object> envelope, long offset, Source source) {
         Object op = envelope.get("op");
         if (op == null) {
             return Decoded.error("Debezium field 'op' is missing");

@@ -64,7 +64,7 @@ public final class DebeziumJsonDecoder implements EventDecoder {
         } catch (IllegalArgumentException e) {
             return Decoded.error(e.getMessage());
         }
-        Decoded d = envelope.decode(image, offset, Source.kafka(topic, partition, offset));
+        Decoded d = envelope.toDecoded(image, offset, Source.kafka(topic, partition, offset));
         if (schema != null && d instanceof Decoded.Ok ok) {
             // the row image's schema: what a field new to the entity becomes (new-columns:)
             Map<String, io.dimstream.db.entity.ColumnType> types = ColumnInference.fromJsonSchema(schema);

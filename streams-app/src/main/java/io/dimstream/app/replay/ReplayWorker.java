@@ -287,7 +287,7 @@ public final class ReplayWorker implements AutoCloseable {
                     if (end == null || r.offset() >= end) {
                         continue;
                     }
-                    decode(pipeline, r, steps, rejects, bySource);
+                    addStep(pipeline, r, steps, rejects, bySource);
                 }
                 Map<Integer, Long> moved = new HashMap<>();
                 for (Map.Entry<TopicPartition, Long> e : new ArrayList<>(positions.entrySet())) {
@@ -445,8 +445,12 @@ public final class ReplayWorker implements AutoCloseable {
         return r;
     }
 
-    private void decode(EntityPipeline pipeline, ConsumerRecord<byte[], byte[]> r, List<Step> steps, List<SinkReject> rejects,
-                        Map<Source, ConsumerRecord<byte[], byte[]>> bySource) {
+    /**
+     * Decodes {@code r} with the entity's decoder and adds what it makes: an event to the last
+     * {@link Events} step (or a new one), a {@link Truncate} step, or a reject for an undecodable record.
+     */
+    private void addStep(EntityPipeline pipeline, ConsumerRecord<byte[], byte[]> r, List<Step> steps, List<SinkReject> rejects,
+                         Map<Source, ConsumerRecord<byte[], byte[]>> bySource) {
         Decoded d;
         try {
             d = pipeline.decoder().decode(r.key(), r.value(), r.timestamp(), r.topic(), r.partition(), r.offset());

@@ -189,7 +189,7 @@ public final class SnapshotPublisher {
         for (int p = 0; p < n; p++) {
             SliceMarker m = new SliceMarker(entity, at, p, n);
             markers.add(producer.send(new ProducerRecord<>(topic, p, null, null,
-                    m.encode(), SliceMarker.mark(new RecordHeaders()))));
+                    m.toBytes(), SliceMarker.mark(new RecordHeaders()))));
         }
         producer.flush();
         for (Future<RecordMetadata> f : markers) {

@@ -69,9 +69,9 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
             endOfSlice(record);
             return;
         }
-        PendingChange pending = PendingChange.decode(record.value());
+        PendingChange pending = PendingChange.fromBytes(record.value());
         byte[] stored = store.get(record.key());
-        KeyState state = stored == null ? null : KeyState.decode(stored);
+        KeyState state = stored == null ? null : KeyState.fromBytes(stored);
         KeyState.Fingerprint fp = new KeyState.Fingerprint(pending.eventMicros(), pending.contentFingerprint());
         if (state != null && state.remembers(fp)) {
             counters.count(EventCounters.DUPLICATE);
@@ -89,7 +89,7 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
             cls = against(state, pending);
             next = state.advance(fp, pending.trackedHash());
         }
-        store.put(record.key(), next.encode());
+        store.put(record.key(), next.toBytes());
         counters.count(cls.name());
         context.forward(record.withValue(pending.classified(cls)).withHeaders(new RecordHeaders()));
     }
@@ -104,12 +104,12 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
         if (slices == null) {
             throw new IllegalStateException("end-of-slice marker reached the classifier of an entity that is not mode: snapshot");
         }
-        SliceMarker m = SliceMarker.decode(record.value());
+        SliceMarker m = SliceMarker.fromBytes(record.value());
         int task = context.recordMetadata().map(md -> md.partition()).orElseThrow(() ->
                 new IllegalStateException("end-of-slice marker without record metadata"));
         byte[] key = ColumnType.CANONICAL_TIMESTAMP.format(m.slice()).getBytes(StandardCharsets.UTF_8);
         byte[] stored = slices.get(key);
-        SliceBarrier b = stored == null ? null : SliceBarrier.decode(stored);
+        SliceBarrier b = stored == null ? null : SliceBarrier.fromBytes(stored);
         if (b == null || b.partitions() != m.partitions()) {
             if (b != null) {
                 LOG.warn("end-of-slice markers of {} slice {} disagree on the partition count ({} then {}); counting again",
@@ -119,12 +119,12 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
         }
         b = b.with(m.partition());
         if (!b.complete()) {
-            slices.put(key, b.encode());
+            slices.put(key, b.toBytes());
             return;
         }
         slices.delete(key);
         SliceMarker out = m.onPartition(task, m.partitions());
-        context.forward(record.withKey(key).withValue(out.encode()).withHeaders(SliceMarker.mark(new RecordHeaders())));
+        context.forward(record.withKey(key).withValue(out.toBytes()).withHeaders(SliceMarker.mark(new RecordHeaders())));
     }
 
     /**
@@ -136,13 +136,13 @@ final class ClassifyProcessor implements Processor<byte[], byte[], byte[], byte[
      * ({@link SlicePartitioners#changes()}). Not counted here: the decode step counted its record.
      */
     private void truncate(Record<byte[], byte[]> record) {
-        TruncateMarker m = TruncateMarker.decode(record.value());
+        TruncateMarker m = TruncateMarker.fromBytes(record.value());
         if (repartitioned) {
             int task = context.recordMetadata().map(md -> md.partition()).orElseThrow(() ->
                     new IllegalStateException("truncate marker without record metadata"));
             m = m.forPartition(task);
         }
-        context.forward(record.withValue(m.encode()).withHeaders(TruncateMarker.mark(new RecordHeaders())));
+        context.forward(record.withValue(m.toBytes()).withHeaders(TruncateMarker.mark(new RecordHeaders())));
     }
 
     private static ChangeClass against(KeyState newest, PendingChange e) {

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * throws for bad input; it throws only when a decoder could not judge the record because something
  * it needs is away ({@link TransientFailures}), for the record to be read again.
  */
-final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed> {
+final class DecodeProcessor implements Processor<byte[], byte[], byte[], DecodeOutput> {
 
     private static final Logger LOG = LoggerFactory.getLogger(DecodeProcessor.class);
     private static final Header[] NO_HEADERS = new Header[0];
@@ -61,7 +61,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
     private final EventCounters counters;
     /** Where the classifier splices the class into this entity's change JSON (ChangeCodec#classOffset). */
     private final int classOffset;
-    private ProcessorContext<byte[], Routed> context;
+    private ProcessorContext<byte[], DecodeOutput> context;
     private RecordLimits limits = RecordLimits.DEFAULTS;
 
     DecodeProcessor(EntityPipeline pipeline, EventCounters counters) {
@@ -73,7 +73,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
     }
 
     @Override
-    public void init(ProcessorContext<byte[], Routed> context) {
+    public void init(ProcessorContext<byte[], DecodeOutput> context) {
         this.context = context;
         // the limits of the Streams config in force, so a raised producer.max.request.size and
         // topic.max.message.bytes raise the check with them
@@ -128,7 +128,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
                 }
                 pending = PendingChange.of(spec, result.event(), classOffset, newColumns(event), widenedColumns(event));
                 key = PendingChange.businessKey(spec, result.event());
-                value = pending.encode();
+                value = pending.toBytes();
             } catch (RuntimeException e) {
                 // a valid event whose change cannot be built (C1: an event time whose epoch microseconds
                 // overflow a long) is this record's problem alone: it must not fail the thread
@@ -140,7 +140,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
                 deadLetter(record, md, tooBig);
                 return;
             }
-            context.forward(new Record<>(key, new Routed(true, value), record.timestamp(), new RecordHeaders()));
+            context.forward(new Record<>(key, new DecodeOutput.ToClassify(value), record.timestamp(), new RecordHeaders()));
         }
     }
 
@@ -301,7 +301,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
         }
         SliceMarker marker;
         try {
-            marker = SliceMarker.decode(record.value());
+            marker = SliceMarker.fromBytes(record.value());
         } catch (IllegalArgumentException e) {
             deadLetter(record, md, e.getMessage());
             return;
@@ -316,7 +316,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
             return;
         }
         counters.count(EventCounters.CONTROL);
-        context.forward(new Record<>(SliceMarker.END_OF_SLICE.getBytes(StandardCharsets.UTF_8), new Routed(true, marker.encode()),
+        context.forward(new Record<>(SliceMarker.END_OF_SLICE.getBytes(StandardCharsets.UTF_8), new DecodeOutput.ToClassify(marker.toBytes()),
                 record.timestamp(), SliceMarker.mark(new RecordHeaders())));
     }
 
@@ -337,7 +337,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
                 + "delete-all)", md.topic(), md.partition(), md.offset(), t.time(), pipeline.entity().name());
         counters.count(EventCounters.TRUNCATE);
         TruncateMarker marker = new TruncateMarker(pipeline.entity().name(), t.time(), t.source(), java.util.OptionalInt.empty());
-        context.forward(new Record<>(TruncateMarker.KIND.getBytes(StandardCharsets.UTF_8), new Routed(true, marker.encode()),
+        context.forward(new Record<>(TruncateMarker.KIND.getBytes(StandardCharsets.UTF_8), new DecodeOutput.ToClassify(marker.toBytes()),
                 record.timestamp(), TruncateMarker.mark(new RecordHeaders())));
     }
 
@@ -346,7 +346,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], Routed>
         counters.count(EventCounters.DLQ);
         DeadLetters.DeadLetter dl = DeadLetters.of(record.key(), record.value(), record.headers(), reason,
                 pipeline.entity().name(), md.topic(), md.partition(), md.offset(), limits);
-        context.forward(new Record<>(dl.key(), new Routed(false, dl.value()), record.timestamp(), dl.headers()));
+        context.forward(new Record<>(dl.key(), new DecodeOutput.ToDeadLetter(dl.value()), record.timestamp(), dl.headers()));
     }
 
     private static int maxClassField() {

@@ -107,15 +107,15 @@ public final class DimstreamTopology {
             builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(sliceStore), BYTES, BYTES));
         }
 
-        Map<String, KStream<byte[], Routed>> routes = builder
+        Map<String, KStream<byte[], DecodeOutput>> routes = builder
                 .stream(p.sourceTopic(), Consumed.with(BYTES, BYTES).withName(e + "-source"))
                 .process(() -> new DecodeProcessor(p, counters), Named.as(e + "-decode"))
                 .split(Named.as(e + "-route-"))
-                .branch((key, routed) -> routed.valid(), Branched.as("valid"))
+                .branch((key, out) -> out instanceof DecodeOutput.ToClassify, Branched.as("valid"))
                 .defaultBranch(Branched.as("rejected"));
 
         routes.get(e + "-route-rejected")
-                .mapValues(Routed::bytes, Named.as(e + "-dlq-value"))
+                .mapValues(DecodeOutput::bytes, Named.as(e + "-dlq-value"))
                 .to(p.dlqTopic(), Produced.with(BYTES, BYTES).withName(e + "-dlq"));
 
         Repartitioned<byte[], byte[]> byKey = Repartitioned.with(BYTES, BYTES).withName(repartitionName(e));
@@ -128,7 +128,7 @@ public final class DimstreamTopology {
         if (p.snapshot()) {
             stores = new String[] {store, sliceStore};
         }
-        KStream<byte[], byte[]> valid = routes.get(e + "-route-valid").mapValues(Routed::bytes, Named.as(e + "-pending"));
+        KStream<byte[], byte[]> valid = routes.get(e + "-route-valid").mapValues(DecodeOutput::bytes, Named.as(e + "-pending"));
         if (!p.partitionedByKey()) {
             valid = valid.repartition(byKey);
         }

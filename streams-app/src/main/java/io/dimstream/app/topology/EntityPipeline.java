@@ -30,33 +30,85 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
                              boolean snapshot, boolean partitionedByKey, boolean deletesOnTruncate,
                              CdcOptions.NewColumns newColumns, boolean widensTypes) {
 
-    /** A pipeline that widens no type: a value its column refuses goes to the DLQ. */
-    public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
-                          boolean snapshot, boolean partitionedByKey, boolean deletesOnTruncate, CdcOptions.NewColumns newColumns) {
-        this(entity, sourceTopic, decoder, changesTopic, dlqTopic, snapshot, partitionedByKey, deletesOnTruncate, newColumns, false);
+    /**
+     * A builder: entity, source topic, decoder, changes topic and DLQ topic to set; a {@code mode:
+     * changes} pipeline with the repartition step, truncates not applied, no column added and no
+     * type widened while running, unless set.
+     */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** A pipeline that adds no column while running: a field the entity does not declare is refused. */
-    public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
-                          boolean snapshot, boolean partitionedByKey, boolean deletesOnTruncate) {
-        this(entity, sourceTopic, decoder, changesTopic, dlqTopic, snapshot, partitionedByKey, deletesOnTruncate,
-                CdcOptions.NewColumns.IGNORE);
-    }
+    /** Builds an {@link EntityPipeline}; each setter is named as the component it sets. */
+    public static final class Builder {
+        private EntitySpec entity;
+        private String sourceTopic;
+        private EventDecoder decoder;
+        private String changesTopic;
+        private String dlqTopic;
+        private boolean snapshot;
+        private boolean partitionedByKey;
+        private boolean deletesOnTruncate;
+        private CdcOptions.NewColumns newColumns = CdcOptions.NewColumns.IGNORE;
+        private boolean widensTypes;
 
-    /** A pipeline whose truncates, if its decoder reports any, are not applied. */
-    public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
-                          boolean snapshot, boolean partitionedByKey) {
-        this(entity, sourceTopic, decoder, changesTopic, dlqTopic, snapshot, partitionedByKey, false);
-    }
+        private Builder() {
+        }
 
-    public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
-                          boolean snapshot) {
-        this(entity, sourceTopic, decoder, changesTopic, dlqTopic, snapshot, false);
-    }
+        public Builder entity(EntitySpec v) {
+            entity = v;
+            return this;
+        }
 
-    /** A {@code mode: changes} pipeline. */
-    public EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic) {
-        this(entity, sourceTopic, decoder, changesTopic, dlqTopic, false, false, false);
+        public Builder sourceTopic(String v) {
+            sourceTopic = v;
+            return this;
+        }
+
+        public Builder decoder(EventDecoder v) {
+            decoder = v;
+            return this;
+        }
+
+        public Builder changesTopic(String v) {
+            changesTopic = v;
+            return this;
+        }
+
+        public Builder dlqTopic(String v) {
+            dlqTopic = v;
+            return this;
+        }
+
+        public Builder snapshot(boolean v) {
+            snapshot = v;
+            return this;
+        }
+
+        public Builder partitionedByKey(boolean v) {
+            partitionedByKey = v;
+            return this;
+        }
+
+        public Builder deletesOnTruncate(boolean v) {
+            deletesOnTruncate = v;
+            return this;
+        }
+
+        public Builder newColumns(CdcOptions.NewColumns v) {
+            newColumns = v;
+            return this;
+        }
+
+        public Builder widensTypes(boolean v) {
+            widensTypes = v;
+            return this;
+        }
+
+        public EntityPipeline build() {
+            return new EntityPipeline(entity, sourceTopic, decoder, changesTopic, dlqTopic, snapshot, partitionedByKey, deletesOnTruncate,
+                    newColumns, widensTypes);
+        }
     }
 
     public EntityPipeline {
@@ -95,11 +147,18 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
 
     /** An entity of the config with the default topic names and the decoder its format names. */
     public static EntityPipeline of(EntityConfig entity) {
-        return new EntityPipeline(entity.toEntitySpec(), entity.topic(), Decoders.forEntity(entity),
-                ChangeTopics.name(entity.name()), dlqTopicOf(entity.topic()), entity.snapshot(),
-                entity.partitionedByKey(), entity.cdc().onTruncate() == CdcOptions.OnTruncate.DELETE_ALL,
-                entity.cdc().evolvesColumns() ? entity.cdc().newColumns() : CdcOptions.NewColumns.IGNORE,
-                entity.cdc().schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT);
+        return builder()
+                .entity(entity.toEntitySpec())
+                .sourceTopic(entity.topic())
+                .decoder(Decoders.forEntity(entity))
+                .changesTopic(ChangeTopics.name(entity.name()))
+                .dlqTopic(dlqTopicOf(entity.topic()))
+                .snapshot(entity.snapshot())
+                .partitionedByKey(entity.partitionedByKey())
+                .deletesOnTruncate(entity.cdc().onTruncate() == CdcOptions.OnTruncate.DELETE_ALL)
+                .newColumns(entity.cdc().evolvesColumns() ? entity.cdc().newColumns() : CdcOptions.NewColumns.IGNORE)
+                .widensTypes(entity.cdc().schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT)
+                .build();
     }
 
     /** This pipeline with another spec of its entity: the config's merged with the columns added while running. */

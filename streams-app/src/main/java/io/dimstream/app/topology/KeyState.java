@@ -13,7 +13,7 @@ import java.util.Objects;
  * or the tracked hash), and the fingerprints of the most recent {@value #MAX_FINGERPRINTS} events
  * (by arrival), so an exact re-delivery is recognised and dropped.
  *
- * <p>Serialized compactly ({@link #encode}): {@code [1: version=1][1: 0 deleted | 1 upsert][8: newest
+ * <p>Serialized compactly ({@link #toBytes}): {@code [1: version=1][1: 0 deleted | 1 upsert][8: newest
  * event time, epoch micros][32: tracked hash, upserts only][2: n][n x (8: event micros, 8: content)]},
  * at most 1,070 bytes.
  *
@@ -68,7 +68,7 @@ record KeyState(long newestMicros, byte[] newestHash, List<Fingerprint> recent) 
         return next;
     }
 
-    byte[] encode() {
+    byte[] toBytes() {
         ByteBuffer b = ByteBuffer.allocate(2 + 8 + (newestDeleted() ? 0 : HASH_BYTES) + 2 + 16 * recent.size());
         b.put(VERSION).put(newestDeleted() ? (byte) 0 : (byte) 1).putLong(newestMicros);
         if (!newestDeleted()) {
@@ -81,7 +81,7 @@ record KeyState(long newestMicros, byte[] newestHash, List<Fingerprint> recent) 
         return b.array();
     }
 
-    static KeyState decode(byte[] bytes) {
+    static KeyState fromBytes(byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes);
         byte version = b.get();
         if (version != VERSION) {

@@ -110,7 +110,7 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
         return ChangeCodec.withClass(unclassified, classOffset, cls);
     }
 
-    byte[] encode() {
+    byte[] toBytes() {
         ByteBuffer b = ByteBuffer.allocate(2 + (delete() ? 0 : HASH_BYTES) + 8 + 8 + 2 + unclassified.length);
         b.put(VERSION).put(delete() ? (byte) 0 : (byte) 1);
         if (!delete()) {
@@ -119,7 +119,7 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
         return b.putLong(contentFingerprint).putLong(eventMicros).putShort((short) classOffset).put(unclassified).array();
     }
 
-    static PendingChange decode(byte[] bytes) {
+    static PendingChange fromBytes(byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes);
         byte version = b.get();
         if (version != VERSION && version != VERSION_1) {

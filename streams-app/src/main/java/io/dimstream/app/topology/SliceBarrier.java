@@ -24,12 +24,12 @@ record SliceBarrier(int partitions, BitSet seen) {
         return seen.cardinality() == partitions;
     }
 
-    byte[] encode() {
+    byte[] toBytes() {
         byte[] bits = seen.toByteArray();
         return ByteBuffer.allocate(4 + bits.length).putInt(partitions).put(bits).array();
     }
 
-    static SliceBarrier decode(byte[] bytes) {
+    static SliceBarrier fromBytes(byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes);
         int n = b.getInt();
         byte[] bits = new byte[b.remaining()];

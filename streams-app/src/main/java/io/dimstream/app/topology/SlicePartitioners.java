@@ -32,13 +32,13 @@ final class SlicePartitioners {
     }
 
     static StreamPartitioner<byte[], byte[]> repartition() {
-        return new ByKeyMarkersRouted((topic, headers, value, numPartitions) -> all(numPartitions));
+        return new KeyOrMarkerPartitioner((topic, headers, value, numPartitions) -> all(numPartitions));
     }
 
     static StreamPartitioner<byte[], byte[]> changes() {
-        return new ByKeyMarkersRouted((topic, headers, value, numPartitions) -> {
+        return new KeyOrMarkerPartitioner((topic, headers, value, numPartitions) -> {
             if (TruncateMarker.is(headers)) {
-                TruncateMarker t = TruncateMarker.decode(value);
+                TruncateMarker t = TruncateMarker.fromBytes(value);
                 if (t.partition().isEmpty()) {
                     return all(numPartitions);
                 }
@@ -49,7 +49,7 @@ final class SlicePartitioners {
                 }
                 return Set.of(t.partition().getAsInt());
             }
-            SliceMarker m = SliceMarker.decode(value);
+            SliceMarker m = SliceMarker.fromBytes(value);
             if (m.partition() >= numPartitions || m.partitions() != numPartitions) {
                 throw new IllegalStateException("end-of-slice marker of " + m.entity() + " for partition " + m.partition()
                         + " of " + m.partitions() + ", but " + topic + " has " + numPartitions + " partitions: a snapshot "
@@ -70,10 +70,10 @@ final class SlicePartitioners {
     }
 
     /** Records by key, as Kafka's default partitioner would; control records by their {@link MarkerRoute}. */
-    private static final class ByKeyMarkersRouted implements StreamPartitioner<byte[], byte[]> {
+    private static final class KeyOrMarkerPartitioner implements StreamPartitioner<byte[], byte[]> {
         private final MarkerRoute markers;
 
-        ByKeyMarkersRouted(MarkerRoute markers) {
+        KeyOrMarkerPartitioner(MarkerRoute markers) {
             this.markers = markers;
         }
 

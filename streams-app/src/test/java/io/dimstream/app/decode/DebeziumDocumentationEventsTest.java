@@ -41,8 +41,14 @@ public class DebeziumDocumentationEventsTest {
         cols.put("first_name", ColumnType.TEXT);
         cols.put("last_name", ColumnType.TEXT);
         cols.put("email", ColumnType.TEXT);
-        return new EntitySpec("customers", "dim_customers", List.of("id"), List.of("first_name", "last_name", "email"), List.of(), cols,
-                Optional.empty(), SystemColumns.DEFAULTS);
+        return EntitySpec.builder()
+                .name("customers")
+                .table("dim_customers")
+                .key(List.of("id"))
+                .tracked(List.of("first_name", "last_name", "email"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
     }
 
     /** As {@link Decoders} builds it for the entity: its column types, Debezium's placeholder, no hints. */

@@ -39,8 +39,14 @@ class ExtremeEventTimesTest {
         cols.put("id", ColumnType.TEXT);
         cols.put("updated_micros", ColumnType.BIGINT);
         cols.put("updated_at", ColumnType.TIMESTAMPTZ);
-        return new EntitySpec("e", "e", List.of("id"), List.of("updated_micros", "updated_at"), List.of(), cols, Optional.empty(),
-                SystemColumns.DEFAULTS);
+        return EntitySpec.builder()
+                .name("e")
+                .table("e")
+                .key(List.of("id"))
+                .tracked(List.of("updated_micros", "updated_at"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
     }
 
     /** What the topology makes of a record: the decoder's failure, or the validator's verdict on the event. */

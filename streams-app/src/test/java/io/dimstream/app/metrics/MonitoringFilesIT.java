@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.app.service.DimstreamService;
-import io.dimstream.app.service.FeedFixtures;
+import io.dimstream.app.testing.FeedFixtures;
 import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.app.sink.SinkMetrics;
 import io.dimstream.app.topology.StreamThreadSupervisor;

@@ -29,8 +29,14 @@ class PartitionBuffersTest {
             Duration.ofSeconds(1), clock::get);
 
     private static EntitySpec entity(String name) {
-        return new EntitySpec(name, "dim_" + name, List.of("id"), List.of("v"), List.of(), Map.of("id", ColumnType.TEXT, "v",
-                ColumnType.TEXT), Optional.empty(), SystemColumns.DEFAULTS);
+        return EntitySpec.builder()
+                .name(name)
+                .table("dim_" + name)
+                .key(List.of("id"))
+                .tracked(List.of("v"))
+                .columns(Map.of("id", ColumnType.TEXT, "v", ColumnType.TEXT))
+                .latenessHorizon(Optional.empty())
+                .build();
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> records(TopicPartition tp, long first, int n) {

@@ -48,8 +48,15 @@ final class SinkFixtures {
         cols.put("email", ColumnType.TEXT);
         cols.put("city", ColumnType.TEXT);
         cols.put("last_login", ColumnType.BIGINT);
-        EntitySpec e = new EntitySpec(name, "dim_" + name, List.of("customer_id"), List.of("email", "city"),
-                List.of("last_login"), cols, Optional.empty(), SystemColumns.DEFAULTS);
+        EntitySpec e = EntitySpec.builder()
+                .name(name)
+                .table("dim_" + name)
+                .key(List.of("customer_id"))
+                .tracked(List.of("email", "city"))
+                .type1(List.of("last_login"))
+                .columns(cols)
+                .latenessHorizon(Optional.empty())
+                .build();
         EntityTables.ensure(ds, e);
         return e;
     }

@@ -253,8 +253,16 @@ class SinkSnapshotSliceTest {
     @Test
     void aKeyWhoseMemoryIsPrunedPastASliceIsNotJudgedByIt() throws Exception {
         EntitySpec base = SinkFixtures.customer("snap_pruned", DS);
-        EntitySpec spec = new EntitySpec(base.name(), base.table(), base.key(), base.tracked(), base.type1(), base.columns(),
-                java.util.Optional.of(java.time.Duration.ofDays(1)), base.system());
+        EntitySpec spec = EntitySpec.builder()
+                .name(base.name())
+                .table(base.table())
+                .key(base.key())
+                .tracked(base.tracked())
+                .type1(base.type1())
+                .columns(base.columns())
+                .latenessHorizon(java.util.Optional.of(java.time.Duration.ofDays(1)))
+                .system(base.system())
+                .build();
         Sink sink = new Sink(spec);
         List<SliceRow> c1 = List.of(row("C1", "a@x.io", "Paris"));
         for (int d = 0; d < 5; d++) {

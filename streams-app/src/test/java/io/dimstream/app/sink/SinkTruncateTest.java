@@ -64,7 +64,7 @@ class SinkTruncateTest {
 
         ConsumerRecord<byte[], byte[]> truncate(int p, String time, OptionalInt forPartition) {
             TruncateMarker m = new TruncateMarker(entity.name(), Instant.parse(time), TRUNCATE_SOURCE, forPartition);
-            ConsumerRecord<byte[], byte[]> r = new ConsumerRecord<>(tp(p).topic(), p, take(p), TruncateMarker.KIND.getBytes(), m.encode());
+            ConsumerRecord<byte[], byte[]> r = new ConsumerRecord<>(tp(p).topic(), p, take(p), TruncateMarker.KIND.getBytes(), m.toBytes());
             TruncateMarker.mark(r.headers());
             return r;
         }
@@ -204,7 +204,7 @@ class SinkTruncateTest {
         List<ConsumerRecord<byte[], byte[]>> bad = new ArrayList<>();
         bad.add(f.truncate(0, T3, OptionalInt.of(1)));                                 // for partition 1, read from 0
         ConsumerRecord<byte[], byte[]> other = new ConsumerRecord<>(f.tp(0).topic(), 0, f.take(0), TruncateMarker.KIND.getBytes(),
-                new TruncateMarker("product", Instant.parse(T3), TRUNCATE_SOURCE, OptionalInt.of(0)).encode());
+                new TruncateMarker("product", Instant.parse(T3), TRUNCATE_SOURCE, OptionalInt.of(0)).toBytes());
         TruncateMarker.mark(other.headers());
         bad.add(other);                                                                 // another entity's
         ConsumerRecord<byte[], byte[]> garbled = new ConsumerRecord<>(f.tp(0).topic(), 0, f.take(0), TruncateMarker.KIND.getBytes(),
@@ -232,12 +232,12 @@ class SinkTruncateTest {
     void theMarkersTimeAndLineageSurviveItsEncoding() {
         TruncateMarker m = new TruncateMarker("customer", Instant.parse("2025-08-22T17:00:00.123456Z"), TRUNCATE_SOURCE, OptionalInt.of(3));
 
-        assertThat(new String(m.encode())).isEqualTo("{\"entity\":\"customer\",\"time\":\"2025-08-22T17:00:00.123456Z\","
+        assertThat(new String(m.toBytes())).isEqualTo("{\"entity\":\"customer\",\"time\":\"2025-08-22T17:00:00.123456Z\","
                 + "\"source\":{\"topic\":\"crm.customers\",\"partition\":0,\"offset\":42},\"partition\":3}");
-        assertThat(TruncateMarker.decode(m.encode())).isEqualTo(m);
-        assertThat(TruncateMarker.decode(m.forPartition(1).encode())).isEqualTo(
+        assertThat(TruncateMarker.fromBytes(m.toBytes())).isEqualTo(m);
+        assertThat(TruncateMarker.fromBytes(m.forPartition(1).toBytes())).isEqualTo(
                 new TruncateMarker("customer", m.time(), TRUNCATE_SOURCE, OptionalInt.of(1)));
         TruncateMarker every = new TruncateMarker("customer", m.time(), TRUNCATE_SOURCE, OptionalInt.empty());
-        assertThat(TruncateMarker.decode(every.encode())).isEqualTo(every);
+        assertThat(TruncateMarker.fromBytes(every.toBytes())).isEqualTo(every);
     }
 }

@@ -86,7 +86,7 @@ final class SnapshotSliceFeed {
 
     /** A control record with the end-of-slice header and {@code m} as its value, at partition {@code p}'s next offset. */
     ConsumerRecord<byte[], byte[]> marker(int p, SliceMarker m) {
-        ConsumerRecord<byte[], byte[]> r = new ConsumerRecord<>(tp(p).topic(), p, take(p), SliceMarker.END_OF_SLICE.getBytes(), m.encode());
+        ConsumerRecord<byte[], byte[]> r = new ConsumerRecord<>(tp(p).topic(), p, take(p), SliceMarker.END_OF_SLICE.getBytes(), m.toBytes());
         SliceMarker.mark(r.headers());
         return r;
     }

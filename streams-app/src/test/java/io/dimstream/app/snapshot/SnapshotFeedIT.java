@@ -156,7 +156,7 @@ class SnapshotFeedIT {
         }
         if (markers) {
             for (int p = 0; p < 3; p++) {
-                producer.send(new ProducerRecord<>(entity.topic(), p, null, null, new SliceMarker(entity.name(), at, p, 3).encode(),
+                producer.send(new ProducerRecord<>(entity.topic(), p, null, null, new SliceMarker(entity.name(), at, p, 3).toBytes(),
                         SliceMarker.mark(new RecordHeaders()))).get();
             }
         }

@@ -32,7 +32,7 @@ class PendingChangeTest {
         PendingChange p = new PendingChange(KeyState.micros(T), hash, 42L, ChangeCodec.classOffset("customer"),
                 ChangeCodec.encodeUnclassified(change(ChangeClass.NEW)));
 
-        PendingChange back = PendingChange.decode(p.encode());
+        PendingChange back = PendingChange.fromBytes(p.toBytes());
 
         assertThat(back.eventMicros()).isEqualTo(KeyState.micros(T));
         assertThat(back.trackedHash()).isEqualTo(hash);
@@ -51,7 +51,7 @@ class PendingChangeTest {
         Arrays.fill(hash, (byte) 3);
         byte[] v1 = ByteBuffer.allocate(2 + 32 + 8 + json.length).put((byte) 1).put((byte) 1).put(hash).putLong(99L).put(json).array();
 
-        PendingChange p = PendingChange.decode(v1);
+        PendingChange p = PendingChange.fromBytes(v1);
 
         assertThat(p.eventMicros()).isEqualTo(KeyState.micros(T));
         assertThat(p.trackedHash()).isEqualTo(hash);

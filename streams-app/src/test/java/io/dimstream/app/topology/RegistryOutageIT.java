@@ -125,8 +125,13 @@ class RegistryOutageIT {
             // 1 s of retries per record instead of 20, so the outage below outlasts them and threads die
             AvroWireDeserializer deserializer = new AvroWireDeserializer(new HttpSchemaRegistryClient(fake.url(), null), null,
                     Duration.ofSeconds(1));
-            EntityPipeline pipeline = new EntityPipeline(customer, TOPIC, new AvroEventDecoder(deserializer, customer.key()),
-                    "dimstream.customer.changes", EntityPipeline.dlqTopicOf(TOPIC));
+            EntityPipeline pipeline = EntityPipeline.builder()
+                    .entity(customer)
+                    .sourceTopic(TOPIC)
+                    .decoder(new AvroEventDecoder(deserializer, customer.key()))
+                    .changesTopic("dimstream.customer.changes")
+                    .dlqTopic(EntityPipeline.dlqTopicOf(TOPIC))
+                    .build();
             fake.down.set(true);
             // a replaced thread's old group member does not leave the group (Kafka Streams' consumers never
             // send LeaveGroup), so each replacement waits for it to time out: 6 s here instead of 45

@@ -18,16 +18,33 @@ import org.junit.jupiter.api.Test;
 class TopicPlannerTest {
 
     /** mode: snapshot, behind the repartition step: its changes topic follows its source's partition count. */
-    static final EntityPipeline SNAPSHOT = new EntityPipeline(TopologyFixtures.CUSTOMER, "crm.snapshots",
-            new NativeJsonDecoder(TopologyFixtures.CUSTOMER.key()), "dimstream.customer.changes", "crm.snapshots.dlq", true);
+    static final EntityPipeline SNAPSHOT = EntityPipeline.builder()
+            .entity(TopologyFixtures.CUSTOMER)
+            .sourceTopic("crm.snapshots")
+            .decoder(new NativeJsonDecoder(TopologyFixtures.CUSTOMER.key()))
+            .changesTopic("dimstream.customer.changes")
+            .dlqTopic("crm.snapshots.dlq")
+            .snapshot(true)
+            .build();
     /** on-truncate: delete-all, behind the repartition step: follows its source too. */
-    static final EntityPipeline DELETE_ALL = new EntityPipeline(TopologyFixtures.ORDER_LINE, "shop.order_lines",
-            new NativeJsonDecoder(TopologyFixtures.ORDER_LINE.key()), "dimstream.order_line.changes", "shop.order_lines.dlq",
-            false, false, true);
+    static final EntityPipeline DELETE_ALL = EntityPipeline.builder()
+            .entity(TopologyFixtures.ORDER_LINE)
+            .sourceTopic("shop.order_lines")
+            .decoder(new NativeJsonDecoder(TopologyFixtures.ORDER_LINE.key()))
+            .changesTopic("dimstream.order_line.changes")
+            .dlqTopic("shop.order_lines.dlq")
+            .deletesOnTruncate(true)
+            .build();
     /** on-truncate: delete-all on a source partitioned by key: no repartition step, so it does not follow. */
-    static final EntityPipeline DELETE_ALL_BY_KEY = new EntityPipeline(TopologyFixtures.ORDER_LINE, "shop.order_lines",
-            new NativeJsonDecoder(TopologyFixtures.ORDER_LINE.key()), "dimstream.order_line.changes", "shop.order_lines.dlq",
-            false, true, true);
+    static final EntityPipeline DELETE_ALL_BY_KEY = EntityPipeline.builder()
+            .entity(TopologyFixtures.ORDER_LINE)
+            .sourceTopic("shop.order_lines")
+            .decoder(new NativeJsonDecoder(TopologyFixtures.ORDER_LINE.key()))
+            .changesTopic("dimstream.order_line.changes")
+            .dlqTopic("shop.order_lines.dlq")
+            .partitionedByKey(true)
+            .deletesOnTruncate(true)
+            .build();
 
     @Test
     void onAnEmptyEmbeddedBrokerEverySourceComesFirstThenEachEntitysChangesAndDlqTopics() {

@@ -32,10 +32,20 @@ class TopologyClassificationTest {
     static final String CUSTOMERS = "crm.customers";
     static final String ORDER_LINES = "shop.order_lines";
 
-    static final EntityPipeline CUSTOMER_PIPELINE = new EntityPipeline(CUSTOMER, CUSTOMERS,
-            new NativeJsonDecoder(CUSTOMER.key()), "dimstream.customer.changes", "crm.customers.dlq");
-    static final EntityPipeline ORDER_LINE_PIPELINE = new EntityPipeline(ORDER_LINE, ORDER_LINES,
-            new NativeJsonDecoder(ORDER_LINE.key()), "dimstream.order_line.changes", "shop.order_lines.dlq");
+    static final EntityPipeline CUSTOMER_PIPELINE = EntityPipeline.builder()
+            .entity(CUSTOMER)
+            .sourceTopic(CUSTOMERS)
+            .decoder(new NativeJsonDecoder(CUSTOMER.key()))
+            .changesTopic("dimstream.customer.changes")
+            .dlqTopic("crm.customers.dlq")
+            .build();
+    static final EntityPipeline ORDER_LINE_PIPELINE = EntityPipeline.builder()
+            .entity(ORDER_LINE)
+            .sourceTopic(ORDER_LINES)
+            .decoder(new NativeJsonDecoder(ORDER_LINE.key()))
+            .changesTopic("dimstream.order_line.changes")
+            .dlqTopic("shop.order_lines.dlq")
+            .build();
 
     @TempDir
     Path stateDir;
@@ -111,8 +121,14 @@ class TopologyClassificationTest {
 
     @Test
     void partitionedByKeySkipsTheRepartitionStepAndClassifiesExactlyAlike() {
-        EntityPipeline partitioned = new EntityPipeline(CUSTOMER, CUSTOMERS, new NativeJsonDecoder(CUSTOMER.key()),
-                "dimstream.customer.changes", "crm.customers.dlq", false, true);
+        EntityPipeline partitioned = EntityPipeline.builder()
+                .entity(CUSTOMER)
+                .sourceTopic(CUSTOMERS)
+                .decoder(new NativeJsonDecoder(CUSTOMER.key()))
+                .changesTopic("dimstream.customer.changes")
+                .dlqTopic("crm.customers.dlq")
+                .partitionedByKey(true)
+                .build();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (TopologyTestDriver driver = driver(List.of(partitioned), registry, stateDir)) {
             pipeCustomerSequence(input(driver, CUSTOMERS));

@@ -102,8 +102,13 @@ class TopologyDeadLetterTest {
 
     @Test
     void debeziumTombstoneTruncateAndMessageAreSkippedNotDeadLetteredAndAnUnknownOpIs() {
-        EntityPipeline pipeline = new EntityPipeline(ACCOUNT, "pg.accounts", new DebeziumJsonDecoder(),
-                "dimstream.account.changes", "pg.accounts.dlq");
+        EntityPipeline pipeline = EntityPipeline.builder()
+                .entity(ACCOUNT)
+                .sourceTopic("pg.accounts")
+                .decoder(new DebeziumJsonDecoder())
+                .changesTopic("dimstream.account.changes")
+                .dlqTopic("pg.accounts.dlq")
+                .build();
         String create = "{\"before\":null,\"after\":{\"account_id\":\"A1\",\"status\":\"open\"},\"source\":{\"ts_ms\":1755882000000},"
                 + "\"op\":\"c\",\"ts_ms\":1755882000900}";
         String delete = "{\"before\":{\"account_id\":\"A1\",\"status\":\"open\"},\"after\":null,\"source\":{\"ts_ms\":1755885600000},"
@@ -142,8 +147,13 @@ class TopologyDeadLetterTest {
                 + "{\"name\":\"after\",\"type\":[\"null\",\"pg.Account\"]},"
                 + "{\"name\":\"source\",\"type\":{\"type\":\"record\",\"name\":\"Source\",\"fields\":[{\"name\":\"ts_ms\",\"type\":\"long\"}]}},"
                 + "{\"name\":\"op\",\"type\":\"string\"},{\"name\":\"ts_ms\",\"type\":\"long\"}]}");
-        EntityPipeline pipeline = new EntityPipeline(ACCOUNT, "pg.accounts.avro",
-                new DebeziumAvroDecoder(new GenericBinaryDeserializer(envelope)), "dimstream.account.changes", "pg.accounts.avro.dlq");
+        EntityPipeline pipeline = EntityPipeline.builder()
+                .entity(ACCOUNT)
+                .sourceTopic("pg.accounts.avro")
+                .decoder(new DebeziumAvroDecoder(new GenericBinaryDeserializer(envelope)))
+                .changesTopic("dimstream.account.changes")
+                .dlqTopic("pg.accounts.avro.dlq")
+                .build();
         byte[] garbage = {(byte) 0x7f, 0x00, 0x01};
 
         try (TopologyTestDriver driver = driver(List.of(pipeline), new SimpleMeterRegistry(), stateDir)) {

@@ -112,7 +112,13 @@ class TopologyFailureTest {
             }
             return json.decode(key, value, ts, topic, partition, offset);
         };
-        EntityPipeline pipeline = new EntityPipeline(CUSTOMER, CUSTOMERS, throwing, "dimstream.customer.changes", "crm.customers.dlq");
+        EntityPipeline pipeline = EntityPipeline.builder()
+                .entity(CUSTOMER)
+                .sourceTopic(CUSTOMERS)
+                .decoder(throwing)
+                .changesTopic("dimstream.customer.changes")
+                .dlqTopic("crm.customers.dlq")
+                .build();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
         try (TopologyTestDriver driver = driver(List.of(pipeline), registry, stateDir)) {
@@ -140,7 +146,13 @@ class TopologyFailureTest {
             }
             return json.decode(key, value, ts, topic, partition, offset);
         };
-        EntityPipeline pipeline = new EntityPipeline(CUSTOMER, CUSTOMERS, needsRegistry, "dimstream.customer.changes", "crm.customers.dlq");
+        EntityPipeline pipeline = EntityPipeline.builder()
+                .entity(CUSTOMER)
+                .sourceTopic(CUSTOMERS)
+                .decoder(needsRegistry)
+                .changesTopic("dimstream.customer.changes")
+                .dlqTopic("crm.customers.dlq")
+                .build();
         String c1 = upsert("2025-08-22T17:00:00Z", "C1", "a@x", "Oslo", 1);
 
         try (TopologyTestDriver driver = driver(List.of(pipeline), new SimpleMeterRegistry(), stateDir)) {

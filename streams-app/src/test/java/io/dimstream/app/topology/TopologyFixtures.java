@@ -46,7 +46,15 @@ final class TopologyFixtures {
         key.forEach(c -> columns.put(c, types.get(c)));
         tracked.forEach(c -> columns.put(c, types.get(c)));
         type1.forEach(c -> columns.put(c, types.get(c)));
-        return new EntitySpec(name, table, key, tracked, type1, columns, Optional.of(Duration.ofDays(30)), SystemColumns.DEFAULTS);
+        return EntitySpec.builder()
+                .name(name)
+                .table(table)
+                .key(key)
+                .tracked(tracked)
+                .type1(type1)
+                .columns(columns)
+                .latenessHorizon(Optional.of(Duration.ofDays(30)))
+                .build();
     }
 
     static TopologyTestDriver driver(List<EntityPipeline> pipelines, MeterRegistry registry, Path stateDir) {

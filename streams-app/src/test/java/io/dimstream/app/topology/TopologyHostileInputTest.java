@@ -61,8 +61,16 @@ class TopologyHostileInputTest {
         cols.put("amount", ColumnType.NUMERIC);
         cols.put("total", ColumnType.NUMERIC);
         cols.put("last_login", ColumnType.BIGINT);
-        return new EntitySpec("product", "dim_product", List.of("product_id"), List.of("email", "amount", "total"), List.of("last_login"),
-                cols, Optional.of(Duration.ofDays(30)), SystemColumns.DEFAULTS, false, Map.of("amount", new TypeModifier.Precision(8, 2)));
+        return EntitySpec.builder()
+                .name("product")
+                .table("dim_product")
+                .key(List.of("product_id"))
+                .tracked(List.of("email", "amount", "total"))
+                .type1(List.of("last_login"))
+                .columns(cols)
+                .latenessHorizon(Optional.of(Duration.ofDays(30)))
+                .modifiers(Map.of("amount", new TypeModifier.Precision(8, 2)))
+                .build();
     }
 
     @TempDir
@@ -110,8 +118,13 @@ class TopologyHostileInputTest {
                 "column 'amount': numeric 1E+7 does not fit numeric(8,2): it must round to an absolute value less than 10^6");
         byte[] notUtf8 = good(t, "H12", "x").getBytes(StandardCharsets.UTF_8);
         notUtf8[notUtf8.length - 60] = (byte) 0xff;
-        EntityPipeline pipeline = new EntityPipeline(PRODUCT, PRODUCTS, new NativeJsonDecoder(PRODUCT.key()),
-                "dimstream.product.changes", "shop.products.dlq");
+        EntityPipeline pipeline = EntityPipeline.builder()
+                .entity(PRODUCT)
+                .sourceTopic(PRODUCTS)
+                .decoder(new NativeJsonDecoder(PRODUCT.key()))
+                .changesTopic("dimstream.product.changes")
+                .dlqTopic("shop.products.dlq")
+                .build();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
         List<DeadLetter> expectedDlq = new ArrayList<>();
@@ -157,8 +170,13 @@ class TopologyHostileInputTest {
 
     @Test
     void debeziumRecordsWithExtremeTimestampsGoToTheDlqAndTheGoodOnesPass() {
-        EntityPipeline pipeline = new EntityPipeline(TopologyDeadLetterTest.ACCOUNT, "pg.accounts", new DebeziumJsonDecoder(),
-                "dimstream.account.changes", "pg.accounts.dlq");
+        EntityPipeline pipeline = EntityPipeline.builder()
+                .entity(TopologyDeadLetterTest.ACCOUNT)
+                .sourceTopic("pg.accounts")
+                .decoder(new DebeziumJsonDecoder())
+                .changesTopic("dimstream.account.changes")
+                .dlqTopic("pg.accounts.dlq")
+                .build();
         // the time is source.ts_ms (the commit), whatever ts_ms says
         String create = "{\"after\":{\"account_id\":\"A1\",\"status\":\"open\"},\"op\":\"c\",\"source\":{\"ts_ms\":1755882000000},"
                 + "\"ts_ms\":9223372036854775807}";

@@ -46,8 +46,14 @@ class TopologySnapshotTest {
     static final String SNAPSHOTS = "crm.customer_snapshots";
     static final String CHANGES = "dimstream.customer.changes";
     static final String DLQ = "crm.customer_snapshots.dlq";
-    static final EntityPipeline SNAPSHOT_PIPELINE = new EntityPipeline(CUSTOMER, SNAPSHOTS, new SnapshotRowDecoder("snapshot_time"),
-            CHANGES, DLQ, true);
+    static final EntityPipeline SNAPSHOT_PIPELINE = EntityPipeline.builder()
+            .entity(CUSTOMER)
+            .sourceTopic(SNAPSHOTS)
+            .decoder(new SnapshotRowDecoder("snapshot_time"))
+            .changesTopic(CHANGES)
+            .dlqTopic(DLQ)
+            .snapshot(true)
+            .build();
 
     static final String T1 = "2025-08-01T00:00:00Z";
     static final String T2 = "2025-08-02T00:00:00Z";
@@ -72,7 +78,7 @@ class TopologySnapshotTest {
                 out.add(new Out(text(r.key()), null, ChangeCodec.decode(r.value())));
             } else {
                 assertThat(names).as("headers of a control record").containsExactly(SliceMarker.HEADER);
-                out.add(new Out(text(r.key()), control, SliceMarker.decode(r.value())));
+                out.add(new Out(text(r.key()), control, SliceMarker.fromBytes(r.value())));
             }
         }
         return out;
@@ -187,8 +193,13 @@ class TopologySnapshotTest {
 
     @Test
     void aControlRecordOnAChangesModeTopicIsADeadLetter() {
-        EntityPipeline changesMode = new EntityPipeline(CUSTOMER, "crm.customers", new NativeJsonDecoder(CUSTOMER.key()),
-                CHANGES, "crm.customers.dlq");
+        EntityPipeline changesMode = EntityPipeline.builder()
+                .entity(CUSTOMER)
+                .sourceTopic("crm.customers")
+                .decoder(new NativeJsonDecoder(CUSTOMER.key()))
+                .changesTopic(CHANGES)
+                .dlqTopic("crm.customers.dlq")
+                .build();
         try (TopologyTestDriver d = driver(List.of(changesMode), new SimpleMeterRegistry(), stateDir)) {
             pipeControl(TopologyFixtures.input(d, "crm.customers"), marker("customer", T1, 0, 1));
 

@@ -86,7 +86,7 @@ class TopologyTruncateTest {
                 out.add(new Out(text(r.key()), null, ChangeCodec.decode(r.value())));
             } else {
                 assertThat(names).as("headers of a control record").containsExactly(SliceMarker.HEADER);
-                out.add(new Out(text(r.key()), control, TruncateMarker.decode(r.value())));
+                out.add(new Out(text(r.key()), control, TruncateMarker.fromBytes(r.value())));
             }
         }
         return out;

@@ -117,8 +117,14 @@ class TopologyWiringTest {
 
     @Test
     void partitionedByKeyTopologyIsOneSubtopologyWithoutARepartitionTopic() {
-        EntityPipeline partitioned = new EntityPipeline(TopologyFixtures.CUSTOMER, CUSTOMER_PIPELINE.sourceTopic(),
-                CUSTOMER_PIPELINE.decoder(), "dimstream.customer.changes", "crm.customers.dlq", false, true);
+        EntityPipeline partitioned = EntityPipeline.builder()
+                .entity(TopologyFixtures.CUSTOMER)
+                .sourceTopic(CUSTOMER_PIPELINE.sourceTopic())
+                .decoder(CUSTOMER_PIPELINE.decoder())
+                .changesTopic("dimstream.customer.changes")
+                .dlqTopic("crm.customers.dlq")
+                .partitionedByKey(true)
+                .build();
 
         TopologyDescription d = DimstreamTopology.build(List.of(partitioned), new SimpleMeterRegistry()).describe();
 
@@ -180,8 +186,13 @@ class TopologyWiringTest {
 
     @Test
     void twoEntitiesOnOneSourceTopicAreRefused() {
-        EntityPipeline other = new EntityPipeline(TopologyFixtures.ORDER_LINE, CUSTOMER_PIPELINE.sourceTopic(),
-                new NativeJsonDecoder(List.of("order_id", "line_no")), "dimstream.order_line.changes", "crm.customers.dlq");
+        EntityPipeline other = EntityPipeline.builder()
+                .entity(TopologyFixtures.ORDER_LINE)
+                .sourceTopic(CUSTOMER_PIPELINE.sourceTopic())
+                .decoder(new NativeJsonDecoder(List.of("order_id", "line_no")))
+                .changesTopic("dimstream.order_line.changes")
+                .dlqTopic("crm.customers.dlq")
+                .build();
 
         assertThatThrownBy(() -> DimstreamTopology.build(List.of(CUSTOMER_PIPELINE, other), new SimpleMeterRegistry()))
                 .isInstanceOf(IllegalArgumentException.class)

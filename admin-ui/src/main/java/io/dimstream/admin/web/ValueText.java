@@ -6,11 +6,11 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 
 /** How values read from an entity table are shown as text (pages and CSV alike). */
-public final class Values {
+public final class ValueText {
 
     private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
 
-    private Values() {
+    private ValueText() {
     }
 
     /**

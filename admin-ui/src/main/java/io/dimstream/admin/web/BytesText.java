@@ -18,16 +18,16 @@ import java.util.HexFormat;
  * @param length    the whole value's byte count (0 for null)
  * @param truncated whether {@code text} shows only the first bytes
  */
-public record Bytes(String encoding, String text, int length, boolean truncated) {
+public record BytesText(String encoding, String text, int length, boolean truncated) {
 
-    public static Bytes of(byte[] b) {
-        return b == null ? new Bytes("null", null, 0, false) : preview(b, b.length);
+    public static BytesText of(byte[] b) {
+        return b == null ? new BytesText("null", null, 0, false) : preview(b, b.length);
     }
 
     /** The first bytes {@code shown} of a value of {@code length} bytes (null: a null value). */
-    public static Bytes preview(byte[] shown, int length) {
+    public static BytesText preview(byte[] shown, int length) {
         if (shown == null) {
-            return new Bytes("null", null, 0, false);
+            return new BytesText("null", null, 0, false);
         }
         boolean truncated = length > shown.length;
         byte[] b = truncated ? withoutCutCharacter(shown) : shown;
@@ -35,12 +35,12 @@ public record Bytes(String encoding, String text, int length, boolean truncated)
             String s = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b)).toString();
             if (s.chars().noneMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r')) {
-                return new Bytes("utf-8", s, length, truncated);
+                return new BytesText("utf-8", s, length, truncated);
             }
         } catch (CharacterCodingException e) {
             // not UTF-8: shown as hex
         }
-        return new Bytes("hex", HexFormat.of().formatHex(shown), length, truncated);
+        return new BytesText("hex", HexFormat.of().formatHex(shown), length, truncated);
     }
 
     /** {@code b} without a UTF-8 sequence cut short at its end (at most 3 bytes). */
