@@ -351,9 +351,10 @@ public final class ReplayWorker implements AutoCloseable {
     }
 
     /**
-     * One batch of a job in one transaction: the events (validated here, the replay's one validation, by
-     * {@link Scd2Writer#apply(Connection, EntitySpec, List, ApplyOptions)}; isolating when {@code isolate}, after PostgreSQL refused the batch) and truncates in read order, the
-     * rejects, the job's progress.
+     * One batch of a job in one transaction: the events (validated here, the replay's one
+     * validation, by {@link Scd2Writer#apply(Connection, EntitySpec, List, ApplyOptions)}, isolating
+     * the refused ones when {@code isolate}, after PostgreSQL refused the batch) and truncates in
+     * read order, the rejects, the job's progress.
      */
     private void applyBatch(ReplayJob job, EntitySpec target, List<Step> batch, Map<Integer, Long> moved, List<SinkReject> decodeRejects,
                             Map<Source, ConsumerRecord<byte[], byte[]>> bySource, boolean isolate) throws SQLException, Abandoned {

@@ -1,6 +1,5 @@
 package io.dimstream.app.sink;
 
-import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.app.change.ChangesPartitioner;
@@ -133,8 +132,8 @@ final class SinkTransaction {
         }
     }
 
-    /** A record, the typed event made of it, and the class the topology gave it. */
-    private record Item(ConsumerRecord<byte[], byte[]> record, TypedEvent event, ChangeClass topologyClass) {
+    /** A record and the typed event made of it. */
+    private record Item(ConsumerRecord<byte[], byte[]> record, TypedEvent event) {
     }
 
     /** Which entities add their new columns as type-1 columns ({@code new-columns: type1}). */
@@ -539,7 +538,7 @@ final class SinkTransaction {
             return null;
         }
         if (change.typed() != null) {
-            return new Item(r, change.typed(), change.changeClass());
+            return new Item(r, change.typed());
         }
         if (validator[0] == null) {
             validator[0] = new EventValidator(entity);
@@ -549,7 +548,7 @@ final class SinkTransaction {
             rejects.add(reject(entity, r, v.rejection().reason(), null));
             return null;
         }
-        return new Item(r, v.event(), change.changeClass());
+        return new Item(r, v.event());
     }
 
     /**

@@ -3,23 +3,15 @@ package io.dimstream.app.topology;
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
-import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
-import io.dimstream.db.event.Op;
 import io.dimstream.db.event.RecordHash;
 import io.dimstream.db.event.TypedEvent;
 import io.dimstream.db.event.Unchanged;
 import java.nio.ByteBuffer;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * A validated event on its way from the decoder to the classifier, through the repartition topic:
