@@ -7,7 +7,7 @@ import java.util.Locale;
  * The reason is always {@link #printable}: it is stored as PostgreSQL text (sink rejects, the DLQ
  * mirror) and sent as a Kafka header, and may quote a piece of the bad input.
  *
- * @param sqlState the SQLSTATE when PostgreSQL itself refused the event ({@code Scd2Writer.applyIsolating});
+ * @param sqlState the SQLSTATE when PostgreSQL itself refused the event ({@code Scd2Writer} isolating, {@code ApplyOptions.ISOLATING});
  *                 null when the writer's validation did
  */
 public record Rejection(Source source, String reason, String sqlState) {

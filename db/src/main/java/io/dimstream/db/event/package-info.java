@@ -8,5 +8,16 @@
  * and the source position; a reason never carries a NUL, so it can be stored and sent as a header.
  * An event's arrival order ({@code seq}) is made by {@link io.dimstream.db.event.ArrivalSeq}, which
  * states how the sink's, a replay's and a load's seqs order against each other.
+ *
+ * <p><b>Validated once.</b> An event is validated ({@link io.dimstream.db.event.EventValidator}:
+ * typed, checked, hashed into a {@link io.dimstream.db.event.TypedEvent}) once, at the edge where it
+ * enters: the topology's decode step, {@code load}, a replay job (the last two through the writer's
+ * validating entry point). Between the topology and the sink it travels typed:
+ * {@link io.dimstream.db.event.TypedEventCodec} writes the typed values (numeric scale, microsecond
+ * times, jsonb's canonical text, NULL apart from {@link io.dimstream.db.event.Unchanged}), the hash,
+ * the lineage and the entity's shape, and reads them back for an entity of the same shape without
+ * validating or hashing again ({@code Scd2Writer.applyTyped}). A reader whose entity has another
+ * shape (columns added or widened since) validates the values again, as it does records of the
+ * older, untyped form.
  */
 package io.dimstream.db.event;

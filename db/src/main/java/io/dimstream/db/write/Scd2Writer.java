@@ -95,18 +95,70 @@ public final class Scd2Writer {
     }
 
     /**
-     * Applies a batch inside the caller's transaction ({@code c} must have auto-commit off);
-     * the caller commits, so it can write its own state (sink offsets) atomically with the rows.
+     * Applies a batch inside the caller's transaction ({@code c} must have auto-commit off) with the
+     * {@link ApplyOptions#DEFAULT default options}; the caller commits, so it can write its own state
+     * (sink offsets) atomically with the rows.
      */
     public ApplyResult apply(Connection c, EntitySpec entity, List<Event> batch) throws SQLException {
+        return apply(c, entity, batch, ApplyOptions.DEFAULT);
+    }
+
+    /**
+     * Validates a batch ({@link EventValidator}: what it refuses comes back in
+     * {@link ApplyResult#rejected()}), then applies the valid events as {@link #applyTyped} does,
+     * inside the caller's transaction. For events that are not validated yet: a load, a replay, the
+     * admin's actions, and changes-topic records in the older, untyped form.
+     */
+    public ApplyResult apply(Connection c, EntitySpec entity, List<Event> batch, ApplyOptions options) throws SQLException {
+        Validated v = validate(entity, batch);
+        return applyValid(c, entity, v.events(), v.rejected(), batch.size(), options);
+    }
+
+    /**
+     * Applies events validated already (by {@link EventValidator}, for this entity's spec: values
+     * typed, hash computed), inside the caller's transaction ({@code c} must have auto-commit off),
+     * without validating or hashing them again: the streaming sink reads them so from the changes
+     * topic ({@link io.dimstream.db.event.TypedEventCodec}). {@link #apply(Connection, EntitySpec, List, ApplyOptions)}
+     * is this after its validation, so both give the same table.
+     */
+    public ApplyResult applyTyped(Connection c, EntitySpec entity, List<TypedEvent> events, ApplyOptions options) throws SQLException {
+        return applyValid(c, entity, events, List.of(), events.size(), options);
+    }
+
+    /**
+     * Resolves unchanged values, keeps one event per key and time, applies: at once, or with the
+     * refused events isolated ({@link ApplyOptions#isolate()}).
+     *
+     * <p><b>Isolating.</b> For a batch PostgreSQL refused for a data reason ({@link SqlFailures.Kind#DATA}:
+     * a value it cannot store, a constraint of a table altered by hand, an index entry too large): the
+     * events are split in {@value #SPLIT} parts, each applied under a savepoint; a refused part rolls
+     * back to its savepoint and is split again, until the refused events stand alone. Those come back
+     * in {@link ApplyResult#rejected()} with the SQLSTATE and PostgreSQL's message; everything else is
+     * applied, exactly as if the refused events had never been there (the writer is
+     * order-independent). k refused events among n cost about {@code 16 k log16(n)} writer calls and
+     * one more pass over the batch. Any other failure is thrown as without it. Callers apply a batch
+     * without isolating first and isolate only after it failed (the sink, replay jobs,
+     * {@link #applyParallel}): a savepoint per writer call makes every batch a subtransaction, which
+     * cost a third more time over the thousands of small batches of WriterPropertyTest.
+     */
+    private ApplyResult applyValid(Connection c, EntitySpec entity, List<TypedEvent> valid, List<Rejection> rejected, int received,
+                                   ApplyOptions options) throws SQLException {
         if (c.getAutoCommit()) {
             throw new IllegalStateException("apply(Connection, ...) needs a connection with auto-commit off");
         }
-        Prepared prep = prepare(c, entity, batch);
-        if (prep.events().isEmpty()) {
-            return ApplyResult.builder().received(batch.size()).duplicates(prep.superseded()).rejected(prep.rejected()).build();
+        Prepared prep = prepareValid(c, entity, valid, rejected);
+        if (options.isolate()) {
+            ApplyResult set = ApplyResult.builder()
+                    .received(received - prep.events().size())
+                    .duplicates(prep.superseded())
+                    .rejected(prep.rejected())
+                    .build();
+            return set.plus(split(c, entity, prep.events()));
         }
-        return applyPrepared(c, entity, prep.events(), batch.size(), prep.superseded(), prep.rejected());
+        if (prep.events().isEmpty()) {
+            return ApplyResult.builder().received(received).duplicates(prep.superseded()).rejected(prep.rejected()).build();
+        }
+        return applyPrepared(c, entity, prep.events(), received, prep.superseded(), prep.rejected());
     }
 
     /**
@@ -116,35 +168,6 @@ public final class Scd2Writer {
      * about 1 + 16k/n of it, at more, small writer calls.
      */
     private static final int SPLIT = 16;
-
-    /**
-     * For a batch PostgreSQL refused for a data reason ({@link SqlFailures.Kind#DATA}: a value it
-     * cannot store, a constraint of a table altered by hand, an index entry too large): applies it
-     * inside the caller's transaction with the refused events isolated. The events are split in
-     * {@value #SPLIT} parts, each applied under a savepoint; a refused part rolls back to its
-     * savepoint and is split again, until the refused events stand alone. Those come back in
-     * {@link ApplyResult#rejected()} with the SQLSTATE and PostgreSQL's message; everything else is
-     * applied, exactly as if the refused events had never been there (the writer is
-     * order-independent). k refused events among n cost about {@code 16 k log16(n)} writer calls and
-     * one more pass over the batch. Any other failure is thrown as by {@code apply}.
-     *
-     * <p>Callers apply a batch with {@link #apply(Connection, EntitySpec, List)} first and come here
-     * only after it failed (the sink, replay jobs, {@link #applyParallel}): a savepoint per writer
-     * call makes every batch a subtransaction, which cost a third more time over the thousands of
-     * small batches of WriterPropertyTest.
-     */
-    public ApplyResult applyIsolating(Connection c, EntitySpec entity, List<Event> batch) throws SQLException {
-        if (c.getAutoCommit()) {
-            throw new IllegalStateException("applyIsolating(Connection, ...) needs a connection with auto-commit off");
-        }
-        Prepared prep = prepare(c, entity, batch);
-        ApplyResult set = ApplyResult.builder()
-                .received(batch.size() - prep.events().size())
-                .duplicates(prep.superseded())
-                .rejected(prep.rejected())
-                .build();
-        return set.plus(split(c, entity, prep.events()));
-    }
 
     /** The events in {@value #SPLIT} parts, each applied by {@link #isolating}. */
     private ApplyResult split(Connection c, EntitySpec entity, List<TypedEvent> events) throws SQLException {
@@ -156,7 +179,7 @@ public final class Scd2Writer {
         return result;
     }
 
-    /** Applies validated events under a savepoint, isolating those PostgreSQL refuses ({@link #applyIsolating}). */
+    /** Applies validated events under a savepoint, isolating those PostgreSQL refuses ({@link ApplyOptions#isolate()}). */
     private ApplyResult isolating(Connection c, EntitySpec entity, List<TypedEvent> events) throws SQLException {
         if (events.isEmpty()) {
             return ApplyResult.empty();
@@ -207,8 +230,8 @@ public final class Scd2Writer {
      * than one PostgreSQL backend (the apply is CPU-bound in the backend). Atomic per part, not
      * for the whole batch: after a failure, applying the same batch again converges (the writer is
      * idempotent), which is what {@code load} does. Values PostgreSQL refuses are isolated and
-     * returned as rejections, as {@link #applyIsolating} does, the rest lands. The streaming sink,
-     * which must commit offsets with the rows, uses {@link #applyIsolating} on its own transaction.
+     * returned as rejections, as {@link ApplyOptions#ISOLATING} does, the rest lands. The streaming sink,
+     * which must commit offsets with the rows, isolates on its own transaction.
      */
     public ApplyResult applyParallel(EntitySpec entity, List<Event> batch, int parallelism) throws SQLException {
         if (parallelism <= 1) {
@@ -218,7 +241,7 @@ public final class Scd2Writer {
                 if (!SqlFailures.isData(e)) {
                     throw e;
                 }
-                return Transactions.inTransaction(ds, c -> applyIsolating(c, entity, batch));
+                return Transactions.inTransaction(ds, c -> apply(c, entity, batch, ApplyOptions.ISOLATING));
             }
         }
         Prepared prep = prepare(entity, batch);
@@ -276,22 +299,23 @@ public final class Scd2Writer {
     private record Prepared(List<TypedEvent> events, int superseded, List<Rejection> rejected) {
     }
 
-    /** {@link #prepare(Connection, EntitySpec, List)} on a connection of its own (a read of the event memory), borrowed only when needed. */
+    /** The batch validated, and what the validator refused. */
+    private record Validated(List<TypedEvent> events, List<Rejection> rejected) {
+    }
+
+    /** {@link #prepareValid} of the validated batch on a connection of its own (a read of the event memory), borrowed only when needed. */
     private Prepared prepare(EntitySpec entity, List<Event> batch) throws SQLException {
-        if (batch.stream().noneMatch(e -> e.data().containsValue(io.dimstream.db.event.Unchanged.VALUE))) {
-            return prepare(null, entity, batch);
+        Validated v = validate(entity, batch);
+        if (v.events().stream().noneMatch(TypedEvent::partial)) {
+            return prepareValid(null, entity, v.events(), v.rejected());
         }
         try (Connection c = ds.getConnection()) {
-            return prepare(c, entity, batch);
+            return prepareValid(c, entity, v.events(), v.rejected());
         }
     }
 
-    /**
-     * Validates the batch, resolves values the source did not send ({@link UnchangedValues}, reading
-     * the event memory on {@code c}, which may be null for a batch without them), keeps one event per
-     * key and time.
-     */
-    private static Prepared prepare(Connection c, EntitySpec entity, List<Event> batch) throws SQLException {
+    /** Each event through {@link EventValidator}: the one validation of events that arrive untyped. */
+    private static Validated validate(EntitySpec entity, List<Event> batch) {
         EventValidator validator = new EventValidator(entity);
         List<Rejection> rejected = new ArrayList<>();
         List<TypedEvent> valid = new ArrayList<>(batch.size());
@@ -303,6 +327,15 @@ public final class Scd2Writer {
                 rejected.add(vr.rejection());
             }
         }
+        return new Validated(valid, rejected);
+    }
+
+    /**
+     * Resolves values the source did not send ({@link UnchangedValues}, reading the event memory on
+     * {@code c}, which may be null for a batch without them), keeps one event per key and time.
+     */
+    private static Prepared prepareValid(Connection c, EntitySpec entity, List<TypedEvent> valid, List<Rejection> rejected)
+            throws SQLException {
         valid = UnchangedValues.resolve(c, entity, valid);
         // one event per key and event time: the latest arrival (highest seq) wins
         Map<List<Object>, TypedEvent> winners = new LinkedHashMap<>();

@@ -51,8 +51,14 @@
  *       columns are read by label ({@code ClassCounts}). A JSON object of the
  *       columns is built in pieces of 50, under PostgreSQL's 100 function arguments.</li>
  *   <li><b>Atomic with the caller's state.</b> {@link io.dimstream.db.write.Scd2Writer#apply(java.sql.Connection,
- *       io.dimstream.db.entity.EntitySpec, java.util.List)} runs inside the caller's transaction so
- *       the streaming sink can commit its offsets with the rows.</li>
+ *       io.dimstream.db.entity.EntitySpec, java.util.List, io.dimstream.db.write.ApplyOptions)} runs inside
+ *       the caller's transaction so the streaming sink can commit its offsets with the rows.</li>
+ *   <li><b>Two entry points, one path.</b> {@code apply(Connection, EntitySpec, List<Event>, ApplyOptions)}
+ *       validates ({@link io.dimstream.db.event.EventValidator}) and then does what
+ *       {@link io.dimstream.db.write.Scd2Writer#applyTyped} does with events validated already (the
+ *       sink's, read typed from the changes topic): neither validates or hashes twice, and both give
+ *       the same table ({@code Scd2WriterTypedTest}). {@link io.dimstream.db.write.ApplyOptions}
+ *       holds the choices (isolating refused events) instead of an overload per choice.</li>
  * </ul>
  */
 package io.dimstream.db.write;

@@ -8,10 +8,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.ArrivalSeq;
+import io.dimstream.db.event.Event;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Op;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.StrictUtf8;
+import io.dimstream.db.event.TypedEvent;
+import io.dimstream.db.event.TypedEventCodec;
 import io.dimstream.db.event.Unchanged;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -22,16 +27,29 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * JSON encoding of {@link ChangeRecord} on the changes topic:
- * <pre>{"entity":"customer","class":"CHANGED","op":"upsert","event_time":"2025-08-22T17:00:00.000000Z",
- *  "data":{...},"source":{"topic":"crm.customers","partition":0,"offset":42}}</pre>
- * Values in {@code data} keep their JSON types; decimals stay exact (BigDecimal). Columns whose
- * value is {@link Unchanged#VALUE} are left out of {@code data} and listed in
- * {@code "unchanged":["email"]} (absent when there are none). Columns passed through for
- * {@code new-columns:} are in {@code data} like any other and named with their inferred SQL type in
+ * JSON encoding of the changes topic's records. The topology writes the <b>typed form</b>
+ * ({@link #encodeUnclassified(EntitySpec, TypedEvent, Map, Map)}): the validated event as
+ * {@link TypedEventCodec} writes it (values typed, the tracked hash, the entity's shape, a
+ * {@code "format":2} field) between the entity and the columns to add or widen:
+ * <pre>{"entity":"customer","class":"CHANGED","format":2,"shape":"9f2c01d4a3b2e6f0","op":"upsert",
+ *  "event_time":"2025-08-22T17:00:00.000000Z","data":{...},"hash":"...",
+ *  "source":{"topic":"crm.customers","partition":0,"offset":42}}</pre>
+ * The sink reads it straight into a {@link TypedEvent} ({@link #toSinkChange}) and applies it
+ * without validating or hashing it again, when its entity has the record's shape.
+ *
+ * <p>The <b>older, untyped form</b> (no {@code format} field) is what releases before wrote, and
+ * what {@link #encode(ChangeRecord)} still writes (tests, fixtures): the same fields without
+ * {@code format}, {@code shape} and {@code hash}. The sink still reads it, and validates its event
+ * as before ({@link SinkChange#untyped()}), so a changes topic holding records of both forms is
+ * applied after an upgrade in place. Both forms share the data's encoding: values in {@code data}
+ * keep their JSON types; decimals stay exact (BigDecimal). Columns whose value is
+ * {@link Unchanged#VALUE} are left out of {@code data} and listed in {@code "unchanged":["email"]}
+ * (absent when there are none). Columns passed through for {@code new-columns:} are in
+ * {@code data} like any other and named with their inferred SQL type in
  * {@code "new_columns":{"nickname":"text"}} (absent when there are none). Columns the topology
  * widened for the record's values (or that the source's schema retyped) are named with their new
- * SQL type in {@code "widened":{"visits":"bigint"}} (absent when there are none).
+ * SQL type in {@code "widened":{"visits":"bigint"}} (absent when there are none). {@link #decode}
+ * reads either form as a {@link ChangeRecord} (the data as plain JSON values), for tools and tests.
  */
 public final class ChangeCodec {
 
@@ -109,6 +127,39 @@ public final class ChangeCodec {
         return out.toByteArray();
     }
 
+    /**
+     * The typed form of a validated event's change, without its {@code "class"} field (the
+     * classifier splices it in with {@link #withClass} at {@link #classOffset}): the event as
+     * {@link TypedEventCodec} of {@code entity} writes it, then {@code new_columns} and
+     * {@code widened} as in the older form.
+     */
+    public static byte[] encodeUnclassified(EntitySpec entity, TypedEvent e, Map<String, String> newColumns,
+                                            Map<String, String> widened) {
+        ByteArrayBuilder out = new ByteArrayBuilder(256);
+        try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
+            g.writeStartObject();
+            g.writeStringField("entity", entity.name());
+            TypedEventCodec.of(entity).writeFields(g, e);
+            writeColumnTypes(g, "new_columns", newColumns);
+            writeColumnTypes(g, "widened", widened);
+            g.writeEndObject();
+        } catch (java.io.IOException ex) {
+            throw new IllegalArgumentException("cannot encode change record of entity " + entity.name() + ": " + ex.getMessage(), ex);
+        }
+        return out.toByteArray();
+    }
+
+    private static void writeColumnTypes(JsonGenerator g, String field, Map<String, String> columns) throws java.io.IOException {
+        if (columns.isEmpty()) {
+            return;
+        }
+        g.writeObjectFieldStart(field);
+        for (Map.Entry<String, String> n : new java.util.TreeMap<>(columns).entrySet()) {
+            g.writeStringField(n.getKey(), n.getValue());
+        }
+        g.writeEndObject();
+    }
+
     /** Where {@link #withClass} puts the class field in {@link #encodeUnclassified}'s bytes: after the entity. */
     public static int classOffset(String entity) {
         try {
@@ -129,23 +180,63 @@ public final class ChangeCodec {
     }
 
     /**
-     * Reads a change record: strict UTF-8 and JSON within {@link NativeEventJson}'s limits. Its
-     * values are not checked here: the sink's writer validates every event ({@code EventValidator})
-     * and rejects what PostgreSQL would refuse.
+     * Reads a change record of either form as a {@link ChangeRecord} (the data as plain JSON values):
+     * strict UTF-8 and JSON within {@link NativeEventJson}'s limits. Its values are not checked here.
      *
      * @throws IllegalArgumentException when the bytes are not a change record; its cause's message
      *                                  (if any) says what is wrong without repeating the record
      */
     public static ChangeRecord decode(byte[] bytes) {
-        JsonNode root;
+        return changeRecord(root(bytes), bytes);
+    }
+
+    /**
+     * A change record as the sink applies it, read at {@code changesOffset} of the changes topic
+     * (its arrival order, {@link ArrivalSeq#ofChangesOffset}): exactly one of {@code typed} (the
+     * typed form, of the reader's shape: taken as written) and {@code untyped} (the older form, or a
+     * shape the reader's entity does not have: to validate) is set, unless the record is of another
+     * entity than the reader's, when neither is.
+     */
+    public record SinkChange(String entity, ChangeClass changeClass, TypedEvent typed, Event untyped) {
+    }
+
+    /**
+     * Reads a change record for the sink, whose entity is {@code codec}'s: the typed form of the
+     * same shape straight into a {@link TypedEvent}; anything else as an {@link Event} to validate.
+     *
+     * @throws IllegalArgumentException as {@link #decode} does
+     */
+    public static SinkChange toSinkChange(byte[] bytes, TypedEventCodec codec, long changesOffset) {
+        JsonNode root = root(bytes);
+        long seq = ArrivalSeq.ofChangesOffset(changesOffset).value();
         try {
-            root = MAPPER.readTree(StrictUtf8.decode(bytes));
+            String entity = root.get("entity").asText();
+            ChangeClass cls = changeClass(root.get("class").asText());
+            if (!entity.equals(codec.entity().name())) {
+                return new SinkChange(entity, cls, null, null);
+            }
+            if (codec.readable(root)) {
+                return new SinkChange(entity, cls, codec.read(root, seq), null);
+            }
+        } catch (NullPointerException | IllegalArgumentException e) {
+            throw new IllegalArgumentException(Rejection.printable("malformed change record: " + new String(bytes, StandardCharsets.UTF_8)), e);
+        }
+        ChangeRecord change = changeRecord(root, bytes);
+        return new SinkChange(change.entity(), change.changeClass(), null, change.toEvent(changesOffset));
+    }
+
+    private static JsonNode root(byte[] bytes) {
+        try {
+            return MAPPER.readTree(StrictUtf8.decode(bytes));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("change record is " + (e instanceof StreamConstraintsException
                     ? "JSON beyond dimstream's input limits: " : "not JSON: ") + e.getOriginalMessage(), e);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("change record is " + e.getMessage(), e);
         }
+    }
+
+    private static ChangeRecord changeRecord(JsonNode root, byte[] bytes) {
         try {
             Instant t = ColumnType.parseInstant(root.get("event_time").asText())
                     .orElseThrow(() -> new IllegalArgumentException("bad event_time " + root.get("event_time")));

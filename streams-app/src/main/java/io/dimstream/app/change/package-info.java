@@ -2,6 +2,15 @@
  * The changes topic between the Kafka Streams topology and the PostgreSQL sink: one JSON record
  * per classified event, keyed by the business key so a key's events share a partition.
  *
+ * <p>The record carries the event in the typed form ({@link io.dimstream.app.change.ChangeCodec},
+ * over {@code io.dimstream.db.event.TypedEventCodec}): the values as the topology's validator typed
+ * them, the tracked hash, the entity's shape. The sink reads it straight into a
+ * {@code TypedEvent} and applies it without a second validation or hash; records of the older,
+ * untyped form (left by a release before) and typed records of another shape are validated by the
+ * sink as before. The {@code class} the topology gives each change is not read by the sink: the
+ * writer classifies again in SQL (DESIGN section 2) and counts classes per batch, not per event, so
+ * there is nothing yet to compare it with; it is for people, tools and tests reading the topic.
+ *
  * <p>Snapshot feeds add one control record, {@link io.dimstream.app.change.SliceMarker} (header
  * {@code dimstream.control=end-of-slice}, JSON value), used on the source topic and on the changes
  * topic alike. Entities with {@code on-truncate: delete-all} add another,

@@ -25,6 +25,7 @@ import io.dimstream.db.jobs.ReplayTarget;
 import io.dimstream.db.jobs.ShadowTables;
 import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.jobs.WriterLock;
+import io.dimstream.db.write.ApplyOptions;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
@@ -384,9 +385,10 @@ public final class ReplayWorker implements AutoCloseable {
     }
 
     /**
-     * One batch of a job in one transaction: the events (through {@link Scd2Writer#applyIsolating}
-     * when {@code isolate}, after PostgreSQL refused the batch) and truncates in read order, the
-     * rejects, the job's progress.
+     * One batch of a job in one transaction: the events (validated here, the replay's one
+     * validation, by {@link Scd2Writer#apply(Connection, EntitySpec, List, ApplyOptions)}, isolating
+     * the refused ones when {@code isolate}, after PostgreSQL refused the batch) and truncates in
+     * read order, the rejects, the job's progress.
      */
     private void applyBatch(ReplayJob job, EntitySpec target, List<Step> batch, Map<Integer, Long> moved, List<SinkReject> decodeRejects,
                             Map<Source, ConsumerRecord<byte[], byte[]>> bySource, boolean isolate) throws SQLException, Abandoned {
@@ -400,7 +402,7 @@ public final class ReplayWorker implements AutoCloseable {
                 if (st instanceof Truncate t) {
                     r = r.plus(truncate(c, target, t));
                 } else if (st instanceof Events ev && !ev.events().isEmpty()) {
-                    r = r.plus(isolate ? writer.applyIsolating(c, target, ev.events()) : writer.apply(c, target, ev.events()));
+                    r = r.plus(writer.apply(c, target, ev.events(), new ApplyOptions(isolate)));
                 }
             }
             List<SinkReject> rejects = new ArrayList<>(decodeRejects);

@@ -8,8 +8,11 @@ import io.dimstream.app.change.TruncateMarker;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.ArrivalSeq;
 import io.dimstream.db.event.Event;
+import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
+import io.dimstream.db.event.TypedEvent;
+import io.dimstream.db.event.TypedEventCodec;
 import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.sink.PartitionRef;
 import io.dimstream.db.sink.SinkBatch;
@@ -20,6 +23,7 @@ import io.dimstream.db.sink.SinkRejects;
 import io.dimstream.db.snapshot.SnapshotSlices;
 import io.dimstream.db.sql.SqlFailures;
 import io.dimstream.db.sql.Transactions;
+import io.dimstream.db.write.ApplyOptions;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
@@ -44,15 +48,17 @@ import org.slf4j.LoggerFactory;
  * Applies one group of batches, the first batches of one or more partitions of ONE entity, in ONE
  * PostgreSQL transaction: lock every partition's offset row (in partition order, so two instances
  * never wait on each other in a cycle) and check it still holds the offset this instance expects
- * (the fence); decode the records and apply the events with
- * {@link Scd2Writer#apply(Connection, EntitySpec, List)}; keep what could not be applied in
+ * (the fence); read the records straight into typed events ({@link ChangeCodec#toSinkChange}: the
+ * topology validated and hashed them once, so they are not validated again; records of the older,
+ * untyped form are validated here) and apply them with {@link Scd2Writer#applyTyped}; keep what
+ * could not be applied in
  * {@code dimstream.sink_rejects}; advance every offset; record each partition's batch in
  * {@code dimstream.sink_batches}; commit. A lone partition is a group of one.
  *
  * <p><b>Records PostgreSQL refuses.</b> When PostgreSQL refuses the batch for a data reason (a
  * value it cannot store, a constraint of a table altered by hand, an index entry too large), the
- * transaction is rolled back and run again with the events applied through
- * {@link Scd2Writer#applyIsolating}: the refused events are isolated under savepoints and each of
+ * transaction is rolled back and run again with the events applied with
+ * {@link ApplyOptions#ISOLATING}: the refused events are isolated under savepoints and each of
  * their records is kept in the rejects with the SQLSTATE and the message; everything else lands in
  * the same transaction as the offsets. Any other failure rolls the whole transaction back and is
  * rethrown.
@@ -126,8 +132,8 @@ final class SinkTransaction {
         }
     }
 
-    /** A record and the writer's event made of it. */
-    private record Item(ConsumerRecord<byte[], byte[]> record, Event event) {
+    /** A record and the typed event made of it. */
+    private record Item(ConsumerRecord<byte[], byte[]> record, TypedEvent event) {
     }
 
     /** Which entities add their new columns as type-1 columns ({@code new-columns: type1}). */
@@ -169,7 +175,7 @@ final class SinkTransaction {
 
     /**
      * One try of the group's transaction. A batch is applied without savepoints first (they cost a
-     * subtransaction per writer call, {@link Scd2Writer#applyIsolating}); only one PostgreSQL refused
+     * subtransaction per writer call, {@link ApplyOptions#isolate()}); only one PostgreSQL refused
      * is applied again with {@code isolate}.
      */
     private Outcome attempt(EntitySpec configured, EntitySpec entity, List<PartitionBatch> ordered, long t0, boolean isolate)
@@ -208,7 +214,7 @@ final class SinkTransaction {
      * have yet: added to its tables and the catalog in this transaction ({@link EvolvedColumns#add}),
      * which gives the spec to apply the group with. Only records that may name new columns are read
      * here ({@link ChangeCodec#mayHaveNewColumns}); one that does not decode is left for the reject
-     * of {@link #decode}. A type the sink does not know adds nothing (the validator then refuses the
+     * of {@link #toTypedEvent}. A type the sink does not know adds nothing (the validator then refuses the
      * column, naming it).
      */
     private EntitySpec addNewColumns(Connection c, EntitySpec entity, List<PartitionBatch> ordered) throws SQLException {
@@ -332,27 +338,33 @@ final class SinkTransaction {
         return result.plus(applyEvents(c, entity, segment, rejects, isolate));
     }
 
-    /** Decodes and applies change records (no markers among them); what cannot be applied is noted in {@code rejects}. */
+    /**
+     * Reads and applies change records (no markers among them); what cannot be applied is noted in
+     * {@code rejects}. Records of the typed form go to the writer as they are ({@link Scd2Writer#applyTyped});
+     * only records of the older form, or of a shape this entity no longer has, are validated here.
+     */
     private ApplyResult applyEvents(Connection c, EntitySpec entity, List<ConsumerRecord<byte[], byte[]>> records,
                                     List<SinkReject> rejects, boolean isolate) throws SQLException {
+        TypedEventCodec codec = TypedEventCodec.of(entity);
+        EventValidator[] validator = {null}; // made only for a record that needs it
         List<Item> items = new ArrayList<>(records.size());
         for (ConsumerRecord<byte[], byte[]> r : records) {
-            Event ev = decode(entity, r, rejects);
-            if (ev != null) {
-                items.add(new Item(r, ev));
+            Item item = toTypedEvent(entity, codec, validator, r, rejects);
+            if (item != null) {
+                items.add(item);
             }
         }
         if (items.isEmpty()) {
             return ApplyResult.empty();
         }
-        List<Event> events = new ArrayList<>(items.size());
+        List<TypedEvent> events = new ArrayList<>(items.size());
         items.forEach(i -> events.add(i.event()));
-        ApplyResult result = isolate ? writer.applyIsolating(c, entity, events) : writer.apply(c, entity, events);
+        ApplyResult result = writer.applyTyped(c, entity, events, new ApplyOptions(isolate));
         rejectRefused(entity, items, result, rejects);
         return result;
     }
 
-    /** The events the writer refused (its validation, or PostgreSQL), matched back to their records by lineage. */
+    /** The events the writer refused (PostgreSQL), matched back to their records by lineage. */
     private static void rejectRefused(EntitySpec entity, List<Item> items, ApplyResult result, List<SinkReject> rejects) {
         if (result.rejected().isEmpty()) {
             return;
@@ -502,15 +514,20 @@ final class SinkTransaction {
         return m;
     }
 
-    /** The writer's event of a change record, or null with a reject noted. */
-    private static Event decode(EntitySpec entity, ConsumerRecord<byte[], byte[]> r, List<SinkReject> rejects) {
+    /**
+     * The typed event of a change record, or null with a reject noted: the typed form of the entity's
+     * shape as written (validated once, by the topology); the older form, or another shape, through
+     * {@code validator[0]} (made here when first needed), as before the typed form.
+     */
+    private static Item toTypedEvent(EntitySpec entity, TypedEventCodec codec, EventValidator[] validator,
+                                     ConsumerRecord<byte[], byte[]> r, List<SinkReject> rejects) {
         if (r.value() == null) {
             rejects.add(reject(entity, r, "null value: a changes topic carries no tombstones", null));
             return null;
         }
-        ChangeRecord change;
+        ChangeCodec.SinkChange change;
         try {
-            change = ChangeCodec.decode(r.value());
+            change = ChangeCodec.toSinkChange(r.value(), codec, r.offset());
         } catch (IllegalArgumentException e) {
             rejects.add(reject(entity, r, reason(e), null));
             return null;
@@ -520,7 +537,18 @@ final class SinkTransaction {
                     + entity.name() + "'", null));
             return null;
         }
-        return change.toEvent(r.offset());
+        if (change.typed() != null) {
+            return new Item(r, change.typed());
+        }
+        if (validator[0] == null) {
+            validator[0] = new EventValidator(entity);
+        }
+        EventValidator.Result v = validator[0].validate(change.untyped());
+        if (!v.ok()) {
+            rejects.add(reject(entity, r, v.rejection().reason(), null));
+            return null;
+        }
+        return new Item(r, v.event());
     }
 
     /**

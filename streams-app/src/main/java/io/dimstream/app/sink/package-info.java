@@ -18,7 +18,9 @@
  *   <li>{@link io.dimstream.app.sink.ApplyExecutor}: a wave's transactions at once, every outcome read
  *       the same way;</li>
  *   <li>{@link io.dimstream.app.sink.SinkTransaction}: ONE transaction path, a lone partition being a
- *       group of one: lock and fence every offset, decode, apply, rejects, advance, batch figures.</li>
+ *       group of one: lock and fence every offset, read the records into typed events (validated once,
+ *       by the topology; only records of the older untyped form, or of another shape, are validated
+ *       here), apply them ({@code Scd2Writer.applyTyped}), rejects, advance, batch figures.</li>
  *   <li>{@link io.dimstream.app.sink.SinkMetrics}: the sink's meters (served by
  *       {@code io.dimstream.app.metrics}, which depends on this package, never the reverse).</li>
  *   <li>{@link io.dimstream.app.sink.CatchUp}: whether Kafka Streams has committed its inputs and the

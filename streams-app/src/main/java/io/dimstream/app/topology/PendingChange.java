@@ -3,30 +3,23 @@ package io.dimstream.app.topology;
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
-import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
-import io.dimstream.db.event.Op;
 import io.dimstream.db.event.RecordHash;
 import io.dimstream.db.event.TypedEvent;
 import io.dimstream.db.event.Unchanged;
 import java.nio.ByteBuffer;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * A validated event on its way from the decoder to the classifier, through the repartition topic:
  * what the classifier needs to judge it (event time, delete or the tracked hash, and a content
  * fingerprint over the op and every column, key, tracked and type-1, which tells an exact duplicate
  * from a re-assertion that only touches type-1 columns), and the change record to emit, already
- * encoded without its class ({@link ChangeCodec#encodeUnclassified}), so the classifier splices the
+ * encoded in the typed form without its class ({@link ChangeCodec#encodeUnclassified(EntitySpec,
+ * TypedEvent, Map, Map)}), so the classifier splices the
  * class in ({@link #classified}) instead of parsing and re-writing the JSON.
  *
  * <p>Wire format (internal, versioned): {@code [1: version=2][1: 0 delete | 1 upsert][32: tracked
@@ -76,29 +69,16 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
                             Map<String, String> widened) {
         List<String> columns = entity.dataColumns();
         int n = e.delete() ? entity.key().size() : columns.size();
-        Map<String, Object> data = new LinkedHashMap<>();
         List<Object> fingerprintInput = new ArrayList<>(n + 1);
         fingerprintInput.add(e.delete() ? "delete" : "upsert");
         for (int i = 0; i < n; i++) {
-            ColumnType type = entity.type(columns.get(i));
             Object v = e.values().get(i);
-            if (v == Unchanged.VALUE) {
-                data.put(columns.get(i), v);
-                fingerprintInput.add(v);
-                continue;
-            }
-            // temporal values, UUIDs and bytes as their canonical texts, which the sink's validator reads back
-            // as the same values (bytea's \x and hex); jsonb is its canonical text already, a JSON string here
-            data.put(columns.get(i), v instanceof Instant || v instanceof LocalDate || v instanceof UUID || v instanceof LocalDateTime
-                    || v instanceof LocalTime || v instanceof byte[] ? type.canonical(v) : v);
-            fingerprintInput.add(v == null ? null : type.canonical(v));
+            fingerprintInput.add(v == null || v == Unchanged.VALUE ? v : entity.type(columns.get(i)).canonical(v));
         }
-        ChangeRecord change = new ChangeRecord(entity.name(), ChangeClass.NEW, e.delete() ? Op.DELETE : Op.UPSERT,
-                e.eventTime(), data, e.source().topic(), e.source().partition(), e.source().offset(), newColumns,
-                widened);
         long fingerprint = ByteBuffer.wrap(RecordHash.of(fingerprintInput)).getLong();
+        // the typed form: the sink takes the event as validated here, without validating or hashing it again
         return new PendingChange(KeyState.micros(e.eventTime()), e.hash(), fingerprint, classOffset,
-                ChangeCodec.encodeUnclassified(change));
+                ChangeCodec.encodeUnclassified(entity, e, newColumns, widened));
     }
 
     boolean delete() {

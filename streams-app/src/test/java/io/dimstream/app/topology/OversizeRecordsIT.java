@@ -82,7 +82,7 @@ class OversizeRecordsIT {
                 List<DeadLetter> dlq = StreamsHarness.deadLetters(dlqRecords);
                 String notJsonReason = dlq.get(0).headers().get(0).substring("dimstream.error=".length());
                 assertThat(notJsonReason).startsWith("not valid JSON: Unrecognized token 'nnnn");
-                String tooLarge = "too large: its change record would take 1048659 bytes and its repartition record 1048691 bytes, "
+                String tooLarge = "too large: its change record would take 1048751 bytes and its repartition record 1048783 bytes, "
                         + "over the limit of 1048576 bytes (the Streams producer's max.request.size and the topics' max.message.bytes)";
                 assertThat(dlq).isEqualTo(List.of(
                         new DeadLetter("k3", notJson.substring(0, dlq.get(0).value().length()),

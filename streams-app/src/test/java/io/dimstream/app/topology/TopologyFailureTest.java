@@ -195,7 +195,7 @@ class TopologyFailureTest {
             List<DeadLetter> dlq = deadLetters(records);
             // 4329 = 61 + 21 + 5 + 6 (key) + 5 + 5 + 4206 (the change JSON) + 20 ("class":"UNCHANGED",); the
             // repartition record has the pending change's 52-byte binary header instead of the class field
-            String tooLarge = "too large: its change record would take 4329 bytes and its repartition record 4361 bytes, "
+            String tooLarge = "too large: its change record would take 4421 bytes and its repartition record 4453 bytes, "
                     + "over the limit of 4096 bytes (the Streams producer's max.request.size and the topics' max.message.bytes)";
             String notJsonReason = dlq.get(1).headers().get(0).substring("dimstream.error=".length());
             assertThat(notJsonReason).startsWith("not valid JSON: Unrecognized token 'zzzz");

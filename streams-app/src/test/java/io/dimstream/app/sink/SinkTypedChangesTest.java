@@ -1,0 +1,128 @@
+package io.dimstream.app.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dimstream.app.change.ChangeClass;
+import io.dimstream.app.change.ChangeCodec;
+import io.dimstream.app.change.ChangeRecord;
+import io.dimstream.app.change.ChangeTopics;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.event.EventValidator;
+import io.dimstream.db.event.Op;
+import io.dimstream.db.event.Source;
+import io.dimstream.db.event.TypedEvent;
+import io.dimstream.db.event.Unchanged;
+import io.dimstream.db.testing.TestPostgres;
+import io.dimstream.db.write.Scd2Writer;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sink reads the changes topic's typed form straight into typed events, and still reads the
+ * older, untyped form (an upgrade in place finds both in one partition). Real PostgreSQL, no broker.
+ */
+class SinkTypedChangesTest {
+
+    private static final DataSource DS = TestPostgres.dataSource();
+
+    @Test
+    void untypedRecordsOfTheReleaseBeforeAndTypedRecordsInOneBatchLandAsOneHistory() throws Exception {
+        EntitySpec e = SinkFixtures.customer("upgrade_mix", DS);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        List<byte[]> untyped = fixture("untyped-v1.jsonl");
+        // the fixture is what the untyped encoder writes
+        assertThat(untyped).extracting(b -> new String(b, StandardCharsets.UTF_8)).containsExactly(
+                text(ChangeCodec.encode(SinkFixtures.upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), ChangeClass.NEW),
+                text(ChangeCodec.encode(SinkFixtures.upsert(e.name(), "2025-08-01T09:30:00Z", "C2", "b@x.io", "Rome", 1, 2)), ChangeClass.NEW),
+                text(ChangeCodec.encode(unchangedEmail(e.name())), ChangeClass.CHANGED));
+        Map<String, Object> c1 = new LinkedHashMap<>();
+        c1.put("customer_id", "C1");
+        c1.put("email", Unchanged.VALUE);
+        c1.put("city", "Lyon");
+        c1.put("last_login", 2L);
+        byte[] typedUpsert = typed(e, Event.upsert(Instant.parse("2025-08-01T10:00:00Z"), c1, 0, Source.kafka("crm.customers", 0, 3)),
+                ChangeClass.CHANGED);
+        byte[] typedDelete = typed(e, Event.delete(Instant.parse("2025-08-01T11:00:00Z"), Map.of("customer_id", "C2"), 0,
+                Source.kafka("crm.customers", 0, 5)), ChangeClass.DELETED);
+        byte[] badTyped = new String(typed(e, Event.upsert(Instant.parse("2025-08-01T12:00:00Z"), Map.of("customer_id", "C3", "email", "c@x.io",
+                "city", "Nice", "last_login", 7L), 0, Source.kafka("crm.customers", 0, 6)), ChangeClass.NEW), StandardCharsets.UTF_8)
+                .replace("\"last_login\":7", "\"last_login\":\"seven\"").getBytes(StandardCharsets.UTF_8);
+        List<byte[]> values = List.of(untyped.get(0), untyped.get(1), typedUpsert, untyped.get(2), typedDelete, badTyped);
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            records.add(new ConsumerRecord<>(tp.topic(), 0, i, null, values.get(i)));
+        }
+        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "upgrade-mix");
+
+        SinkTransaction.Outcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records, values.size());
+
+        assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> assertThat(c.rejects()).isEqualTo(1));
+        assertThat(SinkFixtures.rows(DS, e)).containsExactly(
+                SinkFixtures.Row.of("C1", "a@x.io", "Paris", 1L, "2025-08-01T09:00:00Z", "2025-08-01T10:00:00Z", false, false, 1L),
+                SinkFixtures.Row.of("C1", "a@x.io", "Lyon", 2L, "2025-08-01T10:00:00Z", null, true, false, 3L),
+                SinkFixtures.Row.of("C2", "b@x.io", "Rome", 1L, "2025-08-01T09:30:00Z", "2025-08-01T10:30:00Z", false, false, 2L),
+                SinkFixtures.Row.of("C2", "b@x.io", "Oslo", 2L, "2025-08-01T10:30:00Z", "2025-08-01T11:00:00Z", false, false, 4L),
+                SinkFixtures.Row.of("C2", "b@x.io", "Oslo", 2L, "2025-08-01T11:00:00Z", null, false, true, 5L));
+        assertThat(rejects("upgrade-mix")).containsExactly(
+                "0|5|malformed change record: column 'last_login': \"seven\" is not a bigint as the typed form writes it");
+        assertThat(SinkFixtures.storedOffsets(DS, "upgrade-mix", tp.topic())).isEqualTo(Map.of(0, 6L));
+    }
+
+    /** C2 at 10:30: Oslo, last login 2, the email the source did not send. */
+    private static ChangeRecord unchangedEmail(String entity) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("customer_id", "C2");
+        data.put("city", "Oslo");
+        data.put("last_login", 2L);
+        data.put("email", Unchanged.VALUE);
+        return new ChangeRecord(entity, ChangeClass.CHANGED, Op.UPSERT, Instant.parse("2025-08-01T10:30:00Z"), data,
+                SinkFixtures.SOURCE_TOPIC, 0, 4);
+    }
+
+    /** The encoded untyped record under {@code cls} (SinkFixtures gives every upsert CHANGED). */
+    private static String text(byte[] encoded, ChangeClass cls) {
+        ChangeRecord r = ChangeCodec.decode(encoded);
+        return new String(ChangeCodec.encode(new ChangeRecord(r.entity(), cls, r.op(), r.eventTime(), r.data(), r.sourceTopic(),
+                r.sourcePartition(), r.sourceOffset())), StandardCharsets.UTF_8);
+    }
+
+    /** The typed change record the topology writes of an event it validated. */
+    private static byte[] typed(EntitySpec e, Event event, ChangeClass cls) {
+        TypedEvent te = new EventValidator(e).validate(event).event();
+        return ChangeCodec.withClass(ChangeCodec.encodeUnclassified(e, te, Map.of(), Map.of()), ChangeCodec.classOffset(e.name()), cls);
+    }
+
+    private static List<byte[]> fixture(String name) throws Exception {
+        try (InputStream in = SinkTypedChangesTest.class.getResourceAsStream("/changes/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(l -> l.getBytes(StandardCharsets.UTF_8)).toList();
+        }
+    }
+
+    private static List<String> rejects(String group) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Connection c = DS.getConnection(); PreparedStatement p = c.prepareStatement("SELECT partition, \"offset\", reason "
+                + "FROM dimstream.sink_rejects WHERE consumer_group = ? ORDER BY partition, \"offset\"")) {
+            p.setString(1, group);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getInt(1) + "|" + rs.getLong(2) + "|" + rs.getString(3));
+                }
+            }
+        }
+        return out;
+    }
+}
