@@ -5,7 +5,7 @@ import io.dimstream.admin.history.HistoryView.Version;
 import io.dimstream.admin.web.BadRequest;
 import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.admin.web.PageRenderer;
-import io.dimstream.admin.web.Values;
+import io.dimstream.admin.web.ValueText;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.KeyIncidents;
@@ -257,11 +257,7 @@ public final class HistoryPage {
     }
 
     private static KeyHit hit(Map<String, Object> key) {
-<<<<<<< HEAD
-        List<String> parts = key.values().stream().map(Values::text).toList();
-=======
-        List<String> parts = key.values().stream().map(io.dimstream.admin.web.ValueText::text).toList();
->>>>>>> h/renames
+        List<String> parts = key.values().stream().map(ValueText::text).toList();
         StringBuilder link = new StringBuilder();
         for (String p : parts) {
             link.append(link.length() == 0 ? "?" : "&").append("k=").append(enc(p));

@@ -597,12 +597,4 @@ public final class Scd2Writer {
             }
         }
     }
-
-    private static void rollbackQuietly(Connection c, Exception cause) {
-        try {
-            c.rollback();
-        } catch (SQLException r) {
-            cause.addSuppressed(r);
-        }
-    }
 }

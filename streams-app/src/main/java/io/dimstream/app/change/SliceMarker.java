@@ -86,15 +86,6 @@ public record SliceMarker(String entity, Instant slice, int partition, int parti
         }
     }
 
-    /**
-     * The old name of {@link #fromBytes}, kept only for {@code SinkTransaction}, which another
-     * change rewrites at the same time; remove it once that change is merged and calls
-     * {@code fromBytes}.
-     */
-    @Deprecated(forRemoval = true)
-    public static SliceMarker decode(byte[] value) {
-        return fromBytes(value);
-    }
 
     private static int intField(JsonNode root, String name) {
         JsonNode n = root.get(name);

@@ -88,15 +88,6 @@ public record TruncateMarker(String entity, Instant time, Source source, Optiona
         return new TruncateMarker(entity, t, source, partition);
     }
 
-    /**
-     * The old name of {@link #fromBytes}, kept only for {@code SinkTransaction}, which another
-     * change rewrites at the same time; remove it once that change is merged and calls
-     * {@code fromBytes}.
-     */
-    @Deprecated(forRemoval = true)
-    public static TruncateMarker decode(byte[] value) {
-        return fromBytes(value);
-    }
 
     private static long integer(JsonNode parent, String path, String name, long max) {
         JsonNode n = parent.get(name);

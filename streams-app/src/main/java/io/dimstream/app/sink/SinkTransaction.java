@@ -399,7 +399,7 @@ final class SinkTransaction {
         }
         SliceMarker m;
         try {
-            m = SliceMarker.decode(r.value());
+            m = SliceMarker.fromBytes(r.value());
         } catch (IllegalArgumentException e) {
             rejects.add(reject(entity, r, e.getMessage(), null));
             return null;
@@ -496,7 +496,7 @@ final class SinkTransaction {
                                                  List<SinkReject> rejects) {
         TruncateMarker m;
         try {
-            m = TruncateMarker.decode(r.value());
+            m = TruncateMarker.fromBytes(r.value());
         } catch (IllegalArgumentException e) {
             rejects.add(reject(entity, r, e.getMessage(), null));
             return null;
