@@ -86,7 +86,6 @@ public record SliceMarker(String entity, Instant slice, int partition, int parti
         }
     }
 
-
     private static int intField(JsonNode root, String name) {
         JsonNode n = root.get(name);
         if (n == null || !n.canConvertToInt() || !n.isIntegralNumber()) {

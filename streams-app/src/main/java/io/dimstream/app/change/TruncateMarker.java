@@ -88,7 +88,6 @@ public record TruncateMarker(String entity, Instant time, Source source, Optiona
         return new TruncateMarker(entity, t, source, partition);
     }
 
-
     private static long integer(JsonNode parent, String path, String name, long max) {
         JsonNode n = parent.get(name);
         if (n == null || !n.isIntegralNumber() || !n.canConvertToLong() || n.longValue() < 0 || n.longValue() > max) {
