@@ -7,9 +7,10 @@
  * them, the tracked hash, the entity's shape. The sink reads it straight into a
  * {@code TypedEvent} and applies it without a second validation or hash; records of the older,
  * untyped form (left by a release before) and typed records of another shape are validated by the
- * sink as before. The {@code class} the topology gives each change is not read by the sink: the
- * writer classifies again in SQL (DESIGN section 2) and counts classes per batch, not per event, so
- * there is nothing yet to compare it with; it is for people, tools and tests reading the topic.
+ * sink as before. The {@code class} the topology gives each change is what the writer's own
+ * classification in SQL (DESIGN section 2) is compared with: the writer counts classes per batch,
+ * so the sink compares counts per class and exports the difference
+ * ({@code dimstream_sink_class_disagreements_total}, {@code io.dimstream.app.sink.ClassDisagreement}).
  *
  * <p>Snapshot feeds add one control record, {@link io.dimstream.app.change.SliceMarker} (header
  * {@code dimstream.control=end-of-slice}, JSON value), used on the source topic and on the changes

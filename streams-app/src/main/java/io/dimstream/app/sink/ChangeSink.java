@@ -444,6 +444,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         if (total > 0) {
             metrics.batchCommitted(group.get(0).entity.name(), total, Duration.ofNanos(System.nanoTime() - t0), done.result(),
                     done.rejects());
+            metrics.classDisagreements(group.get(0).entity.name(), done.disagreements());
         }
         LOG.debug("{}: applied {} records in one transaction", kafkaOffsets.keySet(), total);
         c.commitAsync(kafkaOffsets, (offsets, ex) -> {

@@ -32,6 +32,10 @@ import org.apache.kafka.common.TopicPartition;
  *       deleted;</li>
  *   <li>{@value #EVENTS} (counter, tags {@code entity}, {@code class}): events by how the
  *       writer classified them (new, changed, deleted, unchanged, late, duplicate);</li>
+ *   <li>{@value #DISAGREEMENTS} (counter, tags {@code entity}, {@code class}): per committed
+ *       batch and class, how far the topology's count of that class (the {@code class} field of the
+ *       change records) is from the writer's count for the same events ({@code ClassDisagreement});
+ *       registered at its first disagreement;</li>
  *   <li>{@value #FAILURES} (counter, tags {@code entity}, {@code kind}): batch transactions of a
  *       partition that failed for a reason neither transient nor a record's ({@code other}, or
  *       {@code data} when a refused value escaped the isolation of records, e.g. in a snapshot marker's deletes);</li>
@@ -53,6 +57,7 @@ public final class SinkMetrics {
     public static final String QUARANTINE = "dimstream.quarantine";
     public static final String ROWS_CHANGED = "dimstream.rows.changed";
     public static final String EVENTS = "dimstream.sink.events";
+    public static final String DISAGREEMENTS = "dimstream.sink.class.disagreements";
     public static final String FAILURES = "dimstream.sink.partition.failures";
     public static final String STOPPED = "dimstream.sink.partitions.stopped";
     public static final String GAPS = "dimstream.sink.gap.offsets";
@@ -90,6 +95,14 @@ public final class SinkMetrics {
         events(entity, "unchanged", result.unchanged());
         events(entity, "late", result.late());
         events(entity, "duplicate", result.duplicates());
+    }
+
+    /** Records a committed batch's class disagreements ({@link ClassDisagreement}); nothing when they agree. */
+    public void classDisagreements(String entity, java.util.Map<io.dimstream.app.change.ChangeClass, Integer> byClass) {
+        byClass.forEach((cls, n) -> Counter.builder(DISAGREEMENTS)
+                .description("events the topology and the writer classified differently, by the topology's class count")
+                .tag("entity", entity).tag("class", cls.name().toLowerCase(java.util.Locale.ROOT))
+                .register(registry).increment(n));
     }
 
     private Counter counter(String name, String entity, String description) {

@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.app.change.ChangesPartitioner;
@@ -33,6 +34,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,6 +78,8 @@ final class SinkTransaction {
     private final DataSource ds;
     private final Scd2Writer writer;
     private final String group;
+    /** The current group transaction's class disagreements, summed over its writer calls (the sink's thread only). */
+    private Map<ChangeClass, Integer> disagreements = new EnumMap<>(ChangeClass.class);
     /**
      * Per entity, its spec with the columns this sink added while running (committed): the spec the
      * next batch applies with. The writer caches its SQL per spec object, so a new spec gets
@@ -95,8 +99,13 @@ final class SinkTransaction {
     sealed interface Outcome {
     }
 
-    /** Committed: each batch's partition now stores the batch's {@code nextOffset}. */
-    record Committed(ApplyResult result, int rejects) implements Outcome {
+    /**
+     * Committed: each batch's partition now stores the batch's {@code nextOffset}.
+     * {@code disagreements}: per class, how far the topology's count of its classes (the
+     * {@code class} of each change record) is from the writer's count for the same events
+     * ({@link ClassDisagreement}).
+     */
+    record Committed(ApplyResult result, int rejects, Map<ChangeClass, Integer> disagreements) implements Outcome {
     }
 
     /**
@@ -133,7 +142,7 @@ final class SinkTransaction {
     }
 
     /** A record and the typed event made of it. */
-    private record Item(ConsumerRecord<byte[], byte[]> record, TypedEvent event) {
+    private record Item(ConsumerRecord<byte[], byte[]> record, TypedEvent event, ChangeClass changeClass) {
     }
 
     /** Which entities add their new columns as type-1 columns ({@code new-columns: type1}). */
@@ -272,6 +281,7 @@ final class SinkTransaction {
             throws SQLException {
         {
             List<SinkReject> rejects = new ArrayList<>();
+            disagreements = new EnumMap<>(ChangeClass.class);
             ApplyResult result;
             if (ordered.size() == 1) {
                 result = applyWithMarkers(c, entity, ordered.get(0), rejects, isolate);
@@ -301,7 +311,7 @@ final class SinkTransaction {
                         partitionRejects, millis, b.lagAfter()));
                 first = false;
             }
-            return new Committed(result, rejects.size());
+            return new Committed(result, rejects.size(), Map.copyOf(disagreements));
         }
     }
 
@@ -361,6 +371,9 @@ final class SinkTransaction {
         items.forEach(i -> events.add(i.event()));
         ApplyResult result = writer.applyTyped(c, entity, events, new ApplyOptions(isolate));
         rejectRefused(entity, items, result, rejects);
+        Map<ChangeClass, Integer> topology = new EnumMap<>(ChangeClass.class);
+        items.forEach(i -> topology.merge(i.changeClass(), 1, Integer::sum));
+        ClassDisagreement.between(topology, result).forEach((cls, n) -> disagreements.merge(cls, n, Integer::sum));
         return result;
     }
 
@@ -538,7 +551,7 @@ final class SinkTransaction {
             return null;
         }
         if (change.typed() != null) {
-            return new Item(r, change.typed());
+            return new Item(r, change.typed(), change.changeClass());
         }
         if (validator[0] == null) {
             validator[0] = new EventValidator(entity);
@@ -548,7 +561,7 @@ final class SinkTransaction {
             rejects.add(reject(entity, r, v.rejection().reason(), null));
             return null;
         }
-        return new Item(r, v.event());
+        return new Item(r, v.event(), change.changeClass());
     }
 
     /**

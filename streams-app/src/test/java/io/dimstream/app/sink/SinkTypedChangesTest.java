@@ -70,7 +70,10 @@ class SinkTypedChangesTest {
 
         SinkTransaction.Outcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records, values.size());
 
-        assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> assertThat(c.rejects()).isEqualTo(1));
+        assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> {
+            assertThat(c.rejects()).isEqualTo(1);
+            assertThat(c.disagreements()).as("the topology's classes are the writer's").isEmpty();
+        });
         assertThat(SinkFixtures.rows(DS, e)).containsExactly(
                 SinkFixtures.Row.of("C1", "a@x.io", "Paris", 1L, "2025-08-01T09:00:00Z", "2025-08-01T10:00:00Z", false, false, 1L),
                 SinkFixtures.Row.of("C1", "a@x.io", "Lyon", 2L, "2025-08-01T10:00:00Z", null, true, false, 3L),
@@ -80,6 +83,39 @@ class SinkTypedChangesTest {
         assertThat(rejects("upgrade-mix")).containsExactly(
                 "0|5|malformed change record: column 'last_login': \"seven\" is not a bigint as the typed form writes it");
         assertThat(SinkFixtures.storedOffsets(DS, "upgrade-mix", tp.topic())).isEqualTo(Map.of(0, 6L));
+    }
+
+    @Test
+    void classesTheWriterJudgesOtherwiseAreCountedPerClassAndExported() throws Exception {
+        EntitySpec e = SinkFixtures.customer("class_disagree", DS);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        Map<String, Object> c9 = Map.of("customer_id", "C9", "email", "n@x.io", "city", "Bern", "last_login", 1L);
+        Map<String, Object> c9Again = Map.of("customer_id", "C9", "email", "n@x.io", "city", "Bern", "last_login", 1L);
+        // the topology calls a key PostgreSQL has never seen CHANGED (its store was ahead of the table),
+        // then a same-valued event at a later time UNCHANGED: the writer says NEW, then UNCHANGED
+        List<byte[]> values = List.of(
+                typed(e, Event.upsert(Instant.parse("2025-08-01T09:00:00Z"), c9, 0, Source.kafka("crm.customers", 0, 1)), ChangeClass.CHANGED),
+                typed(e, Event.upsert(Instant.parse("2025-08-01T10:00:00Z"), c9Again, 0, Source.kafka("crm.customers", 0, 2)), ChangeClass.UNCHANGED));
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            records.add(new ConsumerRecord<>(tp.topic(), 0, i, null, values.get(i)));
+        }
+        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "class-disagree");
+
+        SinkTransaction.Outcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records, values.size());
+
+        assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> {
+            assertThat(c.result().newKeys()).isEqualTo(1);
+            assertThat(c.result().unchanged()).isEqualTo(1);
+            assertThat(c.disagreements()).isEqualTo(Map.of(ChangeClass.NEW, 1, ChangeClass.CHANGED, 1));
+            io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+            new SinkMetrics(registry).classDisagreements(e.name(), c.disagreements());
+            assertThat(registry.find(SinkMetrics.DISAGREEMENTS).counters().stream()
+                    .map(m -> m.getId().getTag("entity") + "|" + m.getId().getTag("class") + "|" + m.count()).sorted().toList())
+                    .containsExactly("class_disagree|changed|1.0", "class_disagree|new|1.0");
+        });
+        assertThat(SinkFixtures.rows(DS, e)).containsExactly(
+                SinkFixtures.Row.of("C9", "n@x.io", "Bern", 1L, "2025-08-01T09:00:00Z", null, true, false, 1L));
     }
 
     /** C2 at 10:30: Oslo, last login 2, the email the source did not send. */
