@@ -89,6 +89,10 @@ class MonitoringFilesIT {
                 sink.partitionStopped("customer");
                 sink.gap("customer", 3);
                 new StreamThreadSupervisor(registry).handle(new IllegalStateException("test: a fatal cause"));
+                // Micrometer registers jvm_gc_pause at the JVM's first GC notification: a short test JVM
+                // (a large heap, the serial collector) may not have collected yet
+                System.gc();
+                await().atMost(Duration.ofSeconds(30)).until(() -> registry.scrape().contains("jvm_gc_pause_seconds_sum"));
                 exported = sampleNames(registry.scrape());
             }
         }
