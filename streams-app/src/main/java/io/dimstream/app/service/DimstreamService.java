@@ -80,6 +80,8 @@ public final class DimstreamService implements AutoCloseable {
     private final HealthMonitor health;
     private final Admin healthAdmin;
     private AutoCloseable jvmGc = () -> { };
+    /** How Kafka Streams closes ({@link #closeOptions}). */
+    private org.apache.kafka.streams.CloseOptions streamsClose;
 
     /** Connections the service takes from the pool besides the sink's, at most at once. */
     static final int OTHER_CONNECTIONS = 3;
@@ -176,7 +178,7 @@ public final class DimstreamService implements AutoCloseable {
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
             streamsMetrics.bindTo(registry);
             streams.start();
-            started.add(() -> streams.close(Duration.ofSeconds(30)));
+            started.add(() -> streams.close(closeOptions(options)));
 
             // the sink's offsets live in PostgreSQL under its group: one group per application, so
             // two deployments sharing a database (or tests sharing one) never read each other's
@@ -229,6 +231,7 @@ public final class DimstreamService implements AutoCloseable {
             DimstreamService service = new DimstreamService(kafka, db, streams, streamsMetrics, sink, pruning, clients, pipelines, registry,
                     catchUp, List.copyOf(started.subList(workersFrom, workersTo)), health, healthAdmin);
             service.jvmGc = jvmGc;
+            service.streamsClose = closeOptions(options);
             return service;
         } catch (Exception e) {
             for (int i = started.size() - 1; i >= 0; i--) {
@@ -336,6 +339,20 @@ public final class DimstreamService implements AutoCloseable {
         return (long) registry.find("dimstream.events").counters().stream().mapToDouble(c -> c.count()).sum();
     }
 
+    /**
+     * How Kafka Streams leaves its group on a clean close. Dynamic members (no {@code --instance-id})
+     * leave it: the next instance, or this one restarted, gets the partitions at the next rebalance
+     * instead of after the closed member's session timeout (45 s; Kafka Streams' consumers do not
+     * leave on close by themselves). Static members stay: their restart takes the same partitions
+     * back without a rebalance, which is what {@code --instance-id} is for.
+     */
+    static org.apache.kafka.streams.CloseOptions closeOptions(ServiceOptions options) {
+        return org.apache.kafka.streams.CloseOptions.groupMembershipOperation(options.instanceId().isPresent()
+                        ? org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP
+                        : org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30));
+    }
+
     @Override
     public void close() {
         for (int i = adminWorkers.size() - 1; i >= 0; i--) {
@@ -346,7 +363,7 @@ public final class DimstreamService implements AutoCloseable {
         closeQuietly("JVM GC metrics", jvmGc);
         closeQuietly("health admin client", healthAdmin);
         closeQuietly("sink", sink);
-        closeQuietly("kafka streams", () -> streams.close(Duration.ofSeconds(30)));
+        closeQuietly("kafka streams", () -> streams.close(streamsClose));
         closeQuietly("kafka streams metrics", streamsMetrics);
         closeQuietly("database", db);
         if (embeddedKafka != null) {
