@@ -12,6 +12,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
@@ -35,6 +37,7 @@ class AdminBrowserIT {
 
     private static AdminServer.Running admin;
     private static ChromeDriver driver;
+    private static final List<String> violations = new java.util.ArrayList<>();
 
     @BeforeAll
     static void start() throws Exception {
@@ -76,6 +79,21 @@ class AdminBrowserIT {
         Files.copy(f.toPath(), SHOTS.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /**
+     * The accessibility check of one page (axe-core; its serious and critical violations are kept
+     * in {@link #violations}, asserted empty once every page is seen) and its screenshots at 1280 and 1920 px wide; the window goes back to its usual size after.
+     */
+    private static void accessibleAt(String name) throws Exception {
+        for (String v : Axe.seriousViolations(driver)) {
+            violations.add(name + " " + driver.getCurrentUrl() + ": " + v);
+        }
+        for (int width : new int[] {1280, 1920}) {
+            driver.manage().window().setSize(new Dimension(width, 1000));
+            shot(name + "-" + width);
+        }
+        driver.manage().window().setSize(new Dimension(1400, 1000));
+    }
+
     private static WebDriverWait await() {
         return new WebDriverWait(driver, Duration.ofSeconds(15));
     }
@@ -92,6 +110,7 @@ class AdminBrowserIT {
         driver.findElement(By.id("username")).sendKeys("alice");
         driver.findElement(By.id("password")).sendKeys(AdminFixture.ADMIN_PASSWORD);
         shot("01-login");
+        accessibleAt("a11y-login");
         driver.findElement(By.id("login-button")).click();
 
         // back where we wanted to go: the key's history, four versions
@@ -109,6 +128,7 @@ class AdminBrowserIT {
         assertThat(driver.findElements(By.cssSelector("#version-lane rect.seg"))).hasSize(4);
         assertThat(driver.findElements(By.cssSelector("#version-lane rect.seg.current"))).hasSize(1);
         shot("02-history");
+        accessibleAt("a11y-history");
 
         driver.get(base + "asof/customer?at=2025-02-10T00:00:00&tz=UTC");
         await().until(d -> !d.findElements(By.id("asof-table")).isEmpty());
@@ -116,6 +136,7 @@ class AdminBrowserIT {
                 "C1 a@x.io Lyon 2 2025-02-01T00:00:00Z 2025-03-01T00:00:00Z",
                 "C2 " + AdminFixture.XSS + " Rome 5 2025-01-15T00:00:00Z NULL");
         shot("03-asof-february");
+        accessibleAt("a11y-asof");
 
         // change the instant in the form: April 10 in Berlin
         WebElement at = driver.findElement(By.id("at"));
@@ -133,5 +154,24 @@ class AdminBrowserIT {
         await().until(d -> !d.findElements(By.id("dashboard-table")).isEmpty());
         assertThat(driver.findElement(By.cssSelector("tr[data-entity=customer]")).getText()).startsWith("customer ui_customer 4 3 6 0"); // columns, current rows, versions, deleted keys
         shot("05-dashboard");
+        accessibleAt("a11y-dashboard");
+
+        // keyboard: the first Tab reaches the skip link, drawn with a visible focus ring, and it
+        // moves focus to the page's main region
+        driver.findElement(By.tagName("body")).sendKeys(Keys.TAB);
+        WebElement skip = driver.switchTo().activeElement();
+        assertThat(skip.getText()).isEqualTo("Skip to content");
+        assertThat(skip.getCssValue("outline-style")).isEqualTo("solid");
+        skip.sendKeys(Keys.ENTER);
+        await().until(d -> "main".equals(d.switchTo().activeElement().getAttribute("id")));
+
+        for (String[] p : new String[][] {
+                {"diff/customer", "a11y-diff"}, {"dlq", "a11y-dlq"}, {"quarantine", "a11y-quarantine"},
+                {"replay", "a11y-replay"}, {"audit", "a11y-audit"}, {"columns/customer", "a11y-columns"}}) {
+            driver.get(base + p[0]);
+            await().until(d -> !d.findElements(By.id("main")).isEmpty());
+            accessibleAt(p[1]);
+        }
+        assertThat(violations).as("axe: serious or critical violations (page, rule, help, first targets)").isEmpty();
     }
 }
