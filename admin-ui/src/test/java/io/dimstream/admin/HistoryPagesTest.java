@@ -121,7 +121,7 @@ class HistoryPagesTest {
     private static String main(HttpResponse<String> r) {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         String body = r.body();
-        return squash(body.substring(body.indexOf("<main>"), body.indexOf("</main>")));
+        return squash(body.substring(body.indexOf("<main id=\"main\" tabindex=\"-1\">"), body.indexOf("</main>")));
     }
 
     /** Markup without the template's indentation between tags, so fragments compare whole. */
