@@ -25,8 +25,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The admin in Debian's headless Chromium (Selenium, /usr/bin/chromedriver): log in, open a key's
- * history and see its versions, change the as-of instant and see the table change. Screenshots
- * go to target/screenshots. Without chromium the test is skipped, unless
+ * history and see its versions, change the as-of instant and see the table change; every page
+ * visited (and the DLQ, quarantine, replay, audit and columns pages) is checked with axe-core (no
+ * serious or critical violation, {@link Axe}) and shot at 1280 and 1920 px; the first Tab reaches
+ * the skip link, which has a visible focus ring. Screenshots go to target/screenshots. Without chromium the test is skipped, unless
  * DIMSTREAM_REQUIRE_BROWSER=1 (CI), where it fails.
  */
 class AdminBrowserIT {
