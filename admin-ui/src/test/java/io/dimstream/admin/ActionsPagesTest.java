@@ -57,8 +57,10 @@ class ActionsPagesTest {
             b.login("quinn", ActionsFixture.PASSWORD);
             String list = b.get("/quarantine?entity=ledger").body();
             assertThat(list).contains("<td>{\"id\": \"&lt;script&gt;alert(2)&lt;/script&gt;\"}</td>").doesNotContain("<script>alert")
-                    .contains("<button type=\"submit\" id=\"apply-" + f.applicable + "\">Apply anyway</button>")
-                    .contains("<button type=\"submit\" id=\"discard-" + f.discardable + "\">Discard</button>");
+                    .contains("<button type=\"submit\" id=\"apply-" + f.applicable + "\" aria-label=\"Apply anyway: quarantined event "
+                            + f.applicable + "\">Apply anyway</button>")
+                    .contains("<button type=\"submit\" id=\"discard-" + f.discardable + "\" aria-label=\"Discard: quarantined event "
+                            + f.discardable + "\">Discard</button>");
             String token = Browser.csrf(list);
 
             HttpResponse<String> refused = b.post("/quarantine/" + f.pruned + "/apply", Map.of("_csrf", token));
