@@ -122,7 +122,7 @@ public final class AdminServer {
         DashboardPage dashboard = new DashboardPage(new Dashboard(ds, catalog, integrity, settings.clock()), pages);
         HistoryPage history = new HistoryPage(queries, new KeyIncidents(ds), catalog, pages, settings.clock());
         AsOfPage asOf = new AsOfPage(queries, catalog, pages, settings.clock(), admin.csvMaxMib());
-        DiffPage diff = new DiffPage(queries, catalog, pages);
+        DiffPage diff = new DiffPage(queries, catalog, pages, settings.clock());
         IntegrityPage integrityPage = new IntegrityPage(new IntegrityChecker(ds), integrity, catalog, pages);
         QuarantinePage quarantine = new QuarantinePage(new QuarantineQueries(ds), new QuarantineActions(ds, new Scd2Writer(ds)),
                 catalog, pages);

@@ -123,12 +123,18 @@ class PagesTest {
         asAdmin(b -> {
             String html = b.get("/asof/customer?at=2025-02-10T01:00:00&tz=Europe/Berlin").body();
             assertThat(html).contains("<span id=\"as-of-instant\">2025-02-10T00:00:00Z</span>");
-            assertThat(html).contains("<tbody>\n\n  <tr><td>C1</td><td>a@x.io</td><td>Lyon</td><td>2</td><td>2025-02-01T00:00:00Z</td>"
-                    + "<td>2025-03-01T00:00:00Z</td></tr>\n\n  <tr><td>C2</td><td>&lt;script&gt;alert(1)&lt;/script&gt;@x.io</td>"
+            assertThat(html).contains("<tbody>\n\n  \n  <tr class=\"changed-since-step\"><td>C1</td><td>a@x.io</td><td>Lyon</td><td>2</td><td>2025-02-01T00:00:00Z</td>"
+                    + "<td>2025-03-01T00:00:00Z</td></tr>\n\n  \n  <tr><td>C2</td><td>&lt;script&gt;alert(1)&lt;/script&gt;@x.io</td>"
                     + "<td>Rome</td><td>5</td><td>2025-01-15T00:00:00Z</td><td><span class=\"null\">NULL</span></td></tr>\n\n</tbody>");
             JsonNode desc = json(b.get("/api/asof/customer?at=2025-03-10T00:00:00Z&sort=key_desc"));
             assertThat(desc).isEqualTo(parse("{'entity':'customer','at':'2025-03-10T00:00:00Z','zone':'UTC','at_local':'2025-03-10T00:00:00',"
                     + "'prefix':'','sort':'key_desc','page':1,'has_more':false,"
+                    + "'stepper':{'first':'2025-01-01T00:00:00Z','previous':'2025-02-15T00:00:00Z','current':'2025-03-01T00:00:00Z',"
+                    + "'next':'2025-04-01T00:00:00Z','last':'2025-04-01T00:00:00Z',"
+                    + "'first_link':'/asof/customer?tz=UTC&prefix=&sort=key_desc&at=2025-01-01T00%3A00%3A00Z',"
+                    + "'previous_link':'/asof/customer?tz=UTC&prefix=&sort=key_desc&at=2025-02-15T00%3A00%3A00Z',"
+                    + "'next_link':'/asof/customer?tz=UTC&prefix=&sort=key_desc&at=2025-04-01T00%3A00%3A00Z',"
+                    + "'last_link':'/asof/customer?tz=UTC&prefix=&sort=key_desc&at=2025-04-01T00%3A00%3A00Z'},'changed_rows':[],"
                     + "'columns':['customer_id','email','city','last_login','valid_from','valid_to'],'rows':["
                     + "{'customer_id':'C3','email':'c@x.io','city':null,'last_login':null,'valid_from':'2025-02-15T00:00:00Z','valid_to':null},"
                     + "{'customer_id':'C2','email':'" + AdminFixture.XSS + "','city':'Rome','last_login':5,'valid_from':'2025-01-15T00:00:00Z','valid_to':null}]}"));
@@ -157,14 +163,14 @@ class PagesTest {
     void diffListsAddedRemovedAndChangedKeysWithTheirColumns() {
         asAdmin(b -> {
             JsonNode d = json(b.get("/api/diff/customer?from=2025-02-10T00:00:00Z&to=2025-04-10T00:00:00Z"));
-            assertThat(d.at("/added")).isEqualTo(parse("[{'key':{'customer_id':'C3'},'link':'?k=C3','before':null,"
+            assertThat(d.at("/added")).isEqualTo(parse("[{'key':{'customer_id':'C3'},'link':'?k=C3&from=2025-02-10T00%3A00%3A00Z&to=2025-04-10T00%3A00%3A00Z','before':null,"
                     + "'after':{'email':'c@x.io','city':null,'last_login':null},'changed_columns':[]}]"));
             assertThat(d.at("/removed")).isEqualTo(parse("[]"));
-            assertThat(d.at("/changed")).isEqualTo(parse("[{'key':{'customer_id':'C1'},'link':'?k=C1',"
+            assertThat(d.at("/changed")).isEqualTo(parse("[{'key':{'customer_id':'C1'},'link':'?k=C1&from=2025-02-10T00%3A00%3A00Z&to=2025-04-10T00%3A00%3A00Z',"
                     + "'before':{'email':'a@x.io','city':'Lyon','last_login':2},'after':{'email':'b@x.io','city':'Lyon','last_login':3},"
                     + "'changed_columns':['email','last_login']}]"));
             String html = b.get("/diff/customer?from=2025-02-10T00:00:00Z&to=2025-04-10T00:00:00Z").body();
-            assertThat(html).contains("1 added, 0 removed, 1 changed").contains("<td class=\"changed\">a@x.io → b@x.io</td>");
+            assertThat(html).contains("1 added, 0 removed, 1 changed listed below").contains("<td class=\"changed\">a@x.io → b@x.io</td>");
         });
     }
 

@@ -6,6 +6,7 @@ import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.admin.web.Params;
 import io.dimstream.admin.web.ValueText;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.read.AsOfSteps;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.Page;
 import io.dimstream.db.read.VersionRow;
@@ -19,6 +20,7 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +40,12 @@ import org.slf4j.LoggerFactory;
  * {@code /asof/{entity}}: the table as of an instant (DESIGN section 3), paged, filtered by a key
  * prefix, sorted by key ascending or descending; {@code /asof/{entity}/csv} sends the whole
  * snapshot (spooled first, see {@link #csv}). The sort is one of two whitelisted words, the prefix a bound parameter.
+ *
+ * <p>A stepper walks the table's changes (its distinct {@code valid_from} instants, {@link AsOfSteps}):
+ * first / previous / next / last change are plain links setting {@code at} (every state is a URL; the
+ * CSP allows no inline script), keeping zone, prefix and sort. The rows whose version begins at the
+ * current step ({@code valid_from} = the latest change at or before {@code at}) changed since the
+ * previous step and carry the class {@code changed-since-step}.
  */
 public final class AsOfPage {
 
@@ -71,9 +79,22 @@ public final class AsOfPage {
         }
     }
 
-    /** The page's model and the JSON twin's body; {@code rows} hold key and attribute values. */
+    /**
+     * The stepper: the instants of {@link AsOfSteps} and the page's links to them (null when there
+     * is no such change, or it is the state already shown).
+     */
+    public record Stepper(Instant first, Instant previous, Instant current, Instant next, Instant last,
+                          String firstLink, String previousLink, String nextLink, String lastLink) {
+    }
+
+    /**
+     * The page's model and the JSON twin's body; {@code rows} hold key, attribute and validity
+     * values; {@code changedRows} the 0-based indexes of the rows on this page that changed since
+     * the previous step.
+     */
     public record Model(String entity, Instant at, String zone, String atLocal, String prefix, String sort, int page,
-                        boolean hasMore, List<String> columns, List<Map<String, Object>> rows) {
+                        boolean hasMore, List<String> columns, List<Map<String, Object>> rows, Stepper stepper,
+                        List<Integer> changedRows) {
     }
 
     /** CSV exports at once, spooling or sending. */
@@ -106,8 +127,13 @@ public final class AsOfPage {
         int page = Params.page("page", ctx.queryParam("page"), MAX_PAGE);
         Page p = queries.asOf(e, at, prefix, sort == Sort.KEY_DESC, (page - 1) * PAGE_SIZE, PAGE_SIZE);
         List<String> columns = new ArrayList<>(e.dataColumns());
+        AsOfSteps steps = queries.steps(e, at);
         List<Map<String, Object>> rows = new ArrayList<>();
+        List<Integer> changedRows = new ArrayList<>();
         for (VersionRow r : p.rows()) {
+            if (r.validFrom().equals(steps.current())) {
+                changedRows.add(rows.size());
+            }
             Map<String, Object> m = new LinkedHashMap<>(r.key());
             m.putAll(r.attributes());
             m.put(e.system().validFrom(), r.validFrom());
@@ -116,8 +142,20 @@ public final class AsOfPage {
         }
         columns.add(e.system().validFrom());
         columns.add(e.system().validTo());
-        return new Model(e.name(), at, zone.getId(), ValueText.local(at, zone), prefix == null ? "" : prefix, sort.param(), page,
-                p.hasMore(), columns, rows);
+        String pre = prefix == null ? "" : prefix;
+        String base = "/asof/" + enc(e.name()) + "?tz=" + enc(zone.getId()) + "&prefix=" + enc(pre) + "&sort=" + sort.param() + "&at=";
+        Instant cur = steps.current();
+        Stepper stepper = new Stepper(steps.first(), steps.previous(), cur, steps.next(), steps.last(),
+                steps.first() == null || steps.first().equals(cur) ? null : base + enc(steps.first().toString()),
+                steps.previous() == null ? null : base + enc(steps.previous().toString()),
+                steps.next() == null ? null : base + enc(steps.next().toString()),
+                steps.last() == null || steps.last().equals(cur) ? null : base + enc(steps.last().toString()));
+        return new Model(e.name(), at, zone.getId(), ValueText.local(at, zone), pre, sort.param(), page,
+                p.hasMore(), columns, rows, stepper, changedRows);
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
     public void page(Context ctx) throws SQLException {

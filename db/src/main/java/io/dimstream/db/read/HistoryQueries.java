@@ -218,6 +218,70 @@ public final class HistoryQueries {
         return new Diff(from, to, added, removed, changed, truncated);
     }
 
+    /**
+     * The counts of {@link #diff} over every key, in one statement: the same FULL JOIN of the two
+     * as-of sets, counted with {@code FILTER} per side and per attribute column
+     * ({@code IS DISTINCT FROM}, so NULL to a value counts and numeric 1.0 equals 1.00, as in
+     * {@link Diff.Change#changedColumns()}).
+     */
+    public DiffSummary diffSummary(EntitySpec e, Instant from, Instant to) throws SQLException {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        Columns cols = new Columns(e);
+        String vf = Sql.ident(e.system().validFrom());
+        String both = "a." + vf + " IS NOT NULL AND b." + vf + " IS NOT NULL";
+        StringBuilder sql = new StringBuilder("WITH a AS (SELECT " + cols.select(null) + " FROM " + Sql.table(e.table())
+                + " WHERE " + asOfPredicate(e, null) + "),\n"
+                + " b AS (SELECT " + cols.select(null) + " FROM " + Sql.table(e.table()) + " WHERE " + asOfPredicate(e, null) + ")\n"
+                + "SELECT count(*) FILTER (WHERE a." + vf + " IS NULL), count(*) FILTER (WHERE b." + vf + " IS NULL),"
+                + " count(*) FILTER (WHERE " + both + ")");
+        for (String c : e.attributes()) {
+            sql.append(", count(*) FILTER (WHERE ").append(both).append(" AND a.").append(Sql.ident(c))
+                    .append(" IS DISTINCT FROM b.").append(Sql.ident(c)).append(")");
+        }
+        sql.append(" FROM a FULL JOIN b ON ").append(Sql.eq("a", "b", e.key()))
+                .append(" WHERE a.").append(vf).append(" IS DISTINCT FROM b.").append(vf);
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            int i = bindAsOf(ps, 1, from);
+            bindAsOf(ps, i, to);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                Map<String, Long> perColumn = new java.util.LinkedHashMap<>();
+                int col = 4;
+                for (String a : e.attributes()) {
+                    perColumn.put(a, rs.getLong(col++));
+                }
+                return new DiffSummary(from, to, rs.getLong(1), rs.getLong(2), rs.getLong(3), perColumn);
+            }
+        }
+    }
+
+    /**
+     * The stepper's instants around {@code at} among the table's distinct {@code valid_from}
+     * values, in one statement of six scalar subqueries (see {@link AsOfSteps}).
+     */
+    public AsOfSteps steps(EntitySpec e, Instant at) throws SQLException {
+        Objects.requireNonNull(at, "at");
+        String vf = Sql.ident(e.system().validFrom());
+        String t = Sql.table(e.table());
+        String current = "(SELECT max(" + vf + ") FROM " + t + " WHERE " + vf + " <= ?)";
+        String sql = "SELECT (SELECT min(" + vf + ") FROM " + t + "),"
+                + " (SELECT max(" + vf + ") FROM " + t + " WHERE " + vf + " < " + current + "),"
+                + " " + current + ","
+                + " (SELECT min(" + vf + ") FROM " + t + " WHERE " + vf + " > ?),"
+                + " (SELECT max(" + vf + ") FROM " + t + ")";
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            Columns.bindInstant(ps, 1, at);
+            Columns.bindInstant(ps, 2, at);
+            Columns.bindInstant(ps, 3, at);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new AsOfSteps(at, Columns.instant(rs, 1), Columns.instant(rs, 2), Columns.instant(rs, 3),
+                        Columns.instant(rs, 4), Columns.instant(rs, 5));
+            }
+        }
+    }
+
     private Page page(EntitySpec e, Instant t, String keyPrefix, boolean descending, List<Object> afterKey,
                       int offset, int limit) throws SQLException {
         Objects.requireNonNull(t, "t");

@@ -37,6 +37,14 @@
  *       removed, both present is changed; the changed columns (tracked and type-1) are compared in
  *       Java on the two rows already fetched. Two scans and a hash full join; cost grows with the
  *       table, not with the number of changes.</li>
+ *   <li><b>diffSummary(from, to)</b>: the same FULL JOIN, counted in the database: keys added,
+ *       removed and changed, and per attribute column {@code count(*) FILTER (WHERE a.c IS
+ *       DISTINCT FROM b.c)} among the changed keys; over every key (never cut). The same cost as
+ *       diff, paid a second time by the admin's diff page.</li>
+ *   <li><b>steps(at)</b>: the as-of stepper's instants, the first, previous, current (latest at or
+ *       before {@code at}), next and last distinct {@code valid_from}, as scalar subqueries of
+ *       {@code min}/{@code max}. No index leads with {@code valid_from}, so each reads the table's
+ *       {@code valid_from} column (a scan per subquery).</li>
  * </ul>
  *
  * <h2>A key's incidents</h2>

@@ -334,6 +334,54 @@ class HistoryQueriesTest {
                 false));
     }
 
+    // ---- diff summary
+
+    @Test
+    void diffSummaryCountsAddedRemovedAndChangedKeysPerColumn() throws SQLException {
+        assertThat(queries.diffSummary(CUSTOMER, JAN15, APR1)).isEqualTo(new DiffSummary(JAN15, APR1, 1, 1, 1,
+                ordered("email", 1L, "tier", 0L, "last_login", 1L)));
+        // backwards: added and removed swap, the changed columns stay
+        assertThat(queries.diffSummary(CUSTOMER, APR1, JAN15)).isEqualTo(new DiffSummary(APR1, JAN15, 1, 1, 1,
+                ordered("email", 1L, "tier", 0L, "last_login", 1L)));
+    }
+
+    @Test
+    void diffSummaryOfACompositeKeyCountsAResurrectionAsChangedInNoColumn() throws SQLException {
+        assertThat(queries.diffSummary(ACCOUNT, JAN15, APR1)).isEqualTo(new DiffSummary(JAN15, APR1, 1, 0, 2,
+                ordered("status", 1L)));
+        // US/2 was deleted at FEB15 and is back at APR1: added, not changed
+        assertThat(queries.diffSummary(ACCOUNT, FEB15, APR1)).isEqualTo(new DiffSummary(FEB15, APR1, 1, 0, 0,
+                ordered("status", 0L)));
+    }
+
+    // ---- as-of steps
+
+    @Test
+    void stepsAroundAnInstantAreTheNeighbouringDistinctValidFroms() throws SQLException {
+        Instant dec1 = Instant.parse("2024-12-01T00:00:00Z");
+        assertThat(queries.steps(CUSTOMER, dec1)).isEqualTo(new AsOfSteps(dec1, JAN1, null, null, JAN1, MAR1));
+        assertThat(queries.steps(CUSTOMER, JAN1)).isEqualTo(new AsOfSteps(JAN1, JAN1, null, JAN1, FEB1, MAR1));
+        assertThat(queries.steps(CUSTOMER, FEB15)).isEqualTo(new AsOfSteps(FEB15, JAN1, JAN1, FEB1, MAR1, MAR1));
+        assertThat(queries.steps(CUSTOMER, MAR1)).isEqualTo(new AsOfSteps(MAR1, JAN1, FEB1, MAR1, null, MAR1));
+        assertThat(queries.steps(CUSTOMER, APR1)).isEqualTo(new AsOfSteps(APR1, JAN1, FEB1, MAR1, null, MAR1));
+    }
+
+    @Test
+    void stepsUseTheRenamedValidFromAndCountDeleteRowsAsChanges() throws SQLException {
+        // from_ts: JAN1, FEB1 (a version and a delete), MAR1 (the resurrection)
+        assertThat(queries.steps(ACCOUNT, FEB1)).isEqualTo(new AsOfSteps(FEB1, JAN1, JAN1, FEB1, MAR1, MAR1));
+        // one change only
+        assertThat(queries.steps(SKU, FEB1)).isEqualTo(new AsOfSteps(FEB1, JAN1, null, JAN1, null, JAN1));
+    }
+
+    private static Map<String, Long> ordered(Object... kv) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], (Long) kv[i + 1]);
+        }
+        return m;
+    }
+
     @Test
     void diffBackwardsSwapsAddedAndRemoved() throws SQLException {
         assertThat(queries.diff(CUSTOMER, APR1, JAN15)).isEqualTo(new Diff(APR1, JAN15,
