@@ -119,7 +119,8 @@ public final class AdminServer {
         IntegrityRuns integrity = new IntegrityRuns(ds);
         LoginPages login = new LoginPages(security, views, new LoginThrottle(settings.clock()),
                 new ClientAddress(admin.trustedProxies()));
-        DashboardPage dashboard = new DashboardPage(new Dashboard(ds, catalog, integrity, settings.clock()), pages);
+        DashboardPage dashboard = new DashboardPage(new Dashboard(ds, catalog, integrity, settings.clock()),
+                new io.dimstream.admin.dashboard.Trends(ds, catalog, settings.clock()), pages);
         HistoryPage history = new HistoryPage(queries, new KeyIncidents(ds), catalog, pages, settings.clock());
         AsOfPage asOf = new AsOfPage(queries, catalog, pages, settings.clock(), admin.csvMaxMib());
         DiffPage diff = new DiffPage(queries, catalog, pages);
