@@ -192,6 +192,7 @@ public final class AdminServer {
         add(t, GET, "/", Access.VIEWER, dashboard::page);
         add(t, GET, "/dashboard/table", Access.VIEWER, dashboard::fragment);
         add(t, GET, "/api/dashboard", Access.VIEWER, dashboard::api);
+        add(t, GET, "/api/dashboard/trends", Access.VIEWER, dashboard::trendsApi);
 
         add(t, GET, "/history/{entity}", Access.VIEWER, history::page);
         add(t, GET, "/api/history/{entity}", Access.VIEWER, history::api);

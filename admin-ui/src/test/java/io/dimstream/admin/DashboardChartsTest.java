@@ -121,6 +121,18 @@ class DashboardChartsTest {
                             "<a href=\"/?window=1h\">1h</a>", "<strong aria-current=\"page\">1h</strong>")
                             + " <a href=\"/?window=6h\">6h</a> <a href=\"/?window=24h\">24h</a> <a href=\"/?window=7d\">7d</a>\n");
             assertThat(html).doesNotContain("style=\"").doesNotContain("<script>");
+            // the JSON twin: the buckets themselves; the broken entity's are all zeros
+            var api = new com.fasterxml.jackson.databind.ObjectMapper().readTree(b.get("/api/dashboard/trends?window=1h").body());
+            assertThat(api.get("window").asText()).isEqualTo("1h");
+            assertThat(api.get("end").asText()).isEqualTo(start.plusSeconds(3600).toString());
+            assertThat(api.at("/entities/broken").size()).isEqualTo(30);
+            assertThat(api.at("/entities/broken/29")).isEqualTo(new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                    "{\"start\":\"" + start.plusSeconds(120L * 29) + "\",\"batches\":0,\"new_keys\":0,\"changed\":0,\"deleted\":0,"
+                    + "\"unchanged\":0,\"late\":0,\"duplicates\":0,\"quarantined\":0,\"rejected\":0,\"rows_changed\":0,"
+                    + "\"max_lag\":null,\"p50_apply_ms\":null,\"max_apply_ms\":null,\"dlq_inflow\":0,\"quarantine_inflow\":0}"));
+            List<Long> rowsApi = new ArrayList<>();
+            api.at("/entities/customer").forEach(n -> rowsApi.add(n.get("rows_changed").asLong()));
+            assertThat(rowsApi).isEqualTo(java.util.Arrays.stream(rows).boxed().toList());
             var bad = b.get("/?window=2h");
             assertThat(bad.statusCode()).isEqualTo(400);
             assertThat(bad.body()).contains("<p class=\"error\" id=\"error-message\">window: '2h' is not one of 1h, 6h, 24h, 7d</p>");

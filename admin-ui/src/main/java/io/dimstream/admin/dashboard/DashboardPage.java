@@ -25,18 +25,26 @@ public final class DashboardPage {
 
     /** {@code ?window=1h|6h|24h|7d} (default 24h) chooses the charts' window. */
     public void page(Context ctx) throws SQLException {
-        EntityTrends.Window window;
-        try {
-            window = EntityTrends.Window.parse(ctx.queryParam("window"));
-        } catch (IllegalArgumentException e) {
-            throw new BadRequest(e.getMessage());
-        }
+        EntityTrends.Window window = window(ctx);
         pages.render(ctx, "dashboard.jte", "dashboard", Map.of("view", dashboard.build(), "trends", trends.build(window),
                 "refreshSeconds", REFRESH_SECONDS));
     }
 
     public void fragment(Context ctx) throws SQLException {
         pages.render(ctx, "dashboard-table.jte", "dashboard", Map.of("view", dashboard.build(), "refreshSeconds", REFRESH_SECONDS));
+    }
+
+    /** {@code /api/dashboard/trends?window=}: the charts' buckets and the service's state as JSON. */
+    public void trendsApi(Context ctx) throws SQLException {
+        ctx.json(trends.api(window(ctx)));
+    }
+
+    private static EntityTrends.Window window(Context ctx) {
+        try {
+            return EntityTrends.Window.parse(ctx.queryParam("window"));
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest(e.getMessage());
+        }
     }
 
     public void api(Context ctx) throws SQLException {

@@ -66,6 +66,20 @@ public final class Trends {
         return new View(now, window, end, List.of(Window.values()), ServiceActivity.read(ds, now, STUCK_AFTER), out);
     }
 
+    /** {@code /api/dashboard/trends}: the buckets themselves, per entity in the catalog's order. */
+    public record Api(String window, Instant end, ServiceActivity service, java.util.Map<String, List<Bucket>> entities) {
+    }
+
+    public Api api(Window window) throws SQLException {
+        Instant now = clock.instant();
+        Instant end = window.endFor(now);
+        java.util.Map<String, List<Bucket>> out = new java.util.LinkedHashMap<>();
+        for (EntitySpec e : catalog.specs()) {
+            out.put(e.name(), EntityTrends.of(ds, e.name(), window, end));
+        }
+        return new Api(window.param, end, ServiceActivity.read(ds, now, STUCK_AFTER), out);
+    }
+
     /** The five charts of one entity's buckets. */
     static List<LineChart> charts(List<Bucket> buckets, Window window) {
         List<Instant> starts = buckets.stream().map(Bucket::start).toList();
