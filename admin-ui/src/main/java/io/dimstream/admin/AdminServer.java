@@ -119,7 +119,8 @@ public final class AdminServer {
         IntegrityRuns integrity = new IntegrityRuns(ds);
         LoginPages login = new LoginPages(security, views, new LoginThrottle(settings.clock()),
                 new ClientAddress(admin.trustedProxies()));
-        DashboardPage dashboard = new DashboardPage(new Dashboard(ds, catalog, integrity, settings.clock()), pages);
+        DashboardPage dashboard = new DashboardPage(new Dashboard(ds, catalog, integrity, settings.clock()),
+                new io.dimstream.admin.dashboard.Trends(ds, catalog, settings.clock()), pages);
         HistoryPage history = new HistoryPage(queries, new KeyIncidents(ds), catalog, pages, settings.clock());
         AsOfPage asOf = new AsOfPage(queries, catalog, pages, settings.clock(), admin.csvMaxMib());
         DiffPage diff = new DiffPage(queries, catalog, pages, settings.clock());
@@ -191,6 +192,7 @@ public final class AdminServer {
         add(t, GET, "/", Access.VIEWER, dashboard::page);
         add(t, GET, "/dashboard/table", Access.VIEWER, dashboard::fragment);
         add(t, GET, "/api/dashboard", Access.VIEWER, dashboard::api);
+        add(t, GET, "/api/dashboard/trends", Access.VIEWER, dashboard::trendsApi);
 
         add(t, GET, "/history/{entity}", Access.VIEWER, history::page);
         add(t, GET, "/api/history/{entity}", Access.VIEWER, history::api);

@@ -156,6 +156,20 @@ class AdminBrowserIT {
         await().until(d -> !d.findElements(By.id("dashboard-table")).isEmpty());
         assertThat(driver.findElement(By.cssSelector("tr[data-entity=customer]")).getText()).startsWith("customer ui_customer 4 3 6 0"); // columns, current rows, versions, deleted keys
         shot("05-dashboard");
+        // the charts: five per entity, drawn (not zero-sized) and coloured by dashboard.css under the strict CSP
+        var charts = driver.findElements(By.cssSelector("div.entity-charts[data-entity=customer] svg.chart"));
+        assertThat(charts.stream().map(c -> c.getAttribute("aria-label").replaceAll(" over time.*", "")).toList()).containsExactly(
+                "customer: Events by class (events)", "customer: Rows changed (rows)", "customer: Sink lag (records)",
+                "customer: Batch duration (ms)", "customer: Set aside (records)");
+        assertThat(charts.get(1).getSize().getWidth()).isGreaterThan(100);
+        assertThat(driver.findElement(By.cssSelector("div.entity-charts[data-entity=customer] g.series-rows path")).getCssValue("stroke"))
+                .isEqualTo("rgb(31, 111, 209)");
+        assertThat(driver.findElement(By.cssSelector("li[data-health=stuck]")).getText())
+                .isEqualTo("stuck partitions (records left, nothing committed for 5 min): none");
+        driver.findElement(By.linkText("1h")).click();
+        await().until(d -> d.getCurrentUrl().endsWith("/?window=1h"));
+        shot("06-dashboard-1h");
+
         accessibleAt("a11y-dashboard");
 
         // keyboard: the first Tab reaches the skip link, drawn with a visible focus ring, and it

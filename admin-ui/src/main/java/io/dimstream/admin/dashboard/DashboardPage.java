@@ -1,6 +1,8 @@
 package io.dimstream.admin.dashboard;
 
+import io.dimstream.admin.web.BadRequest;
 import io.dimstream.admin.web.PageRenderer;
+import io.dimstream.db.status.EntityTrends;
 import io.javalin.http.Context;
 import java.sql.SQLException;
 import java.util.Map;
@@ -12,19 +14,37 @@ public final class DashboardPage {
     public static final int REFRESH_SECONDS = 10;
 
     private final Dashboard dashboard;
+    private final Trends trends;
     private final PageRenderer pages;
 
-    public DashboardPage(Dashboard dashboard, PageRenderer pages) {
+    public DashboardPage(Dashboard dashboard, Trends trends, PageRenderer pages) {
         this.dashboard = dashboard;
+        this.trends = trends;
         this.pages = pages;
     }
 
+    /** {@code ?window=1h|6h|24h|7d} (default 24h) chooses the charts' window. */
     public void page(Context ctx) throws SQLException {
-        pages.render(ctx, "dashboard.jte", "dashboard", Map.of("view", dashboard.build(), "refreshSeconds", REFRESH_SECONDS));
+        EntityTrends.Window window = window(ctx);
+        pages.render(ctx, "dashboard.jte", "dashboard", Map.of("view", dashboard.build(), "trends", trends.build(window),
+                "refreshSeconds", REFRESH_SECONDS));
     }
 
     public void fragment(Context ctx) throws SQLException {
         pages.render(ctx, "dashboard-table.jte", "dashboard", Map.of("view", dashboard.build(), "refreshSeconds", REFRESH_SECONDS));
+    }
+
+    /** {@code /api/dashboard/trends?window=}: the charts' buckets and the service's state as JSON. */
+    public void trendsApi(Context ctx) throws SQLException {
+        ctx.json(trends.api(window(ctx)));
+    }
+
+    private static EntityTrends.Window window(Context ctx) {
+        try {
+            return EntityTrends.Window.parse(ctx.queryParam("window"));
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest(e.getMessage());
+        }
     }
 
     public void api(Context ctx) throws SQLException {
