@@ -1,11 +1,7 @@
 package io.dimstream.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -14,12 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -33,9 +25,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class AdminBrowserIT {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final Path SHOTS = Path.of("target", "screenshots");
 
     private static AdminServer.Running admin;
     private static ChromeDriver driver;
@@ -43,27 +32,10 @@ class AdminBrowserIT {
 
     @BeforeAll
     static void start() throws Exception {
-        boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-        if (!present) {
-            String why = "browser test needs Debian's chromium and chromedriver (" + CHROMIUM + ", " + CHROMEDRIVER
-                    + "): apt-get install -y chromium chromium-driver";
-            if ("1".equals(System.getenv("DIMSTREAM_REQUIRE_BROWSER"))) {
-                throw new IllegalStateException(why + " (DIMSTREAM_REQUIRE_BROWSER=1: not skipping)");
-            }
-            assumeTrue(false, "SKIPPED: " + why);
-        }
+        HeadlessChromium.assumeInstalled();
         AdminFixture f = AdminFixture.get();
         admin = AdminServer.start(f.config, f.ds, AdminSettings.onPort(0));
-        Path profile = Files.createTempDirectory("dimstream-chromium-");
-        ChromeOptions o = new ChromeOptions();
-        o.setBinary(CHROMIUM.toFile());
-        o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--window-size=1400,1000", "--user-data-dir=" + profile);
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort().build();
-        driver = new ChromeDriver(service, o);
-        Files.createDirectories(SHOTS);
+        driver = HeadlessChromium.start(1400);
     }
 
     @AfterAll
@@ -77,8 +49,7 @@ class AdminBrowserIT {
     }
 
     private static void shot(String name) throws Exception {
-        File f = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
-        Files.copy(f.toPath(), SHOTS.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        HeadlessChromium.screenshot(driver, name);
     }
 
     /**

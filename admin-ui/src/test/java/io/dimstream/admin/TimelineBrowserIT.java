@@ -1,7 +1,6 @@
 package io.dimstream.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
@@ -9,10 +8,6 @@ import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.write.Scd2Writer;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,12 +19,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -42,9 +33,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class TimelineBrowserIT {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final Path SHOTS = Path.of("target", "screenshots");
     private static final String ENTITY = """
               - name: timeline
                 topic: crm.timeline
@@ -61,15 +49,7 @@ class TimelineBrowserIT {
 
     @BeforeAll
     static void start() throws Exception {
-        boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-        if (!present) {
-            String why = "browser test needs Debian's chromium and chromedriver (" + CHROMIUM + ", " + CHROMEDRIVER
-                    + "): apt-get install -y chromium chromium-driver";
-            if ("1".equals(System.getenv("DIMSTREAM_REQUIRE_BROWSER"))) {
-                throw new IllegalStateException(why + " (DIMSTREAM_REQUIRE_BROWSER=1: not skipping)");
-            }
-            assumeTrue(false, "SKIPPED: " + why);
-        }
+        HeadlessChromium.assumeInstalled();
         AdminFixture f = AdminFixture.get();
         DimstreamConfig config = f.configWith(ENTITY, "");
         EntitySpec spec = config.entity("timeline").toEntitySpec();
@@ -86,16 +66,7 @@ class TimelineBrowserIT {
         }
         new Scd2Writer(f.ds).apply(spec, events);
         admin = AdminServer.start(config, f.ds, AdminSettings.onPort(0));
-        Path profile = Files.createTempDirectory("dimstream-chromium-");
-        ChromeOptions o = new ChromeOptions();
-        o.setBinary(CHROMIUM.toFile());
-        o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--window-size=1280,1000", "--user-data-dir=" + profile);
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort().build();
-        driver = new ChromeDriver(service, o);
-        Files.createDirectories(SHOTS);
+        driver = HeadlessChromium.start(1280);
     }
 
     @AfterAll
@@ -109,8 +80,7 @@ class TimelineBrowserIT {
     }
 
     private static void shot(String name) throws Exception {
-        File f = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
-        Files.copy(f.toPath(), SHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        HeadlessChromium.screenshot(driver, name);
     }
 
     private static void shots(String name) throws Exception {
