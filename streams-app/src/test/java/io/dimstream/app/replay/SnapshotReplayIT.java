@@ -48,7 +48,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * replay into a damaged table and a shadow replay swapped in both end equal to the reference model
  * of the slices loaded in time order (a delete at a slice's instant for each key live before it that
  * it leaves out); replaying again changes no column of any row; a range that starts inside a slice
- * applies that slice's rows in the range but deletes nothing for it; a job killed mid-slice and
+ * applies that slice's rows in the range but deletes nothing for it, nor does a slice missing one
+ * partition's marker; a job killed mid-slice and
  * resumed by another worker still ends equal.
  */
 class SnapshotReplayIT {
@@ -143,6 +144,12 @@ class SnapshotReplayIT {
      * then an end-of-slice marker to each partition; every send acknowledged.
      */
     private static Placed publish(KafkaProducer<byte[], byte[]> producer, String topic, String entity, Slice slice) throws Exception {
+        return publish(producer, topic, entity, slice, PARTITIONS);
+    }
+
+    /** {@link #publish}, with markers on the first {@code markerCount} partitions only. */
+    private static Placed publish(KafkaProducer<byte[], byte[]> producer, String topic, String entity, Slice slice, int markerCount)
+            throws Exception {
         Map<Integer, List<Long>> rows = new TreeMap<>();
         Map<Integer, Long> markers = new TreeMap<>();
         int shift = (int) (slice.at().getEpochSecond() / 86_400);
@@ -154,7 +161,7 @@ class SnapshotReplayIT {
                     ((String) r.get("customer_id")).getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8))).get();
             rows.computeIfAbsent(md.partition(), p -> new ArrayList<>()).add(md.offset());
         }
-        for (int p = 0; p < PARTITIONS; p++) {
+        for (int p = 0; p < markerCount; p++) {
             RecordMetadata md = producer.send(new ProducerRecord<>(topic, p, null, null, new SliceMarker(entity, slice.at(), p, PARTITIONS)
                     .toBytes(), SliceMarker.mark(new RecordHeaders()))).get();
             markers.put(p, md.offset());
@@ -270,8 +277,23 @@ class SnapshotReplayIT {
     }
 
     @Test
-    void aRangeStartingInsideASliceAppliesItsRowsInTheRangeButDeletesNothingForIt() throws Exception {
+    void slicesCutByTheRangeStartOrMissingAMarkerLandTheirRowsButDeleteNothing() throws Exception {
         Setup s = setup("cut");
+        // slice 5: a quarter of slice 4's keys left out, the rest logged in again; its marker on partition 2 never comes
+        Instant t5 = Instant.parse("2025-08-05T00:00:00Z");
+        List<Map<String, Object>> rows5 = new ArrayList<>();
+        List<Map<String, Object>> rows4 = s.slices().get(3).rows();
+        for (int i = 0; i < rows4.size(); i++) {
+            if (i % 4 != 1) {
+                Map<String, Object> row = new LinkedHashMap<>(rows4.get(i));
+                row.put("last_login", 2000L);
+                rows5.add(row);
+            }
+        }
+        Slice slice5 = new Slice(t5, rows5);
+        try (KafkaProducer<byte[], byte[]> producer = io.dimstream.app.snapshot.SnapshotPublisher.producer(KAFKA.get().bootstrapServers())) {
+            publish(producer, s.topic(), s.spec().name(), slice5, PARTITIONS - 1);
+        }
         // C99 is live before slice 1, which leaves it out: judged, slice 1 would delete it at its instant
         Event older = Event.upsert(T0, Map.of("customer_id", "C99", "email", "old@x.io", "city", "Old", "last_login", 1L), 1,
                 Source.kafka("before", 0, 0L));
@@ -284,15 +306,17 @@ class SnapshotReplayIT {
         List<Map<String, Object>> inRange = s.slices().get(0).rows().stream().filter(r -> r != cutRow).toList();
         List<Slice> replayed = new ArrayList<>(s.slices());
         replayed.set(0, new Slice(t1, inRange));
+        replayed.add(slice5);
 
         try (ReplayWorker w = worker(s, "w-cut", settings(25, Duration.ZERO, Duration.ofSeconds(30)))) {
             long id = jobs.submit(s.spec().name(), s.topic(), ReplaySource.offsets(Map.of(0, 0L, 1, cutAt, 2, 0L)), ReplayTarget.LIVE, "carol");
             ReplayJob job = awaitState(id, JobState.SUCCEEDED);
-            assertThat(job.eventsRead()).isEqualTo(records(s) - cutAt);
+            assertThat(job.eventsRead()).isEqualTo(records(s) + rows5.size() + PARTITIONS - 1 - cutAt);
         }
-        // C99 lives on until slice 2, the first judged slice; the cut row's key first appears in slice 2
+        // C99 lives on until slice 2, the first judged slice; the cut row's key first appears in slice 2;
+        // slice 5's rows land (new last_login) and the keys it leaves out stay current
         assertThat(EntityTableReader.rows(ds, s.spec())).isEqualTo(new ReferenceModel(s.spec()).rows(model(List.of(older), replayed,
-                Set.of(t1))));
+                Set.of(t1, t5))));
         assertThat(recordedSlices(s)).containsExactly("-1 2025-08-02", "-1 2025-08-03", "-1 2025-08-04");
     }
 
