@@ -77,10 +77,6 @@ final class ReplayCommand implements Callable<Integer> {
             String readTopic;
             try {
                 readTopic = topic != null ? topic : cfg.entity(entity).topic();
-                if (cfg.entity(entity).snapshot()) {
-                    throw new CliFailure(CliFailure.USAGE, "--entity: " + entity + " is a snapshot feed (mode: snapshot); replaying "
-                            + "snapshot feeds is not supported yet (the deletions by absence would not be applied)", null);
-                }
             } catch (ConfigException ex) {
                 throw new CliFailure(CliFailure.USAGE, "--entity: " + ex.getMessage(), ex);
             }

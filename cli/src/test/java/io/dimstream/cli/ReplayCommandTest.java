@@ -84,7 +84,7 @@ class ReplayCommandTest {
     }
 
     @Test
-    void aSnapshotFeedIsRefusedAndNothingIsQueued() throws Exception {
+    void aSnapshotFeedIsQueuedLikeAnyOtherEntity() throws Exception {
         entity = "cli_replay_snap_" + N.incrementAndGet();
         Path config = dir.resolve("snapshot.yml");
         Files.writeString(config, """
@@ -101,10 +101,14 @@ class ReplayCommandTest {
                 """.formatted(TestPostgres.jdbcUrl(), entity, entity));
         CliRun run = CliRun.of("replay", "--config", config.toString(), "--entity", entity);
 
-        assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("dimstream replay: --entity: " + entity + " is a snapshot feed (mode: snapshot); replaying "
-                + "snapshot feeds is not supported yet (the deletions by absence would not be applied)\n");
-        assertThat(jobs.list(entity, 10)).isEmpty();
+        // its slices are replayed with their deletions by absence (SnapshotReplayIT)
+        assertThat(run.exitCode()).isZero();
+        List<ReplayJob> queued = jobs.list(entity, 10);
+        assertThat(queued).hasSize(1);
+        assertThat(List.of(queued.get(0).topic(), queued.get(0).target(), queued.get(0).state()))
+                .isEqualTo(List.of("crm.snapshots", ReplayTarget.LIVE, JobState.QUEUED));
+        assertThat(run.out()).startsWith("replay job " + queued.get(0).id() + " queued: crm.snapshots from earliest into the live table of "
+                + entity);
     }
 
     @Test

@@ -9,6 +9,10 @@
  *       by heartbeat, locks the job row at the start of every batch transaction (so a worker that
  *       lost its lease cannot commit), and writes positions in the same transaction as the rows.
  *       The range's end offsets are stored when the job starts, so a resumed job keeps its end.</li>
+ *   <li>{@link io.dimstream.db.jobs.ReplaySlices}: for a job of a {@code mode: snapshot} entity,
+ *       what it read of each slice per source partition ({@code dimstream.replay_slices}, V012:
+ *       whether its first record there was read after a boundary, its marker's offset), written
+ *       in the batch transaction with the positions so a resumed job judges the same slices.</li>
  *   <li>{@link io.dimstream.db.jobs.ShadowTables}: a shadow job's fresh table and event memory,
  *       and the atomic swap (lock the live table, merge the live memory into the shadow through
  *       the writer, rename, re-point the view and function; the replaced table is kept as

@@ -88,6 +88,8 @@ public final class ReplayWorker implements AutoCloseable {
     private final ScheduledExecutorService heartbeats;
     private final List<Long> claimed = java.util.Collections.synchronizedList(new ArrayList<>());
     private Thread thread;
+    /** The slice side of the running job of a {@code mode: snapshot} entity, else null (one job at a time, on the worker's thread). */
+    private SnapshotReplay slices;
     private final Map<String, Counter> outcomes = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Counter of finished replay jobs (Prometheus {@code dimstream_replay_jobs_total}), see {@link #metrics}. */
@@ -238,10 +240,7 @@ public final class ReplayWorker implements AutoCloseable {
 
     private void run(ReplayJob job, AtomicBoolean leaseLost) throws Exception {
         EntityPipeline pipeline = entities.get(job.entity());
-        if (pipeline.snapshot()) {
-            throw new IllegalArgumentException("entity " + job.entity() + " is a snapshot feed (mode: snapshot): a replay would apply "
-                    + "its rows but not the deletions by absence from complete slices; replaying snapshot feeds is not supported yet");
-        }
+        slices = null;
         // the catalog as of the job's start: columns added while running since this instance started
         // are written by the replay too, and a shadow table is made with them
         EntitySpec live = io.dimstream.db.schema.EvolvedColumns.withCatalog(ds, pipeline.entity());
@@ -260,6 +259,8 @@ public final class ReplayWorker implements AutoCloseable {
                 throw new IllegalStateException("shadow table " + target.table() + " of a started job is missing (dropped by hand?); "
                         + "submit the replay again");
             }
+            // mode: snapshot: the end-of-slice markers and the deletions by absence of the slices complete in the range
+            slices = pipeline.snapshot() ? SnapshotReplay.resume(ds, job, progress, writer) : null;
             Map<TopicPartition, Long> ends = new HashMap<>();
             Map<TopicPartition, Long> positions = new HashMap<>();
             for (PartitionProgress p : progress) {
@@ -288,6 +289,9 @@ public final class ReplayWorker implements AutoCloseable {
                     if (end == null || r.offset() >= end) {
                         continue;
                     }
+                    if (slices != null && slices.control(r, rejects)) {
+                        continue;
+                    }
                     addStep(pipeline, r, steps, rejects, bySource);
                 }
                 Map<Integer, Long> moved = new HashMap<>();
@@ -307,6 +311,10 @@ public final class ReplayWorker implements AutoCloseable {
                     }
                     continue;
                 }
+                if (slices != null) {
+                    slices.prepare(steps.stream().flatMap(st -> st instanceof Events ev ? ev.events().stream() : java.util.stream.Stream.empty())
+                            .toList());
+                }
                 List<Step> batch = steps.stream()
                         .map(st -> st instanceof Events ev ? new Events(withoutExactDuplicates(ev.events())) : st).toList();
                 try {
@@ -317,6 +325,9 @@ public final class ReplayWorker implements AutoCloseable {
                     }
                     // a value PostgreSQL refuses is isolated and kept, never a reason to fail the job
                     applyBatch(job, target, batch, moved, rejects, bySource, true);
+                }
+                if (slices != null) {
+                    slices.committed();
                 }
                 List<TopicPartition> done = positions.entrySet().stream().filter(e -> e.getValue() >= ends.get(e.getKey()))
                         .map(Map.Entry::getKey).toList();
@@ -337,6 +348,9 @@ public final class ReplayWorker implements AutoCloseable {
                             + "); " + swap.merged().applied() + " events of the live memory merged at the swap";
                     ReplayJobs.advance(c, job.id(), Map.of(), 0,
                             (long) swap.merged().rowsInserted() + swap.merged().rowsUpdated() + swap.merged().rowsDeleted());
+                }
+                if (slices != null) {
+                    slices.beforeFinish(c);
                 }
                 ReplayJobs.finish(c, job.id(), JobState.SUCCEEDED, null, detail);
             });
@@ -392,7 +406,8 @@ public final class ReplayWorker implements AutoCloseable {
      */
     private void applyBatch(ReplayJob job, EntitySpec target, List<Step> batch, Map<Integer, Long> moved, List<SinkReject> decodeRejects,
                             Map<Source, ConsumerRecord<byte[], byte[]>> bySource, boolean isolate) throws SQLException, Abandoned {
-        boolean work = batch.stream().anyMatch(st -> !(st instanceof Events ev) || !ev.events().isEmpty());
+        boolean work = batch.stream().anyMatch(st -> !(st instanceof Events ev) || !ev.events().isEmpty())
+                || (slices != null && slices.judges());
         inJobTransaction(job, c -> {
             if (job.target() == ReplayTarget.LIVE && work) {
                 WriterLock.exclusiveWriter(c, target); // never beside a sink batch on the same keys
@@ -404,6 +419,9 @@ public final class ReplayWorker implements AutoCloseable {
                 } else if (st instanceof Events ev && !ev.events().isEmpty()) {
                     r = r.plus(writer.apply(c, target, ev.events(), new ApplyOptions(isolate)));
                 }
+            }
+            if (slices != null) {
+                r = r.plus(slices.apply(c, target));
             }
             List<SinkReject> rejects = new ArrayList<>(decodeRejects);
             for (Rejection rej : r.rejected()) {
