@@ -47,6 +47,16 @@
  *       {@code valid_from} column (a scan per subquery).</li>
  * </ul>
  *
+ * <h2>A shadow table against the live one</h2>
+ * {@link io.dimstream.db.read.ShadowDiff#compute} (in the caller's transaction, so a preview can
+ * merge first and roll back): versions are compared by key, {@code valid_from}, {@code valid_to},
+ * {@code is_deleted}, {@code record_hash} and the type-1 columns with {@code EXCEPT} both ways
+ * (materialized CTEs: two scans and a sort or hash of each table; NULLs compare equal), the
+ * differing keys are the union of both sides' keys, classified added / removed / changed by
+ * {@code NOT EXISTS} probes of the primary keys. Counts over everything; only the first
+ * {@code limit} keys in key order come back, each differing version fetched whole by primary key
+ * {@code (key, valid_from)}. Cost grows with the tables, not with the number of differences.
+ *
  * <h2>A key's incidents</h2>
  * {@link io.dimstream.db.read.KeyIncidents} finds one key's rows in {@code dimstream.quarantine}
  * ({@code event_key ->> column = ?} for each key column) and in the DLQ mirror
