@@ -354,6 +354,26 @@ class ReplayPagesTest {
                     + " " + v.validTo()).toList()).isEqualTo(List.of("PV1 a 2025-01-02T00:00:00Z 2025-01-03T00:00:00Z",
                     "PV1 a2 2025-01-03T00:00:00Z null", "PV2 b 2025-01-02T00:00:00Z null", "PV3 c 2025-01-02T00:00:00Z null"));
             assertThat(audit(second)).isEqualTo(List.of("airflow replay.swap", "dora replay.submit"));
+
+            // submitting one: the form's checkbox and the API's no_swap, only with a shadow target
+            String form = b.get("/replay?entity=journal").body();
+            assertThat(form).contains("<input type=\"checkbox\" name=\"no_swap\" value=\"on\" id=\"no-swap\">");
+            HttpResponse<String> fromForm = b.post("/replay", Map.of("_csrf", Browser.csrf(form), "entity", "journal", "from", "earliest",
+                    "target", "shadow", "no_swap", "on"));
+            long third = Long.parseLong(fromForm.headers().firstValue("Location").orElseThrow().substring("/replay/".length()));
+            HttpResponse<String> refused = b.post("/replay", Map.of("_csrf", Browser.csrf(form), "entity", "journal", "from", "earliest",
+                    "target", "live", "no_swap", "on"));
+            assertThat(List.of(refused.statusCode(), refused.body().contains("<p class=\"error\" id=\"replay-error\">no_swap: only a "
+                    + "shadow replay stops before its swap (target is live)</p>"))).isEqualTo(List.of(400, true));
+            HttpResponse<String> fromApi = api.postJson("/api/replays", "{\"entity\": \"journal\", \"target\": \"shadow\", \"no_swap\": true}",
+                    "Authorization", "Bearer " + ActionsFixture.TOKEN);
+            JsonNode created = JSON.readTree(fromApi.body()).get("job");
+            assertThat(List.of(fromApi.statusCode(), created.get("no_swap").asBoolean(), created.get("ready").asBoolean()))
+                    .isEqualTo(List.of(201, true, false));
+            assertThat(List.of(jobs.find(third).orElseThrow().noSwap(), jobs.find(created.get("id").asLong()).orElseThrow().noSwap()))
+                    .isEqualTo(List.of(true, true));
+            jobs.requestCancel(third, "dora");
+            jobs.requestCancel(created.get("id").asLong(), "dora");
         });
     }
 }
