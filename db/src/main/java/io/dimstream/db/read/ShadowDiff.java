@@ -25,10 +25,12 @@ import java.util.Objects;
  * sets of versions differ; per key, the versions only the shadow has are the ones the swap adds, the
  * versions only the live table has the ones it removes.
  *
- * <p>All of it is set-based SQL in PostgreSQL ({@code EXCEPT} over the two tables, whose
- * {@code IS NOT DISTINCT} semantics treat an open {@code valid_to} and NULL type-1 values as equal);
- * only the counts and the first {@code limit} differing keys (in key order) with their differing
- * versions come back to Java.
+ * <p>All of it is set-based SQL in PostgreSQL: one {@code FULL JOIN} of the two tables on their
+ * primary key {@code (key, valid_from)}, keeping the pairs where one side is missing or the rest
+ * differs ({@code IS DISTINCT FROM}, so an open {@code valid_to} and NULL type-1 values compare
+ * equal); only the counts and the first {@code limit} differing keys (in key order) with their
+ * differing versions come back to Java. (An {@code EXCEPT} both ways gave the same answer about 5
+ * times slower: two sorts of each table.)
  *
  * @param keysAdded       keys only the shadow has
  * @param keysRemoved     keys only the live table has
@@ -100,15 +102,23 @@ public record ShadowDiff(long keysAdded, long keysRemoved, long keysChanged, lon
         }
         SystemColumns sc = live.system();
         List<String> key = live.key();
-        List<String> identity = new ArrayList<>(key);
-        identity.addAll(List.of(sc.validFrom(), sc.validTo(), sc.isDeleted(), sc.recordHash()));
-        identity.addAll(live.type1());
+        String vf = Sql.ident(sc.validFrom());
+        List<String> rest = new ArrayList<>(List.of(sc.validTo(), sc.isDeleted(), sc.recordHash()));
+        rest.addAll(live.type1());
         String l = Sql.table(live.table());
         String s = Sql.table(shadow.table());
-        String ids = Sql.list(identity);
-        String with = "WITH ao AS MATERIALIZED (SELECT " + ids + " FROM " + s + " EXCEPT SELECT " + ids + " FROM " + l + "), "
-                + "ro AS MATERIALIZED (SELECT " + ids + " FROM " + l + " EXCEPT SELECT " + ids + " FROM " + s + "), "
-                + "dk AS MATERIALIZED (SELECT " + Sql.list(key) + " FROM ao UNION SELECT " + Sql.list(key) + " FROM ro), "
+        // one FULL JOIN of the two tables on their primary key (key, valid_from): a version differs when
+        // one side lacks it or the rest of it differs (row IS DISTINCT FROM: NULLs compare equal)
+        String differs = "(" + Sql.list("l", rest) + ") IS DISTINCT FROM (" + Sql.list("s", rest) + ")";
+        String liveKey = "l." + Sql.ident(key.get(0));
+        String shadowKey = "s." + Sql.ident(key.get(0));
+        String with = "WITH d AS MATERIALIZED (SELECT " + Sql.each(key, k -> "coalesce(l." + Sql.ident(k) + ", s." + Sql.ident(k) + ") AS "
+                + Sql.ident(k), ", ") + ", l." + vf + " AS diff_live_from, s." + vf + " AS diff_shadow_from, "
+                + "(" + shadowKey + " IS NOT NULL AND (" + liveKey + " IS NULL OR " + differs + ")) AS diff_added, "
+                + "(" + liveKey + " IS NOT NULL AND (" + shadowKey + " IS NULL OR " + differs + ")) AS diff_removed "
+                + "FROM " + l + " l FULL JOIN " + s + " s ON " + Sql.eq("l", "s", key) + " AND l." + vf + " = s." + vf
+                + " WHERE " + liveKey + " IS NULL OR " + shadowKey + " IS NULL OR " + differs + "), "
+                + "dk AS MATERIALIZED (SELECT DISTINCT " + Sql.list(key) + " FROM d), "
                 + "kinds AS (SELECT " + Sql.list("dk", key) + ", CASE WHEN NOT EXISTS (SELECT 1 FROM " + l + " x WHERE "
                 + Sql.eq("x", "dk", key) + ") THEN 'ADDED' WHEN NOT EXISTS (SELECT 1 FROM " + s + " x WHERE " + Sql.eq("x", "dk", key)
                 + ") THEN 'REMOVED' ELSE 'CHANGED' END AS kind FROM dk) ";
@@ -119,7 +129,7 @@ public record ShadowDiff(long keysAdded, long keysRemoved, long keysChanged, lon
         long vRemoved;
         try (PreparedStatement p = c.prepareStatement(with + "SELECT (SELECT count(*) FILTER (WHERE kind = 'ADDED') FROM kinds), "
                 + "(SELECT count(*) FILTER (WHERE kind = 'REMOVED') FROM kinds), (SELECT count(*) FILTER (WHERE kind = 'CHANGED') FROM kinds), "
-                + "(SELECT count(*) FROM ao), (SELECT count(*) FROM ro)");
+                + "(SELECT count(*) FILTER (WHERE diff_added) FROM d), (SELECT count(*) FILTER (WHERE diff_removed) FROM d)");
              ResultSet rs = p.executeQuery()) {
             rs.next();
             added = rs.getLong(1);
@@ -131,14 +141,13 @@ public record ShadowDiff(long keysAdded, long keysRemoved, long keysChanged, lon
         List<KeyDiff> keys = new ArrayList<>();
         if (limit > 0 && added + removed + changed > 0) {
             Columns cols = new Columns(live);
-            String vf = Sql.ident(sc.validFrom());
             // each differing version of the page's keys, whole, from the side that has it; by key, valid_from, side
             String sql = with + ", page AS (SELECT * FROM kinds ORDER BY " + Sql.list(key) + " LIMIT ?) "
-                    + "SELECT * FROM (SELECT page.kind AS diff_kind, 'added' AS diff_side, " + cols.select("x") + " FROM page JOIN ao USING ("
-                    + Sql.list(key) + ") JOIN " + s + " x ON " + Sql.eq("x", "ao", key) + " AND x." + vf + " = ao." + vf
-                    + " UNION ALL SELECT page.kind, 'removed', " + cols.select("x") + " FROM page JOIN ro USING (" + Sql.list(key) + ") JOIN "
-                    + l + " x ON " + Sql.eq("x", "ro", key) + " AND x." + vf + " = ro." + vf + ") d ORDER BY "
-                    + Sql.list("d", key) + ", d." + vf + ", d.diff_side";
+                    + "SELECT * FROM (SELECT page.kind AS diff_kind, 'added' AS diff_side, " + cols.select("x") + " FROM page JOIN d ON "
+                    + Sql.eq("d", "page", key) + " AND d.diff_added JOIN " + s + " x ON " + Sql.eq("x", "d", key) + " AND x." + vf
+                    + " = d.diff_shadow_from UNION ALL SELECT page.kind, 'removed', " + cols.select("x") + " FROM page JOIN d ON "
+                    + Sql.eq("d", "page", key) + " AND d.diff_removed JOIN " + l + " x ON " + Sql.eq("x", "d", key) + " AND x." + vf
+                    + " = d.diff_live_from) q ORDER BY " + Sql.list("q", key) + ", q." + vf + ", q.diff_side";
             Map<List<Object>, KeyDiff> byKey = new LinkedHashMap<>();
             try (PreparedStatement p = c.prepareStatement(sql)) {
                 p.setInt(1, limit);

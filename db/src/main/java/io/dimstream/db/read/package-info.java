@@ -49,11 +49,13 @@
  *
  * <h2>A shadow table against the live one</h2>
  * {@link io.dimstream.db.read.ShadowDiff#compute} (in the caller's transaction, so a preview can
- * merge first and roll back): versions are compared by key, {@code valid_from}, {@code valid_to},
- * {@code is_deleted}, {@code record_hash} and the type-1 columns with {@code EXCEPT} both ways
- * (materialized CTEs: two scans and a sort or hash of each table; NULLs compare equal), the
- * differing keys are the union of both sides' keys, classified added / removed / changed by
- * {@code NOT EXISTS} probes of the primary keys. Counts over everything; only the first
+ * merge first and roll back): one {@code FULL JOIN} of the two tables on the primary key
+ * {@code (key, valid_from)} keeps the versions one side lacks or whose {@code valid_to},
+ * {@code is_deleted}, {@code record_hash} or type-1 columns differ ({@code IS DISTINCT FROM}: NULLs
+ * compare equal), materialized once; its distinct keys are classified added / removed / changed by
+ * {@code NOT EXISTS} probes of the primary keys. Two scans and a hash full join (600,000 versions
+ * against 581,000, 21,000 differing: 4.7 s on the shared 2-core test machine under load, where
+ * {@code EXCEPT} both ways took 22 to 28 s). Counts over everything; only the first
  * {@code limit} keys in key order come back, each differing version fetched whole by primary key
  * {@code (key, valid_from)}. Cost grows with the tables, not with the number of differences.
  *

@@ -191,4 +191,44 @@ class ShadowPreviewsTest {
         assertThat(JobsFixtures.query(ds, "SELECT state, no_swap FROM dimstream.replay_jobs WHERE id IN (?, ?) ORDER BY id", running, liveJob))
                 .isEqualTo(List.of(List.of("READY", true), List.of("QUEUED", false)));
     }
+
+    private static Event regional(String region, long id, String name, String note, long seq) {
+        Map<String, Object> d = new java.util.LinkedHashMap<>();
+        d.put("region", region);
+        d.put("id", id);
+        d.put("name", name);
+        d.put("note", note);
+        return Event.upsert(JobsFixtures.T0.plus(Duration.ofDays(1)), d, seq, io.dimstream.db.event.Source.kafka("geo", 0, Math.abs(seq)));
+    }
+
+    @Test
+    void aCompositeKeyDiffersPerWholeKeyAndNullType1ValuesCompareEqual() throws SQLException {
+        Map<String, io.dimstream.db.entity.ColumnType> cols = new java.util.LinkedHashMap<>();
+        cols.put("region", io.dimstream.db.entity.ColumnType.TEXT);
+        cols.put("id", io.dimstream.db.entity.ColumnType.INTEGER);
+        cols.put("name", io.dimstream.db.entity.ColumnType.TEXT);
+        cols.put("note", io.dimstream.db.entity.ColumnType.TEXT);
+        EntitySpec live = EntitySpec.builder().name("preview_geo").table("preview_geo_" + System.nanoTime() % 1_000_000)
+                .key(List.of("region", "id")).tracked(List.of("name")).type1(List.of("note")).columns(cols)
+                .latenessHorizon(Optional.empty()).system(io.dimstream.db.entity.SystemColumns.DEFAULTS).build();
+        io.dimstream.db.schema.EntityTables.ensure(ds, live);
+        EntitySpec shadow = ShadowTables.shadowSpec(live, 5);
+        ShadowTables.create(ds, shadow);
+        writer.apply(live, List.of(regional("eu", 1, "a", null, 1), regional("eu", 2, "b", null, 2), regional("us", 1, "c", "x", 3)));
+        // eu/1 the same (its NULL note too), eu/2 renamed, us/1 absent, us/2 new; (us, 1) and (eu, 2) share no key column pair
+        writer.apply(shadow, List.of(regional("eu", 1, "a", null, 1), regional("eu", 2, "b2", null, 2), regional("us", 2, "c", "x", 3)));
+
+        ShadowDiff d;
+        try (java.sql.Connection c = ds.getConnection()) {
+            d = ShadowDiff.compute(c, live, shadow, 10);
+        }
+
+        assertThat(d).isEqualTo(new ShadowDiff(1, 1, 1, 2, 2, List.of(
+                new KeyDiff(Map.of("region", "eu", "id", 2L), Kind.CHANGED, history.history(shadow, List.of("eu", 2)),
+                        history.history(live, List.of("eu", 2))),
+                new KeyDiff(Map.of("region", "us", "id", 1L), Kind.REMOVED, List.of(), history.history(live, List.of("us", 1))),
+                new KeyDiff(Map.of("region", "us", "id", 2L), Kind.ADDED, history.history(shadow, List.of("us", 2)), List.of())), false));
+        assertThat(d.keys().stream().map(k -> k.versionsAdded().size() + "/" + k.versionsRemoved().size()).toList())
+                .isEqualTo(List.of("1/1", "0/1", "1/0"));
+    }
 }
