@@ -41,6 +41,36 @@ public final class ReplaySlices {
         }
     }
 
+    /**
+     * Whether slice {@code t} is complete among {@code parts}: whole and marked on each of the
+     * partitions its markers name, each marker naming the same count. Only a complete slice deletes
+     * by absence.
+     */
+    public static boolean complete(Collection<Part> parts, Instant t) {
+        java.util.Map<Integer, Part> of = new java.util.TreeMap<>();
+        for (Part p : parts) {
+            if (p.slice().equals(t)) {
+                of.put(p.partition(), p);
+            }
+        }
+        Integer n = of.values().stream().filter(Part::marked).map(Part::partitions).findFirst().orElse(null);
+        if (n == null) {
+            return false;
+        }
+        for (int q = 0; q < n; q++) {
+            Part p = of.get(q);
+            if (p == null || !p.whole() || !p.marked() || p.partitions().intValue() != n.intValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The slices complete among {@code parts} ({@link #complete}), ascending. */
+    public static List<Instant> completeSlices(Collection<Part> parts) {
+        return parts.stream().map(Part::slice).distinct().filter(t -> complete(parts, t)).sorted().toList();
+    }
+
     /** The job's parts, by slice then partition. */
     public static List<Part> load(Connection c, long jobId) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("SELECT slice_time, partition, whole, marker_offset, partitions "

@@ -27,6 +27,29 @@ class ReplaySlicesTest {
     }
 
     @Test
+    void aSliceIsCompleteOnlyWhenWholeAndMarkedOnEveryPartitionItsMarkersName() {
+        Instant t3 = Instant.parse("2025-08-03T00:00:00Z");
+        Instant t4 = Instant.parse("2025-08-04T00:00:00Z");
+        Instant t5 = Instant.parse("2025-08-05T00:00:00Z");
+        List<Part> parts = List.of(
+                // T1: two partitions, both whole and marked naming 2: complete
+                new Part(T1, 1, true, 9L, 2), new Part(T1, 0, true, 4L, 2),
+                // T2: partition 1's marker not read yet
+                new Part(T2, 0, true, 11L, 2), new Part(T2, 1, true, null, null),
+                // t3: partition 0's rows began before the range (not whole)
+                new Part(t3, 0, false, 20L, 2), new Part(t3, 1, true, 21L, 2),
+                // t4: no part on partition 2 of the 3 its markers name
+                new Part(t4, 0, true, 30L, 3), new Part(t4, 1, true, 31L, 3),
+                // t5: the markers disagree on the partition count
+                new Part(t5, 0, true, 40L, 2), new Part(t5, 1, true, 41L, 3));
+
+        assertThat(ReplaySlices.completeSlices(parts)).containsExactly(T1);
+        assertThat(ReplaySlices.complete(parts, T1)).isTrue();
+        assertThat(ReplaySlices.complete(parts, T2)).isFalse();
+        assertThat(ReplaySlices.complete(List.of(new Part(t5, 0, true, 40L, 1)), t5)).as("a one-partition slice").isTrue();
+    }
+
+    @Test
     void partsAreReadBackAsStoredAndAMarkerReadLaterReplacesThePart() throws SQLException {
         long id = jobs.submit("slices_" + System.nanoTime(), "crm.snapshots", ReplaySource.earliest(), ReplayTarget.SHADOW, "alice");
         long other = jobs.submit("slices_" + System.nanoTime(), "crm.snapshots", ReplaySource.earliest(), ReplayTarget.LIVE, "alice");

@@ -70,7 +70,8 @@ import org.slf4j.LoggerFactory;
  * exactly at the last committed batch, and a worker that lost its lease cannot commit.
  * Cancellation is honoured between batches. A live job writes the entity table (duplicates are
  * no-ops, old events land as late events, see {@link ArrivalSeq#ofReplay}); a shadow job writes
- * {@code <table>_shadow_<job>} and, once at the end offsets, swaps it in ({@link ShadowTables#swap}).
+ * {@code <table>_shadow_<job>} and, once at the end offsets, swaps it in ({@link ShadowTables#swap}), or, submitted
+ * with {@code no_swap}, stops READY for a user to preview, swap or discard it ({@code ShadowPreviews}).
  */
 public final class ReplayWorker implements AutoCloseable {
 
@@ -339,6 +340,13 @@ public final class ReplayWorker implements AutoCloseable {
                 if (!settings.pauseBetweenBatches().isZero()) {
                     sleep(settings.pauseBetweenBatches());
                 }
+            }
+            if (job.noSwap()) {
+                // a previewed rebuild: the shadow is filled, the live table untouched; a user swaps or discards (ShadowPreviews)
+                inJobTransaction(job, c -> ReplayJobs.ready(c, job.id(), "shadow table " + target.table() + " filled to the end "
+                        + "offsets; waiting for a swap or a discard (the live table is untouched)"));
+                LOG.info("replay job {} READY: {} waits for a swap or a discard", job.id(), target.table());
+                return;
             }
             inJobTransaction(job, c -> {
                 String detail = null;

@@ -204,23 +204,7 @@ final class SnapshotReplay {
 
     /** Whether slice {@code t} is complete in the range: whole and marked on each of the partitions its markers name. */
     private boolean complete(TreeMap<Key, Part> state, Instant t) {
-        Integer n = null;
-        for (Part p : state.subMap(new Key(t, Integer.MIN_VALUE), true, new Key(t, Integer.MAX_VALUE), true).values()) {
-            if (p.marked()) {
-                n = p.partitions();
-                break;
-            }
-        }
-        if (n == null) {
-            return false;
-        }
-        for (int q = 0; q < n; q++) {
-            Part p = state.get(new Key(t, q));
-            if (p == null || !p.whole() || !p.marked() || p.partitions() != n.intValue()) {
-                return false;
-            }
-        }
-        return true;
+        return ReplaySlices.complete(state.subMap(new Key(t, Integer.MIN_VALUE), true, new Key(t, Integer.MAX_VALUE), true).values(), t);
     }
 
     /** Whether the pending batch completes a slice (its transaction then writes the target table even without events). */

@@ -18,7 +18,10 @@
  *       batches take {@link io.dimstream.db.jobs.WriterLock} so they never recompute a key beside a
  *       sink batch; replayed events carry {@link io.dimstream.db.event.ArrivalSeq#ofReplay} seqs so they never
  *       win a same-time tie against what the table remembers. Shadow target: a fresh table swapped
- *       in by {@link io.dimstream.db.jobs.ShadowTables#swap}. Cancel is honoured between batches.</li>
+ *       in by {@link io.dimstream.db.jobs.ShadowTables#swap}, or, for a job submitted with
+ *       {@code no_swap}, left READY at its end offsets (lease released, never claimed again) for a
+ *       user to preview, swap or discard through {@link io.dimstream.db.jobs.ShadowPreviews}.
+ *       Cancel is honoured between batches.</li>
  *   <li>{@link io.dimstream.app.replay.SnapshotReplay}: the slice side of a job of a {@code mode:
  *       snapshot} entity, called by the worker at four points (a marker taken out of the read
  *       records, the batch's reads noted, the batch's transaction, the last transaction). The rows

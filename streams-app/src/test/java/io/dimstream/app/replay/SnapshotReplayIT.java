@@ -277,6 +277,33 @@ class SnapshotReplayIT {
     }
 
     @Test
+    void aPreviewedShadowReplayStopsReadyAndItsSwapRecordsTheSlicesAsTheWorkersSwapDoes() throws Exception {
+        Setup s = setup("preview");
+        List<Event> first = new ArrayList<>();
+        long seq = 1;
+        for (Map<String, Object> row : s.slices().get(0).rows()) {
+            first.add(Event.upsert(TIMES.get(0), row, seq, Source.kafka("damage", 0, seq++)));
+        }
+        new Scd2Writer(ds).apply(s.spec(), first);
+        List<String> live = ReplayFixtures.wholeRows(ds, ReplayFixtures.table(s.spec()));
+
+        long id;
+        try (ReplayWorker w = worker(s, "w-preview", settings(25, Duration.ZERO, Duration.ofSeconds(30)))) {
+            id = jobs.submit(s.spec().name(), s.topic(), ReplaySource.earliest(), ReplayTarget.SHADOW, true, "erin");
+            awaitState(id, JobState.READY);
+        }
+        // READY: the live table untouched, no slice recorded for the entity yet
+        assertThat(ReplayFixtures.wholeRows(ds, ReplayFixtures.table(s.spec()))).containsExactlyElementsOf(live);
+        assertThat(recordedSlices(s)).isEmpty();
+
+        ReplayJob swapped = new io.dimstream.db.jobs.ShadowPreviews(ds).swap(id, s.spec(), "erin");
+
+        assertThat(swapped.state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(EntityTableReader.rows(ds, s.spec())).isEqualTo(new ReferenceModel(s.spec()).rows(model(List.of(), s.slices(), Set.of())));
+        assertThat(recordedSlices(s)).containsExactly("-1 2025-08-01", "-1 2025-08-02", "-1 2025-08-03", "-1 2025-08-04");
+    }
+
+    @Test
     void slicesCutByTheRangeStartOrMissingAMarkerLandTheirRowsButDeleteNothing() throws Exception {
         Setup s = setup("cut");
         // slice 5: a quarter of slice 4's keys left out, the rest logged in again; its marker on partition 2 never comes
