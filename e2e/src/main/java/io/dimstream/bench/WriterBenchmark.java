@@ -129,15 +129,6 @@ public final class WriterBenchmark {
             for (int b : batches) {
                 double[] ceil = new double[runs];
                 double[] one = new double[runs];
-                double[] noMem = new double[runs];
-                // THROWAWAY: CPU seconds of this database's PostgreSQL backends per measurement
-                // (utime + stime from /proc), robust against the other sessions' load
-                double[] cOne = new double[runs];
-                double[] cNoMem = new double[runs];
-                double[] cHalf = new double[runs];
-                double[] cBare = new double[runs];
-                double[][] cDbt = new double[dbtModes.size()][runs];
-                double[] halfMem = new double[runs];
                 double[] par = new double[runs];
                 double[] bare = new double[runs];
                 double[][] dbtS = new double[dbtModes.size()][runs];
@@ -148,35 +139,14 @@ public final class WriterBenchmark {
                     // full-page images of its first touch of a page
                     checkpoint(ds);
                     ceil[run] = copyCeiling(ds, spec, b, round);
-                    // THROWAWAY: the writer as is, without the in-order memory insert, with half of it;
-                    // the order rotates per run so a drift of the machine or the table's growth hits each alike
-                    for (int k = 0; k < 3; k++) {
-                        int variant = (k + run) % 3;
-                        checkpoint(ds);
-                        Scd2Writer.memoryExperiment = variant;
-                        System.out.println("VARIANT " + variant + " run " + (run + 1));
-                        double c0 = backendCpu(ds);
-                        double sec = timeApply(writer, spec, keys(rnd, rows, b), base, round++, rnd, seq, 1);
-                        double cpu = backendCpu(ds) - c0;
-                        (variant == 0 ? cOne : variant == 1 ? cNoMem : cHalf)[run] = cpu;
-                        Scd2Writer.memoryExperiment = 0;
-                        seq += b;
-                        if (variant == 0) {
-                            one[run] = sec;
-                        } else if (variant == 1) {
-                            noMem[run] = sec;
-                        } else {
-                            halfMem[run] = sec;
-                        }
-                    }
+                    checkpoint(ds);
+                    one[run] = timeApply(writer, spec, keys(rnd, rows, b), base, round++, rnd, seq, 1);
+                    seq += b;
                     checkpoint(ds);
                     par[run] = timeApply(writer, spec, keys(rnd, rows, b), base, round++, rnd, seq, parallel);
                     seq += b;
                     checkpoint(ds);
-                    List<Event> bareEvents = events(keys(rnd, rows, b), base, round++, rnd, seq);
-                    double cb0 = backendCpu(ds);
-                    bare[run] = Peers.Bare.apply(ds, spec.name(), "bench_customer", bareEvents, workMem);
-                    cBare[run] = backendCpu(ds) - cb0;
+                    bare[run] = Peers.Bare.apply(ds, spec.name(), "bench_customer", events(keys(rnd, rows, b), base, round++, rnd, seq), workMem);
                     seq += b;
                     if (dbt) {
                         // dbt's snapshot and source tables made from the writer's table as it is now
@@ -187,10 +157,8 @@ public final class WriterBenchmark {
                             Peers.Dbt.applyToSource(ds, "bench_dbt_source", events(keys(rnd, rows, b), base, round++, rnd, seq));
                             seq += b;
                             checkpoint(ds);
-                            double cd0 = backendCpu(ds);
                             dbtS[m][run] = Peers.Dbt.snapshot(ds, "bench_dbt_snapshot", "bench_dbt_source",
                                     "invalidate".equals(dbtModes.get(m)), workMem);
-                            cDbt[m][run] = backendCpu(ds) - cd0;
                         }
                     }
                     if (naive) {
@@ -202,17 +170,11 @@ public final class WriterBenchmark {
                     for (int m = 0; m < dbtModes.size() && dbt; m++) {
                         dbtRun.append(String.format(Locale.ROOT, ", dbt %s %.3f s", dbtModes.get(m), dbtS[m][run]));
                     }
-                    System.out.printf(Locale.ROOT, "  run %d: ceiling %.3f s, writer %.3f s, writer no-memory %.3f s, writer half-memory %.3f s, writer x%d %.3f s, bare %.3f s%s (loadavg %s)%n", run + 1,
-                            ceil[run], one[run], noMem[run], halfMem[run], parallel, par[run], bare[run], dbtRun,
-                            java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim());
-                    System.out.printf(Locale.ROOT, "  run %d backend CPU s: writer %.2f, no-memory %.2f, half-memory %.2f, bare %.2f%s%n", run + 1,
-                            cOne[run], cNoMem[run], cHalf[run], cBare[run],
-                            dbtCpu(cDbt, run, dbt ? dbtModes : List.of()));
+                    System.out.printf(Locale.ROOT, "  run %d: ceiling %.3f s, writer %.3f s, writer x%d %.3f s, bare %.3f s%s%n", run + 1,
+                            ceil[run], one[run], parallel, par[run], bare[run], dbtRun);
                 }
                 report(b, "COPY of 2 x batch rows (ceiling)", ceil, ceil);
                 report(b, "writer, 1 connection", one, ceil);
-                report(b, "writer, 1 conn, NO memory insert", noMem, ceil);
-                report(b, "writer, 1 conn, HALF memory insert", halfMem, ceil);
                 report(b, "writer, " + parallel + " connections", par, ceil);
                 report(b, "bare close + insert, 1 connection", bare, ceil);
                 for (int m = 0; m < dbtModes.size() && dbt; m++) {
@@ -223,23 +185,9 @@ public final class WriterBenchmark {
                 }
                 // each ratio taken within one run (same table, same minute), then the median
                 ratio(b, "writer 1 conn / bare", bare, one);
-                ratio(b, "writer no-memory / bare", bare, noMem);
-                ratio(b, "writer half-memory / bare", bare, halfMem);
-                ratio(b, "writer no-memory / writer", one, noMem);
-                ratio(b, "writer half-memory / writer", one, halfMem);
                 ratio(b, "writer " + parallel + " conn / bare", bare, par);
-                ratio(b, "CPU: writer / bare", cBare, cOne);
-                ratio(b, "CPU: writer no-memory / bare", cBare, cNoMem);
-                ratio(b, "CPU: writer half-memory / bare", cBare, cHalf);
-                ratio(b, "CPU: writer no-memory / writer", cOne, cNoMem);
-                ratio(b, "CPU: writer half-memory / writer", cOne, cHalf);
-                for (int m = 0; m < dbtModes.size() && dbt; m++) {
-                    ratio(b, "CPU: writer / dbt " + dbtModes.get(m), cDbt[m], cOne);
-                    ratio(b, "CPU: writer no-memory / dbt " + dbtModes.get(m), cDbt[m], cNoMem);
-                }
                 for (int m = 0; m < dbtModes.size() && dbt; m++) {
                     ratio(b, "writer 1 conn / dbt " + dbtModes.get(m), dbtS[m], one);
-                    ratio(b, "writer no-memory / dbt " + dbtModes.get(m), dbtS[m], noMem);
                     ratio(b, "writer " + parallel + " conn / dbt " + dbtModes.get(m), dbtS[m], par);
                 }
             }
@@ -382,32 +330,6 @@ public final class WriterBenchmark {
             c.commit();
             return (System.nanoTime() - start) / 1e9;
         }
-    }
-
-    static String dbtCpu(double[][] c, int run, List<String> modes) {
-        StringBuilder sb = new StringBuilder();
-        for (int m = 0; m < modes.size(); m++) {
-            sb.append(String.format(Locale.ROOT, ", dbt %s %.2f", modes.get(m), c[m][run]));
-        }
-        return sb.toString();
-    }
-
-    /** THROWAWAY: CPU seconds (utime + stime) used so far by this database's backends. */
-    static double backendCpu(DataSource ds) throws SQLException {
-        long ticks = 0;
-        try (Connection c = ds.getConnection(); Statement s = c.createStatement();
-             java.sql.ResultSet rs = s.executeQuery("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")) {
-            while (rs.next()) {
-                try {
-                    String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + rs.getInt(1) + "/stat"));
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
-                } catch (java.io.IOException gone) {
-                    // a backend that ended: not counted
-                }
-            }
-        }
-        return ticks / 100.0;
     }
 
     static void checkpoint(DataSource ds) throws SQLException {

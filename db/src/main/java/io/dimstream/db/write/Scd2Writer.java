@@ -72,9 +72,6 @@ public final class Scd2Writer {
      */
     private static final String JOINS = "SET LOCAL enable_hashjoin = on; SET LOCAL enable_mergejoin = on";
 
-    /** THROWAWAY experiment (issue 16, memory lever bound): 0 normal, 1 no in-order memory insert, 2 half of it. */
-    public static volatile int memoryExperiment = 0;
-
     private final DataSource ds;
     private final Map<EntitySpec, WriterSql> sqlCache = new ConcurrentHashMap<>();
     private final String workMem;
@@ -416,10 +413,7 @@ public final class Scd2Writer {
                 // keys with late or several events: their region is recomputed (ds_affected_keys must see the memory before this batch)
                 slowKeys = timed("affected keys", () -> s.executeUpdate(sql.fillAffectedKeys));
             }
-            int mx = memoryExperiment;
-            if (mx != 1) {
-                timed("memory", () -> s.executeUpdate(mx == 2 ? sql.insertMemory + " AND surrogate_key % 2 = 0" : sql.insertMemory));
-            }
+            timed("memory", () -> s.executeUpdate(sql.insertMemory));
             if (slow > 0) {
                 timed("memory upsert", () -> s.executeUpdate(sql.upsertMemory));
             }
