@@ -19,7 +19,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The admin in Debian's headless Chromium (Selenium, /usr/bin/chromedriver): log in, open a key's
  * history and see its versions, change the as-of instant and see the table change; every page
  * visited (and the DLQ, quarantine, replay, audit, columns pages, the key search, an integrity report, a
- * replay job part-way and an error page) is checked with axe-core (no
+ * replay job part-way, a previewed rebuild's job and preview pages and an error page) is checked with axe-core (no
  * serious or critical violation, {@link Axe}) and shot at 1280 and 1920 px; the first Tab reaches
  * the skip link, which has a visible focus ring. Screenshots go to target/screenshots. Without chromium the test is skipped, unless
  * DIMSTREAM_REQUIRE_BROWSER=1 (CI), where it fails.
@@ -166,12 +166,21 @@ class AdminBrowserIT {
             c.commit();
         }
 
+        // a previewed rebuild waiting for its swap (an empty shadow: every key would be removed), for its preview page
+        long ready = jobs.submit("customer", "crm.customers", io.dimstream.db.jobs.ReplaySource.earliest(),
+                io.dimstream.db.jobs.ReplayTarget.SHADOW, true, "alice");
+        io.dimstream.db.jobs.ShadowTables.create(AdminFixture.get().ds, io.dimstream.db.jobs.ShadowTables.shadowSpec(AdminFixture.get().customer, ready));
+        try (java.sql.Connection c = AdminFixture.get().ds.getConnection()) {
+            io.dimstream.db.jobs.ReplayJobs.ready(c, ready, "shadow table filled to the end offsets; waiting for a swap or a discard");
+        }
+
         // every other page (and the key search, an integrity report, a replay job, an error page)
         for (String[] p : new String[][] {
                 {"diff/customer", "a11y-diff"}, {"dlq", "a11y-dlq"}, {"quarantine", "a11y-quarantine"},
                 {"replay", "a11y-replay"}, {"audit", "a11y-audit"}, {"columns/customer", "a11y-columns"},
                 {"history/customer", "a11y-history-search"}, {"integrity/customer", "a11y-integrity"},
-                {"replay/" + job, "a11y-replay-job"}, {"history/no-such-entity", "a11y-error-404"}}) {
+                {"replay/" + job, "a11y-replay-job"}, {"replay/" + ready, "a11y-replay-job-ready"},
+                {"replay/" + ready + "/preview", "a11y-replay-preview"}, {"history/no-such-entity", "a11y-error-404"}}) {
             driver.get(base + p[0]);
             await().until(d -> !d.findElements(By.id("main")).isEmpty());
             accessibleAt(p[1]);

@@ -240,7 +240,7 @@ final class ReplayCommand implements Callable<Integer> {
                 d.keysChanged(), d.versionsAdded(), d.versionsRemoved());
         out.printf("  computed as the swap would do it now: %,d events of the live memory the shadow lacks (written after the job's "
                 + "end offsets, loaded, applied from quarantine) merged into it first%n", p.mergedEvents());
-        if (d.isEmpty()) {
+        if (d.changesNothing()) {
             out.println("  no key differs: the swap would change nothing");
             return;
         }

@@ -50,8 +50,8 @@ public record ShadowDiff(long keysAdded, long keysRemoved, long keysChanged, lon
         keys = List.copyOf(keys);
     }
 
-    /** True when the swap would change no version of any key. */
-    public boolean isEmpty() {
+    /** True when the swap would change no version of any key (not a bean getter: the JSON twin shows the counts, not a derived flag). */
+    public boolean changesNothing() {
         return keysAdded == 0 && keysRemoved == 0 && keysChanged == 0;
     }
 
