@@ -25,8 +25,12 @@ public record JobView(long id, String entity, String topic, String from, String 
                 j.error() != null ? j.error() : j.detail());
     }
 
-    /** A job with its partitions (empty until it has started): the job page and {@code GET /api/replays/{id}}. */
-    public record Detail(JobView job, List<PartitionProgress> partitions) {
+    /**
+     * A job with its partitions (empty until it has started): the job page and {@code GET /api/replays/{id}}.
+     *
+     * @param keys a repair's keys ({@code keys C1, C2}, {@code keys starting with "P"}), null for a replay of every key
+     */
+    public record Detail(JobView job, List<PartitionProgress> partitions, String keys) {
         public Detail {
             partitions = List.copyOf(partitions);
         }

@@ -52,7 +52,23 @@ public final class ReplayJobs {
      * @return the job's id
      */
     public long submit(String entity, String topic, ReplaySource source, ReplayTarget target, String user) throws SQLException {
+        return submit(entity, topic, source, target, null, user);
+    }
+
+    /**
+     * Queues a job restricted to {@code keys} (a repair, see {@link ReplayKeys}; null: every key)
+     * and audits it, in one transaction. A restricted job writes the live table only: a shadow of
+     * some keys would replace the whole table.
+     *
+     * @return the job's id
+     */
+    public long submit(String entity, String topic, ReplaySource source, ReplayTarget target, ReplayKeys keys, String user)
+            throws SQLException {
         AuditLog.requireUser(user);
+        if (keys != null && target != ReplayTarget.LIVE) {
+            throw new IllegalArgumentException("keys: a replay restricted to keys writes the live table (a shadow of some keys "
+                    + "would replace the whole table when swapped in)");
+        }
         if (entity == null || entity.isBlank()) {
             throw new IllegalArgumentException("entity: must not be empty");
         }
@@ -75,8 +91,13 @@ public final class ReplayJobs {
                     id = rs.getLong(1);
                 }
             }
-            AuditLog.record(c, user, "replay.submit", "replay_job:" + id, Map.of("entity", entity, "topic", topic,
+            Map<String, Object> audited = new LinkedHashMap<>(Map.of("entity", entity, "topic", topic,
                     "from", source.toString(), "target", target.sql()));
+            if (keys != null) {
+                ReplayKeys.store(c, id, keys);
+                audited.put("keys", keys.toString());
+            }
+            AuditLog.record(c, user, "replay.submit", "replay_job:" + id, audited);
             return id;
         });
     }
@@ -112,6 +133,11 @@ public final class ReplayJobs {
                 return rs.next() ? Optional.of(job(rs)) : Optional.empty();
             }
         }
+    }
+
+    /** The keys a repair job is restricted to; empty for a replay of every key. */
+    public Optional<ReplayKeys> keys(long id) throws SQLException {
+        return ReplayKeys.of(ds, id);
     }
 
     /** The job's partitions in order (empty before it has started). */
