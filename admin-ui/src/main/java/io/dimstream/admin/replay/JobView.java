@@ -28,9 +28,11 @@ public record JobView(long id, String entity, String topic, String from, String 
     /**
      * A job with its partitions (empty until it has started): the job page and {@code GET /api/replays/{id}}.
      *
-     * @param keys a repair's keys ({@code keys C1, C2}, {@code keys starting with "P"}), null for a replay of every key
+     * @param keys a repair's keys ({@code keys C1, C2}, {@code keys starting with "P"}), null (and left out of the JSON)
+     *             for a replay of every key
      */
-    public record Detail(JobView job, List<PartitionProgress> partitions, String keys) {
+    public record Detail(JobView job, List<PartitionProgress> partitions,
+                         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String keys) {
         public Detail {
             partitions = List.copyOf(partitions);
         }
