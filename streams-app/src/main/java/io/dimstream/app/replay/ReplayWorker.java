@@ -72,6 +72,8 @@ import org.slf4j.LoggerFactory;
  * Cancellation is honoured between batches. A live job writes the entity table (duplicates are
  * no-ops, old events land as late events, see {@link ArrivalSeq#ofReplay}); a shadow job writes
  * {@code <table>_shadow_<job>} and, once at the end offsets, swaps it in ({@link ShadowTables#swap}).
+ * A repair (a live job restricted to keys, {@link ReplayKeys}) first clears its keys' rows and
+ * memory in one transaction, then takes its range and applies the events of its keys only.
  */
 public final class ReplayWorker implements AutoCloseable {
 
