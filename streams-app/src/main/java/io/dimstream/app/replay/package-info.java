@@ -18,7 +18,12 @@
  *       batches take {@link io.dimstream.db.jobs.WriterLock} so they never recompute a key beside a
  *       sink batch; replayed events carry {@link io.dimstream.db.event.ArrivalSeq#ofReplay} seqs so they never
  *       win a same-time tie against what the table remembers. Shadow target: a fresh table swapped
- *       in by {@link io.dimstream.db.jobs.ShadowTables#swap}. Cancel is honoured between batches.</li>
+ *       in by {@link io.dimstream.db.jobs.ShadowTables#swap}. Cancel is honoured between batches. A
+ *       repair (a live job restricted to keys, {@link io.dimstream.db.jobs.ReplayKeys}) clears its
+ *       keys' rows and memory first, then applies their events only.</li>
+ *   <li>{@link io.dimstream.app.replay.ReplayMeters}: replay gauges (jobs by state; running jobs'
+ *       events read, rows changed, lag) read from {@code dimstream.replay_jobs} every 10 s by a
+ *       daemon thread, never on a scrape.</li>
  *   <li>{@link io.dimstream.app.replay.DlqMirror}: copies {@code <topic>.dlq} records into
  *       {@code dimstream.dlq_records} (own consumer group, idempotent insert, Kafka offsets committed
  *       after PostgreSQL).</li>

@@ -5,6 +5,7 @@ import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.app.kafka.KafkaClients;
 import io.dimstream.app.replay.DlqMirror;
 import io.dimstream.app.replay.RedriveExecutor;
+import io.dimstream.app.replay.ReplayMeters;
 import io.dimstream.app.replay.ReplayWorker;
 import io.dimstream.app.sink.CatchUp;
 import io.dimstream.app.sink.ChangeSink;
@@ -198,6 +199,9 @@ public final class DimstreamService implements AutoCloseable {
                 ReplayWorker replay = new ReplayWorker(leaseOwner(options.applicationId()), pipelines, db.dataSource(), clients, options.replay())
                         .metrics(registry).start();
                 started.add(replay);
+                // replay gauges from the jobs table (jobs by state, running jobs' progress and lag)
+                started.add(new ReplayMeters(db.dataSource(), pipelines.stream().map(p -> p.entity().name()).toList(), registry)
+                        .start(Duration.ofSeconds(10)));
                 DlqMirror mirror = new DlqMirror(options.applicationId() + "-dlq-mirror", pipelines, db.dataSource(), clients).start();
                 started.add(mirror);
                 RedriveExecutor redrive = new RedriveExecutor(db.dataSource(),
