@@ -12,6 +12,7 @@ import io.dimstream.db.jobs.ReplayJobs;
 import io.dimstream.db.jobs.ReplayKeys;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
+import io.dimstream.db.jobs.RetiredTables;
 import io.javalin.testtools.JavalinTest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
@@ -263,6 +264,55 @@ class ReplayPagesTest {
             assertThat(form.statusCode()).isEqualTo(400);
             assertThat(form.body()).contains("<p class=\"error\" id=\"replay-error\">keys: an empty key in \"J1,,J2\"</p>");
             assertThat(jobs.list(null, 10_000)).hasSize(before);
+        });
+    }
+
+    @Test
+    void theTablesReplaysLeftBehindAreListedAndAnAdminDropsOneAudited() {
+        JavalinTest.test(f.server().app(), (app, client) -> {
+            long id = jobs.submit("journal", "fin.journal", ReplaySource.earliest(), ReplayTarget.SHADOW, "rita");
+            jobs.claim("test-worker", List.of("journal"), Duration.ofMinutes(5)).orElseThrow();
+            String kept = f.journal.table() + "_replaced_" + id;
+            try (Connection c = f.ds.getConnection()) {
+                c.setAutoCommit(false);
+                ReplayJobs.finish(c, id, JobState.SUCCEEDED, null, "swapped in");
+                io.dimstream.db.schema.EntityTables.createUnregistered(c, f.journal.withTable(kept));
+                c.commit();
+            }
+            RetiredTables.Retired r = RetiredTables.list(f.ds, List.of(f.journal)).stream().filter(x -> x.job() == id).findFirst().orElseThrow();
+            assertThat(List.of(r.entity(), r.kind(), r.table(), r.memoryTable())).isEqualTo(List.of("journal", "replaced", kept, kept + "_events"));
+            Browser b = new Browser(client.getOrigin());
+            assertThat(b.login("rita", ActionsFixture.PASSWORD).statusCode()).isEqualTo(303);
+
+            JsonNode api = JSON.readTree(b.get("/api/replay-tables").body());
+            JsonNode row = null;
+            for (JsonNode n : api.get("tables")) {
+                if (n.get("job").asLong() == id) {
+                    row = n;
+                }
+            }
+            assertThat(row).isEqualTo(parse("{'job':" + id + ",'entity':'journal','kind':'replaced','table':'" + kept + "','memory_table':'"
+                    + kept + "_events','bytes':" + r.bytes() + ",'since':'" + r.since() + "'}"));
+            String page = b.get("/replay-tables").body();
+            assertThat(page).contains("<tr data-job=\"" + id + "\"><td><a href=\"/replay/" + id + "\">#" + id + "</a></td><td>journal</td>"
+                    + "<td>replaced</td><td>" + kept + "</td><td>" + kept + "_events</td><td class=\"num\">" + r.bytes() + "</td>")
+                    .contains("<form method=\"post\" action=\"/replay-tables/" + id + "/drop\">");
+
+            HttpResponse<String> dropped = b.post("/replay-tables/" + id + "/drop", Map.of("_csrf", Browser.csrf(page)));
+            assertThat(dropped.statusCode()).isEqualTo(303);
+            assertThat(RetiredTables.list(f.ds, List.of(f.journal)).stream().filter(x -> x.job() == id).toList()).isEmpty();
+            try (Connection c = f.ds.getConnection(); var p = c.prepareStatement(
+                    "SELECT actor, detail->>'table', to_regclass(?) IS NULL FROM dimstream.admin_audit WHERE target = ? AND action = ?")) {
+                p.setString(1, kept);
+                p.setString(2, "replay_job:" + id);
+                p.setString(3, RetiredTables.DROP_ACTION);
+                try (var rs = p.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(List.of(rs.getString(1), rs.getString(2), rs.getBoolean(3))).isEqualTo(List.of("rita", kept, true));
+                }
+            }
+            HttpResponse<String> again = b.post("/replay-tables/" + id + "/drop", Map.of("_csrf", Browser.csrf(page)));
+            assertThat(again.statusCode()).isEqualTo(404);
         });
     }
 }
