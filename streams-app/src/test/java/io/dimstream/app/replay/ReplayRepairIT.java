@@ -41,7 +41,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * PostgreSQL: a table written from the whole topic is damaged by hand on a few keys (rows deleted,
  * values changed); the repair restores exactly the listed keys (every column but {@code loaded_at},
  * lineage and surrogate keys included, and equal to the reference model) and leaves every other row
- * as it was, damaged ones included, {@code loaded_at} included.
+ * as it was, damaged ones included, {@code loaded_at} included. Also: an event the live path
+ * quarantined stays quarantined once (the same row, whole) after a replay re-reads it.
  */
 class ReplayRepairIT {
 
@@ -153,5 +154,45 @@ class ReplayRepairIT {
         assertThat(rows(s, prefixed, false)).isEqualTo(intact);
         assertThat(rows(s, prefixed.negate(), true)).isEqualTo(othersBefore);
         assertThat(othersBefore).noneMatch(r -> r.startsWith("C0025"));
+    }
+
+    @Test
+    void anEventTheLivePathQuarantinedIsStillQuarantinedOnceAfterAReplayReadsItAgain() throws Exception {
+        int n = N.incrementAndGet();
+        String entity = "requarantine_" + n;
+        String topic = "crm.replay-repair-it." + entity;
+        String bootstrap = KAFKA.get().bootstrapServers();
+        KAFKA.get().createTopics(List.of(new NewTopic(topic, 1, (short) 1)));
+        DimstreamConfig config = ReplayFixtures.config(bootstrap, entity, topic, "dim_" + entity, "P1D");
+        EntityPipeline pipeline = ReplayFixtures.pipeline(config, entity);
+        EntityTables.ensure(ds, pipeline.entity());
+        // a newer event of K1, then one ten days older: beyond the one-day horizon
+        List<CustomerFeed.FeedRecord> feed = List.of(record("K1", "2025-08-11T00:00:00Z", "new@x.io"), record("K1", "2025-08-01T00:00:00Z", "old@x.io"));
+        Setup s = new Setup(pipeline, pipeline.entity(), topic, ReplayFixtures.produce(bootstrap, topic, pipeline.entity(), feed));
+        // the live path, one batch each: the old event arrives after the newer one is remembered
+        assertThat(new Scd2Writer(ds).apply(s.spec(), s.events().subList(0, 1)).quarantined()).isZero();
+        assertThat(new Scd2Writer(ds).apply(s.spec(), s.events().subList(1, 2)).quarantined()).isEqualTo(1);
+        String quarantine = "SELECT to_jsonb(q)::text FROM dimstream.quarantine q WHERE entity = '" + entity + "' ORDER BY id";
+        List<String> before = ReplayFixtures.strings(ds, quarantine);
+        assertThat(before).hasSize(1);
+        assertThat(before.get(0)).contains("\"status\": \"pending\"").contains("\"source_offset\": 1").contains("old@x.io");
+        List<String> table = rows(s, id -> true, true);
+
+        ReplaySettings settings = new ReplaySettings(Duration.ofMillis(100), Duration.ofSeconds(30), 100, Duration.ZERO);
+        try (ReplayWorker w = new ReplayWorker("w-requarantine", List.of(pipeline), ds, bootstrap, settings).start()) {
+            long id = jobs.submit(entity, topic, ReplaySource.earliest(), ReplayTarget.LIVE, "alice");
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> jobs.find(id).orElseThrow().state().finished());
+            assertThat(jobs.find(id).orElseThrow().state()).isEqualTo(JobState.SUCCEEDED);
+        }
+
+        assertThat(ReplayFixtures.strings(ds, quarantine)).isEqualTo(before);   // the whole row: id, seq, quarantined_at included
+        assertThat(rows(s, id -> true, true)).isEqualTo(table);
+    }
+
+    private static CustomerFeed.FeedRecord record(String id, String time, String email) {
+        String v = "{\"op\":\"upsert\",\"event_time\":\"" + time + "\",\"data\":{\"customer_id\":\"" + id + "\",\"email\":\"" + email
+                + "\",\"full_name\":\"A\",\"country\":\"NO\",\"city\":\"Oslo\",\"loyalty_tier\":\"gold\",\"last_login\":1}}";
+        return new CustomerFeed.FeedRecord(id.getBytes(java.nio.charset.StandardCharsets.UTF_8), v.getBytes(java.nio.charset.StandardCharsets.UTF_8), "upsert");
     }
 }
