@@ -36,6 +36,7 @@ import io.dimstream.db.jobs.AuditLog;
 import io.dimstream.db.jobs.DlqRecords;
 import io.dimstream.db.jobs.QuarantineActions;
 import io.dimstream.db.jobs.ReplayJobs;
+import io.dimstream.db.jobs.ShadowPreviews;
 import io.dimstream.db.status.IntegrityRuns;
 import io.dimstream.db.write.Scd2Writer;
 import io.dimstream.admin.auth.ClientAddress;
@@ -122,14 +123,15 @@ public final class AdminServer {
                 new ClientAddress(admin.trustedProxies()));
         DashboardPage dashboard = new DashboardPage(new Dashboard(ds, catalog, integrity, settings.clock()),
                 new io.dimstream.admin.dashboard.Trends(ds, catalog, settings.clock()), pages);
-        HistoryPage history = new HistoryPage(queries, new KeyIncidents(ds), catalog, pages, settings.clock());
+        ShadowPreviews shadows = new ShadowPreviews(ds);
+        HistoryPage history = new HistoryPage(queries, new KeyIncidents(ds), catalog, pages, settings.clock(), shadows);
         AsOfPage asOf = new AsOfPage(queries, catalog, pages, settings.clock(), admin.csvMaxMib());
         DiffPage diff = new DiffPage(queries, catalog, pages, settings.clock());
         IntegrityPage integrityPage = new IntegrityPage(new IntegrityChecker(ds), integrity, catalog, pages);
         QuarantinePage quarantine = new QuarantinePage(new QuarantineQueries(ds), new QuarantineActions(ds, new Scd2Writer(ds)),
                 catalog, pages);
         FeaturePages f = new FeaturePages(login, dashboard, history, asOf, diff, integrityPage, quarantine,
-                new ReplayPage(new ReplayJobs(ds), catalog, pages), new DlqPage(new DlqRecords(ds), ds, catalog, pages),
+                new ReplayPage(new ReplayJobs(ds), shadows, catalog, pages), new DlqPage(new DlqRecords(ds), ds, catalog, pages),
                 new AuditPage(new AuditLog(ds), pages), new ColumnsPage(ds, catalog, pages), new RetiredTablesPage(ds, catalog, pages));
         this.endpoints = endpoints(f);
         Errors errors = new Errors(pages, admin.statementTimeout(), security::headers);
@@ -226,10 +228,16 @@ public final class AdminServer {
         add(t, GET, "/replay/{id}", Access.VIEWER, replay::jobPage);
         add(t, GET, "/replay/{id}/progress", Access.VIEWER, replay::progressFragment);
         add(t, POST, "/replay/{id}/cancel", Access.ADMIN, replay::cancelPage);
+        add(t, GET, "/replay/{id}/preview", Access.VIEWER, replay::previewPage);
+        add(t, POST, "/replay/{id}/swap", Access.ADMIN, replay::swapPage);
+        add(t, POST, "/replay/{id}/discard", Access.ADMIN, replay::discardPage);
         add(t, GET, "/api/replays", Access.VIEWER, replay::listApi);
         add(t, POST, "/api/replays", Access.ADMIN, replay::submitApi);
         add(t, GET, "/api/replays/{id}", Access.VIEWER, replay::jobApi);
         add(t, POST, "/api/replays/{id}/cancel", Access.ADMIN, replay::cancelApi);
+        add(t, GET, "/api/replays/{id}/preview", Access.VIEWER, replay::previewApi);
+        add(t, POST, "/api/replays/{id}/swap", Access.ADMIN, replay::swapApi);
+        add(t, POST, "/api/replays/{id}/discard", Access.ADMIN, replay::discardApi);
         add(t, GET, "/replay-tables", Access.VIEWER, f.retired()::page);
         add(t, GET, "/api/replay-tables", Access.VIEWER, f.retired()::api);
         add(t, POST, "/replay-tables/{id}/drop", Access.ADMIN, f.retired()::drop);

@@ -40,8 +40,10 @@
  *       history's SVG timeline) is computed in Java ({@code history.Timeline}) from the data, the
  *       URL's window and the clock (an open version runs to now), and drawn by the template; its
  *       zoom and pan are links, so every state is a URL.</li>
- *   <li><b>No inline script or style</b>: CSS, htmx (webjar) and the history page's hover readout
- *       ({@code static/history.js}, an enhancement only) come from this origin, so the CSP
+ *   <li><b>No inline script or style</b>: CSS, htmx (webjar) and the history page's timeline script
+ *       ({@code static/history.js}, an enhancement only: the hover and keyboard readout, drag-to-zoom
+ *       that navigates to the dragged window's URL; it sets SVG attributes, never a style
+ *       attribute) come from this origin, so the CSP
  *       {@code script-src 'self'; style-src 'self'} holds; htmx's own inline indicator style and eval
  *       are switched off by its meta config. The dashboard polls {@code /dashboard/table} every 10 s;
  *       a replay job's page polls {@code /replay/{id}/progress} every second, and the fragment of a

@@ -18,7 +18,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The admin in Debian's headless Chromium (Selenium, /usr/bin/chromedriver): log in, open a key's
  * history and see its versions, change the as-of instant and see the table change; every page
- * visited (and the DLQ, quarantine, replay, audit and columns pages) is checked with axe-core (no
+ * visited (and the DLQ, quarantine, replay, audit, columns pages, the key search, an integrity report, a
+ * replay job part-way and an error page) is checked with axe-core (no
  * serious or critical violation, {@link Axe}) and shot at 1280 and 1920 px; the first Tab reaches
  * the skip link, which has a visible focus ring. Screenshots go to target/screenshots. Without chromium the test is skipped, unless
  * DIMSTREAM_REQUIRE_BROWSER=1 (CI), where it fails.
@@ -152,9 +153,25 @@ class AdminBrowserIT {
         skip.sendKeys(Keys.ENTER);
         await().until(d -> "main".equals(d.switchTo().activeElement().getAttribute("id")));
 
+        // a replay job part-way through (two partitions), for its page
+        io.dimstream.db.jobs.ReplayJobs jobs = new io.dimstream.db.jobs.ReplayJobs(AdminFixture.get().ds);
+        long job = jobs.submit("customer", "crm.customers", io.dimstream.db.jobs.ReplaySource.at(java.time.Instant.parse("2025-01-01T00:00:00Z")),
+                io.dimstream.db.jobs.ReplayTarget.SHADOW, "alice");
+        assertThat(jobs.claim("browser-test", List.of("customer"), Duration.ofMinutes(30)).orElseThrow().id()).isEqualTo(job);
+        try (java.sql.Connection c = AdminFixture.get().ds.getConnection()) {
+            c.setAutoCommit(false);
+            io.dimstream.db.jobs.ReplayJobs.start(c, job, List.of(new io.dimstream.db.jobs.PartitionProgress(0, 0, 10, 0),
+                    new io.dimstream.db.jobs.PartitionProgress(1, 5, 15, 5)));
+            io.dimstream.db.jobs.ReplayJobs.advance(c, job, java.util.Map.of(0, 4L, 1, 8L), 0, 3);
+            c.commit();
+        }
+
+        // every other page (and the key search, an integrity report, a replay job, an error page)
         for (String[] p : new String[][] {
                 {"diff/customer", "a11y-diff"}, {"dlq", "a11y-dlq"}, {"quarantine", "a11y-quarantine"},
-                {"replay", "a11y-replay"}, {"audit", "a11y-audit"}, {"columns/customer", "a11y-columns"}}) {
+                {"replay", "a11y-replay"}, {"audit", "a11y-audit"}, {"columns/customer", "a11y-columns"},
+                {"history/customer", "a11y-history-search"}, {"integrity/customer", "a11y-integrity"},
+                {"replay/" + job, "a11y-replay-job"}, {"history/no-such-entity", "a11y-error-404"}}) {
             driver.get(base + p[0]);
             await().until(d -> !d.findElements(By.id("main")).isEmpty());
             accessibleAt(p[1]);

@@ -47,7 +47,8 @@ class ReplayPagesTest {
                 + j.cancelRequested() + ",'events_total':" + j.eventsTotal() + ",'events_read':" + j.eventsRead()
                 + ",'events_rejected':" + j.eventsRejected() + ",'rows_changed':" + j.rowsChanged() + ",'percent':" + j.percent()
                 + ",'requested_by':'" + j.requestedBy() + "','requested_at':" + t(j.requestedAt()) + ",'started_at':" + t(j.startedAt())
-                + ",'finished_at':" + t(j.finishedAt()) + ",'outcome':" + (outcome == null ? "null" : "'" + outcome + "'") + "}";
+                + ",'finished_at':" + t(j.finishedAt()) + ",'outcome':" + (outcome == null ? "null" : "'" + outcome + "'")
+                + ",'no_swap':" + j.noSwap() + ",'ready':" + (j.state() == JobState.READY) + "}";
     }
 
     @Test
@@ -153,7 +154,7 @@ class ReplayPagesTest {
             ReplayJob queued = jobs.find(id).orElseThrow();
             assertThat(queued).isEqualTo(new ReplayJob(id, "journal", "fin.journal", ReplaySource.at(Instant.parse("2025-03-01T00:00:00Z")),
                     ReplayTarget.SHADOW, JobState.QUEUED, false, null, 0, 0, 0, "sam", queued.requestedAt(), null, null, null, null,
-                    null, null));
+                    null, null, false));
             String page = b.get("/replay/" + id).body();
             assertThat(page).contains("<progress id=\"job-bar\" aria-label=\"events read\"></progress>")
                     .contains("From 2025-03-01T00:00:00Z of fin.journal into the shadow table; started by sam.");
@@ -313,6 +314,166 @@ class ReplayPagesTest {
             }
             HttpResponse<String> again = b.post("/replay-tables/" + id + "/drop", Map.of("_csrf", Browser.csrf(page)));
             assertThat(again.statusCode()).isEqualTo(404);
+        });
+    }
+
+    private static io.dimstream.db.event.Event jev(long seq, int day, String id, String v) {
+        return io.dimstream.db.event.Event.upsert(Instant.parse("2025-01-01T00:00:00Z").plus(Duration.ofDays(day)), Map.of("id", id, "v", v),
+                seq, io.dimstream.db.event.Source.kafka("fin.journal", 0, Math.abs(seq)));
+    }
+
+    /** A READY no-swap job of journal whose shadow holds PV1 (v=a, then a2 from day 2) and PV3 (c), not PV2. */
+    private long readyJournalJob(String user) throws Exception {
+        long id = jobs.submit("journal", "fin.journal", ReplaySource.earliest(), ReplayTarget.SHADOW, true, user);
+        io.dimstream.db.entity.EntitySpec shadow = io.dimstream.db.jobs.ShadowTables.shadowSpec(f.journal, id);
+        io.dimstream.db.jobs.ShadowTables.create(f.ds, shadow);
+        new io.dimstream.db.write.Scd2Writer(f.ds).apply(shadow, List.of(jev(-3, 1, "PV1", "a"), jev(-2, 2, "PV1", "a2"),
+                jev(-1, 1, "PV3", "c")));
+        io.dimstream.db.sql.Transactions.run(f.ds, c -> ReplayJobs.ready(c, id, "filled"));
+        return id;
+    }
+
+    private List<String> journalRows() throws Exception {
+        List<String> out = new java.util.ArrayList<>();
+        try (Connection c = f.ds.getConnection(); var p = c.prepareStatement("SELECT to_jsonb(t)::text FROM ui_journal t ORDER BY id, valid_from");
+             var rs = p.executeQuery()) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    /** {@code value} as the API serves it (the app's mapper), read back like a response. */
+    private static JsonNode asServed(Object value) throws Exception {
+        return JSON.readTree(io.dimstream.admin.web.Json.mapper().writeValueAsString(value));
+    }
+
+    private List<String> audit(long id) throws Exception {
+        return new AuditLog(f.ds).page(null, "replay.", null, 10_000).stream().filter(e -> e.target().equals("replay_job:" + id))
+                .map(e -> e.actor() + " " + e.action()).sorted().toList();
+    }
+
+    @Test
+    void aReadyJobsPreviewListsTheDifferingKeysWithBothHistoriesAndItsDiscardAndSwapNeedAnAdminWithCsrfAndAreAudited() throws Exception {
+        // the live journal: PV1 (v=a from day 1) and PV2; the shadows lack PV2, which the swap merges from the live memory
+        new io.dimstream.db.write.Scd2Writer(f.ds).apply(f.journal, List.of(jev(1, 1, "PV1", "a"), jev(2, 1, "PV2", "b")));
+        long id = readyJournalJob("dora");
+        String shadowTable = "ui_journal_shadow_" + id;
+        JavalinTest.test(f.server().app(), (app, client) -> {
+            Browser b = new Browser(client.getOrigin());
+            b.login("dora", ActionsFixture.PASSWORD);
+            List<String> liveBefore = journalRows();
+
+            String jobPage = b.get("/replay/" + id).body();
+            assertThat(jobPage).contains("<section id=\"job-progress\" data-state=\"READY\">").doesNotContain("hx-trigger")
+                    .doesNotContain("cancel-replay")
+                    .contains("<a href=\"/replay/" + id + "/preview\" id=\"preview-link\">See what its swap would change</a>")
+                    .contains("<button type=\"submit\" id=\"swap-replay\">Swap the shadow in</button>")
+                    .contains("<button type=\"submit\" id=\"discard-replay\">Discard the shadow</button>");
+
+            String preview = b.get("/replay/" + id + "/preview").body();
+            assertThat(preview).contains("<h1>Replay job #" + id + ": what its swap would change</h1>")
+                    .contains("<td class=\"num\" id=\"keys-added\">1</td><td class=\"num\" id=\"keys-removed\">0</td><td class=\"num\" "
+                            + "id=\"keys-changed\">1</td><td class=\"num\" id=\"versions-added\">3</td><td class=\"num\" "
+                            + "id=\"versions-removed\">1</td>")
+                    .contains("<span id=\"merged-events\">1</span>")
+                    .contains("<tr data-kind=\"changed\"><td>PV1</td><td>changed</td>")
+                    .contains("<div class=\"version-added\">+ [2025-01-02T00:00:00Z, 2025-01-03T00:00:00Z) v=a</div><div class=\"version-added\">"
+                            + "+ [2025-01-03T00:00:00Z, open) v=a2</div>")
+                    .contains("<div class=\"version-removed\">− [2025-01-02T00:00:00Z, open) v=a</div>")
+                    .contains("<a href=\"/history/journal?k=PV1\">live</a> <a href=\"/history/journal?k=PV1&amp;job=" + id + "\">shadow</a>")
+                    .contains("<tr data-kind=\"added\"><td>PV3</td><td>added</td>")
+                    .contains("<div class=\"version-added\">+ [2025-01-02T00:00:00Z, open) v=c</div>")
+                    .contains(" <a href=\"/history/journal?k=PV3&amp;job=" + id + "\">shadow</a>")
+                    .doesNotContain("PV2").doesNotContain("<a href=\"/history/journal?k=PV3\">");
+
+            // the JSON twin: the whole differing versions, as read from each table
+            io.dimstream.db.read.HistoryQueries h = new io.dimstream.db.read.HistoryQueries(f.ds);
+            io.dimstream.db.entity.EntitySpec shadow = f.journal.withTable(shadowTable);
+            io.dimstream.db.read.ShadowDiff expected = new io.dimstream.db.read.ShadowDiff(1, 0, 1, 3, 1, List.of(
+                    new io.dimstream.db.read.ShadowDiff.KeyDiff(Map.of("id", "PV1"), io.dimstream.db.read.ShadowDiff.Kind.CHANGED,
+                            h.history(shadow, List.of("PV1")), h.history(f.journal, List.of("PV1"))),
+                    new io.dimstream.db.read.ShadowDiff.KeyDiff(Map.of("id", "PV3"), io.dimstream.db.read.ShadowDiff.Kind.ADDED,
+                            h.history(shadow, List.of("PV3")), List.of())), false);
+            JsonNode previewJson = JSON.readTree(b.get("/api/replays/" + id + "/preview?limit=1").body());
+            JsonNode truncated = asServed(new io.dimstream.db.read.ShadowDiff(1, 0, 1, 3, 1, expected.keys().subList(0, 1), true));
+            assertThat(List.of(previewJson.get("live_table").asText(), previewJson.get("shadow_table").asText(),
+                    previewJson.get("merged_events").asInt(), previewJson.get("job").get("state").asText(), previewJson.get("diff"))).isEqualTo(List.of("ui_journal", shadowTable, 1, "READY", truncated));
+            assertThat(JSON.readTree(b.get("/api/replays/" + id + "/preview").body()).get("diff"))
+                    .isEqualTo(asServed(expected));
+
+            // the key's history in the shadow, read-only; only a READY job's shadow of this entity
+            JsonNode inShadow = JSON.readTree(b.get("/api/history/journal?k=PV1&job=" + id).body());
+            JsonNode inLive = JSON.readTree(b.get("/api/history/journal?k=PV1").body());
+            assertThat(List.of(inShadow.get("job").asLong(), inShadow.get("shadow_table").asText(), inShadow.get("history").get("versions").size(),
+                    inLive.has("job"), inLive.get("history").get("versions").size())).isEqualTo(List.of(id, shadowTable, 2, false, 1));
+            assertThat(b.get("/history/journal?k=PV1&job=" + id).body())
+                    .contains("<p class=\"notice\" id=\"shadow-notice\">The shadow table <code>" + shadowTable + "</code> of <a href=\"/replay/"
+                            + id + "/preview\">replay job #" + id + "</a>, not the live table")
+                    .contains("&amp;job=" + id);
+            assertThat(b.get("/history/journal?q=PV&job=" + id).body()).contains("<a href=\"/history/journal?k=PV1&amp;job=" + id + "\">PV1</a>")
+                    .contains("<input type=\"hidden\" name=\"job\" value=\"" + id + "\">");
+            HttpResponse<String> otherEntity = b.get("/api/history/ledger?k=L1&job=" + id);
+            assertThat(List.of(otherEntity.statusCode(), otherEntity.body())).isEqualTo(List.of(404, "{\"error\":\"job: replay job " + id
+                    + " rebuilds entity journal, not ledger\"}"));
+            assertThat(b.get("/api/history/journal?k=PV1&job=x").statusCode()).isEqualTo(400);
+
+            // a viewer sees the preview without the buttons and cannot swap; an admin without the CSRF token cannot either
+            Browser viewer = new Browser(client.getOrigin());
+            viewer.login("vera", ActionsFixture.VIEWER_PASSWORD);
+            String viewerPreview = viewer.get("/replay/" + id + "/preview").body();
+            assertThat(viewerPreview).contains("id=\"keys-added\">1</td>").doesNotContain("swap-replay").doesNotContain("discard-replay");
+            assertThat(viewer.post("/replay/" + id + "/swap", Map.of("_csrf", Browser.csrf(viewerPreview))).statusCode()).isEqualTo(403);
+            assertThat(b.post("/replay/" + id + "/discard", Map.of()).statusCode()).isEqualTo(403);
+            assertThat(new Browser(client.getOrigin()).post("/api/replays/" + id + "/swap", Map.of(), "Authorization", "Bearer "
+                    + ActionsFixture.VIEWER_TOKEN).statusCode())
+                    .isEqualTo(403);
+            assertThat(List.of(jobs.find(id).orElseThrow().state(), journalRows(), audit(id)))
+                    .isEqualTo(List.of(JobState.READY, liveBefore, List.of("dora replay.submit")));
+
+            // discard: the live table untouched, every row; the shadow gone; audited; a second decision refused (409)
+            HttpResponse<String> discarded = b.post("/replay/" + id + "/discard", Map.of("_csrf", Browser.csrf(preview)));
+            assertThat(discarded.statusCode()).isEqualTo(303);
+            ReplayJob gone = jobs.find(id).orElseThrow();
+            assertThat(List.of(gone.state(), gone.detail(), journalRows(), audit(id))).isEqualTo(List.of(JobState.CANCELLED, "discarded by dora "
+                    + "before its swap; the shadow table " + shadowTable + " was dropped, the live table is untouched", liveBefore,
+                    List.of("dora replay.discard", "dora replay.submit")));
+            Browser api = new Browser(client.getOrigin());
+            HttpResponse<String> again = api.post("/api/replays/" + id + "/swap", Map.of(), "Authorization", "Bearer " + ActionsFixture.TOKEN);
+            assertThat(List.of(again.statusCode(), again.body())).isEqualTo(List.of(409, "{\"error\":\"replay job " + id + " is CANCELLED, not "
+                    + "READY: only a shadow replay submitted with --no-swap that has reached its end offsets waits for a swap or discard\"}"));
+            assertThat(b.get("/api/history/journal?k=PV1&job=" + id).statusCode()).isEqualTo(404);
+
+            // swap over the API: the live table becomes the shadow with the live memory's PV2 merged
+            long second = readyJournalJob("dora");
+            HttpResponse<String> swapped = api.post("/api/replays/" + second + "/swap", Map.of(), "Authorization", "Bearer " + ActionsFixture.TOKEN);
+            assertThat(swapped.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(swapped.body()).get("job").get("state").asText()).isEqualTo("SUCCEEDED");
+            assertThat(h.allVersions(f.journal).stream().map(v -> v.key().get("id") + " " + v.attributes().get("v") + " " + v.validFrom()
+                    + " " + v.validTo()).toList()).isEqualTo(List.of("PV1 a 2025-01-02T00:00:00Z 2025-01-03T00:00:00Z",
+                    "PV1 a2 2025-01-03T00:00:00Z null", "PV2 b 2025-01-02T00:00:00Z null", "PV3 c 2025-01-02T00:00:00Z null"));
+            assertThat(audit(second)).isEqualTo(List.of("airflow replay.swap", "dora replay.submit"));
+
+            // submitting one: the form's checkbox and the API's no_swap, only with a shadow target
+            String form = b.get("/replay?entity=journal").body();
+            assertThat(form).contains("<input type=\"checkbox\" name=\"no_swap\" value=\"on\" id=\"no-swap\">");
+            HttpResponse<String> fromForm = b.post("/replay", Map.of("_csrf", Browser.csrf(form), "entity", "journal", "from", "earliest",
+                    "target", "shadow", "no_swap", "on"));
+            long third = Long.parseLong(fromForm.headers().firstValue("Location").orElseThrow().substring("/replay/".length()));
+            HttpResponse<String> refused = b.post("/replay", Map.of("_csrf", Browser.csrf(form), "entity", "journal", "from", "earliest",
+                    "target", "live", "no_swap", "on"));
+            assertThat(List.of(refused.statusCode(), refused.body().contains("<p class=\"error\" id=\"replay-error\">no_swap: only a "
+                    + "shadow replay stops before its swap (target is live)</p>"))).isEqualTo(List.of(400, true));
+            HttpResponse<String> fromApi = api.postJson("/api/replays", "{\"entity\": \"journal\", \"target\": \"shadow\", \"no_swap\": true}",
+                    "Authorization", "Bearer " + ActionsFixture.TOKEN);
+            JsonNode created = JSON.readTree(fromApi.body()).get("job");
+            assertThat(List.of(fromApi.statusCode(), created.get("no_swap").asBoolean(), created.get("ready").asBoolean()))
+                    .isEqualTo(List.of(201, true, false));
+            assertThat(List.of(jobs.find(third).orElseThrow().noSwap(), jobs.find(created.get("id").asLong()).orElseThrow().noSwap()))
+                    .isEqualTo(List.of(true, true));
+            jobs.requestCancel(third, "dora");
+            jobs.requestCancel(created.get("id").asLong(), "dora");
         });
     }
 }

@@ -14,6 +14,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.Rectangle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,9 +35,12 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The history timeline in Debian's headless Chromium: a key with 64 versions (one a day from
  * 2025-01-01, the email changing each day, the plan once), a deep link to a window, the zoom-in
  * link (URL and segments change), the hover readout (history.js, loaded from /static under the
- * strict CSP), two versions compared. Screenshots at 1280 and 1920 px in target/screenshots.
+ * strict CSP), two versions compared. A key with 500 versions: drag-to-zoom on the timeline
+ * (the window in the URL, every version in it its own segment), the readout by keyboard (Tab to the
+ * timeline, arrows, Home, End). Screenshots at 1280 and 1920 px in target/screenshots.
  * Skipped without chromium unless DIMSTREAM_REQUIRE_BROWSER=1.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TimelineBrowserIT {
 
     private static final String ENTITY = """
@@ -43,6 +53,11 @@ class TimelineBrowserIT {
                 lateness-horizon: unlimited
                 columns: {id: text, email: text, plan: text, seen: bigint}
             """;
+
+    /** Key L1's versions, one a day from {@link #MANY_START}. */
+    private static final int MANY = 500;
+    private static final Instant MANY_START = Instant.parse("2024-01-01T00:00:00Z");
+    private static final DateTimeFormatter READOUT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
 
     private static AdminServer.Running admin;
     private static ChromeDriver driver;
@@ -63,6 +78,16 @@ class TimelineBrowserIT {
             d.put("seen", (long) i);
             events.add(Event.upsert(Instant.parse("2025-01-01T00:00:00Z").plus(Duration.ofDays(i)), d, i + 1,
                     Source.kafka("crm.timeline", 0, i + 1)));
+        }
+        // L1: 500 versions, one a day from 2024-01-01 (the email changing each day)
+        for (int i = 0; i < MANY; i++) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("id", "L1");
+            d.put("email", "l" + (i + 1) + "@x.io");
+            d.put("plan", "free");
+            d.put("seen", (long) i);
+            events.add(Event.upsert(MANY_START.plus(Duration.ofDays(i)), d, 1000 + i,
+                    Source.kafka("crm.timeline", 1, i + 1)));
         }
         new Scd2Writer(f.ds).apply(spec, events);
         admin = AdminServer.start(config, f.ds, AdminSettings.onPort(0));
@@ -101,6 +126,7 @@ class TimelineBrowserIT {
     }
 
     @Test
+    @Order(1)
     void zoomHoverAndCompareOnAKeyWithSixtyFourVersions() throws Exception {
         String base = admin.url();
         driver.get(base + "history/timeline?k=T1");
@@ -162,5 +188,114 @@ class TimelineBrowserIT {
         driver.findElement(By.id("compare-section")).getLocation();
         new Actions(driver).scrollToElement(driver.findElement(By.id("compare-section"))).perform();
         shots("13-history-compare");
+    }
+
+    /** The x (viewport px) where the timeline draws instant {@code t}, from the SVG's own data attributes. */
+    private static int xOf(WebElement svg, Instant t) {
+        Rectangle box = svg.getRect();
+        double scale = box.getWidth() / Double.parseDouble(svg.getAttribute("width"));
+        long from = Long.parseLong(svg.getAttribute("data-from"));
+        long to = Long.parseLong(svg.getAttribute("data-to"));
+        double x = Double.parseDouble(svg.getAttribute("data-left"))
+                + (t.toEpochMilli() - from) / (double) (to - from) * Double.parseDouble(svg.getAttribute("data-plot"));
+        return (int) Math.round(box.getX() + x * scale);
+    }
+
+    private static Instant param(String url, String name) {
+        for (String p : url.substring(url.indexOf('?') + 1).split("&")) {
+            if (p.startsWith(name + "=")) {
+                return Instant.parse(java.net.URLDecoder.decode(p.substring(name.length() + 1), java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        throw new AssertionError("no " + name + "= in " + url);
+    }
+
+    /** v{n} of L1 as its segment's title says it. */
+    private static String title(int n) {
+        Instant s = MANY_START.plus(Duration.ofDays(n - 1));
+        return n == MANY ? "v" + n + " current: " + s + " .. open" : "v" + n + " closed: " + s + " .. " + s.plus(Duration.ofDays(1));
+    }
+
+    @Test
+    @Order(2)
+    void fiveHundredVersionsDragToZoomAndTheReadoutByKeyboard() throws Exception {
+        String base = admin.url();
+        // the 500 days in one window: 840 px, so the days are drawn as groups of narrow versions
+        driver.get(base + "history/timeline?k=L1&from=2024-01-01T00:00:00Z&to=2025-05-15T00:00:00Z");
+        await().until(d -> !d.findElements(By.id("timeline")).isEmpty());
+        assertThat(driver.findElement(By.id("key-title")).getText()).isEqualTo("id = L1 · 500 versions");
+        assertThat(driver.findElement(By.id("narrow")).getText()).startsWith("500 versions are narrower than 3 px");
+        shots("14-history-500");
+
+        // drag across 2024-04-10 .. 2024-05-10 on the version lane: the page opens that window
+        WebElement svg = driver.findElement(By.id("timeline"));
+        Rectangle lane = driver.findElement(By.cssSelector("#version-lane rect.seg")).getRect();
+        int y = lane.getY() + lane.getHeight() / 2;
+        Instant a = Instant.parse("2024-04-10T00:00:00Z");
+        Instant b = Instant.parse("2024-05-10T00:00:00Z");
+        String before = driver.getCurrentUrl();
+        new Actions(driver).moveToLocation(xOf(svg, a), y).clickAndHold()
+                .moveToLocation((xOf(svg, a) + xOf(svg, b)) / 2, y)
+                .moveToLocation(xOf(svg, b), y).release().perform();
+        await().until(d -> !d.getCurrentUrl().equals(before) && !d.findElements(By.id("timeline")).isEmpty());
+        String url = driver.getCurrentUrl();
+        Instant from = param(url, "from");
+        Instant to = param(url, "to");
+        // a pixel is about 0.6 of a day here: the window is the dragged span to within a day
+        assertThat(Duration.between(a, from).abs()).isLessThan(Duration.ofDays(1));
+        assertThat(Duration.between(b, to).abs()).isLessThan(Duration.ofDays(1));
+        assertThat(url).contains("k=L1");
+        assertThat(driver.findElement(By.id("window-from")).getText()).isEqualTo(from.toString());
+        assertThat(driver.findElement(By.id("window-to")).getText()).isEqualTo(to.toString());
+        // every version valid in the window is its own segment, none grouped
+        List<Integer> expected = new ArrayList<>();
+        for (int n = 1; n <= MANY; n++) {
+            Instant start = MANY_START.plus(Duration.ofDays(n - 1));
+            if (start.isBefore(to) && start.plus(Duration.ofDays(1)).isAfter(from)) {
+                expected.add(n);
+            }
+        }
+        assertThat(visibleVersions()).isEqualTo(expected);
+        assertThat(driver.findElements(By.id("narrow"))).isEmpty();
+        shots("15-history-500-dragged");
+
+        // the same window from its URL alone (a deep link)
+        driver.get(url);
+        await().until(d -> !d.findElements(By.id("timeline")).isEmpty());
+        assertThat(visibleVersions()).isEqualTo(expected);
+
+        // the keyboard: Tab from the last window link reaches the timeline; the arrows move the readout
+        driver.executeScript("document.getElementById('whole').focus()");
+        new Actions(driver).sendKeys(Keys.TAB).perform();
+        assertThat(driver.switchTo().activeElement().getAttribute("id")).isEqualTo("timeline");
+        WebElement readout = driver.findElement(By.id("readout"));
+        assertThat(readout.getAttribute("aria-live")).isEqualTo("polite");
+        int first = expected.get(0);
+        int last = expected.get(expected.size() - 1);
+        new Actions(driver).sendKeys(Keys.ARROW_RIGHT).perform();
+        // the first version in view began before the window: the readout is at the window's start
+        await().until(d -> readout.getText().contains("v" + first + " "));
+        assertThat(readout.getText()).isEqualTo(READOUT.format(from) + " · " + title(first));
+        new Actions(driver).sendKeys(Keys.ARROW_RIGHT).perform();
+        Instant second = MANY_START.plus(Duration.ofDays(first));
+        await().until(d -> readout.getText().contains("v" + (first + 1) + " "));
+        assertThat(readout.getText()).isEqualTo(READOUT.format(second) + " · " + title(first + 1));
+        assertThat(readout.getAttribute("data-version")).isEqualTo(String.valueOf(first + 1));
+        assertThat(driver.findElements(By.cssSelector("#version-lane rect.seg.kbd")).stream()
+                .map(e -> e.getAttribute("data-first")).toList()).containsExactly(String.valueOf(first + 1));
+        new Actions(driver).sendKeys(Keys.END).perform();
+        await().until(d -> readout.getText().contains("v" + last + " "));
+        assertThat(readout.getText()).isEqualTo(READOUT.format(MANY_START.plus(Duration.ofDays(last - 1))) + " · " + title(last));
+        shots("16-history-500-keyboard");
+        new Actions(driver).sendKeys(Keys.ARROW_LEFT).perform();
+        await().until(d -> readout.getText().contains("v" + (last - 1) + " "));
+        new Actions(driver).sendKeys(Keys.HOME).perform();
+        await().until(d -> readout.getText().contains("v" + first + " "));
+        assertThat(readout.getText()).isEqualTo(READOUT.format(from) + " · " + title(first));
+
+        // "-" follows the zoom-out link: twice the span around the same centre, still a URL
+        String zoomOut = driver.findElement(By.id("zoom-out")).getAttribute("href");
+        new Actions(driver).sendKeys("-").perform();
+        await().until(d -> d.getCurrentUrl().equals(zoomOut));
     }
 }

@@ -109,7 +109,7 @@ class ReplayCommandTest {
     }
 
     @Test
-    void aSnapshotFeedIsRefusedAndNothingIsQueued() throws Exception {
+    void aSnapshotFeedIsQueuedLikeAnyOtherEntity() throws Exception {
         entity = "cli_replay_snap_" + N.incrementAndGet();
         Path config = dir.resolve("snapshot.yml");
         Files.writeString(config, """
@@ -126,10 +126,14 @@ class ReplayCommandTest {
                 """.formatted(TestPostgres.jdbcUrl(), entity, entity));
         CliRun run = CliRun.of("replay", "--config", config.toString(), "--entity", entity);
 
-        assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("dimstream replay: --entity: " + entity + " is a snapshot feed (mode: snapshot); replaying "
-                + "snapshot feeds is not supported yet (the deletions by absence would not be applied)\n");
-        assertThat(jobs.list(entity, 10)).isEmpty();
+        // its slices are replayed with their deletions by absence (SnapshotReplayIT)
+        assertThat(run.exitCode()).isZero();
+        List<ReplayJob> queued = jobs.list(entity, 10);
+        assertThat(queued).hasSize(1);
+        assertThat(List.of(queued.get(0).topic(), queued.get(0).target(), queued.get(0).state()))
+                .isEqualTo(List.of("crm.snapshots", ReplayTarget.LIVE, JobState.QUEUED));
+        assertThat(run.out()).startsWith("replay job " + queued.get(0).id() + " queued: crm.snapshots from earliest into the live table of "
+                + entity);
     }
 
     @Test
@@ -173,6 +177,131 @@ class ReplayCommandTest {
         CliRun f = failed.get();
         assertThat(f.exitCode()).isEqualTo(1);
         assertThat(f.out()).contains("error: topic crm.customers does not exist\n");
+    }
+
+    /**
+     * A READY no-swap job of {@code entity}: the live table has A (a1 from day 1) and B (b1); the
+     * shadow (what the replay read) has A (a1, then a2 from day 2) and C (c1), not B.
+     */
+    private long readyJob(Path config) throws Exception {
+        io.dimstream.db.entity.EntitySpec live = io.dimstream.config.DimstreamConfig.load(config, Map.of()).entity(entity).toEntitySpec();
+        io.dimstream.db.schema.EntityTables.ensure(ds, live);
+        io.dimstream.db.write.Scd2Writer writer = new io.dimstream.db.write.Scd2Writer(ds);
+        writer.apply(live, List.of(ev("A", 1, "a1", 1), ev("B", 1, "b1", 2)));
+        long id = jobs.submit(entity, "crm.customers", ReplaySource.earliest(), ReplayTarget.SHADOW, true, "ops");
+        io.dimstream.db.entity.EntitySpec shadow = io.dimstream.db.jobs.ShadowTables.shadowSpec(live, id);
+        io.dimstream.db.jobs.ShadowTables.create(ds, shadow);
+        writer.apply(shadow, List.of(ev("A", 1, "a1", -3), ev("A", 2, "a2", -2), ev("C", 1, "c1", -1)));
+        io.dimstream.db.sql.Transactions.run(ds, c -> ReplayJobs.ready(c, id, "filled"));
+        return id;
+    }
+
+    private static io.dimstream.db.event.Event ev(String id, int day, String email, long seq) {
+        return io.dimstream.db.event.Event.upsert(java.time.Instant.parse("2025-08-01T00:00:00Z").plus(Duration.ofDays(day)),
+                Map.of("customer_id", id, "email", email), seq, io.dimstream.db.event.Source.kafka("crm.customers", 0, Math.abs(seq)));
+    }
+
+    private List<String> rows(String table) throws Exception {
+        List<String> out = new java.util.ArrayList<>();
+        try (Connection c = ds.getConnection(); var p = c.prepareStatement("SELECT to_jsonb(t)::text FROM " + table
+                + " t ORDER BY customer_id, valid_from"); var rs = p.executeQuery()) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    /** Each version as "key email valid_from valid_to" (days, UTC). */
+    private List<String> versions(String table) throws Exception {
+        List<String> out = new java.util.ArrayList<>();
+        try (Connection c = ds.getConnection(); var p = c.prepareStatement("SELECT customer_id || ' ' || email || ' ' || to_char(valid_from "
+                + "AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ' ' || coalesce(to_char(valid_to AT TIME ZONE 'UTC', 'YYYY-MM-DD'), 'open') FROM "
+                + table + " ORDER BY customer_id, valid_from"); var rs = p.executeQuery()) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void noSwapIsQueuedOnlyForAShadowReplay() throws Exception {
+        Path config = config();
+        CliRun ok = CliRun.of("replay", "--config", config.toString(), "--entity", entity, "--target", "shadow", "--no-swap", "--user", "ops");
+        CliRun live = CliRun.of("replay", "--config", config.toString(), "--entity", entity, "--no-swap");
+
+        assertThat(ok.exitCode()).isZero();
+        ReplayJob job = jobs.list(entity, 10).get(0);
+        assertThat(ok.out()).isEqualTo("replay job " + job.id() + " queued: crm.customers from earliest into the shadow table of " + entity
+                + " (by ops); it stops READY before the swap\n");
+        assertThat(List.of(job.target(), job.noSwap(), job.state())).isEqualTo(List.of(ReplayTarget.SHADOW, true, JobState.QUEUED));
+        assertThat(List.of(live.exitCode(), live.err())).isEqualTo(List.of(2,
+                "dimstream replay: --no-swap: only with --target shadow (a live replay has no swap)\n"));
+        assertThat(jobs.list(entity, 10)).hasSize(1);
+    }
+
+    @Test
+    void diffPrintsWhatTheSwapWouldChangeThenSwapMakesTheShadowLive() throws Exception {
+        Path config = config();
+        long id = readyJob(config);
+        String shadow = entity + "_shadow_" + id;
+        List<String> liveBefore = rows(entity);
+
+        CliRun diff = CliRun.of("replay", "--config", config.toString(), "--diff", Long.toString(id));
+        CliRun first = CliRun.of("replay", "--config", config.toString(), "--diff", Long.toString(id), "--limit", "1");
+
+        String head = "replay job " + id + " READY: swapping " + shadow + " in for " + entity + " would change\n"
+                + "  keys: 1 added, 0 removed, 1 changed; versions: 3 added, 1 removed\n"
+                + "  computed as the swap would do it now: 1 events of the live memory the shadow lacks (written after the job's end "
+                + "offsets, loaded, applied from quarantine) merged into it first\n";
+        String a = "  changed customer_id=A\n"
+                + "    + [2025-08-02T00:00:00Z, 2025-08-03T00:00:00Z) email=a1\n"
+                + "    + [2025-08-03T00:00:00Z, open) email=a2\n"
+                + "    - [2025-08-02T00:00:00Z, open) email=a1\n";
+        assertThat(List.of(diff.exitCode(), diff.out())).isEqualTo(List.of(0, head + "keys:\n" + a
+                + "  added customer_id=C\n"
+                + "    + [2025-08-02T00:00:00Z, open) email=c1\n"));
+        assertThat(List.of(first.exitCode(), first.out())).isEqualTo(List.of(0, head + "first 1 of 2 keys (--limit):\n" + a));
+        // B is in the live memory: the swap merges it, so it is not removed; the preview changed nothing
+        assertThat(rows(entity)).isEqualTo(liveBefore);
+
+        CliRun swap = CliRun.of("replay", "--config", config.toString(), "--swap", Long.toString(id), "--user", "ops-anna");
+        assertThat(List.of(swap.exitCode(), swap.out())).isEqualTo(List.of(0, "replay job " + id + " SUCCEEDED: swapped in by ops-anna "
+                + "after its preview; the replaced table is kept as " + entity + "_replaced_" + id + " (memory " + entity + "_replaced_" + id
+                + "_events); 1 events of the live memory merged at the swap\n"));
+        assertThat(versions(entity)).isEqualTo(List.of("A a1 2025-08-02 2025-08-03", "A a2 2025-08-03 open", "B b1 2025-08-02 open",
+                "C c1 2025-08-02 open"));
+        assertThat(rows(entity + "_replaced_" + id)).isEqualTo(liveBefore);
+
+        CliRun again = CliRun.of("replay", "--config", config.toString(), "--swap", Long.toString(id));
+        assertThat(List.of(again.exitCode(), again.err())).isEqualTo(List.of(2, "dimstream replay: replay job " + id + " is SUCCEEDED, "
+                + "not READY: only a shadow replay submitted with --no-swap that has reached its end offsets waits for a swap or discard\n"));
+    }
+
+    @Test
+    void discardDropsTheShadowAndLeavesTheLiveTableAsItWas() throws Exception {
+        Path config = config();
+        long id = readyJob(config);
+        List<String> liveBefore = rows(entity);
+
+        CliRun both = CliRun.of("replay", "--config", config.toString(), "--swap", Long.toString(id), "--discard", Long.toString(id));
+        CliRun discard = CliRun.of("replay", "--config", config.toString(), "--discard", Long.toString(id), "--user", "ops-ben");
+
+        assertThat(List.of(both.exitCode(), both.err())).isEqualTo(List.of(2, "dimstream replay: --diff, --swap and --discard: give one of them\n"));
+        assertThat(List.of(discard.exitCode(), discard.out())).isEqualTo(List.of(0, "replay job " + id + " CANCELLED: discarded by ops-ben "
+                + "before its swap; the shadow table " + entity + "_shadow_" + id + " was dropped, the live table is untouched\n"));
+        assertThat(rows(entity)).isEqualTo(liveBefore);
+        try (Connection c = ds.getConnection(); var p = c.prepareStatement("SELECT to_regclass(?)::text, (SELECT string_agg(actor || ' ' "
+                + "|| action, ',' ORDER BY id) FROM dimstream.admin_audit WHERE target = ?)")) {
+            p.setString(1, entity + "_shadow_" + id);
+            p.setString(2, "replay_job:" + id);
+            try (var rs = p.executeQuery()) {
+                rs.next();
+                assertThat(java.util.Arrays.asList(rs.getString(1), rs.getString(2))).isEqualTo(java.util.Arrays.asList(null,
+                        "ops replay.submit,ops-ben replay.discard"));
+            }
+        }
     }
 
     private ReplayJob awaitClaim(String owner) throws Exception {

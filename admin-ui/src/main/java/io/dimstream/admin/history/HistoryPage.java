@@ -1,12 +1,15 @@
 package io.dimstream.admin.history;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.dimstream.admin.history.HistoryView.Version;
 import io.dimstream.admin.web.BadRequest;
 import io.dimstream.admin.web.EntityCatalog;
+import io.dimstream.admin.web.NotFound;
 import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.admin.web.ValueText;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.jobs.ShadowPreviews;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.KeyIncidents;
 import io.dimstream.db.read.VersionRow;
@@ -32,6 +35,11 @@ import java.util.Objects;
  * window {@code from=}/{@code to=} (default: the whole history, an open version running to now),
  * the version table, and with {@code a=}/{@code b=} (version numbers) the two versions side by
  * side. Every state of the page is its URL. JSON twin under {@code /api}.
+ *
+ * <p>With {@code job=N} the page shows the shadow table of replay job N instead of the live table,
+ * read-only, for a previewed rebuild: only the shadow of a READY shadow job of this entity
+ * ({@code ShadowPreviews.readyShadow}; its name is made from the entity's table and the job's
+ * number, never taken from the URL), every link of the page keeping {@code job=N}.
  */
 public final class HistoryPage {
 
@@ -44,7 +52,9 @@ public final class HistoryPage {
     public record Model(String entity, List<String> keyColumns, String query, List<KeyHit> keys, boolean moreKeys,
                         HistoryView history, Timeline.Window window, Integer a, Integer b, Compare compare,
                         List<KeyIncidents.Quarantined> quarantined, List<KeyIncidents.DeadLettered> deadLettered,
-                        String message, @JsonIgnore Screen screen) {
+                        String message, @JsonIgnore Screen screen,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Long job,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) String shadowTable) {
     }
 
     /** A key found by the search, with its link's query string. */
@@ -73,8 +83,16 @@ public final class HistoryPage {
     private final EntityCatalog catalog;
     private final PageRenderer pages;
     private final Clock clock;
+    private final ShadowPreviews shadows;
 
     public HistoryPage(HistoryQueries queries, KeyIncidents incidents, EntityCatalog catalog, PageRenderer pages, Clock clock) {
+        this(queries, incidents, catalog, pages, clock, null);
+    }
+
+    /** @param shadows the READY shadow tables {@code job=} may show; null: {@code job=} is refused */
+    public HistoryPage(HistoryQueries queries, KeyIncidents incidents, EntityCatalog catalog, PageRenderer pages, Clock clock,
+                       ShadowPreviews shadows) {
+        this.shadows = shadows;
         this.queries = queries;
         this.incidents = incidents;
         this.catalog = catalog;
@@ -82,17 +100,47 @@ public final class HistoryPage {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
+    /** The entity's live table, or with {@code job=} the READY shadow of that job (anything else a 404). */
+    private EntitySpec table(Context ctx, Long job) throws SQLException {
+        EntitySpec live = catalog.spec(ctx.pathParam("entity"));
+        if (job == null) {
+            return live;
+        }
+        if (shadows == null) {
+            throw new NotFound("job: shadow tables are not shown here");
+        }
+        try {
+            return shadows.readyShadow(job, live);
+        } catch (ShadowPreviews.NotReady ex) {
+            throw new NotFound("job: " + ex.getMessage());
+        }
+    }
+
+    private static Long job(Context ctx) {
+        String raw = ctx.queryParam("job");
+        if (raw == null || raw.isEmpty()) {
+            return null;
+        }
+        try {
+            return Long.parseLong(raw);
+        } catch (NumberFormatException ex) {
+            throw new BadRequest("job: \"" + raw + "\" is not a replay job number");
+        }
+    }
+
     Model model(Context ctx) throws SQLException {
-        EntitySpec e = catalog.spec(ctx.pathParam("entity"));
+        Long job = job(ctx);
+        EntitySpec e = table(ctx, job);
+        String shadowTable = job == null ? null : e.table();
         List<String> k = ctx.queryParams("k");
         String q = ctx.queryParam("q");
         if (k.isEmpty()) {
             List<Map<String, Object>> found = queries.findKeys(e, q, SEARCH_LIMIT + 1);
             boolean more = found.size() > SEARCH_LIMIT;
-            List<KeyHit> hits = found.stream().limit(SEARCH_LIMIT).map(HistoryPage::hit).toList();
+            List<KeyHit> hits = found.stream().limit(SEARCH_LIMIT).map(key -> hit(key, job)).toList();
             String message = hits.isEmpty() ? (q == null || q.isEmpty() ? "The table is empty." : "No key starts with \"" + q + "\".") : null;
             return new Model(e.name(), e.key(), q == null ? "" : q, hits, more, null, null, null, null, null, List.of(), List.of(),
-                    message, null);
+                    message, null, job, shadowTable);
         }
         if (k.size() != e.key().size()) {
             throw new BadRequest("k: entity " + e.name() + " has " + e.key().size() + " key column(s) " + e.key()
@@ -108,7 +156,7 @@ public final class HistoryPage {
         }
         if (rows.isEmpty()) {
             return new Model(e.name(), e.key(), q == null ? "" : q, List.of(), false, null, null, null, null, null, List.of(), List.of(),
-                    "No version of key " + String.join(", ", k) + ".", null);
+                    "No version of key " + String.join(", ", k) + ".", null, job, shadowTable);
         }
         HistoryView history = HistoryView.of(e, rows);
         List<Version> versions = history.versions();
@@ -132,7 +180,7 @@ public final class HistoryPage {
         List<KeyIncidents.DeadLettered> dead = incidents.deadLettered(e.name(), keyTexts);
 
         boolean wholeShown = from == null && to == null;
-        Links links = new Links(k, a, b);
+        Links links = new Links(k, a, b, job);
         Timeline.Window in = w.zoomIn();
         List<Version> inside = new ArrayList<>();
         List<Version> outside = new ArrayList<>();
@@ -151,11 +199,16 @@ public final class HistoryPage {
                 wholeShown, ordered.subList(0, Math.min(TABLE_ROWS, ordered.size())),
                 ordered.subList(Math.min(TABLE_ROWS, ordered.size()), ordered.size()), inside.size(),
                 links.hidden(wholeShown ? null : w), type1Now, links);
-        return new Model(e.name(), e.key(), q == null ? "" : q, List.of(), false, history, w, a, b, compare, quarantined, dead, null, screen);
+        return new Model(e.name(), e.key(), q == null ? "" : q, List.of(), false, history, w, a, b, compare, quarantined, dead, null, screen,
+                job, shadowTable);
     }
 
     /** Query strings of this key's page, keeping the selected versions. */
-    public record Links(List<String> k, Integer a, Integer b) {
+    public record Links(List<String> k, Integer a, Integer b, Long job) {
+        public Links(List<String> k, Integer a, Integer b) {
+            this(k, a, b, null);
+        }
+
         public String to(Timeline.Window w) {
             StringBuilder s = new StringBuilder();
             for (String p : k) {
@@ -170,6 +223,9 @@ public final class HistoryPage {
             if (b != null) {
                 s.append("&b=").append(b);
             }
+            if (job != null) {
+                s.append("&job=").append(job);
+            }
             return s.toString();
         }
 
@@ -180,6 +236,9 @@ public final class HistoryPage {
             if (w != null) {
                 out.add(Map.entry("from", w.from().toString()));
                 out.add(Map.entry("to", w.to().toString()));
+            }
+            if (job != null) {
+                out.add(Map.entry("job", job.toString()));
             }
             return out;
         }
@@ -256,11 +315,14 @@ public final class HistoryPage {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
-    private static KeyHit hit(Map<String, Object> key) {
+    private static KeyHit hit(Map<String, Object> key, Long job) {
         List<String> parts = key.values().stream().map(ValueText::text).toList();
         StringBuilder link = new StringBuilder();
         for (String p : parts) {
             link.append(link.length() == 0 ? "?" : "&").append("k=").append(enc(p));
+        }
+        if (job != null) {
+            link.append("&job=").append(job);
         }
         return new KeyHit(new LinkedHashMap<>(key), String.join(" / ", parts), link.toString());
     }

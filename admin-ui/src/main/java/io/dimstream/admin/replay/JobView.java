@@ -1,5 +1,6 @@
 package io.dimstream.admin.replay;
 
+import io.dimstream.db.jobs.JobState;
 import io.dimstream.db.jobs.PartitionProgress;
 import io.dimstream.db.jobs.ReplayJob;
 import java.time.Instant;
@@ -12,17 +13,19 @@ import java.util.List;
  * @param eventsTotal offsets in the job's range; null until the job has started and taken its end offsets
  * @param percent     events read of the total, 0..100
  * @param outcome     what became of it: the error of a failed job, the detail of a finished one, else null
+ * @param noSwap      a shadow job that stops READY before its swap (a previewed rebuild)
+ * @param ready       READY: its shadow is filled and waits for a swap or a discard (nothing more happens until then)
  */
 public record JobView(long id, String entity, String topic, String from, String target, String state, boolean finished,
                       boolean cancelRequested, Long eventsTotal, long eventsRead, long eventsRejected, long rowsChanged,
                       int percent, String requestedBy, Instant requestedAt, Instant startedAt, Instant finishedAt,
-                      String outcome) {
+                      String outcome, boolean noSwap, boolean ready) {
 
     static JobView of(ReplayJob j) {
         return new JobView(j.id(), j.entity(), j.topic(), j.source().toString(), j.target().sql(), j.state().name(),
                 j.state().finished(), j.cancelRequested(), j.eventsTotal(), j.eventsRead(), j.eventsRejected(), j.rowsChanged(),
                 j.percent(), j.requestedBy(), j.requestedAt(), j.startedAt(), j.finishedAt(),
-                j.error() != null ? j.error() : j.detail());
+                j.error() != null ? j.error() : j.detail(), j.noSwap(), j.state() == JobState.READY);
     }
 
     /**
@@ -35,6 +38,11 @@ public record JobView(long id, String entity, String topic, String from, String 
                          @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String keys) {
         public Detail {
             partitions = List.copyOf(partitions);
+        }
+
+        /** A job of every key (not a repair). */
+        public Detail(JobView job, List<PartitionProgress> partitions) {
+            this(job, partitions, null);
         }
     }
 }

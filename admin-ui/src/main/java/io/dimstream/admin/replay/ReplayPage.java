@@ -11,6 +11,7 @@ import io.dimstream.admin.web.NotFound;
 import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.db.jobs.ReplayJob;
 import io.dimstream.db.jobs.ReplayJobs;
+import io.dimstream.db.jobs.ShadowPreviews;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import java.sql.SQLException;
@@ -25,6 +26,11 @@ import java.util.function.Function;
  * {@code /replay/{id}/progress} every second until the job has finished, and its Cancel button.
  * The JSON twin {@code /api/replays} lets an orchestrator start a job and poll it until done.
  * The jobs themselves are executed by the running service (its ReplayWorker), never here.
+ *
+ * <p>A previewed rebuild: a shadow job submitted with {@code no_swap} stops READY; its page then
+ * links {@code /replay/{id}/preview} (what the swap would change, {@code ShadowPreviews.preview},
+ * JSON twin {@code /api/replays/{id}/preview}) and offers Swap and Discard (admin role, CSRF,
+ * audited by {@code ShadowPreviews}); a job that is not READY is refused with 409.
  */
 public final class ReplayPage {
 
@@ -32,6 +38,10 @@ public final class ReplayPage {
     public static final int LIST_LIMIT = 200;
     /** How often the job page refreshes its progress while the job runs. */
     public static final int REFRESH_SECONDS = 1;
+    /** Keys the preview page lists unless {@code limit=} says otherwise. */
+    public static final int PREVIEW_LIMIT = 50;
+    /** The most keys {@code limit=} may ask the preview for. */
+    public static final int PREVIEW_MAX = 5_000;
 
     /** The list page: the form (with the refusal of a bad submission) and the jobs. */
     public record ListModel(ReplayRequest form, String error, Map<String, String> topics, List<String> zones, List<JobView> jobs) {
@@ -40,8 +50,10 @@ public final class ReplayPage {
     private final ReplayJobs jobs;
     private final EntityCatalog catalog;
     private final PageRenderer pages;
+    private final ShadowPreviews shadows;
 
-    public ReplayPage(ReplayJobs jobs, EntityCatalog catalog, PageRenderer pages) {
+    public ReplayPage(ReplayJobs jobs, ShadowPreviews shadows, EntityCatalog catalog, PageRenderer pages) {
+        this.shadows = shadows;
         this.jobs = jobs;
         this.catalog = catalog;
         this.pages = pages;
@@ -87,7 +99,8 @@ public final class ReplayPage {
             renderList(ctx, req, e.getMessage());
             return;
         }
-        long id = jobs.submit(r.entity(), r.topic(), r.source(), r.target(), r.keys(), Security.principal(ctx).name());
+        long id = r.keys() != null ? jobs.submit(r.entity(), r.topic(), r.source(), r.target(), r.keys(), Security.principal(ctx).name())
+                : jobs.submit(r.entity(), r.topic(), r.source(), r.target(), r.noSwap(), Security.principal(ctx).name());
         ctx.redirect("/replay/" + id, HttpStatus.SEE_OTHER);
     }
 
@@ -135,6 +148,83 @@ public final class ReplayPage {
         ctx.redirect("/replay/" + id, HttpStatus.SEE_OTHER);
     }
 
+    // ---- a previewed rebuild: preview, swap, discard -------------------------------------------
+
+    private ShadowPreviews.Preview preview(Context ctx, ReplayJob j, int limit) throws SQLException {
+        try {
+            return shadows.preview(j.id(), catalog.spec(j.entity()), limit);
+        } catch (ShadowPreviews.NotReady e) {
+            throw new Conflict(e.getMessage());
+        }
+    }
+
+    private static int limit(Context ctx) {
+        String raw = ctx.queryParam("limit");
+        if (raw == null || raw.isBlank()) {
+            return PREVIEW_LIMIT;
+        }
+        try {
+            int n = Integer.parseInt(raw.trim());
+            if (n < 0 || n > PREVIEW_MAX) {
+                throw new BadRequest("limit: must be between 0 and " + PREVIEW_MAX + ", got " + raw);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new BadRequest("limit: \"" + raw + "\" is not a number of keys");
+        }
+    }
+
+    /** {@code GET /replay/{id}/preview?limit=}: what the READY job's swap would change. */
+    public void previewPage(Context ctx) throws SQLException {
+        ReplayJob j = job(ctx);
+        int limit = limit(ctx);
+        PreviewView v = PreviewView.of(preview(ctx, j, limit), j.entity(), limit);
+        pages.render(ctx, "replay-preview.jte", "replay", Map.of("view", v));
+    }
+
+    /** {@code GET /api/replays/{id}/preview?limit=}: the same, the versions as rows. */
+    public void previewApi(Context ctx) throws SQLException {
+        ReplayJob j = job(ctx);
+        ShadowPreviews.Preview p = preview(ctx, j, limit(ctx));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("job", JobView.of(p.job()));
+        body.put("live_table", p.liveTable());
+        body.put("shadow_table", p.shadowTable());
+        body.put("merged_events", p.mergedEvents());
+        body.put("diff", p.diff());
+        ctx.json(body);
+    }
+
+    private ReplayJob decide(Context ctx, boolean swap) throws SQLException {
+        ReplayJob j = job(ctx);
+        String user = Security.principal(ctx).name();
+        try {
+            return swap ? shadows.swap(j.id(), catalog.spec(j.entity()), user) : shadows.discard(j.id(), catalog.spec(j.entity()), user);
+        } catch (ShadowPreviews.NotReady e) {
+            throw new Conflict(e.getMessage());
+        }
+    }
+
+    /** {@code POST /replay/{id}/swap}: swaps the READY job's shadow in (audited) and shows the job. */
+    public void swapPage(Context ctx) throws SQLException {
+        ctx.redirect("/replay/" + decide(ctx, true).id(), HttpStatus.SEE_OTHER);
+    }
+
+    /** {@code POST /replay/{id}/discard}: drops the READY job's shadow (audited) and shows the job. */
+    public void discardPage(Context ctx) throws SQLException {
+        ctx.redirect("/replay/" + decide(ctx, false).id(), HttpStatus.SEE_OTHER);
+    }
+
+    public void swapApi(Context ctx) throws SQLException {
+        ReplayJob j = decide(ctx, true);
+        ctx.json(new JobView.Detail(JobView.of(j), jobs.progress(j.id())));
+    }
+
+    public void discardApi(Context ctx) throws SQLException {
+        ReplayJob j = decide(ctx, false);
+        ctx.json(new JobView.Detail(JobView.of(j), jobs.progress(j.id())));
+    }
+
     // ---- the JSON twin ----------------------------------------------------------------------
 
     /** {@code GET /api/replays?entity=}: every job (of the entity), newest first. */
@@ -145,7 +235,8 @@ public final class ReplayPage {
     /** {@code POST /api/replays}: a JSON object (or form fields) like the form's; 201 with the job and its Location. */
     public void submitApi(Context ctx) throws SQLException {
         ReplayRequest.Resolved r = requestFrom(ctx).resolve(catalog);
-        long id = jobs.submit(r.entity(), r.topic(), r.source(), r.target(), r.keys(), Security.principal(ctx).name());
+        long id = r.keys() != null ? jobs.submit(r.entity(), r.topic(), r.source(), r.target(), r.keys(), Security.principal(ctx).name())
+                : jobs.submit(r.entity(), r.topic(), r.source(), r.target(), r.noSwap(), Security.principal(ctx).name());
         ReplayJob j = jobs.find(id).orElseThrow();
         ctx.status(HttpStatus.CREATED).header("Location", "/api/replays/" + id).json(new JobView.Detail(JobView.of(j), List.of(), keys(id)));
     }

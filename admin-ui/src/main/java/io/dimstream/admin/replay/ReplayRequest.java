@@ -18,30 +18,37 @@ import java.util.function.Function;
  * @param at      with from=instant: an ISO-8601 instant with offset, or a local date-time read in {@code tz}
  * @param offsets with from=offsets: {@code partition:offset,...}, e.g. {@code 0:120,2:0}
  * @param topic   blank or the entity's own topic; any other is refused (see {@link #resolve})
+ * @param noSwap  {@code no_swap}: blank, or {@code on}/{@code true} (the form's checkbox, the JSON boolean) to stop a
+ *                shadow job READY before its swap
  * @param keys    blank, or a repair of these keys only (live target): {@code K1,K2}, or JSON objects naming the key
  *                columns for a key of several ({@link ReplayKeys#parseKeys})
  * @param keyPrefix blank, or a repair of the keys whose first (text) key column starts with it
  */
 public record ReplayRequest(String entity, String topic, String from, String at, String tz, String offsets, String target,
-                            String keys, String keyPrefix) {
+                            String noSwap, String keys, String keyPrefix) {
 
     /** What the form shows before anything was entered (for {@code entity}, when given). */
     static ReplayRequest blank(String entity, String topic) {
-        return new ReplayRequest(entity, topic, "earliest", "", "UTC", "", "live", "", "");
+        return new ReplayRequest(entity, topic, "earliest", "", "UTC", "", "live", "", "", "");
     }
 
     static ReplayRequest read(Function<String, String> field) {
         return new ReplayRequest(n(field.apply("entity")), n(field.apply("topic")), n(field.apply("from")), n(field.apply("at")),
-                n(field.apply("tz")), n(field.apply("offsets")), n(field.apply("target")), n(field.apply("keys")),
-                n(field.apply("key_prefix")));
+                n(field.apply("tz")), n(field.apply("offsets")), n(field.apply("target")), n(field.apply("no_swap")),
+                n(field.apply("keys")), n(field.apply("key_prefix")));
     }
 
     private static String n(String s) {
         return s == null ? "" : s.trim();
     }
 
+    /** The form's checkbox is ticked. */
+    public boolean noSwapChecked() {
+        return noSwap.equals("on") || noSwap.equals("true");
+    }
+
     /** The checked request. */
-    record Resolved(String entity, String topic, ReplaySource source, ReplayTarget target, ReplayKeys keys) {
+    record Resolved(String entity, String topic, ReplaySource source, ReplayTarget target, boolean noSwap, ReplayKeys keys) {
     }
 
     Resolved resolve(EntityCatalog catalog) {
@@ -89,6 +96,14 @@ public record ReplayRequest(String entity, String topic, String from, String at,
         } catch (IllegalArgumentException e) {
             throw new BadRequest(e.getMessage());
         }
+        boolean stop = switch (noSwap) {
+            case "", "false", "off" -> false;
+            case "on", "true" -> true;
+            default -> throw new BadRequest("no_swap: must be true or false, got \"" + noSwap + "\"");
+        };
+        if (stop && tg != ReplayTarget.SHADOW) {
+            throw new BadRequest("no_swap: only a shadow replay stops before its swap (target is " + tg.sql() + ")");
+        }
         ReplayKeys only = null;
         try {
             if (!keys.isEmpty() && !keyPrefix.isEmpty()) {
@@ -106,6 +121,6 @@ public record ReplayRequest(String entity, String topic, String from, String at,
             throw new BadRequest((keys.isEmpty() ? "key_prefix" : "keys") + ": a repair of some keys writes the live table; "
                     + "a shadow of some keys would replace the whole table");
         }
-        return new Resolved(entity, t, source, tg, only);
+        return new Resolved(entity, t, source, tg, stop, only);
     }
 }

@@ -26,8 +26,8 @@ import java.time.Instant;
  * </ul>
  *
  * <p>A fourth seq, {@link #LOADED_ABSENCE} ({@code Long.MIN_VALUE}, below all three), is the
- * arrival order of the delete a loaded snapshot slice ({@code dimstream load --slice-at}) makes
- * for a key it did not carry. Such a delete is only made for a key with no event at that instant,
+ * arrival order of the delete a loaded snapshot slice ({@code dimstream load --slice-at}), or a
+ * slice complete in a replay's range, makes for a key it did not carry. Such a delete is only made for a key with no event at that instant,
  * so it ties with nothing when made; any row of that key at that instant arriving later, by any
  * path, wins over it (the slice did carry the key after all, or a feed's slice still arriving
  * does), and judging the slice again finds it remembered and does nothing.

@@ -36,7 +36,7 @@ public final class ReplayJobs {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String COLUMNS = "id, entity, topic, source_kind, source_instant, source_offsets::text, target, state, "
             + "cancel_requested, events_total, events_read, events_rejected, rows_changed, requested_by, requested_at, started_at, "
-            + "finished_at, error, detail, lease_owner, lease_expires_at";
+            + "finished_at, error, detail, lease_owner, lease_expires_at, no_swap";
 
     private final DataSource ds;
 
@@ -52,7 +52,18 @@ public final class ReplayJobs {
      * @return the job's id
      */
     public long submit(String entity, String topic, ReplaySource source, ReplayTarget target, String user) throws SQLException {
-        return submit(entity, topic, source, target, null, user);
+        return submit(entity, topic, source, target, false, null, user);
+    }
+
+    /**
+     * Queues a job and audits it ({@code replay.submit}) in one transaction; with {@code noSwap} a
+     * shadow job stops READY at its end offsets instead of swapping in ({@link ShadowPreviews}).
+     *
+     * @return the job's id
+     */
+    public long submit(String entity, String topic, ReplaySource source, ReplayTarget target, boolean noSwap, String user)
+            throws SQLException {
+        return submit(entity, topic, source, target, noSwap, null, user);
     }
 
     /**
@@ -64,10 +75,18 @@ public final class ReplayJobs {
      */
     public long submit(String entity, String topic, ReplaySource source, ReplayTarget target, ReplayKeys keys, String user)
             throws SQLException {
+        return submit(entity, topic, source, target, false, keys, user);
+    }
+
+    private long submit(String entity, String topic, ReplaySource source, ReplayTarget target, boolean noSwap, ReplayKeys keys,
+                        String user) throws SQLException {
         AuditLog.requireUser(user);
         if (keys != null && target != ReplayTarget.LIVE) {
             throw new IllegalArgumentException("keys: a replay restricted to keys writes the live table (a shadow of some keys "
                     + "would replace the whole table when swapped in)");
+        }
+        if (noSwap && target != ReplayTarget.SHADOW) {
+            throw new IllegalArgumentException("no-swap: only a shadow replay can stop before its swap (target is " + target.sql() + ")");
         }
         if (entity == null || entity.isBlank()) {
             throw new IllegalArgumentException("entity: must not be empty");
@@ -78,7 +97,7 @@ public final class ReplayJobs {
         return Transactions.inTransaction(ds, c -> {
             long id;
             try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.replay_jobs (entity, topic, source_kind, "
-                    + "source_instant, source_offsets, target, requested_by) VALUES (?, ?, ?, ?, ?::jsonb, ?, ?) RETURNING id")) {
+                    + "source_instant, source_offsets, target, requested_by, no_swap) VALUES (?, ?, ?, ?, ?::jsonb, ?, ?, ?) RETURNING id")) {
                 p.setString(1, entity);
                 p.setString(2, topic);
                 p.setString(3, source.kind().sql());
@@ -86,18 +105,22 @@ public final class ReplayJobs {
                 p.setString(5, source.offsets() == null ? null : offsetsJson(source.offsets()));
                 p.setString(6, target.sql());
                 p.setString(7, user);
+                p.setBoolean(8, noSwap);
                 try (ResultSet rs = p.executeQuery()) {
                     rs.next();
                     id = rs.getLong(1);
                 }
             }
-            Map<String, Object> audited = new LinkedHashMap<>(Map.of("entity", entity, "topic", topic,
-                    "from", source.toString(), "target", target.sql()));
+            Map<String, Object> audit = new LinkedHashMap<>(Map.of("entity", entity, "topic", topic, "from", source.toString(),
+                    "target", target.sql()));
+            if (noSwap) {
+                audit.put("no_swap", true);
+            }
             if (keys != null) {
                 ReplayKeys.store(c, id, keys);
-                audited.put("keys", keys.toString());
+                audit.put("keys", keys.toString());
             }
-            AuditLog.record(c, user, "replay.submit", "replay_job:" + id, audited);
+            AuditLog.record(c, user, "replay.submit", "replay_job:" + id, audit);
             return id;
         });
     }
@@ -342,6 +365,19 @@ public final class ReplayJobs {
     }
 
     /**
+     * Stops a {@code no_swap} shadow job at its end offsets: READY, the lease released, in the
+     * caller's transaction (the worker's last one, under the job row's lock).
+     */
+    public static void ready(Connection c, long id, String detail) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.replay_jobs SET state = 'READY', detail = ?, "
+                + "finished_at = now(), lease_owner = NULL, lease_expires_at = NULL WHERE id = ?")) {
+            p.setString(1, detail);
+            p.setLong(2, id);
+            p.executeUpdate();
+        }
+    }
+
+    /**
      * Marks the job FAILED in a transaction of its own, if this owner still holds it.
      *
      * @return false when the lease was no longer this owner's (nothing changed)
@@ -370,7 +406,7 @@ public final class ReplayJobs {
         return new ReplayJob(rs.getLong(1), rs.getString(2), rs.getString(3), source, ReplayTarget.parse(rs.getString(7)),
                 JobState.valueOf(rs.getString(8)), rs.getBoolean(9), eventsTotal, rs.getLong(11), rs.getLong(12), rs.getLong(13),
                 rs.getString(14), instant(rs, 15), instant(rs, 16), instant(rs, 17), rs.getString(18), rs.getString(19),
-                rs.getString(20), instant(rs, 21));
+                rs.getString(20), instant(rs, 21), rs.getBoolean(22));
     }
 
     private static Instant instant(ResultSet rs, int i) throws SQLException {

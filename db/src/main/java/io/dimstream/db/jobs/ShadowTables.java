@@ -90,9 +90,7 @@ public final class ShadowTables {
             s.execute("SET LOCAL TimeZone = 'UTC'");
             s.execute("LOCK TABLE " + Sql.table(live.memoryTable()) + ", " + Sql.table(live.table()) + " IN ACCESS EXCLUSIVE MODE");
         }
-        List<Event> missing = liveEventsMissingFromShadow(c, live, shadow);
-        EntitySpec unlimited = shadow.withLatenessHorizon(Optional.empty());
-        ApplyResult merged = missing.isEmpty() ? ApplyResult.empty() : writer.apply(c, unlimited, missing);
+        ApplyResult merged = mergeLiveEvents(c, writer, live, shadow);
         if (!merged.rejected().isEmpty() || merged.quarantined() > 0) {
             throw new IllegalStateException("swap of " + shadow.table() + ": " + merged.rejected().size() + " events of the live "
                     + "memory were rejected and " + merged.quarantined() + " quarantined by the shadow; first rejection: "
@@ -106,6 +104,18 @@ public final class ShadowTables {
         rename(c, shadow.memoryTable(), live.memoryTable());
         EntityTables.recreateViewAndFunction(c, live);
         return new Swap(retired, retiredSpec.memoryTable(), merged);
+    }
+
+    /**
+     * The swap's merge step alone, in the caller's transaction: applies to the shadow every event of
+     * the live memory the shadow's memory does not hold with the same content, lateness horizon
+     * lifted. {@link #swap} does it under its locks; a preview ({@link ShadowPreviews}) does it in a
+     * transaction it rolls back, to show what the swap would make of the shadow now.
+     */
+    static ApplyResult mergeLiveEvents(Connection c, Scd2Writer writer, EntitySpec live, EntitySpec shadow) throws SQLException {
+        List<Event> missing = liveEventsMissingFromShadow(c, live, shadow);
+        EntitySpec unlimited = shadow.withLatenessHorizon(Optional.empty());
+        return missing.isEmpty() ? ApplyResult.empty() : writer.apply(c, unlimited, missing);
     }
 
     /** Events of the live memory the shadow's memory does not hold with the same state and type-1 values. */

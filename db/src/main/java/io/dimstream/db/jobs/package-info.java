@@ -12,10 +12,20 @@
  *   <li>{@link io.dimstream.db.jobs.ReplayKeys}: a repair's keys (a list, or a prefix of a text
  *       key), stored with the job ({@code key_filter}); the clear of their rows and memory that
  *       precedes their rebuild from the range, and the match of a decoded event against them.</li>
+ *   <li>{@link io.dimstream.db.jobs.ReplaySlices}: for a job of a {@code mode: snapshot} entity,
+ *       what it read of each slice per source partition ({@code dimstream.replay_slices}, V012:
+ *       whether its first record there was read after a boundary, its marker's offset), written
+ *       in the batch transaction with the positions so a resumed job judges the same slices.</li>
  *   <li>{@link io.dimstream.db.jobs.ShadowTables}: a shadow job's fresh table and event memory,
  *       and the atomic swap (lock the live table, merge the live memory into the shadow through
  *       the writer, rename, re-point the view and function; the replaced table is kept as
  *       {@code <table>_replaced_<job>}).</li>
+ *   <li>{@link io.dimstream.db.jobs.ShadowPreviews}: a previewed rebuild. A shadow job submitted
+ *       with {@code no_swap} stops READY (V010); its preview merges the live events the shadow
+ *       lacks exactly as the swap would, compares with {@link io.dimstream.db.read.ShadowDiff},
+ *       and rolls the merge back; swap (the same {@code ShadowTables.swap}, under the job row's
+ *       lock, SUCCEEDED) and discard (shadow dropped, CANCELLED) refuse a job that is not READY and
+ *       are audited ({@code replay.swap}, {@code replay.discard}) in their transaction.</li>
  *   <li>{@link io.dimstream.db.jobs.QuarantineActions}: apply a quarantined event anyway (the
  *       horizon lifted for that event; refused when it is at or before its key's prune point, as
  *       it could not be placed exactly) or discard it.</li>

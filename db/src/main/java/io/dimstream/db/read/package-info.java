@@ -47,6 +47,18 @@
  *       {@code valid_from} column (a scan per subquery).</li>
  * </ul>
  *
+ * <h2>A shadow table against the live one</h2>
+ * {@link io.dimstream.db.read.ShadowDiff#compute} (in the caller's transaction, so a preview can
+ * merge first and roll back): one {@code FULL JOIN} of the two tables on the primary key
+ * {@code (key, valid_from)} keeps the versions one side lacks or whose {@code valid_to},
+ * {@code is_deleted}, {@code record_hash} or type-1 columns differ ({@code IS DISTINCT FROM}: NULLs
+ * compare equal), materialized once; its distinct keys are classified added / removed / changed by
+ * {@code NOT EXISTS} probes of the primary keys. Two scans and a hash full join (600,000 versions
+ * against 581,000, 21,000 differing: 4.7 s on the shared 2-core test machine under load, where
+ * {@code EXCEPT} both ways took 22 to 28 s). Counts over everything; only the first
+ * {@code limit} keys in key order come back, each differing version fetched whole by primary key
+ * {@code (key, valid_from)}. Cost grows with the tables, not with the number of differences.
+ *
  * <h2>A key's incidents</h2>
  * {@link io.dimstream.db.read.KeyIncidents} finds one key's rows in {@code dimstream.quarantine}
  * ({@code event_key ->> column = ?} for each key column) and in the DLQ mirror

@@ -30,6 +30,12 @@
  *       older slice re-judges them for its own partition's keys. A load's deletes lose every tie
  *       ({@code ArrivalSeq.LOADED_ABSENCE}), so a feed slice still being published when an older
  *       slice is loaded gets its rows back as they arrive.</li>
+ *   <li><b>Replays of a snapshot topic</b> ({@code io.dimstream.app.replay.SnapshotReplay}) judge a
+ *       slice complete in their range like a loaded one: for every key, with
+ *       {@code ArrivalSeq.LOADED_ABSENCE} deletes; a live job records it under {@link
+ *       io.dimstream.db.snapshot.SnapshotSlices#LOADED} as it judges it, a shadow job in the swap's
+ *       transaction (before it, the recorded slices describe the live table, which the shadow's
+ *       judgements did not touch).</li>
  *   <li><b>Truncates are empty slices.</b> A Debezium truncate with {@code on-truncate: delete-all}
  *       deletes what a slice with no rows at its time would: the sink and replays use
  *       {@link io.dimstream.db.snapshot.SnapshotSlices#forEachLiveWithoutEventAt} for it, but record

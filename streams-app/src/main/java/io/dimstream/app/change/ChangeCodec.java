@@ -195,9 +195,16 @@ public final class ChangeCodec {
      * (its arrival order, {@link ArrivalSeq#ofChangesOffset}): exactly one of {@code typed} (the
      * typed form, of the reader's shape: taken as written) and {@code untyped} (the older form, or a
      * shape the reader's entity does not have: to validate) is set, unless the record is of another
-     * entity than the reader's, when neither is.
+     * entity than the reader's, when neither is. {@code typedForm}: the record is of the typed form,
+     * whatever its shape (so an {@code untyped} event with it set is of another shape, one without it
+     * of the older form).
      */
-    public record SinkChange(String entity, ChangeClass changeClass, TypedEvent typed, Event untyped) {
+    public record SinkChange(String entity, ChangeClass changeClass, TypedEvent typed, Event untyped, boolean typedForm) {
+
+        /** Why this record is validated again by the sink, or null when it is taken as written (or of another entity). */
+        public String validatedBecause() {
+            return untyped == null ? null : typedForm ? "other-shape" : "older-form";
+        }
     }
 
     /**
@@ -213,16 +220,16 @@ public final class ChangeCodec {
             String entity = root.get("entity").asText();
             ChangeClass cls = changeClass(root.get("class").asText());
             if (!entity.equals(codec.entity().name())) {
-                return new SinkChange(entity, cls, null, null);
+                return new SinkChange(entity, cls, null, null, TypedEventCodec.isTyped(root));
             }
             if (codec.readable(root)) {
-                return new SinkChange(entity, cls, codec.read(root, seq), null);
+                return new SinkChange(entity, cls, codec.read(root, seq), null, true);
             }
         } catch (NullPointerException | IllegalArgumentException e) {
             throw new IllegalArgumentException(Rejection.printable("malformed change record: " + new String(bytes, StandardCharsets.UTF_8)), e);
         }
         ChangeRecord change = changeRecord(root, bytes);
-        return new SinkChange(change.entity(), change.changeClass(), null, change.toEvent(changesOffset));
+        return new SinkChange(change.entity(), change.changeClass(), null, change.toEvent(changesOffset), TypedEventCodec.isTyped(root));
     }
 
     private static JsonNode root(byte[] bytes) {

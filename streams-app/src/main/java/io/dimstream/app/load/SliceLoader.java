@@ -77,29 +77,42 @@ public final class SliceLoader {
 
     private ApplyResult judge(String name, Instant slice) throws SQLException {
         Source lineage = new Source(name, null, 0L);
-        return Transactions.inTransaction(ds, c -> {
-            ApplyResult result = ApplyResult.empty();
-            for (Instant t : SnapshotSlices.completeLoaded(c, entity.name(), slice)) {
-                List<Event> deletes = new ArrayList<>();
-                for (List<Object> key : SnapshotSlices.liveWithoutEventAt(c, entity, t)) {
-                    Map<String, Object> data = new LinkedHashMap<>();
-                    for (int i = 0; i < key.size(); i++) {
-                        data.put(entity.key().get(i), key.get(i));
-                    }
-                    deletes.add(Event.delete(t, data, ArrivalSeq.LOADED_ABSENCE, lineage));
+        return Transactions.inTransaction(ds, c -> judgeAbsences(c, writer, entity, SnapshotSlices.completeLoaded(c, entity.name(), slice),
+                lineage));
+    }
+
+    /**
+     * Judges each complete slice of {@code slices} (ascending) for every key of {@code entity}'s
+     * table, in the caller's transaction: each key live at its instant {@code t} with no
+     * remembered event at {@code t} gets a delete at {@code t} through {@code writer}, with the
+     * arrival order {@link ArrivalSeq#LOADED_ABSENCE} (a row of that key at {@code t} arriving later
+     * wins) and {@code lineage}. Each judgement sees the deletes of the one before. Only one
+     * slice's absent keys are held in memory at a time. Shared with the replay of a snapshot feed
+     * ({@code io.dimstream.app.replay.SnapshotReplay}).
+     */
+    public static ApplyResult judgeAbsences(java.sql.Connection c, Scd2Writer writer, EntitySpec entity, List<Instant> slices,
+                                            Source lineage) throws SQLException {
+        ApplyResult result = ApplyResult.empty();
+        for (Instant t : slices) {
+            List<Event> deletes = new ArrayList<>();
+            SnapshotSlices.forEachLiveWithoutEventAt(c, entity, t, key -> {
+                Map<String, Object> data = new LinkedHashMap<>();
+                for (int i = 0; i < key.size(); i++) {
+                    data.put(entity.key().get(i), key.get(i));
                 }
-                LOG.debug("slice {} of {} (loaded {} at {}): {} absent keys deleted", t, entity.name(), name, slice, deletes.size());
-                if (deletes.isEmpty()) {
-                    continue;
-                }
-                ApplyResult r = writer.apply(c, entity, deletes);
-                if (!r.rejected().isEmpty()) {
-                    throw new IllegalStateException("the writer refused a delete made for slice " + t + " of " + entity.name() + ": "
-                            + r.rejected().get(0).reason());
-                }
-                result = result.plus(r);
+                deletes.add(Event.delete(t, data, ArrivalSeq.LOADED_ABSENCE, lineage));
+            });
+            LOG.debug("slice {} of {} ({}): {} absent keys deleted", t, entity.name(), lineage, deletes.size());
+            if (deletes.isEmpty()) {
+                continue;
             }
-            return result;
-        });
+            ApplyResult r = writer.apply(c, entity, deletes);
+            if (!r.rejected().isEmpty()) {
+                throw new IllegalStateException("the writer refused a delete made for slice " + t + " of " + entity.name() + ": "
+                        + r.rejected().get(0).reason());
+            }
+            result = result.plus(r);
+        }
+        return result;
     }
 }

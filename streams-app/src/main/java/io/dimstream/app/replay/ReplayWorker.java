@@ -71,7 +71,8 @@ import org.slf4j.LoggerFactory;
  * exactly at the last committed batch, and a worker that lost its lease cannot commit.
  * Cancellation is honoured between batches. A live job writes the entity table (duplicates are
  * no-ops, old events land as late events, see {@link ArrivalSeq#ofReplay}); a shadow job writes
- * {@code <table>_shadow_<job>} and, once at the end offsets, swaps it in ({@link ShadowTables#swap}).
+ * {@code <table>_shadow_<job>} and, once at the end offsets, swaps it in ({@link ShadowTables#swap}), or, submitted
+ * with {@code no_swap}, stops READY for a user to preview, swap or discard it ({@code ShadowPreviews}).
  * A repair (a live job restricted to keys, {@link ReplayKeys}) first clears its keys' rows and
  * memory in one transaction, then takes its range and applies the events of its keys only.
  */
@@ -91,6 +92,8 @@ public final class ReplayWorker implements AutoCloseable {
     private final ScheduledExecutorService heartbeats;
     private final List<Long> claimed = java.util.Collections.synchronizedList(new ArrayList<>());
     private Thread thread;
+    /** The slice side of the running job of a {@code mode: snapshot} entity, else null (one job at a time, on the worker's thread). */
+    private SnapshotReplay slices;
     private final Map<String, Counter> outcomes = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Counter of finished replay jobs (Prometheus {@code dimstream_replay_jobs_total}), see {@link #metrics}. */
@@ -241,10 +244,7 @@ public final class ReplayWorker implements AutoCloseable {
 
     private void run(ReplayJob job, AtomicBoolean leaseLost) throws Exception {
         EntityPipeline pipeline = entities.get(job.entity());
-        if (pipeline.snapshot()) {
-            throw new IllegalArgumentException("entity " + job.entity() + " is a snapshot feed (mode: snapshot): a replay would apply "
-                    + "its rows but not the deletions by absence from complete slices; replaying snapshot feeds is not supported yet");
-        }
+        slices = null;
         // the catalog as of the job's start: columns added while running since this instance started
         // are written by the replay too, and a shadow table is made with them
         EntitySpec live = io.dimstream.db.schema.EvolvedColumns.withCatalog(ds, pipeline.entity());
@@ -253,6 +253,10 @@ public final class ReplayWorker implements AutoCloseable {
         ReplayKeys keys = ReplayKeys.of(ds, job.id()).orElse(null);
         if (keys != null && job.target() != ReplayTarget.LIVE) {
             throw new IllegalArgumentException("a replay restricted to keys writes the live table, not a shadow");
+        }
+        if (keys != null && pipeline.snapshot()) {
+            throw new IllegalArgumentException("entity " + job.entity() + " is a snapshot feed (mode: snapshot): a repair of some keys "
+                    + "would judge its slices' deletions by absence on those keys only; replay the whole entity instead");
         }
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             List<PartitionProgress> progress = jobs.progress(job.id());
@@ -277,6 +281,8 @@ public final class ReplayWorker implements AutoCloseable {
                 throw new IllegalStateException("shadow table " + target.table() + " of a started job is missing (dropped by hand?); "
                         + "submit the replay again");
             }
+            // mode: snapshot: the end-of-slice markers and the deletions by absence of the slices complete in the range
+            slices = pipeline.snapshot() ? SnapshotReplay.resume(ds, job, progress, writer) : null;
             Map<TopicPartition, Long> ends = new HashMap<>();
             Map<TopicPartition, Long> positions = new HashMap<>();
             for (PartitionProgress p : progress) {
@@ -305,6 +311,9 @@ public final class ReplayWorker implements AutoCloseable {
                     if (end == null || r.offset() >= end) {
                         continue;
                     }
+                    if (slices != null && slices.control(r, rejects)) {
+                        continue;
+                    }
                     addStep(pipeline, r, steps, rejects, bySource);
                 }
                 Map<Integer, Long> moved = new HashMap<>();
@@ -327,6 +336,10 @@ public final class ReplayWorker implements AutoCloseable {
                 if (keys != null) {
                     steps = onlyKeys(steps, keys, target); // the records of other keys are read (counted), not applied
                 }
+                if (slices != null) {
+                    slices.prepare(steps.stream().flatMap(st -> st instanceof Events ev ? ev.events().stream() : java.util.stream.Stream.empty())
+                            .toList());
+                }
                 List<Step> batch = steps.stream()
                         .map(st -> st instanceof Events ev ? new Events(withoutExactDuplicates(ev.events())) : st).toList();
                 try {
@@ -337,6 +350,9 @@ public final class ReplayWorker implements AutoCloseable {
                     }
                     // a value PostgreSQL refuses is isolated and kept, never a reason to fail the job
                     applyBatch(job, target, batch, moved, rejects, bySource, true);
+                }
+                if (slices != null) {
+                    slices.committed();
                 }
                 List<TopicPartition> done = positions.entrySet().stream().filter(e -> e.getValue() >= ends.get(e.getKey()))
                         .map(Map.Entry::getKey).toList();
@@ -349,6 +365,13 @@ public final class ReplayWorker implements AutoCloseable {
                     sleep(settings.pauseBetweenBatches());
                 }
             }
+            if (job.noSwap()) {
+                // a previewed rebuild: the shadow is filled, the live table untouched; a user swaps or discards (ShadowPreviews)
+                inJobTransaction(job, c -> ReplayJobs.ready(c, job.id(), "shadow table " + target.table() + " filled to the end "
+                        + "offsets; waiting for a swap or a discard (the live table is untouched)"));
+                LOG.info("replay job {} READY: {} waits for a swap or a discard", job.id(), target.table());
+                return;
+            }
             inJobTransaction(job, c -> {
                 String detail = null;
                 if (job.target() == ReplayTarget.SHADOW) {
@@ -357,6 +380,9 @@ public final class ReplayWorker implements AutoCloseable {
                             + "); " + swap.merged().applied() + " events of the live memory merged at the swap";
                     ReplayJobs.advance(c, job.id(), Map.of(), 0,
                             (long) swap.merged().rowsInserted() + swap.merged().rowsUpdated() + swap.merged().rowsDeleted());
+                }
+                if (slices != null) {
+                    slices.beforeFinish(c);
                 }
                 ReplayJobs.finish(c, job.id(), JobState.SUCCEEDED, null, detail);
             });
@@ -425,7 +451,8 @@ public final class ReplayWorker implements AutoCloseable {
      */
     private void applyBatch(ReplayJob job, EntitySpec target, List<Step> batch, Map<Integer, Long> moved, List<SinkReject> decodeRejects,
                             Map<Source, ConsumerRecord<byte[], byte[]>> bySource, boolean isolate) throws SQLException, Abandoned {
-        boolean work = batch.stream().anyMatch(st -> !(st instanceof Events ev) || !ev.events().isEmpty());
+        boolean work = batch.stream().anyMatch(st -> !(st instanceof Events ev) || !ev.events().isEmpty())
+                || (slices != null && slices.judges());
         inJobTransaction(job, c -> {
             if (job.target() == ReplayTarget.LIVE && work) {
                 WriterLock.exclusiveWriter(c, target); // never beside a sink batch on the same keys
@@ -437,6 +464,9 @@ public final class ReplayWorker implements AutoCloseable {
                 } else if (st instanceof Events ev && !ev.events().isEmpty()) {
                     r = r.plus(writer.apply(c, target, ev.events(), new ApplyOptions(isolate)));
                 }
+            }
+            if (slices != null) {
+                r = r.plus(slices.apply(c, target));
             }
             List<SinkReject> rejects = new ArrayList<>(decodeRejects);
             for (Rejection rej : r.rejected()) {

@@ -18,12 +18,27 @@
  *       batches take {@link io.dimstream.db.jobs.WriterLock} so they never recompute a key beside a
  *       sink batch; replayed events carry {@link io.dimstream.db.event.ArrivalSeq#ofReplay} seqs so they never
  *       win a same-time tie against what the table remembers. Shadow target: a fresh table swapped
- *       in by {@link io.dimstream.db.jobs.ShadowTables#swap}. Cancel is honoured between batches. A
- *       repair (a live job restricted to keys, {@link io.dimstream.db.jobs.ReplayKeys}) clears its
- *       keys' rows and memory first, then applies their events only.</li>
+ *       in by {@link io.dimstream.db.jobs.ShadowTables#swap}, or, for a job submitted with
+ *       {@code no_swap}, left READY at its end offsets (lease released, never claimed again) for a
+ *       user to preview, swap or discard through {@link io.dimstream.db.jobs.ShadowPreviews}.
+ *       Cancel is honoured between batches. A repair (a live job restricted to keys,
+ *       {@link io.dimstream.db.jobs.ReplayKeys}) clears its keys' rows and memory first, then
+ *       applies their events only.</li>
  *   <li>{@link io.dimstream.app.replay.ReplayMeters}: replay gauges (jobs by state; running jobs'
  *       events read, rows changed, lag) read from {@code dimstream.replay_jobs} every 10 s by a
  *       daemon thread, never on a scrape.</li>
+ *   <li>{@link io.dimstream.app.replay.SnapshotReplay}: the slice side of a job of a {@code mode:
+ *       snapshot} entity, called by the worker at four points (a marker taken out of the read
+ *       records, the batch's reads noted, the batch's transaction, the last transaction). The rows
+ *       are applied as any events; a slice complete in the range (every partition's marker read,
+ *       none of its rows before the range's start: its first record on each partition read after
+ *       another slice's marker, or the range starts at offset 0) is judged in the batch's
+ *       transaction with {@link io.dimstream.app.load.SliceLoader#judgeAbsences}, the same
+ *       deletions by absence as {@code load --slice-at}, with every complete slice after it. A slice
+ *       not whole in the range deletes nothing (its rows in the range still land). What a job read
+ *       of each slice is {@link io.dimstream.db.jobs.ReplaySlices}, kept with the positions, so a
+ *       resume is exact. Why not commit positions only at slice boundaries: slices span every
+ *       partition, and a slice can be larger than a batch should be.</li>
  *   <li>{@link io.dimstream.app.replay.DlqMirror}: copies {@code <topic>.dlq} records into
  *       {@code dimstream.dlq_records} (own consumer group, idempotent insert, Kafka offsets committed
  *       after PostgreSQL).</li>

@@ -445,6 +445,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             metrics.batchCommitted(group.get(0).entity.name(), total, Duration.ofNanos(System.nanoTime() - t0), done.result(),
                     done.rejects());
             metrics.classDisagreements(group.get(0).entity.name(), done.disagreements());
+            metrics.recordsValidated(group.get(0).entity.name(), done.validated());
         }
         LOG.debug("{}: applied {} records in one transaction", kafkaOffsets.keySet(), total);
         c.commitAsync(kafkaOffsets, (offsets, ex) -> {

@@ -36,6 +36,11 @@ import org.apache.kafka.common.TopicPartition;
  *       batch and class, how far the topology's count of that class (the {@code class} field of the
  *       change records) is from the writer's count for the same events ({@code ClassDisagreement});
  *       registered at its first disagreement;</li>
+ *   <li>{@value #VALIDATED} (counter, tags {@code entity}, {@code reason}): change records the sink
+ *       validated again instead of taking the topology's typed event as written: {@code older-form}
+ *       (written before the typed form: expected while upgrading in place) or {@code other-shape}
+ *       (typed for a shape of the entity this instance does not have, e.g. a column added by another
+ *       instance meanwhile); registered at its first such record;</li>
  *   <li>{@value #FAILURES} (counter, tags {@code entity}, {@code kind}): batch transactions of a
  *       partition that failed for a reason neither transient nor a record's ({@code other}, or
  *       {@code data} when a refused value escaped the isolation of records, e.g. in a snapshot marker's deletes);</li>
@@ -58,6 +63,7 @@ public final class SinkMetrics {
     public static final String ROWS_CHANGED = "dimstream.rows.changed";
     public static final String EVENTS = "dimstream.sink.events";
     public static final String DISAGREEMENTS = "dimstream.sink.class.disagreements";
+    public static final String VALIDATED = "dimstream.sink.records.validated";
     public static final String FAILURES = "dimstream.sink.partition.failures";
     public static final String STOPPED = "dimstream.sink.partitions.stopped";
     public static final String GAPS = "dimstream.sink.gap.offsets";
@@ -103,6 +109,13 @@ public final class SinkMetrics {
                 .description("events the topology and the writer classified differently, by the topology's class count")
                 .tag("entity", entity).tag("class", cls.name().toLowerCase(java.util.Locale.ROOT))
                 .register(registry).increment(n));
+    }
+
+    /** Records a committed batch's change records validated again, by why ({@link SinkTransaction.Committed}); nothing when none. */
+    public void recordsValidated(String entity, Map<String, Integer> byReason) {
+        byReason.forEach((reason, n) -> Counter.builder(VALIDATED)
+                .description("change records the sink validated again instead of taking the typed form as written, by why")
+                .tag("entity", entity).tag("reason", reason).register(registry).increment(n));
     }
 
     private Counter counter(String name, String entity, String description) {

@@ -80,6 +80,8 @@ final class SinkTransaction {
     private final String group;
     /** The current group transaction's class disagreements, summed over its writer calls (the sink's thread only). */
     private Map<ChangeClass, Integer> disagreements = new EnumMap<>(ChangeClass.class);
+    /** The current group transaction's records validated again, by why (the sink's thread only), see {@link Committed}. */
+    private Map<String, Integer> validated = new java.util.TreeMap<>();
     /**
      * Per entity, its spec with the columns this sink added while running (committed): the spec the
      * next batch applies with. The writer caches its SQL per spec object, so a new spec gets
@@ -103,9 +105,14 @@ final class SinkTransaction {
      * Committed: each batch's partition now stores the batch's {@code nextOffset}.
      * {@code disagreements}: per class, how far the topology's count of its classes (the
      * {@code class} of each change record) is from the writer's count for the same events
-     * ({@link ClassDisagreement}).
+     * ({@link ClassDisagreement}). {@code validated}: change records the sink validated again
+     * instead of taking the topology's typed events as written, by why: {@code older-form} (written
+     * by a release before the typed form) or {@code other-shape} (typed for a shape of the entity
+     * this sink does not have, e.g. a column added in between); each costs the validation the typed
+     * form saves, so a steady count outside an upgrade is worth a look.
      */
-    record Committed(ApplyResult result, int rejects, Map<ChangeClass, Integer> disagreements) implements Outcome {
+    record Committed(ApplyResult result, int rejects, Map<ChangeClass, Integer> disagreements, Map<String, Integer> validated)
+            implements Outcome {
     }
 
     /**
@@ -282,6 +289,7 @@ final class SinkTransaction {
         {
             List<SinkReject> rejects = new ArrayList<>();
             disagreements = new EnumMap<>(ChangeClass.class);
+            validated = new java.util.TreeMap<>();
             ApplyResult result;
             if (ordered.size() == 1) {
                 result = applyWithMarkers(c, entity, ordered.get(0), rejects, isolate);
@@ -311,7 +319,7 @@ final class SinkTransaction {
                         partitionRejects, millis, b.lagAfter()));
                 first = false;
             }
-            return new Committed(result, rejects.size(), Map.copyOf(disagreements));
+            return new Committed(result, rejects.size(), Map.copyOf(disagreements), Map.copyOf(validated));
         }
     }
 
@@ -359,7 +367,7 @@ final class SinkTransaction {
         EventValidator[] validator = {null}; // made only for a record that needs it
         List<Item> items = new ArrayList<>(records.size());
         for (ConsumerRecord<byte[], byte[]> r : records) {
-            Item item = toTypedEvent(entity, codec, validator, r, rejects);
+            Item item = toTypedEvent(entity, codec, validator, r, rejects, validated);
             if (item != null) {
                 items.add(item);
             }
@@ -533,7 +541,7 @@ final class SinkTransaction {
      * {@code validator[0]} (made here when first needed), as before the typed form.
      */
     private static Item toTypedEvent(EntitySpec entity, TypedEventCodec codec, EventValidator[] validator,
-                                     ConsumerRecord<byte[], byte[]> r, List<SinkReject> rejects) {
+                                     ConsumerRecord<byte[], byte[]> r, List<SinkReject> rejects, Map<String, Integer> validated) {
         if (r.value() == null) {
             rejects.add(reject(entity, r, "null value: a changes topic carries no tombstones", null));
             return null;
@@ -552,6 +560,9 @@ final class SinkTransaction {
         }
         if (change.typed() != null) {
             return new Item(r, change.typed(), change.changeClass());
+        }
+        if (change.validatedBecause() != null) {
+            validated.merge(change.validatedBecause(), 1, Integer::sum);
         }
         if (validator[0] == null) {
             validator[0] = new EventValidator(entity);

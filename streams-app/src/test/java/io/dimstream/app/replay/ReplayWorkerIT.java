@@ -259,6 +259,72 @@ class ReplayWorkerIT {
     }
 
     @Test
+    void aNoSwapShadowJobStopsReadyWithTheLiveTableUntouchedItsPreviewIsTheModelsDifferenceAndItsSwapMakesTheTableTheModel()
+            throws Exception {
+        Setup s = setup("noswap", 900);
+        // the live table saw the older half of the topic; the rebuild reads all of it
+        List<Event> older = s.produced().subList(0, 450).stream().map(ReplayFixtures.Produced::event)
+                .filter(java.util.Objects::nonNull).toList();
+        new Scd2Writer(ds).apply(s.spec(), older);
+        List<String> before = ReplayFixtures.wholeRows(ds, ReplayFixtures.table(s.spec()));
+        long id = jobs.submit(s.spec().name(), s.topic(), ReplaySource.earliest(), ReplayTarget.SHADOW, true, "ivan");
+        EntitySpec shadow = ShadowTables.shadowSpec(s.spec(), id);
+        try (ReplayWorker w = worker(s, "w-noswap", fast(200, Duration.ZERO, Duration.ofSeconds(30)))) {
+            ReplayJob job = awaitState(id, JobState.READY);
+            assertFinishedWholeRange(s, job);
+            assertThat(List.of(String.valueOf(job.leaseOwner()), job.detail())).isEqualTo(List.of("null", "shadow table " + shadow.table()
+                    + " filled to the end offsets; waiting for a swap or a discard (the live table is untouched)"));
+            assertThat(ReplayFixtures.wholeRows(ds, ReplayFixtures.table(s.spec()))).isEqualTo(before);
+            assertThat(EntityTableReader.rows(ds, shadow)).isEqualTo(new ReferenceModel(s.spec()).rows(s.events()));
+            // a READY job is nobody's: no worker claims it again
+            assertThat(jobs.claim("w-other", List.of(s.spec().name()), Duration.ofSeconds(30))).isEmpty();
+
+            // the preview: per key, the model's versions of all events against those of the older half
+            io.dimstream.db.jobs.ShadowPreviews previews = new io.dimstream.db.jobs.ShadowPreviews(ds);
+            io.dimstream.db.read.ShadowDiff diff = previews.preview(id, s.spec(), 10_000).diff();
+            Map<Object, List<io.dimstream.db.write.ExpectedRow>> was = byKey(new ReferenceModel(s.spec()).rows(older));
+            Map<Object, List<io.dimstream.db.write.ExpectedRow>> will = byKey(new ReferenceModel(s.spec()).rows(s.events()));
+            List<String> expected = new ArrayList<>();
+            java.util.TreeSet<Object> keys = new java.util.TreeSet<>(will.keySet());
+            keys.addAll(was.keySet());
+            for (Object k : keys) {
+                List<io.dimstream.db.write.ExpectedRow> a = new ArrayList<>(will.getOrDefault(k, List.of()));
+                List<io.dimstream.db.write.ExpectedRow> r = new ArrayList<>(was.getOrDefault(k, List.of()));
+                a.removeAll(was.getOrDefault(k, List.of()));
+                r.removeAll(will.getOrDefault(k, List.of()));
+                if (!a.isEmpty() || !r.isEmpty()) {
+                    expected.add(k + " " + (!was.containsKey(k) ? "ADDED" : !will.containsKey(k) ? "REMOVED" : "CHANGED") + " +" + a + " -" + r);
+                }
+            }
+            List<String> actual = diff.keys().stream().map(kd -> kd.key().get("customer_id") + " " + kd.kind() + " +"
+                    + kd.versionsAdded().stream().map(ReplayWorkerIT::expectedRow).toList() + " -"
+                    + kd.versionsRemoved().stream().map(ReplayWorkerIT::expectedRow).toList()).toList();
+            assertThat(actual).isEqualTo(expected);
+            assertThat(expected).hasSizeGreaterThan(5);
+            assertThat(diff.truncated()).isFalse();
+            assertThat(List.of(diff.keysAdded() + diff.keysRemoved() + diff.keysChanged())).isEqualTo(List.of((long) expected.size()));
+
+            ReplayJob swapped = previews.swap(id, s.spec(), "ivan");
+            assertThat(swapped.state()).isEqualTo(JobState.SUCCEEDED);
+        }
+        assertThat(EntityTableReader.rows(ds, s.spec())).isEqualTo(new ReferenceModel(s.spec()).rows(s.events()));
+        assertThat(ReplayFixtures.wholeRows(ds, ShadowTables.retiredTable(s.spec(), id))).isEqualTo(before);
+        assertThat(ReplayFixtures.strings(ds, "SELECT actor || ' ' || action FROM dimstream.admin_audit WHERE target = 'replay_job:" + id
+                + "' ORDER BY id")).containsExactly("ivan replay.submit", "ivan replay.swap");
+    }
+
+    private static Map<Object, List<io.dimstream.db.write.ExpectedRow>> byKey(List<io.dimstream.db.write.ExpectedRow> rows) {
+        Map<Object, List<io.dimstream.db.write.ExpectedRow>> out = new TreeMap<>();
+        rows.forEach(r -> out.computeIfAbsent(r.key().get("customer_id"), k -> new ArrayList<>()).add(r));
+        return out;
+    }
+
+    private static io.dimstream.db.write.ExpectedRow expectedRow(io.dimstream.db.read.VersionRow v) {
+        return new io.dimstream.db.write.ExpectedRow(v.key(), v.attributes(), v.validFrom(), v.validTo(), v.current(), v.deleted(),
+                v.recordHash());
+    }
+
+    @Test
     void twoWorkersNeverRunOneJob() throws Exception {
         Setup s = setup("two", 400);
         List<Long> ids = new ArrayList<>();

@@ -73,6 +73,7 @@ class SinkTypedChangesTest {
         assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> {
             assertThat(c.rejects()).isEqualTo(1);
             assertThat(c.disagreements()).as("the topology's classes are the writer's").isEmpty();
+            assertThat(c.validated()).as("the three records of the older form, not the typed ones").isEqualTo(Map.of("older-form", 3));
         });
         assertThat(SinkFixtures.rows(DS, e)).containsExactly(
                 SinkFixtures.Row.of("C1", "a@x.io", "Paris", 1L, "2025-08-01T09:00:00Z", "2025-08-01T10:00:00Z", false, false, 1L),
@@ -116,6 +117,46 @@ class SinkTypedChangesTest {
         });
         assertThat(SinkFixtures.rows(DS, e)).containsExactly(
                 SinkFixtures.Row.of("C9", "n@x.io", "Bern", 1L, "2025-08-01T09:00:00Z", null, true, false, 1L));
+    }
+
+    @Test
+    void typedRecordsOfAnotherShapeAreValidatedAgainCountedAndExported() throws Exception {
+        EntitySpec e = SinkFixtures.customer("other_shape", DS);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        byte[] asWritten = typed(e, Event.upsert(Instant.parse("2025-08-01T09:00:00Z"),
+                Map.of("customer_id", "C1", "email", "a@x.io", "city", "Paris", "last_login", 1L), 0, Source.kafka("crm.customers", 0, 1)),
+                ChangeClass.NEW);
+        String other = new String(typed(e, Event.upsert(Instant.parse("2025-08-01T10:00:00Z"),
+                Map.of("customer_id", "C1", "email", "a@x.io", "city", "Lyon", "last_login", 2L), 0, Source.kafka("crm.customers", 0, 2)),
+                ChangeClass.CHANGED), StandardCharsets.UTF_8);
+        // the shape of an instance that knows a column this one does not (yet): same values, another fingerprint
+        String shape = other.replaceAll("(?s).*\"shape\":\"([^\"]*)\".*", "$1");
+        assertThat(shape).isNotEqualTo(other);
+        byte[] otherShape = other.replace("\"shape\":\"" + shape + "\"", "\"shape\":\"" + "0".repeat(shape.length()) + "\"")
+                .getBytes(StandardCharsets.UTF_8);
+        List<byte[]> values = List.of(asWritten, otherShape);
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            records.add(new ConsumerRecord<>(tp.topic(), 0, i, null, values.get(i)));
+        }
+        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "other-shape");
+
+        SinkTransaction.Outcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records, values.size());
+
+        assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> {
+            assertThat(c.rejects()).isZero();
+            assertThat(c.validated()).isEqualTo(Map.of("other-shape", 1));
+            io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+            SinkMetrics metrics = new SinkMetrics(registry);
+            metrics.recordsValidated(e.name(), c.validated());
+            metrics.recordsValidated(e.name(), Map.of());
+            assertThat(registry.find(SinkMetrics.VALIDATED).counters().stream()
+                    .map(m -> m.getId().getTag("entity") + "|" + m.getId().getTag("reason") + "|" + m.count()).sorted().toList())
+                    .containsExactly("other_shape|other-shape|1.0");
+        });
+        assertThat(SinkFixtures.rows(DS, e)).containsExactly(
+                SinkFixtures.Row.of("C1", "a@x.io", "Paris", 1L, "2025-08-01T09:00:00Z", "2025-08-01T10:00:00Z", false, false, 1L),
+                SinkFixtures.Row.of("C1", "a@x.io", "Lyon", 2L, "2025-08-01T10:00:00Z", null, true, false, 2L));
     }
 
     /** C2 at 10:30: Oslo, last login 2, the email the source did not send. */
