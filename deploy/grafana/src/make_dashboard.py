@@ -116,7 +116,17 @@ panel("Kafka Streams: process rate and alive threads", "records processed per se
 row("Replay")
 panel("Replay jobs finished", "replay jobs this instance finished, by entity and outcome (succeeded, failed, cancelled)",
       [(f"sum by (entity, outcome) (increase(dimstream_replay_jobs_total{{{SEL}, {ENT}}}[$__rate_interval]))", "{{outcome}} {{entity}}")],
-      unit="short", w=24)
+      unit="short")
+panel("Replay jobs queued and running", "jobs waiting and running per entity, from dimstream.replay_jobs (every instance reports "
+      "the same table: max, not sum)",
+      [(f"max by (entity, state) (dimstream_replay_jobs_current{{{SEL}, {ENT}, state=~\"queued|running\"}})", "{{state}} {{entity}}")],
+      unit="short", x=12)
+panel("Running replays: events read and lag", "over each entity's running replay jobs: events read so far, and the events of "
+      "their ranges not read yet (lag = events_total - events_read)",
+      [(f"max by (entity) (dimstream_replay_running_events_read{{{SEL}, {ENT}}})", "read {{entity}}"),
+       (f"max by (entity) (dimstream_replay_running_lag{{{SEL}, {ENT}}})", "lag {{entity}}")], unit="short")
+panel("Running replays: rows changed", "version rows inserted, updated or deleted so far by each entity's running replay jobs",
+      [(f"max by (entity) (dimstream_replay_running_rows_changed{{{SEL}, {ENT}}})", "{{entity}}")], unit="short", x=12)
 
 row("JVM")
 panel("Heap", "heap used and its maximum",

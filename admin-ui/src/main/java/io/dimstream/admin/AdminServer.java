@@ -8,6 +8,7 @@ import io.dimstream.admin.audit.AuditPage;
 import io.dimstream.admin.columns.ColumnsPage;
 import io.dimstream.admin.dlq.DlqPage;
 import io.dimstream.admin.replay.ReplayPage;
+import io.dimstream.admin.replay.RetiredTablesPage;
 import io.dimstream.admin.auth.Accounts;
 import io.dimstream.admin.auth.LoginThrottle;
 import io.dimstream.admin.auth.Security;
@@ -131,7 +132,7 @@ public final class AdminServer {
                 catalog, pages);
         FeaturePages f = new FeaturePages(login, dashboard, history, asOf, diff, integrityPage, quarantine,
                 new ReplayPage(new ReplayJobs(ds), shadows, catalog, pages), new DlqPage(new DlqRecords(ds), ds, catalog, pages),
-                new AuditPage(new AuditLog(ds), pages), new ColumnsPage(ds, catalog, pages));
+                new AuditPage(new AuditLog(ds), pages), new ColumnsPage(ds, catalog, pages), new RetiredTablesPage(ds, catalog, pages));
         this.endpoints = endpoints(f);
         Errors errors = new Errors(pages, admin.statementTimeout(), security::headers);
 
@@ -166,7 +167,7 @@ public final class AdminServer {
     /** The handlers by feature. */
     private record FeaturePages(LoginPages login, DashboardPage dashboard, HistoryPage history, AsOfPage asOf, DiffPage diff,
                             IntegrityPage integrity, QuarantinePage quarantine, ReplayPage replay, DlqPage dlq, AuditPage audit,
-                            ColumnsPage columns) {
+                            ColumnsPage columns, RetiredTablesPage retired) {
     }
 
     /**
@@ -237,6 +238,9 @@ public final class AdminServer {
         add(t, GET, "/api/replays/{id}/preview", Access.VIEWER, replay::previewApi);
         add(t, POST, "/api/replays/{id}/swap", Access.ADMIN, replay::swapApi);
         add(t, POST, "/api/replays/{id}/discard", Access.ADMIN, replay::discardApi);
+        add(t, GET, "/replay-tables", Access.VIEWER, f.retired()::page);
+        add(t, GET, "/api/replay-tables", Access.VIEWER, f.retired()::api);
+        add(t, POST, "/replay-tables/{id}/drop", Access.ADMIN, f.retired()::drop);
 
         add(t, GET, "/dlq", Access.VIEWER, dlq::page);
         add(t, GET, "/dlq/{id}/{part}", Access.VIEWER, dlq::download);

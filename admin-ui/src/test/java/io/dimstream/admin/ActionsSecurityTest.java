@@ -75,7 +75,7 @@ class ActionsSecurityTest {
             // every state-changing route of the real route table, pages and JSON twins
             List<AdminServer.Route> actions = server.routes().stream().filter(r -> r.access() == AdminServer.Access.ADMIN).toList();
             assertThat(actions).allSatisfy(r -> assertThat(r.method()).isEqualTo(io.javalin.http.HandlerType.POST));
-            assertThat(actions.stream().filter(r -> !r.path().startsWith("/api/")).count()).isEqualTo(8);
+            assertThat(actions.stream().filter(r -> !r.path().startsWith("/api/")).count()).isEqualTo(9);
             for (AdminServer.Route r : actions) {
                 String path = concrete(r.path(), job);
                 Map<String, String> form = forms().getOrDefault(r.path(), Map.of());

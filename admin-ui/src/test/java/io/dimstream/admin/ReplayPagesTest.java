@@ -9,8 +9,10 @@ import io.dimstream.db.jobs.JobState;
 import io.dimstream.db.jobs.PartitionProgress;
 import io.dimstream.db.jobs.ReplayJob;
 import io.dimstream.db.jobs.ReplayJobs;
+import io.dimstream.db.jobs.ReplayKeys;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
+import io.dimstream.db.jobs.RetiredTables;
 import io.javalin.testtools.JavalinTest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
@@ -214,6 +216,104 @@ class ReplayPagesTest {
             assertThat(api.postJson("/api/replays", "[1,", "Authorization", auth).statusCode()).isEqualTo(400);
             assertThat(api.get("/api/replays/999999", "Authorization", auth).body()).isEqualTo("{\"error\":\"no replay job 999999\"}");
             assertThat(jobs.list(null, 10_000)).hasSize(before);
+        });
+    }
+
+    @Test
+    void aRepairOfSomeKeysIsQueuedFromTheFormAndTheApiShownOnItsPageAndAuditedAndRefusedForAShadow() {
+        JavalinTest.test(f.server().app(), (app, client) -> {
+            Browser b = new Browser(client.getOrigin());
+            assertThat(b.login("quinn", ActionsFixture.PASSWORD).statusCode()).isEqualTo(303);
+            String token = Browser.csrf(b.get("/replay").body());
+            HttpResponse<String> ok = b.post("/replay", Map.of("_csrf", token, "entity", "journal", "from", "earliest", "target", "live",
+                    "keys", " J2, J1 ,J2"));
+            assertThat(ok.statusCode()).isEqualTo(303);
+            long id = Long.parseLong(ok.headers().firstValue("Location").orElseThrow().replace("/replay/", ""));
+            assertThat(jobs.keys(id)).contains(new ReplayKeys(List.of(List.of("J2"), List.of("J1")), null));
+            assertThat(b.get("/replay/" + id).body()).contains("into the live table, <span id=\"job-keys\">keys J2, J1 only "
+                    + "(a repair: their rows rebuilt from the range)</span>; started by quinn.");
+            ReplayJob queued = jobs.find(id).orElseThrow();
+            assertThat(JSON.readTree(b.get("/api/replays/" + id).body())).isEqualTo(parse("{'job':" + jobJson(queued, "earliest", null)
+                    + ",'partitions':[],'keys':'keys J2, J1'}"));
+            try (Connection c = f.ds.getConnection(); var p = c.prepareStatement(
+                    "SELECT actor, action, detail->>'keys', detail->>'target' FROM dimstream.admin_audit WHERE target = ?")) {
+                p.setString(1, "replay_job:" + id);
+                try (var rs = p.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(List.of(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)))
+                            .isEqualTo(List.of("quinn", "replay.submit", "keys J2, J1", "live"));
+                }
+            }
+
+            Browser api = new Browser(client.getOrigin());
+            String auth = "Bearer " + ActionsFixture.TOKEN;
+            HttpResponse<String> prefix = api.postJson("/api/replays", "{\"entity\": \"journal\", \"key_prefix\": \"J\"}", "Authorization", auth);
+            assertThat(prefix.statusCode()).as(prefix.body()).isEqualTo(201);
+            long pid = JSON.readTree(prefix.body()).at("/job/id").asLong();
+            assertThat(JSON.readTree(prefix.body()).at("/keys").asText()).isEqualTo("keys starting with \"J\"");
+            assertThat(jobs.keys(pid)).contains(new ReplayKeys(null, "J"));
+
+            int before = jobs.list(null, 10_000).size();
+            assertThat(api.postJson("/api/replays", "{\"entity\": \"journal\", \"keys\": \"J1\", \"target\": \"shadow\"}", "Authorization", auth)
+                    .body()).isEqualTo("{\"error\":\"keys: a repair of some keys writes the live table; a shadow of some keys would "
+                    + "replace the whole table\"}");
+            assertThat(api.postJson("/api/replays", "{\"entity\": \"journal\", \"keys\": \"J1\", \"key_prefix\": \"J\"}", "Authorization", auth)
+                    .body()).isEqualTo("{\"error\":\"keys: give the keys or a key prefix, not both\"}");
+            assertThat(api.postJson("/api/replays", "{\"entity\": \"ledger\", \"keys\": \"{\\\"nope\\\": 1}\"}", "Authorization", auth)
+                    .body()).isEqualTo("{\"error\":\"keys: the key {\\\"nope\\\":1} must name exactly the key columns [id]\"}");
+            HttpResponse<String> form = b.post("/replay", Map.of("_csrf", token, "entity", "journal", "keys", "J1,,J2"));
+            assertThat(form.statusCode()).isEqualTo(400);
+            assertThat(form.body()).contains("<p class=\"error\" id=\"replay-error\">keys: an empty key in \"J1,,J2\"</p>");
+            assertThat(jobs.list(null, 10_000)).hasSize(before);
+        });
+    }
+
+    @Test
+    void theTablesReplaysLeftBehindAreListedAndAnAdminDropsOneAudited() {
+        JavalinTest.test(f.server().app(), (app, client) -> {
+            long id = jobs.submit("journal", "fin.journal", ReplaySource.earliest(), ReplayTarget.SHADOW, "rita");
+            jobs.claim("test-worker", List.of("journal"), Duration.ofMinutes(5)).orElseThrow();
+            String kept = f.journal.table() + "_replaced_" + id;
+            try (Connection c = f.ds.getConnection()) {
+                c.setAutoCommit(false);
+                ReplayJobs.finish(c, id, JobState.SUCCEEDED, null, "swapped in");
+                io.dimstream.db.schema.EntityTables.createUnregistered(c, f.journal.withTable(kept));
+                c.commit();
+            }
+            RetiredTables.Retired r = RetiredTables.list(f.ds, List.of(f.journal)).stream().filter(x -> x.job() == id).findFirst().orElseThrow();
+            assertThat(List.of(r.entity(), r.kind(), r.table(), r.memoryTable())).isEqualTo(List.of("journal", "replaced", kept, kept + "_events"));
+            Browser b = new Browser(client.getOrigin());
+            assertThat(b.login("rita", ActionsFixture.PASSWORD).statusCode()).isEqualTo(303);
+
+            JsonNode api = JSON.readTree(b.get("/api/replay-tables").body());
+            JsonNode row = null;
+            for (JsonNode n : api.get("tables")) {
+                if (n.get("job").asLong() == id) {
+                    row = n;
+                }
+            }
+            assertThat(row).isEqualTo(parse("{'job':" + id + ",'entity':'journal','kind':'replaced','table':'" + kept + "','memory_table':'"
+                    + kept + "_events','bytes':" + r.bytes() + ",'since':'" + r.since() + "'}"));
+            String page = b.get("/replay-tables").body();
+            assertThat(page).contains("<tr data-job=\"" + id + "\"><td><a href=\"/replay/" + id + "\">#" + id + "</a></td><td>journal</td>"
+                    + "<td>replaced</td><td>" + kept + "</td><td>" + kept + "_events</td><td class=\"num\">" + r.bytes() + "</td>")
+                    .contains("<form method=\"post\" action=\"/replay-tables/" + id + "/drop\">");
+
+            HttpResponse<String> dropped = b.post("/replay-tables/" + id + "/drop", Map.of("_csrf", Browser.csrf(page)));
+            assertThat(dropped.statusCode()).isEqualTo(303);
+            assertThat(RetiredTables.list(f.ds, List.of(f.journal)).stream().filter(x -> x.job() == id).toList()).isEmpty();
+            try (Connection c = f.ds.getConnection(); var p = c.prepareStatement(
+                    "SELECT actor, detail->>'table', to_regclass(?) IS NULL FROM dimstream.admin_audit WHERE target = ? AND action = ?")) {
+                p.setString(1, kept);
+                p.setString(2, "replay_job:" + id);
+                p.setString(3, RetiredTables.DROP_ACTION);
+                try (var rs = p.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(List.of(rs.getString(1), rs.getString(2), rs.getBoolean(3))).isEqualTo(List.of("rita", kept, true));
+                }
+            }
+            HttpResponse<String> again = b.post("/replay-tables/" + id + "/drop", Map.of("_csrf", Browser.csrf(page)));
+            assertThat(again.statusCode()).isEqualTo(404);
         });
     }
 

@@ -7,6 +7,7 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.jobs.JobState;
 import io.dimstream.db.jobs.ReplayJob;
 import io.dimstream.db.jobs.ReplayJobs;
+import io.dimstream.db.jobs.ReplayKeys;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
 import io.dimstream.db.jobs.ShadowPreviews;
@@ -74,6 +75,16 @@ final class ReplayCommand implements Callable<Integer> {
                     + "fresh table swapped in atomically when caught up. Default: ${DEFAULT-VALUE}")
     String target;
 
+    @Option(names = "--keys", paramLabel = "KEYS",
+            description = "repair only these keys of the live table: their rows are removed and rebuilt from the range "
+                    + "(records of other keys are read and skipped). A one-column key: K1,K2; any key: JSON objects naming "
+                    + "the key columns, e.g. '{\"region\": \"eu\", \"id\": 7},{\"region\": \"us\", \"id\": 1}'")
+    String keys;
+
+    @Option(names = "--key-prefix", paramLabel = "PREFIX",
+            description = "repair only the keys whose first key column (text) starts with PREFIX, like --keys")
+    String keyPrefix;
+
     @Option(names = "--no-swap", description = "with --target shadow: stop the job READY at its end offsets instead of swapping the "
             + "shadow in; then --diff, --swap or --discard it")
     boolean noSwap;
@@ -132,6 +143,23 @@ final class ReplayCommand implements Callable<Integer> {
             } catch (IllegalArgumentException ex) {
                 throw new CliFailure(CliFailure.USAGE, "--" + ex.getMessage(), ex);
             }
+            ReplayKeys only = null;
+            try {
+                if (keys != null && keyPrefix != null) {
+                    throw new IllegalArgumentException("--keys and --key-prefix: give one of them");
+                }
+                if (keys != null) {
+                    only = ReplayKeys.parseKeys("--keys", keys, e);
+                } else if (keyPrefix != null) {
+                    only = ReplayKeys.parsePrefix("--key-prefix", keyPrefix, e);
+                }
+                if (only != null && into != ReplayTarget.LIVE) {
+                    throw new IllegalArgumentException((keys != null ? "--keys" : "--key-prefix") + ": a repair of some keys writes "
+                            + "the live table (--target live); a shadow of some keys would replace the whole table");
+                }
+            } catch (IllegalArgumentException ex) {
+                throw new CliFailure(CliFailure.USAGE, ex.getMessage(), ex);
+            }
             if (noSwap && into != ReplayTarget.SHADOW) {
                 throw new CliFailure(CliFailure.USAGE, "--no-swap: only with --target shadow (a live replay has no swap)", null);
             }
@@ -140,9 +168,10 @@ final class ReplayCommand implements Callable<Integer> {
             try (Databases.Handle db = CommandSupport.openDatabase(cfg.postgres())) {
                 Migrations.migrate(db.dataSource());
                 ReplayJobs jobs = new ReplayJobs(db.dataSource());
-                long id = jobs.submit(e.name(), readTopic, source, into, noSwap, who);
-                out.printf("replay job %d queued: %s from %s into the %s table of %s (by %s)%s%n", id, readTopic, source,
-                        into.sql(), e.name(), who, noSwap ? "; it stops READY before the swap" : "");
+                long id = only != null ? jobs.submit(e.name(), readTopic, source, into, only, who)
+                        : jobs.submit(e.name(), readTopic, source, into, noSwap, who);
+                out.printf("replay job %d queued: %s from %s into the %s table of %s%s (by %s)%s%n", id, readTopic, source,
+                        into.sql(), e.name(), only == null ? "" : ", " + only + " only", who, noSwap ? "; it stops READY before the swap" : "");
                 out.flush();
                 if (!await) {
                     return 0;

@@ -154,7 +154,7 @@ final class RunCommand implements Callable<Integer> {
                 ServiceReplayKeys.BATCH_SIZE.override("--replay-batch-size", replayBatchSize, r.batchSize(), problems),
                 ServiceReplayKeys.PAUSE.override("--replay-pause", replayPause, r.pause(), problems),
                 ServiceReplayKeys.LEASE.override("--replay-lease", replayLease, r.lease(), problems),
-                ServiceReplayKeys.POLL.override("--replay-poll", replayPoll, r.poll(), problems));
+                ServiceReplayKeys.POLL.override("--replay-poll", replayPoll, r.poll(), problems), r.keepReplacedTables());
         ServiceConfig service = new ServiceConfig(
                 ConfigKeys.SERVICE_APPLICATION_ID.override("--application-id", applicationId, file.applicationId(), problems),
                 ConfigKeys.SERVICE_PARTITIONS.override("--partitions", partitions, file.partitions(), problems),

@@ -70,6 +70,31 @@ class ReplayCommandTest {
     }
 
     @Test
+    void keysOrAKeyPrefixQueueARepairOfTheLiveTableAndAreRefusedForAShadowOrTogether() throws Exception {
+        Path config = config();
+        CliRun keys = CliRun.of("replay", "--config", config.toString(), "--entity", entity, "--keys", "C2,C1", "--user", "ops");
+        CliRun prefix = CliRun.of("replay", "--config", config.toString(), "--entity", entity, "--key-prefix", "EU-", "--user", "ops");
+
+        assertThat(List.of(keys.exitCode(), prefix.exitCode())).isEqualTo(List.of(0, 0));
+        List<ReplayJob> queued = jobs.list(entity, 10);
+        assertThat(keys.out()).isEqualTo("replay job " + queued.get(1).id() + " queued: crm.customers from earliest into the live table of "
+                + entity + ", keys C2, C1 only (by ops)\n");
+        assertThat(prefix.out()).isEqualTo("replay job " + queued.get(0).id() + " queued: crm.customers from earliest into the live table of "
+                + entity + ", keys starting with \"EU-\" only (by ops)\n");
+        assertThat(List.of(jobs.keys(queued.get(1).id()), jobs.keys(queued.get(0).id()))).isEqualTo(List.of(
+                java.util.Optional.of(new io.dimstream.db.jobs.ReplayKeys(List.of(List.of("C2"), List.of("C1")), null)),
+                java.util.Optional.of(new io.dimstream.db.jobs.ReplayKeys(null, "EU-"))));
+
+        CliRun shadow = CliRun.of("replay", "--config", config.toString(), "--entity", entity, "--keys", "C1", "--target", "shadow");
+        CliRun both = CliRun.of("replay", "--config", config.toString(), "--entity", entity, "--keys", "C1", "--key-prefix", "C");
+        assertThat(List.of(shadow.exitCode(), both.exitCode())).isEqualTo(List.of(2, 2));
+        assertThat(shadow.err()).isEqualTo("dimstream replay: --keys: a repair of some keys writes the live table (--target live); "
+                + "a shadow of some keys would replace the whole table\n");
+        assertThat(both.err()).isEqualTo("dimstream replay: --keys and --key-prefix: give one of them\n");
+        assertThat(jobs.list(entity, 10)).hasSize(2);
+    }
+
+    @Test
     void badFromOrTargetIsRefusedNamingTheOptionAndNothingIsQueued() throws Exception {
         Path config = config();
         CliRun badFrom = CliRun.of("replay", "--config", config.toString(), "--entity", entity, "--from", "last tuesday");

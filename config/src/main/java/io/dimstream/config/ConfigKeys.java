@@ -403,9 +403,23 @@ public final class ConfigKeys {
                         + "`run --replay-poll` overrides it.")
                 .positiveDuration(Duration.ofSeconds(2), "PT2S");
 
+        /** {@code keep-replaced-tables: forever}: retired tables are never dropped by the service. */
+        public static final String FOREVER = "forever";
+        public static final ConfigKey<Optional<Duration>> KEEP_REPLACED_TABLES = key("service.replay", "keep-replaced-tables")
+                .doc("How long the tables shadow replays leave behind are kept: `T_replaced_<job>` (the table a swap replaced) and "
+                        + "`T_shadow_<job>` of a failed job, each with its `_events`; older ones are dropped by the service (audited "
+                        + "as user `system`). `forever`: only an admin drops them (the replay page).")
+                .of("ISO-8601 duration or `forever`", ConfigKey.STRING, Optional.empty(), FOREVER, (path, raw, problems) -> {
+                    if (raw.equals(FOREVER)) {
+                        return Optional.empty();
+                    }
+                    Duration d = ConfigKey.positiveDuration(path, (String) raw, "P7D", problems);
+                    return d == null ? null : Optional.of(d);
+                }, k -> k.map(DimstreamConfig::isoDuration).orElse(FOREVER));
+
         public static final ConfigSection SECTION = new ConfigSection("service.replay",
                 "The replay worker, the DLQ mirror and the re-drive executor of `dimstream run`.",
-                List.of(BATCH_SIZE, PAUSE, LEASE, POLL), List.of());
+                List.of(BATCH_SIZE, PAUSE, LEASE, POLL, KEEP_REPLACED_TABLES), List.of());
     }
 
     // ---- readers shared by keys

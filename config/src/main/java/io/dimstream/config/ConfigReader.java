@@ -224,7 +224,7 @@ final class ConfigReader {
         Duration pruneInterval = values.get(ConfigKeys.SERVICE_PRUNE_INTERVAL);
         ServiceConfig.Replay replay = new ServiceConfig.Replay(values.get(ConfigKeys.ServiceReplayKeys.BATCH_SIZE),
                 values.get(ConfigKeys.ServiceReplayKeys.PAUSE), values.get(ConfigKeys.ServiceReplayKeys.LEASE),
-                values.get(ConfigKeys.ServiceReplayKeys.POLL));
+                values.get(ConfigKeys.ServiceReplayKeys.POLL), values.get(ConfigKeys.ServiceReplayKeys.KEEP_REPLACED_TABLES));
         return new ServiceConfig(applicationId, partitions, pruneInterval, replay);
     }
 

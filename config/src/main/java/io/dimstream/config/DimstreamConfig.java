@@ -198,6 +198,7 @@ public record DimstreamConfig(
             ConfigKeys.ServiceReplayKeys.PAUSE.putInto(rp, service.replay().pause());
             ConfigKeys.ServiceReplayKeys.LEASE.putInto(rp, service.replay().lease());
             ConfigKeys.ServiceReplayKeys.POLL.putInto(rp, service.replay().poll());
+            ConfigKeys.ServiceReplayKeys.KEEP_REPLACED_TABLES.putInto(rp, service.replay().keepReplacedTables());
             sv.put(ConfigKeys.ServiceReplayKeys.SECTION.name(), rp);
             root.put(ConfigKeys.SERVICE.name(), sv);
         }

@@ -18,6 +18,7 @@ import java.util.Objects;
  *     pause: PT0S                        # between two replay-job batches (a throttle)
  *     lease: PT30S                       # a dead instance's job is resumed by another after this
  *     poll: PT2S                         # how often an idle worker looks for a job
+ *     keep-replaced-tables: forever      # or a duration: retired shadow-replay tables older than it are dropped
  * </pre>
  *
  * @param applicationId the Kafka Streams application id; instances with the same id share the work
@@ -34,16 +35,25 @@ public record ServiceConfig(String applicationId, int partitions, Duration prune
      * @param pause     between two batches of a replay job
      * @param lease     how long a claimed job stays this instance's without a heartbeat
      * @param poll      how often an idle worker looks for a job
+     * @param keepReplacedTables how long tables shadow replays leave behind are kept before the service drops them;
+     *                  empty: until an admin drops them
      */
-    public record Replay(int batchSize, Duration pause, Duration lease, Duration poll) {
+    public record Replay(int batchSize, Duration pause, Duration lease, Duration poll, java.util.Optional<Duration> keepReplacedTables) {
 
         public static final Replay DEFAULTS = new Replay(ServiceReplayKeys.BATCH_SIZE.defaultValue(),
-                ServiceReplayKeys.PAUSE.defaultValue(), ServiceReplayKeys.LEASE.defaultValue(), ServiceReplayKeys.POLL.defaultValue());
+                ServiceReplayKeys.PAUSE.defaultValue(), ServiceReplayKeys.LEASE.defaultValue(), ServiceReplayKeys.POLL.defaultValue(),
+                ServiceReplayKeys.KEEP_REPLACED_TABLES.defaultValue());
 
         public Replay {
             Objects.requireNonNull(pause);
             Objects.requireNonNull(lease);
             Objects.requireNonNull(poll);
+            Objects.requireNonNull(keepReplacedTables);
+        }
+
+        /** Without a retention: retired tables are kept until an admin drops them. */
+        public Replay(int batchSize, Duration pause, Duration lease, Duration poll) {
+            this(batchSize, pause, lease, poll, java.util.Optional.empty());
         }
     }
 

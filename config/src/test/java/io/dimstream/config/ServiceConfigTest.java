@@ -59,6 +59,7 @@ class ServiceConfigTest {
                     pause: PT0.05S
                     lease: PT3S
                     poll: PT0.5S
+                    keep-replaced-tables: forever
                 """);
         assertThat(parse(config.describeMasked())).isEqualTo(config);
         assertThat(parse(BASE + "service:\n  partitions: 6\n").service())
@@ -81,8 +82,35 @@ class ServiceConfigTest {
                 + "service.replay.lease: must be at least PT0.3S, got PT0.1S; "
                 + "service.replay.poll: must be positive, got PT0S");
         assertThat(refusal(BASE + "service:\n  replay:\n    leases: PT3S\n"))
-                .isEqualTo("config t.yml: service.replay.leases: unknown key (known here: batch-size, lease, pause, poll)");
+                .isEqualTo("config t.yml: service.replay.leases: unknown key (known here: batch-size, keep-replaced-tables, lease, pause, poll)");
         assertThat(refusal(BASE + "service:\n  partitions: many\n"))
                 .isEqualTo("config t.yml: service.partitions: \"many\" is not an integer");
+    }
+
+    @Test
+    void keepReplacedTablesIsADurationOrForeverAndARefusalNamesTheField() {
+        assertThat(parse(BASE).service().replay().keepReplacedTables()).isEmpty();
+        DimstreamConfig week = parse(BASE + "service:\n  replay: {keep-replaced-tables: P7D}\n");
+        assertThat(week.service().replay()).isEqualTo(new ServiceConfig.Replay(5000, Duration.ZERO, Duration.ofSeconds(30),
+                Duration.ofSeconds(2), java.util.Optional.of(Duration.ofDays(7))));
+        assertThat(week.describeMasked()).contains("""
+                service:
+                  application-id: dimstream
+                  partitions: 3
+                  prune-interval: PT1H
+                  replay:
+                    batch-size: 5000
+                    pause: PT0S
+                    lease: PT30S
+                    poll: PT2S
+                    keep-replaced-tables: P7D
+                """);
+        assertThat(parse(week.describeMasked())).isEqualTo(week);
+        assertThat(parse(BASE + "service:\n  replay: {keep-replaced-tables: forever}\n").service().replay().keepReplacedTables()).isEmpty();
+
+        assertThat(refusal(BASE + "service:\n  replay: {keep-replaced-tables: 7d}\n"))
+                .isEqualTo("config t.yml: service.replay.keep-replaced-tables: \"7d\" is not an ISO-8601 duration (e.g. P7D)");
+        assertThat(refusal(BASE + "service:\n  replay: {keep-replaced-tables: PT0S}\n"))
+                .isEqualTo("config t.yml: service.replay.keep-replaced-tables: must be positive, got PT0S");
     }
 }

@@ -28,10 +28,21 @@ public record JobView(long id, String entity, String topic, String from, String 
                 j.error() != null ? j.error() : j.detail(), j.noSwap(), j.state() == JobState.READY);
     }
 
-    /** A job with its partitions (empty until it has started): the job page and {@code GET /api/replays/{id}}. */
-    public record Detail(JobView job, List<PartitionProgress> partitions) {
+    /**
+     * A job with its partitions (empty until it has started): the job page and {@code GET /api/replays/{id}}.
+     *
+     * @param keys a repair's keys ({@code keys C1, C2}, {@code keys starting with "P"}), null (and left out of the JSON)
+     *             for a replay of every key
+     */
+    public record Detail(JobView job, List<PartitionProgress> partitions,
+                         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String keys) {
         public Detail {
             partitions = List.copyOf(partitions);
+        }
+
+        /** A job of every key (not a repair). */
+        public Detail(JobView job, List<PartitionProgress> partitions) {
+            this(job, partitions, null);
         }
     }
 }

@@ -99,8 +99,13 @@ public final class ReplayPage {
             renderList(ctx, req, e.getMessage());
             return;
         }
-        long id = jobs.submit(r.entity(), r.topic(), r.source(), r.target(), r.noSwap(), Security.principal(ctx).name());
+        long id = r.keys() != null ? jobs.submit(r.entity(), r.topic(), r.source(), r.target(), r.keys(), Security.principal(ctx).name())
+                : jobs.submit(r.entity(), r.topic(), r.source(), r.target(), r.noSwap(), Security.principal(ctx).name());
         ctx.redirect("/replay/" + id, HttpStatus.SEE_OTHER);
+    }
+
+    private String keys(long id) throws SQLException {
+        return jobs.keys(id).map(Object::toString).orElse(null);
     }
 
     private ReplayJob job(Context ctx) throws SQLException {
@@ -116,7 +121,7 @@ public final class ReplayPage {
 
     JobView.Detail detail(Context ctx) throws SQLException {
         ReplayJob j = job(ctx);
-        return new JobView.Detail(JobView.of(j), jobs.progress(j.id()));
+        return new JobView.Detail(JobView.of(j), jobs.progress(j.id()), keys(j.id()));
     }
 
     public void jobPage(Context ctx) throws SQLException {
@@ -230,9 +235,10 @@ public final class ReplayPage {
     /** {@code POST /api/replays}: a JSON object (or form fields) like the form's; 201 with the job and its Location. */
     public void submitApi(Context ctx) throws SQLException {
         ReplayRequest.Resolved r = requestFrom(ctx).resolve(catalog);
-        long id = jobs.submit(r.entity(), r.topic(), r.source(), r.target(), r.noSwap(), Security.principal(ctx).name());
+        long id = r.keys() != null ? jobs.submit(r.entity(), r.topic(), r.source(), r.target(), r.keys(), Security.principal(ctx).name())
+                : jobs.submit(r.entity(), r.topic(), r.source(), r.target(), r.noSwap(), Security.principal(ctx).name());
         ReplayJob j = jobs.find(id).orElseThrow();
-        ctx.status(HttpStatus.CREATED).header("Location", "/api/replays/" + id).json(new JobView.Detail(JobView.of(j), List.of()));
+        ctx.status(HttpStatus.CREATED).header("Location", "/api/replays/" + id).json(new JobView.Detail(JobView.of(j), List.of(), keys(id)));
     }
 
     private static ReplayRequest requestFrom(Context ctx) {
@@ -263,6 +269,6 @@ public final class ReplayPage {
     public void cancelApi(Context ctx) throws SQLException {
         long id = cancel(ctx);
         ReplayJob j = jobs.find(id).orElseThrow();
-        ctx.json(new JobView.Detail(JobView.of(j), jobs.progress(id)));
+        ctx.json(new JobView.Detail(JobView.of(j), jobs.progress(id), keys(id)));
     }
 }

@@ -3,6 +3,7 @@ package io.dimstream.admin.replay;
 import io.dimstream.admin.web.BadRequest;
 import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.admin.web.Params;
+import io.dimstream.db.jobs.ReplayKeys;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
 import java.time.Instant;
@@ -19,18 +20,22 @@ import java.util.function.Function;
  * @param topic   blank or the entity's own topic; any other is refused (see {@link #resolve})
  * @param noSwap  {@code no_swap}: blank, or {@code on}/{@code true} (the form's checkbox, the JSON boolean) to stop a
  *                shadow job READY before its swap
+ * @param keys    blank, or a repair of these keys only (live target): {@code K1,K2}, or JSON objects naming the key
+ *                columns for a key of several ({@link ReplayKeys#parseKeys})
+ * @param keyPrefix blank, or a repair of the keys whose first (text) key column starts with it
  */
 public record ReplayRequest(String entity, String topic, String from, String at, String tz, String offsets, String target,
-                            String noSwap) {
+                            String noSwap, String keys, String keyPrefix) {
 
     /** What the form shows before anything was entered (for {@code entity}, when given). */
     static ReplayRequest blank(String entity, String topic) {
-        return new ReplayRequest(entity, topic, "earliest", "", "UTC", "", "live", "");
+        return new ReplayRequest(entity, topic, "earliest", "", "UTC", "", "live", "", "", "");
     }
 
     static ReplayRequest read(Function<String, String> field) {
         return new ReplayRequest(n(field.apply("entity")), n(field.apply("topic")), n(field.apply("from")), n(field.apply("at")),
-                n(field.apply("tz")), n(field.apply("offsets")), n(field.apply("target")), n(field.apply("no_swap")));
+                n(field.apply("tz")), n(field.apply("offsets")), n(field.apply("target")), n(field.apply("no_swap")),
+                n(field.apply("keys")), n(field.apply("key_prefix")));
     }
 
     private static String n(String s) {
@@ -43,7 +48,7 @@ public record ReplayRequest(String entity, String topic, String from, String at,
     }
 
     /** The checked request. */
-    record Resolved(String entity, String topic, ReplaySource source, ReplayTarget target, boolean noSwap) {
+    record Resolved(String entity, String topic, ReplaySource source, ReplayTarget target, boolean noSwap, ReplayKeys keys) {
     }
 
     Resolved resolve(EntityCatalog catalog) {
@@ -99,6 +104,23 @@ public record ReplayRequest(String entity, String topic, String from, String at,
         if (stop && tg != ReplayTarget.SHADOW) {
             throw new BadRequest("no_swap: only a shadow replay stops before its swap (target is " + tg.sql() + ")");
         }
-        return new Resolved(entity, t, source, tg, stop);
+        ReplayKeys only = null;
+        try {
+            if (!keys.isEmpty() && !keyPrefix.isEmpty()) {
+                throw new IllegalArgumentException("keys: give the keys or a key prefix, not both");
+            }
+            if (!keys.isEmpty()) {
+                only = ReplayKeys.parseKeys("keys", keys, catalog.configSpec(entity));
+            } else if (!keyPrefix.isEmpty()) {
+                only = ReplayKeys.parsePrefix("key_prefix", keyPrefix, catalog.configSpec(entity));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest(e.getMessage());
+        }
+        if (only != null && tg != ReplayTarget.LIVE) {
+            throw new BadRequest((keys.isEmpty() ? "key_prefix" : "keys") + ": a repair of some keys writes the live table; "
+                    + "a shadow of some keys would replace the whole table");
+        }
+        return new Resolved(entity, t, source, tg, stop, only);
     }
 }

@@ -52,7 +52,7 @@ public final class ReplayJobs {
      * @return the job's id
      */
     public long submit(String entity, String topic, ReplaySource source, ReplayTarget target, String user) throws SQLException {
-        return submit(entity, topic, source, target, false, user);
+        return submit(entity, topic, source, target, false, null, user);
     }
 
     /**
@@ -63,7 +63,28 @@ public final class ReplayJobs {
      */
     public long submit(String entity, String topic, ReplaySource source, ReplayTarget target, boolean noSwap, String user)
             throws SQLException {
+        return submit(entity, topic, source, target, noSwap, null, user);
+    }
+
+    /**
+     * Queues a job restricted to {@code keys} (a repair, see {@link ReplayKeys}; null: every key)
+     * and audits it, in one transaction. A restricted job writes the live table only: a shadow of
+     * some keys would replace the whole table.
+     *
+     * @return the job's id
+     */
+    public long submit(String entity, String topic, ReplaySource source, ReplayTarget target, ReplayKeys keys, String user)
+            throws SQLException {
+        return submit(entity, topic, source, target, false, keys, user);
+    }
+
+    private long submit(String entity, String topic, ReplaySource source, ReplayTarget target, boolean noSwap, ReplayKeys keys,
+                        String user) throws SQLException {
         AuditLog.requireUser(user);
+        if (keys != null && target != ReplayTarget.LIVE) {
+            throw new IllegalArgumentException("keys: a replay restricted to keys writes the live table (a shadow of some keys "
+                    + "would replace the whole table when swapped in)");
+        }
         if (noSwap && target != ReplayTarget.SHADOW) {
             throw new IllegalArgumentException("no-swap: only a shadow replay can stop before its swap (target is " + target.sql() + ")");
         }
@@ -94,6 +115,10 @@ public final class ReplayJobs {
                     "target", target.sql()));
             if (noSwap) {
                 audit.put("no_swap", true);
+            }
+            if (keys != null) {
+                ReplayKeys.store(c, id, keys);
+                audit.put("keys", keys.toString());
             }
             AuditLog.record(c, user, "replay.submit", "replay_job:" + id, audit);
             return id;
@@ -131,6 +156,11 @@ public final class ReplayJobs {
                 return rs.next() ? Optional.of(job(rs)) : Optional.empty();
             }
         }
+    }
+
+    /** The keys a repair job is restricted to; empty for a replay of every key. */
+    public Optional<ReplayKeys> keys(long id) throws SQLException {
+        return ReplayKeys.of(ds, id);
     }
 
     /** The job's partitions in order (empty before it has started). */

@@ -9,6 +9,9 @@
  *       by heartbeat, locks the job row at the start of every batch transaction (so a worker that
  *       lost its lease cannot commit), and writes positions in the same transaction as the rows.
  *       The range's end offsets are stored when the job starts, so a resumed job keeps its end.</li>
+ *   <li>{@link io.dimstream.db.jobs.ReplayKeys}: a repair's keys (a list, or a prefix of a text
+ *       key), stored with the job ({@code key_filter}); the clear of their rows and memory that
+ *       precedes their rebuild from the range, and the match of a decoded event against them.</li>
  *   <li>{@link io.dimstream.db.jobs.ReplaySlices}: for a job of a {@code mode: snapshot} entity,
  *       what it read of each slice per source partition ({@code dimstream.replay_slices}, V012:
  *       whether its first record there was read after a boundary, its marker's offset), written

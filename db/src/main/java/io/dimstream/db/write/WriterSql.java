@@ -135,7 +135,11 @@ public final class WriterSql {
         //               the event is not newer than the newest, so that probe is skipped
         //               (one-time filter) for in-order events;
         //       beyond: older than the lateness horizon allows, or at/before the prune point
-        //               -> quarantine;
+        //               -> quarantine, kept once per source record (V011's unique indexes, any
+        //               of which ON CONFLICT DO NOTHING honours): a record re-read by a replay
+        //               (another seq) or redelivered finds its row there and adds none. It still
+        //               counts as quarantined (judged beyond, and kept in the quarantine, once):
+        //               QuarantineActions.apply relies on that count to refuse such an event;
         //       fast:   the key's only event in the batch and newer than all it remembers.
         //       The winners (neither dup nor beyond) go to ds_winners. c is materialized once and read by
         //       every consumer: a chain of CTEs each read twice cost a copy of the batch per
@@ -173,7 +177,7 @@ public final class WriterSql {
                 + "history before it is no longer remembered', q.event_time, q.pruned_to) "
                 + "ELSE format('event_time %s is older than the newest event of its key (%s) by more than the lateness horizon %s', "
                 + "q.event_time, q.newest, ?::interval) END, "
-                + "q.source_topic, q.source_partition, q.source_offset FROM c q WHERE q.beyond ON CONFLICT (entity, event_key, event_time, seq) DO NOTHING), "
+                + "q.source_topic, q.source_partition, q.source_offset FROM c q WHERE q.beyond ON CONFLICT DO NOTHING), "
                 + "ins AS (INSERT INTO " + winnersTable + " (" + eventCols + ", newest, newest_deleted, newest_hash, fast) SELECT " + eventCols
                 + ", newest, newest_deleted, newest_hash, fast FROM c WHERE NOT beyond AND NOT dup) "
                 + "SELECT count(*) FILTER (WHERE beyond) AS quarantined, count(*) FILTER (WHERE win) AS winners, "

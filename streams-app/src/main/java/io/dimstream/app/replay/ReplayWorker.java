@@ -20,6 +20,7 @@ import io.dimstream.db.jobs.JobState;
 import io.dimstream.db.jobs.PartitionProgress;
 import io.dimstream.db.jobs.ReplayJob;
 import io.dimstream.db.jobs.ReplayJobs;
+import io.dimstream.db.jobs.ReplayKeys;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
 import io.dimstream.db.jobs.ShadowTables;
@@ -72,6 +73,8 @@ import org.slf4j.LoggerFactory;
  * no-ops, old events land as late events, see {@link ArrivalSeq#ofReplay}); a shadow job writes
  * {@code <table>_shadow_<job>} and, once at the end offsets, swaps it in ({@link ShadowTables#swap}), or, submitted
  * with {@code no_swap}, stops READY for a user to preview, swap or discard it ({@code ShadowPreviews}).
+ * A repair (a live job restricted to keys, {@link ReplayKeys}) first clears its keys' rows and
+ * memory in one transaction, then takes its range and applies the events of its keys only.
  */
 public final class ReplayWorker implements AutoCloseable {
 
@@ -246,11 +249,29 @@ public final class ReplayWorker implements AutoCloseable {
         // are written by the replay too, and a shadow table is made with them
         EntitySpec live = io.dimstream.db.schema.EvolvedColumns.withCatalog(ds, pipeline.entity());
         EntitySpec target = job.target() == ReplayTarget.LIVE ? live : ShadowTables.shadowSpec(live, job.id());
+        // a repair: only these keys, rebuilt from the range (null: every key)
+        ReplayKeys keys = ReplayKeys.of(ds, job.id()).orElse(null);
+        if (keys != null && job.target() != ReplayTarget.LIVE) {
+            throw new IllegalArgumentException("a replay restricted to keys writes the live table, not a shadow");
+        }
+        if (keys != null && pipeline.snapshot()) {
+            throw new IllegalArgumentException("entity " + job.entity() + " is a snapshot feed (mode: snapshot): a repair of some keys "
+                    + "would judge its slices' deletions by absence on those keys only; replay the whole entity instead");
+        }
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             List<PartitionProgress> progress = jobs.progress(job.id());
             if (progress.isEmpty()) {
                 if (job.target() == ReplayTarget.SHADOW) {
                     ShadowTables.create(ds, target);
+                }
+                if (keys != null) {
+                    // before the range is taken: an event the sink applies before the clear is in the range
+                    inJobTransaction(job, c -> {
+                        WriterLock.exclusiveWriter(c, target);
+                        int cleared = keys.clear(c, target);
+                        ReplayJobs.advance(c, job.id(), Map.of(), 0, cleared);
+                        LOG.info("replay job {}: repair of {}: {} version rows of them removed, to be rebuilt from the range", job.id(), keys, cleared);
+                    });
                 }
                 progress = ranges(consumer, job);
                 List<PartitionProgress> ranges = progress;
@@ -311,6 +332,9 @@ public final class ReplayWorker implements AutoCloseable {
                         lastCommit = System.nanoTime();
                     }
                     continue;
+                }
+                if (keys != null) {
+                    steps = onlyKeys(steps, keys, target); // the records of other keys are read (counted), not applied
                 }
                 if (slices != null) {
                     slices.prepare(steps.stream().flatMap(st -> st instanceof Events ev ? ev.events().stream() : java.util.stream.Stream.empty())
@@ -403,7 +427,20 @@ public final class ReplayWorker implements AutoCloseable {
      * {@code time} with no event remembered at exactly {@code time} is deleted at it, as the live
      * sink does per changes partition, here over the whole table.
      */
-    private record Truncate(Instant time, Source source, long seq) implements Step {
+    private record Truncate(Instant time, Source source, long seq, ReplayKeys only) implements Step {
+    }
+
+    /** The steps of a key-restricted job: events of its keys only; a truncate deletes among its keys only. */
+    private static List<Step> onlyKeys(List<Step> steps, ReplayKeys keys, EntitySpec target) {
+        List<Step> out = new ArrayList<>(steps.size());
+        for (Step st : steps) {
+            if (st instanceof Events ev) {
+                out.add(new Events(ev.events().stream().filter(e -> keys.matches(target, e.data())).toList()));
+            } else if (st instanceof Truncate t) {
+                out.add(new Truncate(t.time(), t.source(), t.seq(), keys));
+            }
+        }
+        return out;
     }
 
     /**
@@ -459,7 +496,9 @@ public final class ReplayWorker implements AutoCloseable {
             for (int i = 0; i < key.size(); i++) {
                 data.put(target.key().get(i), key.get(i));
             }
-            deletes.add(Event.delete(t.time(), data, t.seq(), t.source()));
+            if (t.only() == null || t.only().matches(target, data)) {
+                deletes.add(Event.delete(t.time(), data, t.seq(), t.source()));
+            }
         });
         LOG.info("replay into {}: truncate {} at {}: {} live keys deleted", target.table(), t.source(), t.time(), deletes.size());
         if (deletes.isEmpty()) {
@@ -495,7 +534,7 @@ public final class ReplayWorker implements AutoCloseable {
             bySource.put(e.source(), r);
         } else if (d instanceof Decoded.Truncated t) {
             // applied in read order: after the events read before it, before those read after it
-            steps.add(new Truncate(t.time(), t.source(), ArrivalSeq.ofReplay(r.offset()).value()));
+            steps.add(new Truncate(t.time(), t.source(), ArrivalSeq.ofReplay(r.offset()).value(), null));
         } else if (d instanceof Decoded.Failed f) {
             LOG.debug("replay of {}-{}@{}: undecodable: {}", r.topic(), r.partition(), r.offset(), f.reason());
             rejects.add(new SinkReject(new PartitionRef(r.topic(), r.partition()), r.offset(), pipeline.entity().name(), f.reason(), null,

@@ -21,7 +21,12 @@
  *       in by {@link io.dimstream.db.jobs.ShadowTables#swap}, or, for a job submitted with
  *       {@code no_swap}, left READY at its end offsets (lease released, never claimed again) for a
  *       user to preview, swap or discard through {@link io.dimstream.db.jobs.ShadowPreviews}.
- *       Cancel is honoured between batches.</li>
+ *       Cancel is honoured between batches. A repair (a live job restricted to keys,
+ *       {@link io.dimstream.db.jobs.ReplayKeys}) clears its keys' rows and memory first, then
+ *       applies their events only.</li>
+ *   <li>{@link io.dimstream.app.replay.ReplayMeters}: replay gauges (jobs by state; running jobs'
+ *       events read, rows changed, lag) read from {@code dimstream.replay_jobs} every 10 s by a
+ *       daemon thread, never on a scrape.</li>
  *   <li>{@link io.dimstream.app.replay.SnapshotReplay}: the slice side of a job of a {@code mode:
  *       snapshot} entity, called by the worker at four points (a marker taken out of the read
  *       records, the batch's reads noted, the batch's transaction, the last transaction). The rows

@@ -5,7 +5,9 @@ import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.app.kafka.KafkaClients;
 import io.dimstream.app.replay.DlqMirror;
 import io.dimstream.app.replay.RedriveExecutor;
+import io.dimstream.app.replay.ReplayMeters;
 import io.dimstream.app.replay.ReplayWorker;
+import io.dimstream.app.replay.RetiredTablesCleanup;
 import io.dimstream.app.sink.CatchUp;
 import io.dimstream.app.sink.ChangeSink;
 import io.dimstream.app.sink.SinkSettings;
@@ -38,6 +40,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -198,6 +201,13 @@ public final class DimstreamService implements AutoCloseable {
                 ReplayWorker replay = new ReplayWorker(leaseOwner(options.applicationId()), pipelines, db.dataSource(), clients, options.replay())
                         .metrics(registry).start();
                 started.add(replay);
+                // replay gauges from the jobs table (jobs by state, running jobs' progress and lag)
+                started.add(new ReplayMeters(db.dataSource(), pipelines.stream().map(p -> p.entity().name()).toList(), registry)
+                        .start(Duration.ofSeconds(10)));
+                Optional<Duration> keep = config.service().replay().keepReplacedTables();
+                if (keep.isPresent()) {
+                    started.add(RetiredTablesCleanup.start(db.dataSource(), specs, keep.get(), Duration.ofHours(1)));
+                }
                 DlqMirror mirror = new DlqMirror(options.applicationId() + "-dlq-mirror", pipelines, db.dataSource(), clients).start();
                 started.add(mirror);
                 RedriveExecutor redrive = new RedriveExecutor(db.dataSource(),
