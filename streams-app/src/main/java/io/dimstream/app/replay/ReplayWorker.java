@@ -340,16 +340,18 @@ public final class ReplayWorker implements AutoCloseable {
                     slices.prepare(steps.stream().flatMap(st -> st instanceof Events ev ? ev.events().stream() : java.util.stream.Stream.empty())
                             .toList());
                 }
+                // a repeat dropped here shares its first copy's fate: refused with it when it is refused (below)
+                Map<Source, List<Source>> repeats = new HashMap<>();
                 List<Step> batch = steps.stream()
-                        .map(st -> st instanceof Events ev ? new Events(withoutExactDuplicates(ev.events())) : st).toList();
+                        .map(st -> st instanceof Events ev ? new Events(withoutExactDuplicates(ev.events(), repeats)) : st).toList();
                 try {
-                    applyBatch(job, target, batch, moved, rejects, bySource, false);
+                    applyBatch(job, target, batch, moved, rejects, bySource, repeats, false);
                 } catch (SQLException e) {
                     if (!SqlFailures.isData(e)) {
                         throw e;
                     }
                     // a value PostgreSQL refuses is isolated and kept, never a reason to fail the job
-                    applyBatch(job, target, batch, moved, rejects, bySource, true);
+                    applyBatch(job, target, batch, moved, rejects, bySource, repeats, true);
                 }
                 if (slices != null) {
                     slices.committed();
@@ -398,9 +400,21 @@ public final class ReplayWorker implements AutoCloseable {
      * lineage. Across batches the writer finds the copy remembered and changes nothing.
      */
     static List<Event> withoutExactDuplicates(List<Event> events) {
+        return withoutExactDuplicates(events, new HashMap<>());
+    }
+
+    /**
+     * As {@link #withoutExactDuplicates(List)}, noting in {@code repeats} the lineage of each dropped
+     * repeat under its kept first copy's: a repeat of an event the writer refuses is a record of its
+     * own, refused with the same reason (kept in the rejects and counted), not silently gone.
+     */
+    static List<Event> withoutExactDuplicates(List<Event> events, Map<Source, List<Source>> repeats) {
         Map<List<Object>, Event> first = new LinkedHashMap<>();
         for (Event e : events) {
-            first.putIfAbsent(java.util.Arrays.asList(e.op(), e.eventTime(), byContent(e.data())), e);
+            Event kept = first.putIfAbsent(java.util.Arrays.asList(e.op(), e.eventTime(), byContent(e.data())), e);
+            if (kept != null && kept.source() != null && e.source() != null) {
+                repeats.computeIfAbsent(kept.source(), k -> new ArrayList<>()).add(e.source());
+            }
         }
         return first.size() == events.size() ? events : List.copyOf(first.values());
     }
@@ -450,7 +464,8 @@ public final class ReplayWorker implements AutoCloseable {
      * read order, the rejects, the job's progress.
      */
     private void applyBatch(ReplayJob job, EntitySpec target, List<Step> batch, Map<Integer, Long> moved, List<SinkReject> decodeRejects,
-                            Map<Source, ConsumerRecord<byte[], byte[]>> bySource, boolean isolate) throws SQLException, Abandoned {
+                            Map<Source, ConsumerRecord<byte[], byte[]>> bySource, Map<Source, List<Source>> repeats, boolean isolate)
+            throws SQLException, Abandoned {
         boolean work = batch.stream().anyMatch(st -> !(st instanceof Events ev) || !ev.events().isEmpty())
                 || (slices != null && slices.judges());
         inJobTransaction(job, c -> {
@@ -470,10 +485,15 @@ public final class ReplayWorker implements AutoCloseable {
             }
             List<SinkReject> rejects = new ArrayList<>(decodeRejects);
             for (Rejection rej : r.rejected()) {
-                ConsumerRecord<byte[], byte[]> rec = bySource.get(rej.source());
-                rejects.add(new SinkReject(new PartitionRef(job.topic(), rec == null ? -1 : rec.partition()),
-                        rec == null ? -1 : rec.offset(), job.entity(), rej.reason(), rej.sqlState(),
-                        rec == null ? null : rec.key(), rec == null ? null : rec.value()));
+                List<Source> refused = new ArrayList<>();
+                refused.add(rej.source());
+                refused.addAll(repeats.getOrDefault(rej.source(), List.of()));
+                for (Source src : refused) {
+                    ConsumerRecord<byte[], byte[]> rec = bySource.get(src);
+                    rejects.add(new SinkReject(new PartitionRef(job.topic(), rec == null ? -1 : rec.partition()),
+                            rec == null ? -1 : rec.offset(), job.entity(), rej.reason(), rej.sqlState(),
+                            rec == null ? null : rec.key(), rec == null ? null : rec.value()));
+                }
             }
             SinkRejects.insert(c, rejectsGroup(job), rejects);
             ReplayJobs.advance(c, job.id(), moved, rejects.size(), (long) r.rowsInserted() + r.rowsUpdated() + r.rowsDeleted());

@@ -22,4 +22,16 @@ class ExactDuplicatesTest {
 
         assertThat(ReplayWorker.withoutExactDuplicates(List.of(first, repeat, other))).isEqualTo(List.of(first, other));
     }
+
+    @Test
+    void eachDroppedRepeatIsNotedUnderItsFirstCopySoThatItIsRefusedWithIt() {
+        Event first = Event.upsert(T, Map.of("id", "K", "n", "x"), 1, Source.kafka("t", 0, 1L));
+        Event other = Event.upsert(T, Map.of("id", "L", "n", "x"), 2, Source.kafka("t", 1, 2L));
+        Event repeat = Event.upsert(T, Map.of("id", "K", "n", "x"), 3, Source.kafka("t", 2, 3L));
+        Event again = Event.upsert(T, Map.of("id", "K", "n", "x"), 4, Source.kafka("t", 0, 4L));
+        java.util.Map<Source, List<Source>> repeats = new java.util.HashMap<>();
+
+        assertThat(ReplayWorker.withoutExactDuplicates(List.of(first, other, repeat, again), repeats)).isEqualTo(List.of(first, other));
+        assertThat(repeats).isEqualTo(Map.of(Source.kafka("t", 0, 1L), List.of(Source.kafka("t", 2, 3L), Source.kafka("t", 0, 4L))));
+    }
 }
