@@ -216,6 +216,26 @@ class LoadFromFilesTest {
     }
 
     @Test
+    void aGzippedCsvWithAByteOrderMarkIsReadByItsHeaderAndItsMalformedRowIsRefused() throws Exception {
+        Path config = config("files_csv_gz");
+        Path csv = dir.resolve("customers.csv.gz");
+        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(csv))) {
+            out.write("\uFEFFcustomer_id,email,city,last_login\nC1,a@x.io,Paris,1\nC2,b@x.io\nC3,c@x.io,Oslo,3\n"
+                    .getBytes(StandardCharsets.UTF_8));
+        }
+
+        CliRun run = CliRun.of("load", "--config", config.toString(), "--entity", "customer", "--input", csv.toString(),
+                "--event-time", "2025-08-01T00:00:00Z");
+
+        assertThat(run).isEqualTo(new CliRun(0, counts(2, 2, 0, 0, 0, 0, 0, 0, 1)
+                + "row 2: CSV missing columns: Expected Number of Columns: 4 Found: 2\n", ""));
+        EntitySpec spec = spec(config, "customer");
+        assertThat(EntityTableReader.rows(DS, spec)).containsExactlyElementsOf(new ReferenceModel(spec).rows(List.of(
+                upsert("2025-08-01T00:00:00Z", 1, "C1", "a@x.io", "Paris", "1"),
+                upsert("2025-08-01T00:00:00Z", 3, "C3", "c@x.io", "Oslo", "3"))));
+    }
+
+    @Test
     void parquetRowsWrittenByDuckDbLandAsTheModelSaysAndBadRowsAreRefused() throws Exception {
         Path config = config("files_parquet");
         Path parquet = dir.resolve("customers.parquet");
