@@ -4,6 +4,7 @@
 #   e2e/bench.sh LatencyBenchmark --rate 5000 --seconds 120
 #   e2e/bench.sh PipelineBenchmark --events 1000000 --keys 100000 --naive 20000
 #   e2e/bench.sh WriterBenchmark --rows 1000000 --batches 10000,100000 --runs 3 --parallel 2
+#   e2e/bench.sh LoadBenchmark --rows 500000 --changes 100000 --runs 3   (needs CHECKPOINT rights)
 # Every harness takes --jdbc URL (default: local dimstream_bench as postgres/postgres).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"

@@ -11,6 +11,7 @@ import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ExpectedRow;
 import io.dimstream.db.write.ReferenceModel;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -147,6 +148,91 @@ class LoadFromFilesTest {
                 upsert("2025-08-06T07:00:00Z", 10, "C6", "g@x.io", null, "7"));
         EntitySpec spec = spec(config, "customer");
         assertThat(EntityTableReader.rows(DS, spec)).containsExactlyElementsOf(new ReferenceModel(spec).rows(good));
+    }
+
+    @Test
+    void malformedCsvRowsAreRefusedOneByOneWithTheirRowNumberAndReasonWhileTheRestLands() throws Exception {
+        Path config = config("files_csv_malformed");
+        Path csv = dir.resolve("malformed.csv");
+        // rows (records, the header not counted; a quoted value over two lines is one row):
+        // 1 good, 2 too many fields, 3 too few, 4 text after a closing quote, 5 good with a quoted
+        // newline and a doubled quote, 6 not UTF-8, 7 a value of the wrong type, 8 good, 9 too many
+        // fields inside a quoted value over two lines, 10 good, 11 a quote never closed (to the end)
+        byte[] notUtf8 = {'C', '6', ',', (byte) 0xff, (byte) 0xfe, ',', 'K', 'y', 'i', 'v', ',', '1', ',', 'u', 'p', 's', 'e', 'r', 't', ',',
+                '2', '0', '2', '5', '-', '0', '8', '-', '0', '1', 'T', '0', '9', ':', '0', '0', ':', '0', '0', 'Z', '\n'};
+        try (var out = Files.newOutputStream(csv)) {
+            out.write("""
+                    customer_id,email,city,last_login,op,changed_at
+                    C1,a@x.io,Paris,1,upsert,2025-08-01T09:00:00Z
+                    C2,b@x.io,Rome,1,upsert,2025-08-01T09:00:00Z,surplus
+                    C3,c@x.io,Oslo
+                    C4,"d@x.io"junk,Bern,1,upsert,2025-08-01T09:00:00Z
+                    C5,"e@x.io","Two
+                    ""lines""\",5,upsert,2025-08-01T09:00:00Z
+                    """.getBytes(StandardCharsets.UTF_8));
+            out.write(notUtf8);
+            out.write("""
+                    C7,g@x.io,Nice,seven,upsert,2025-08-01T09:00:00Z
+                    C1,a@x.io,Lyon,2,upsert,2025-08-02T09:00:00Z
+                    C9,"i@x.io
+                    ",Lima,1,upsert,2025-08-01T09:00:00Z,surplus
+                    """.getBytes(StandardCharsets.UTF_8));
+            out.write("C10,j@x.io,Rome,3,upsert,2025-08-03T09:00:00Z\n".getBytes(StandardCharsets.UTF_8));
+            out.write("C11,\"k@x.io,Bern,1,upsert,2025-08-01T09:00:00Z\nC12,l@x.io,Oslo,1,upsert,2025-08-01T09:00:00Z\n"
+                    .getBytes(StandardCharsets.UTF_8));
+        }
+
+        CliRun run = CliRun.of("load", "--config", config.toString(), "--entity", "customer", "--input", csv.toString(),
+                "--op-column", "op", "--time-column", "changed_at", "--batch-size", "2");
+
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).isEqualTo(counts(4, 3, 1, 0, 0, 0, 0, 0, 7) + """
+                row 2: CSV too many columns: Expected Number of Columns: 6 Found: 7
+                row 3: CSV missing columns: Expected Number of Columns: 6 Found: 3
+                row 4: CSV unquoted value: Value with unterminated quote found.
+                row 6: CSV invalid encoding: Invalid unicode (byte sequence mismatch) detected. This file is not utf-8 encoded.
+                row 7: column 'last_login': expected bigint, got string "seven"
+                row 9: CSV too many columns: Expected Number of Columns: 6 Found: 7
+                row 11: CSV unquoted value: Value with unterminated quote found.
+                """);
+        assertThat(run.exitCode()).isZero();
+        List<Event> good = List.of(
+                upsert("2025-08-01T09:00:00Z", 1, "C1", "a@x.io", "Paris", "1"),
+                upsert("2025-08-01T09:00:00Z", 5, "C5", "e@x.io", "Two\n\"lines\"", "5"),
+                upsert("2025-08-02T09:00:00Z", 8, "C1", "a@x.io", "Lyon", "2"),
+                upsert("2025-08-03T09:00:00Z", 10, "C10", "j@x.io", "Rome", "3"));
+        EntitySpec spec = spec(config, "customer");
+        assertThat(EntityTableReader.rows(DS, spec)).containsExactlyElementsOf(new ReferenceModel(spec).rows(good));
+        // each event's lineage names its row: the good rows kept their numbers around the refused ones
+        try (Connection c = DS.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT customer_id, source_topic, source_offset FROM files_csv_malformed ORDER BY source_offset")) {
+            List<String> lineage = new ArrayList<>();
+            while (rs.next()) {
+                lineage.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getLong(3));
+            }
+            assertThat(lineage).containsExactly("C1 file:malformed.csv 1", "C5 file:malformed.csv 5", "C1 file:malformed.csv 8",
+                    "C10 file:malformed.csv 10");
+        }
+    }
+
+    @Test
+    void aGzippedCsvWithAByteOrderMarkIsReadByItsHeaderAndItsMalformedRowIsRefused() throws Exception {
+        Path config = config("files_csv_gz");
+        Path csv = dir.resolve("customers.csv.gz");
+        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(csv))) {
+            out.write("\uFEFFcustomer_id,email,city,last_login\nC1,a@x.io,Paris,1\nC2,b@x.io\nC3,c@x.io,Oslo,3\n"
+                    .getBytes(StandardCharsets.UTF_8));
+        }
+
+        CliRun run = CliRun.of("load", "--config", config.toString(), "--entity", "customer", "--input", csv.toString(),
+                "--event-time", "2025-08-01T00:00:00Z");
+
+        assertThat(run).isEqualTo(new CliRun(0, counts(2, 2, 0, 0, 0, 0, 0, 0, 1)
+                + "row 2: CSV missing columns: Expected Number of Columns: 4 Found: 2\n", ""));
+        EntitySpec spec = spec(config, "customer");
+        assertThat(EntityTableReader.rows(DS, spec)).containsExactlyElementsOf(new ReferenceModel(spec).rows(List.of(
+                upsert("2025-08-01T00:00:00Z", 1, "C1", "a@x.io", "Paris", "1"),
+                upsert("2025-08-01T00:00:00Z", 3, "C3", "c@x.io", "Oslo", "3"))));
     }
 
     @Test

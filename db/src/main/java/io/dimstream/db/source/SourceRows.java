@@ -1,8 +1,14 @@
 package io.dimstream.db.source;
 
 import io.dimstream.db.sql.Sql;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -10,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -19,12 +26,17 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.zip.GZIPInputStream;
 
 /**
  * The rows of one CSV file, Parquet file or JDBC query, read forward once ({@link #next()}),
- * numbered from 1 in the order the source gives them. Not thread-safe; close it.
+ * numbered from 1 in the order the source gives them. A CSV row the reader cannot parse (see
+ * {@link #csv(Path)}) keeps its number and comes out with a {@link #rejection()} instead of
+ * values. Not thread-safe; close it.
  */
 public final class SourceRows implements AutoCloseable {
 
@@ -37,12 +49,26 @@ public final class SourceRows implements AutoCloseable {
     private final List<String> columns;
     private final int[] types;
     private final String[] typeNames;
+    /** A CSV file's unparseable rows, by row number: the reader's reasons; empty for other sources. */
+    private final TreeMap<Long, String> rejects;
+    private String rejection;
+    /** A CSV file's rows with values, as the first read counted them; -1 for other sources. */
+    private final long expectedGood;
+    private long good;
+    private boolean exhausted;
     private long row;
 
     private SourceRows(Connection connection, PreparedStatement statement, ResultSet rs) throws SQLException {
+        this(connection, statement, rs, new TreeMap<>(), -1);
+    }
+
+    private SourceRows(Connection connection, PreparedStatement statement, ResultSet rs, TreeMap<Long, String> rejects, long expectedGood)
+            throws SQLException {
         this.connection = connection;
         this.statement = statement;
         this.rs = rs;
+        this.rejects = rejects;
+        this.expectedGood = expectedGood;
         ResultSetMetaData md = rs.getMetaData();
         List<String> names = new ArrayList<>(md.getColumnCount());
         types = new int[md.getColumnCount()];
@@ -55,10 +81,103 @@ public final class SourceRows implements AutoCloseable {
         this.columns = Collections.unmodifiableList(names);
     }
 
-    /** A CSV file with a header line; every value is text (see the package notes). */
+    /**
+     * A CSV file (RFC 4180: comma-separated, {@code "}-quoted, a quote inside a quoted value doubled)
+     * with a header line; every value is text (see the package notes). A row DuckDB's reader refuses
+     * (more or fewer fields than the header, a quote left open or followed by more text, bytes that
+     * are not UTF-8, a line over its size limit) does not stop the file: it keeps its row number and
+     * comes out with its reason ({@link #rejection()}). So the file is read twice: once with
+     * {@code store_rejects} to collect the refused rows from DuckDB's rejects table, once streaming
+     * the others; the second read must give as many rows as the first counted, or the load stops.
+     */
     public static SourceRows csv(Path file) throws SQLException {
-        return duckdb("SELECT * FROM read_csv(" + Sql.literal(plainPath(file)) + ", header = true, all_varchar = true, "
-                + "allow_quoted_nulls = false, auto_detect = true)");
+        List<String> header = csvHeader(file);
+        StringBuilder columns = new StringBuilder("{");
+        for (String h : header) {
+            columns.append(columns.length() > 1 ? ", " : "").append(Sql.literal(h)).append(": 'VARCHAR'");
+        }
+        columns.append('}');
+        // the dialect is fixed, not sniffed: DuckDB's sniffer fails on a file with an open quote and,
+        // given bad rows, can settle on "no quote character" and keep quotes in the values
+        String common = "read_csv(" + Sql.literal(plainPath(file)) + ", header = true, auto_detect = false, columns = " + columns
+                + ", delim = ',', quote = '\"', escape = '\"', allow_quoted_nulls = false, ";
+        TreeMap<Long, String> rejects = new TreeMap<>();
+        long good;
+        // a connection of its own, not streaming: with jdbc_stream_results the rejects table stays invisible
+        try (Connection first = DriverManager.getConnection("jdbc:duckdb:"); Statement s = first.createStatement()) {
+            try (ResultSet r = s.executeQuery("SELECT count(*) FROM " + common + "store_rejects = true, "
+                    + "rejects_table = 'dimstream_rejects', rejects_scan = 'dimstream_reject_scans') t WHERE hash(t) IS NOT NULL")) {
+                r.next();
+                good = r.getLong(1);
+            }
+            // line counts records, the header being line 1: row = line - 1; a record over several lines counts
+            // once. A row can have several errors (a short row one per missing column): the first column's
+            try (ResultSet r = s.executeQuery("SELECT line - 1, arg_min(lower(CAST(error_type AS VARCHAR)) || ': ' || error_message, "
+                    + "column_idx) FROM dimstream_rejects GROUP BY line ORDER BY line")) {
+                while (r.next()) {
+                    rejects.put(r.getLong(1), "CSV " + r.getString(2));
+                }
+            }
+        }
+        Connection c = duckdbConnection();
+        try {
+            // store_rejects again, not ignore_errors: with ignore_errors alone DuckDB 1.5 drops every row after an
+            // unquoted-value error. SELECT *: every column read, as hash(t) above, so the same rows are refused
+            PreparedStatement p = c.prepareStatement("SELECT * FROM " + common + "store_rejects = true)",
+                    ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+            return new SourceRows(c, p, p.executeQuery(), rejects, good);
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(c, e);
+            throw e;
+        }
+    }
+
+    /** The names of a CSV file's header line (gzip when the name ends in .gz; a UTF-8 byte order mark skipped). */
+    static List<String> csvHeader(Path file) throws SQLException {
+        String path = plainPath(file);
+        try (InputStream raw = Files.newInputStream(file);
+             InputStream in = path.endsWith(".gz") ? new GZIPInputStream(raw) : raw;
+             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            String line = r.readLine();
+            if (line == null || line.isBlank()) {
+                throw new SQLException(file + " is empty: a CSV file needs a header line naming its columns");
+            }
+            return headerFields(line.startsWith("\uFEFF") ? line.substring(1) : line, file);
+        } catch (IOException e) {
+            throw new SQLException("cannot read the header line of " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The fields of one CSV header line (RFC 4180 quoting); a header with an open quote is refused. */
+    static List<String> headerFields(String line, Path file) throws SQLException {
+        List<String> fields = new ArrayList<>();
+        StringBuilder f = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char ch = line.charAt(i);
+            if (quoted) {
+                if (ch == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    f.append('"');
+                    i++;
+                } else if (ch == '"') {
+                    quoted = false;
+                } else {
+                    f.append(ch);
+                }
+            } else if (ch == '"' && f.isEmpty()) {
+                quoted = true;
+            } else if (ch == ',') {
+                fields.add(f.toString().strip());
+                f.setLength(0);
+            } else {
+                f.append(ch);
+            }
+        }
+        if (quoted) {
+            throw new SQLException("the header line of " + file + " has a quote that is not closed: " + line);
+        }
+        fields.add(f.toString().strip());
+        return fields;
     }
 
     /** A Parquet file, its values typed. */
@@ -85,10 +204,14 @@ public final class SourceRows implements AutoCloseable {
         }
     }
 
-    private static SourceRows duckdb(String sql) throws SQLException {
+    private static Connection duckdbConnection() throws SQLException {
         Properties props = new Properties();
         props.setProperty("jdbc_stream_results", "true"); // else DuckDB materializes the whole result first
-        Connection c = DriverManager.getConnection("jdbc:duckdb:", props);
+        return DriverManager.getConnection("jdbc:duckdb:", props);
+    }
+
+    private static SourceRows duckdb(String sql) throws SQLException {
+        Connection c = duckdbConnection();
         try {
             PreparedStatement p = c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             return new SourceRows(c, p, p.executeQuery());
@@ -114,13 +237,38 @@ public final class SourceRows implements AutoCloseable {
         return columns;
     }
 
-    /** Moves to the next row; false at the end. */
+    /** Moves to the next row (a good one, or one with a {@link #rejection()}); false at the end. */
     public boolean next() throws SQLException {
-        if (!rs.next()) {
+        rejection = rejects.remove(row + 1);
+        if (rejection != null) {
+            row++;
+            return true;
+        }
+        if (!exhausted && rs.next()) {
+            row++;
+            good++;
+            return true;
+        }
+        if (!exhausted && expectedGood >= 0 && good != expectedGood) {
+            throw new SQLException("the CSV reader gave " + good + " rows with values the second time it read the file, "
+                    + expectedGood + " the first time; its refused rows cannot be numbered");
+        }
+        exhausted = true;
+        Map.Entry<Long, String> left = rejects.pollFirstEntry(); // none expected: every refused row lies before a good one or at the end
+        if (left == null) {
             return false;
         }
-        row++;
+        row = left.getKey();
+        rejection = left.getValue();
         return true;
+    }
+
+    /**
+     * Why the reader refused the current row (a CSV row it cannot parse: DuckDB's error type and
+     * message), or null for a row with values. A refused row has no values.
+     */
+    public String rejection() {
+        return rejection;
     }
 
     /** The current row's number, from 1. */
@@ -136,6 +284,9 @@ public final class SourceRows implements AutoCloseable {
      * @throws IllegalArgumentException for a type dimstream cannot take (nested types), naming the column
      */
     public Object value(int i) throws SQLException {
+        if (rejection != null) {
+            throw new IllegalStateException("row " + row + " was refused by the reader: " + rejection);
+        }
         int col = i + 1;
         String name = typeNames[i];
         Object v = switch (types[i]) {

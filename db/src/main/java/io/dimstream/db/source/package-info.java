@@ -26,6 +26,17 @@
  *       column types decide instead. An empty unquoted field is NULL, a quoted one ({@code ""}) the
  *       empty string ({@code allow_quoted_nulls=false}), so NULL and {@code ''} stay different, as the
  *       record hash needs. The first line is the header.</li>
+ *   <li><b>Malformed CSV rows are refused one by one</b> ({@link io.dimstream.db.source.SourceRows#csv}): the
+ *       dialect is fixed (RFC 4180: comma, {@code "} quote, doubled to escape; the header's names read by
+ *       hand, from the first line), since DuckDB's sniffer fails on a file with a quote left open and,
+ *       given bad first rows, can settle on no quote at all. A first read with {@code store_rejects}
+ *       counts the good rows and collects the bad ones from DuckDB's rejects table by record number
+ *       (its {@code line} counts records, the header being 1); a second read streams the good rows, and
+ *       the bad ones are put back between them by number, each with its error type and message. Both
+ *       reads take every column ({@code hash(t)}, {@code SELECT *}): an error in a column a query does
+ *       not read is not seen. {@code ignore_errors} alone is not used: DuckDB 1.5.6 then drops every row
+ *       after an unquoted-value error. The rejects table is only visible on a connection without
+ *       {@code jdbc_stream_results}, so the first read has a connection of its own.</li>
  *   <li><b>Typed values</b> (Parquet, queries) come out as the Java values {@link io.dimstream.db.entity.ColumnType#coerce}
  *       takes: integers as Long (or BigInteger), decimals as BigDecimal, timestamps with a zone as
  *       Instant, without as LocalDateTime, dates, times, UUIDs, bytes. Nested types (lists, structs,

@@ -132,6 +132,9 @@ public final class TabularSource implements RowSource {
             throw new IOException(e.getMessage(), e);
         }
         Source source = new Source(name, null, row);
+        if (rows.rejection() != null) {
+            return new NativeEventJson.Parsed(null, new Rejection(source, rows.rejection()));
+        }
         long seq = ArrivalSeq.ofLoad(loadStart, row).value();
         Map<String, Object> data = new LinkedHashMap<>();
         Op op = Op.UPSERT;

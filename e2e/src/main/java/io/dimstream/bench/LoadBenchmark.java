@@ -1,0 +1,370 @@
+package io.dimstream.bench;
+
+import io.dimstream.db.connect.Databases;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.schema.Migrations;
+import io.dimstream.db.write.ApplyResult;
+import io.dimstream.db.write.Scd2Writer;
+import java.io.BufferedWriter;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+
+/**
+ * The {@code dimstream load} benchmark (not a test; issue 16): in one run, on one table of M
+ * current rows, the same N in-order changes (N distinct existing keys, each a tracked change at
+ * one event time) applied three ways, each right after a {@code CHECKPOINT} and undone afterwards
+ * (untimed, {@link Growth#undo}), so every measurement starts from the same table:
+ * <ul>
+ *   <li><b>load</b>: {@code dimstream load --config C --entity bench_customer --input changes.jsonl}
+ *       in a child JVM started as {@code ./dimstream} starts it ({@code -Xmx512m},
+ *       {@code MALLOC_ARENA_MAX=2}, class {@code io.dimstream.cli.DimstreamCli}), default settings
+ *       (no {@code --batch-size}, no {@code --parallel}); timed from the process start to its exit,
+ *       so JVM start, class loading, JIT, Flyway's check, parsing and the writer are all inside, as
+ *       a user pays them. The same child JVM run on an empty file gives the fixed part, printed
+ *       apart (not subtracted);</li>
+ *   <li><b>writer</b>: {@link Scd2Writer#applyParallel} of the same N events (built in memory by
+ *       the generator that wrote the file), one batch, on 1 connection and on load's default
+ *       connection count, timed around the call only (what {@link WriterBenchmark} measures);</li>
+ *   <li><b>COPY</b>: the 2N version rows the load wrote (the N it closed, the N it opened), read back
+ *       from the table as binary COPY data (untimed) with the key prefixed so they are new keys,
+ *       then {@code COPY ... FROM STDIN (FORMAT binary)} into an identical table (same columns,
+ *       indexes and M current rows, {@code LIKE ... INCLUDING ALL}), one commit: the ceiling.</li>
+ * </ul>
+ * Each ratio is taken within one run, then the median over runs. Levers, each an extra load
+ * measured in every run: {@code --load-batch-sizes 50000,100000} ({@code load --batch-size B} for
+ * each B), {@code --load-jvm-args '-XX:TieredStopAtLevel=1'} (JVM options), {@code --baseline-cp DIR}
+ * (classes compiled from an older source put first on the class path, e.g. the loader before a
+ * change); {@code --rotate true} measures the variants before the default load on every second
+ * run; {@code --load-args '...'} adds options to every load. Usage:
+ * {@code e2e/bench.sh LoadBenchmark --rows 500000 --changes 100000 --runs 3} (docs/benchmarks.md).
+ */
+public final class LoadBenchmark {
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = WriterBenchmark.parseArgs(args);
+        String jdbc = a.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/dimstream_bench?user=postgres&password=postgres");
+        int rows = Integer.parseInt(a.getOrDefault("rows", "500000"));
+        int n = Integer.parseInt(a.getOrDefault("changes", "100000"));
+        int runs = Integer.parseInt(a.getOrDefault("runs", "3"));
+        int cores = Runtime.getRuntime().availableProcessors();
+        // load's default: the machine's cores, at most 4 and at most postgres.pool-size (10 here)
+        int loadParallel = Math.max(1, Math.min(cores, 4));
+        List<Integer> extraBatches = a.containsKey("load-batch-sizes")
+                ? Arrays.stream(a.get("load-batch-sizes").split(",")).map(Integer::parseInt).toList() : List.of();
+        List<String> loadArgs = a.containsKey("load-args") ? List.of(a.get("load-args").trim().split("\\s+")) : List.of();
+        boolean rotate = "true".equals(a.get("rotate"));
+        // more variants of the load, each measured in every run: --batch-size B, JVM options, classes put first
+        List<Variant> variants = new ArrayList<>();
+        for (int b : extraBatches) {
+            List<String> more = new ArrayList<>(loadArgs);
+            more.addAll(List.of("--batch-size", String.valueOf(b)));
+            variants.add(new Variant("load --batch-size " + b, List.of(), null, more));
+        }
+        if (a.containsKey("load-jvm-args")) {
+            variants.add(new Variant("load, JVM " + a.get("load-jvm-args"), List.of(a.get("load-jvm-args").trim().split("\\s+")), null,
+                    loadArgs));
+        }
+        if (a.containsKey("baseline-cp")) {
+            variants.add(new Variant("load, classes of " + a.get("baseline-cp") + " first", List.of(), a.get("baseline-cp"), loadArgs));
+        }
+        Path dir = Files.createTempDirectory("dimstream-load-bench");
+        Instant base = WriterBenchmark.BASE;
+        int round = 1; // the changes' event time: base + 1 h
+        Instant t = base.plusSeconds(3600L * round);
+        EntitySpec spec = WriterBenchmark.spec(false);
+
+        try (Databases.Handle h = Databases.open(jdbc, null, null, loadParallel + 2)) {
+            DataSource ds = h.dataSource();
+            Migrations.migrate(ds);
+            WriterBenchmark.dropTables(ds, spec);
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                st.execute("DROP TABLE IF EXISTS bench_copy");
+            }
+            EntityTables.ensure(ds, spec);
+            Scd2Writer writer = new Scd2Writer(ds);
+            Random rnd = new Random(42);
+            long t0 = System.nanoTime();
+            for (int from = 0; from < rows; from += 100_000) {
+                List<Event> batch = new ArrayList<>();
+                for (int i = from; i < Math.min(rows, from + 100_000); i++) {
+                    batch.add(WriterBenchmark.event(i, base, 0, rnd, i));
+                }
+                writer.applyParallel(spec, batch, 2);
+            }
+            WriterBenchmark.vacuum(ds, spec);
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                st.execute("CREATE TABLE bench_copy (LIKE bench_customer INCLUDING ALL)");
+                String cols = String.join(", ", columns(ds));
+                st.execute("INSERT INTO bench_copy (" + cols + ") SELECT " + cols + " FROM bench_customer");
+                st.execute("VACUUM ANALYZE bench_copy");
+            }
+            System.out.printf(Locale.ROOT, "setup: %,d current rows in %.1f s; bench_copy cloned%n", rows, (System.nanoTime() - t0) / 1e9);
+
+            // the change set: N distinct existing keys, in order, one event time; the file and the writer's list alike
+            List<Event> changes = WriterBenchmark.events(WriterBenchmark.keys(rnd, rows, n), base, round, rnd, rows);
+            Path file = dir.resolve("changes.jsonl");
+            writeJsonl(file, changes);
+            Path empty = dir.resolve("empty.jsonl");
+            Files.writeString(empty, "");
+            Path config = dir.resolve("dimstream.yml");
+            Files.writeString(config, config(jdbc));
+            System.out.printf(Locale.ROOT, "file: %,d changes over %,d current rows, %,d bytes; load's default connections: %d; "
+                    + "cores: %d%n", n, rows, Files.size(file), loadParallel, cores);
+
+            double[] load = new double[runs];
+            double[] fixed = new double[runs];
+            double[][] loadB = new double[variants.size()][runs];
+            double[] w1 = new double[runs];
+            double[] wp = new double[runs];
+            double[] copy = new double[runs];
+            double[] loadavg = new double[runs];
+            OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+            for (int run = 0; run < runs; run++) {
+                fixed[run] = runLoad(config, empty, DEFAULT);
+                // the variants before the default load on odd runs with --rotate true: no variant always
+                // finds the table and caches as the previous measurement left them
+                boolean variantsFirst = rotate && run % 2 == 1;
+                for (int b = 0; b < variants.size() && variantsFirst; b++) {
+                    loadB[b][run] = measureLoad(ds, spec, config, file, variants.get(b), t, n);
+                }
+                WriterBenchmark.checkpoint(ds);
+                load[run] = runLoad(config, file, new Variant("load", List.of(), null, loadArgs));
+                byte[] versions = versionRows(ds, t);
+                expect(ds, t, n);
+                undo(ds, spec, t);
+                for (int b = 0; b < variants.size() && !variantsFirst; b++) {
+                    loadB[b][run] = measureLoad(ds, spec, config, file, variants.get(b), t, n);
+                }
+                WriterBenchmark.checkpoint(ds);
+                w1[run] = timeWriter(writer, spec, changes, 1);
+                undo(ds, spec, t);
+                WriterBenchmark.checkpoint(ds);
+                wp[run] = timeWriter(writer, spec, changes, loadParallel);
+                undo(ds, spec, t);
+                WriterBenchmark.checkpoint(ds);
+                copy[run] = timeCopy(ds, columns(ds), versions);
+                loadavg[run] = os.getSystemLoadAverage();
+                StringBuilder more = new StringBuilder();
+                for (int b = 0; b < variants.size(); b++) {
+                    more.append(String.format(Locale.ROOT, ", %s %.3f s", variants.get(b).label(), loadB[b][run]));
+                }
+                System.out.printf(Locale.ROOT, "  run %d: load %.3f s (empty file %.3f s)%s, writer %.3f s, writer x%d %.3f s, "
+                        + "binary COPY of %,d rows %.3f s; load average %.1f%n", run + 1, load[run], fixed[run], more, w1[run],
+                        loadParallel, wp[run], 2 * n, copy[run], loadavg[run]);
+            }
+            line("load (default settings, whole process)", n, load);
+            line("load on an empty file (fixed part)", 0, fixed);
+            for (int b = 0; b < variants.size(); b++) {
+                line(variants.get(b).label(), n, loadB[b]);
+            }
+            line("writer, 1 connection", n, w1);
+            line("writer, " + loadParallel + " connections", n, wp);
+            line("binary COPY of 2 x N version rows", n, copy);
+            WriterBenchmark.ratio(n, "load / writer 1 conn", w1, load);
+            WriterBenchmark.ratio(n, "load / writer " + loadParallel + " conn", wp, load);
+            WriterBenchmark.ratio(n, "load / binary COPY", copy, load);
+            for (int b = 0; b < variants.size(); b++) {
+                String v = variants.get(b).label();
+                WriterBenchmark.ratio(n, v + " / writer 1 conn", w1, loadB[b]);
+                WriterBenchmark.ratio(n, v + " / writer " + loadParallel, wp, loadB[b]);
+                WriterBenchmark.ratio(n, v + " / COPY", copy, loadB[b]);
+                WriterBenchmark.ratio(n, v + " / load", load, loadB[b]);
+            }
+            WriterBenchmark.ratio(n, "writer 1 conn / binary COPY", copy, w1);
+            System.out.printf(Locale.ROOT, "load average (1 min) after each run: %s%n", Arrays.toString(loadavg));
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                st.execute("DROP TABLE IF EXISTS bench_copy");
+            }
+        }
+    }
+
+    private static void line(String what, int n, double[] secs) {
+        double med = WriterBenchmark.median(secs);
+        System.out.printf(Locale.ROOT, "%-44s median %8.3f s %s%n", what, med,
+                n == 0 ? "" : String.format(Locale.ROOT, "%,10.0f changes/s", n / med));
+    }
+
+    static String config(String jdbc) {
+        return """
+                postgres:
+                  url: "%s"
+                entities:
+                  - name: bench_customer
+                    topic: bench.customers
+                    table: bench_customer
+                    key: [customer_id]
+                    tracked: [email, full_name, country, city, loyalty_tier]
+                    type1: [last_login]
+                    lateness-horizon: unlimited
+                    columns: {customer_id: text, email: text, full_name: text, country: text, city: text, loyalty_tier: text, last_login: bigint}
+                """.formatted(jdbc);
+    }
+
+    /** The events as native JSON lines, as a user's export would hold them. */
+    static void writeJsonl(Path file, List<Event> events) throws IOException {
+        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            for (Event e : events) {
+                Map<String, Object> d = e.data();
+                w.write("{\"op\":\"upsert\",\"event_time\":\"" + e.eventTime() + "\",\"data\":{");
+                boolean first = true;
+                for (Map.Entry<String, Object> f : d.entrySet()) {
+                    if (!first) {
+                        w.write(',');
+                    }
+                    first = false;
+                    w.write('"' + f.getKey() + "\":");
+                    w.write(f.getValue() instanceof String s ? '"' + s + '"' : String.valueOf(f.getValue()));
+                }
+                w.write("}}\n");
+            }
+        }
+    }
+
+    /** One load after a CHECKPOINT, checked to have done the N changes, then undone (untimed). */
+    private static double measureLoad(DataSource ds, EntitySpec spec, Path config, Path file, Variant v, Instant t, int n)
+            throws Exception {
+        WriterBenchmark.checkpoint(ds);
+        double s = runLoad(config, file, v);
+        expect(ds, t, n);
+        undo(ds, spec, t);
+        return s;
+    }
+
+    /** A way to run the load: a label, JVM options, a class path entry put first (or null), load's own options. */
+    record Variant(String label, List<String> jvmArgs, String cpFirst, List<String> args) {
+    }
+
+    private static final Variant DEFAULT = new Variant("load", List.of(), null, List.of());
+
+    /** {@code dimstream load} in a child JVM as {@code ./dimstream} starts it; seconds from start to exit. */
+    static double runLoad(Path config, Path input, Variant v) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
+        cmd.addAll(v.jvmArgs());
+        String cp = System.getProperty("java.class.path");
+        cmd.addAll(List.of("-cp", v.cpFirst() == null ? cp : v.cpFirst() + java.io.File.pathSeparator + cp, "io.dimstream.cli.DimstreamCli", "load",
+                "--config", config.toString(), "--entity", "bench_customer", "--input", input.toString()));
+        cmd.addAll(v.args());
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("MALLOC_ARENA_MAX", "2");
+        long t = System.nanoTime();
+        Process p = pb.start();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
+            throw new IllegalStateException("load failed (" + cmd + "):\n" + new String(out, StandardCharsets.UTF_8));
+        }
+        double s = (System.nanoTime() - t) / 1e9;
+        String text = new String(out, StandardCharsets.UTF_8);
+        if (text.contains("rejected") && !text.matches("(?s).*rejected\\s+0\\b.*")) {
+            throw new IllegalStateException("load refused rows:\n" + text);
+        }
+        return s;
+    }
+
+    static double timeWriter(Scd2Writer w, EntitySpec spec, List<Event> events, int parallel) throws SQLException {
+        long t = System.nanoTime();
+        ApplyResult r = w.applyParallel(spec, events, parallel);
+        double s = (System.nanoTime() - t) / 1e9;
+        if (r.changed() != events.size() || r.rowsInserted() != events.size() || r.rowsUpdated() != events.size()) {
+            throw new IllegalStateException("writer did not do " + events.size() + " changes: " + r);
+        }
+        return s;
+    }
+
+    /** The load did exactly N changes at t: N versions opened at t, N closed at t. */
+    static void expect(DataSource ds, Instant t, int n) throws SQLException {
+        try (Connection c = ds.getConnection(); var p = c.prepareStatement(
+                "SELECT count(*) FILTER (WHERE valid_from = ? AND valid_to IS NULL), count(*) FILTER (WHERE valid_to = ?) FROM bench_customer")) {
+            p.setObject(1, java.time.OffsetDateTime.ofInstant(t, java.time.ZoneOffset.UTC));
+            p.setObject(2, java.time.OffsetDateTime.ofInstant(t, java.time.ZoneOffset.UTC));
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                if (rs.getLong(1) != n || rs.getLong(2) != n) {
+                    throw new IllegalStateException("expected " + n + " versions opened and closed at " + t + ", got " + rs.getLong(1)
+                            + " and " + rs.getLong(2));
+                }
+            }
+        }
+    }
+
+    /** The versions the change set wrote (closed and opened at t) as binary COPY data, keys prefixed with 'K' (new keys). */
+    static byte[] versionRows(DataSource ds, Instant t) throws SQLException, IOException {
+        List<String> cols = columns(ds);
+        String select = String.join(", ", cols.stream().map(col -> col.equals("customer_id") ? "'K' || customer_id" : col).toList());
+        String ts = "TIMESTAMPTZ '" + t + "'";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (Connection c = ds.getConnection()) {
+            c.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY (SELECT " + select + " FROM bench_customer WHERE valid_from = " + ts
+                    + " OR valid_to = " + ts + ") TO STDOUT (FORMAT binary)", out);
+        }
+        return out.toByteArray();
+    }
+
+    /** bench_customer's columns but the generated ones (is_current), in order. */
+    static List<String> columns(DataSource ds) throws SQLException {
+        List<String> cols = new ArrayList<>();
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT column_name FROM information_schema.columns WHERE table_name = 'bench_customer' "
+                     + "AND table_schema = current_schema() AND is_generated = 'NEVER' ORDER BY ordinal_position")) {
+            while (rs.next()) {
+                cols.add(rs.getString(1));
+            }
+        }
+        return cols;
+    }
+
+    /** Binary COPY of the version rows into bench_copy, one commit, timed; then removed and vacuumed, untimed. */
+    static double timeCopy(DataSource ds, List<String> columns, byte[] data) throws SQLException, IOException {
+        double s;
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            long t = System.nanoTime();
+            c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY bench_copy (" + String.join(", ", columns) + ") FROM STDIN (FORMAT binary)",
+                    new ByteArrayInputStream(data));
+            c.commit();
+            s = (System.nanoTime() - t) / 1e9;
+            try (Statement st = c.createStatement()) {
+                st.executeUpdate("DELETE FROM bench_copy WHERE customer_id LIKE 'K%'");
+            }
+            c.commit();
+        }
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("VACUUM bench_copy");
+        }
+        return s;
+    }
+
+    /** Undoes the change set (untimed), then vacuums so the next measurement finds the same table. */
+    static void undo(DataSource ds, EntitySpec spec, Instant t) throws SQLException {
+        Growth.undo(ds, t);
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.execute("VACUUM bench_customer");
+            s.execute("VACUUM bench_customer_events");
+        }
+    }
+
+    private LoadBenchmark() {
+    }
+}
