@@ -86,6 +86,11 @@ final class LoadCommand implements Callable<Integer> {
                     + "instant, e.g. 'customers_(?<t>\\d{4}-\\d{2}-\\d{2})\\.csv' (a date is its midnight UTC)")
     String sliceAtFromName;
 
+    @Option(names = "--csv-delimiter", paramLabel = "CHAR", defaultValue = ",",
+            description = "CSV files: the character between fields (default ','; ';' for the CSV of spreadsheets in many locales, "
+                    + "'\\t' or a tab for TSV)")
+    String csvDelimiter;
+
     @Option(names = "--batch-size", paramLabel = "N",
             description = "events per database transaction (default: batch-size of the config, 10000 if unset)")
     Integer batchSize;
@@ -286,12 +291,21 @@ final class LoadCommand implements Callable<Integer> {
         }
     }
 
+    /** --csv-delimiter as one character ({@code \t} spelled out for a tab). */
+    private char delimiter() {
+        String d = "\\t".equals(csvDelimiter) ? "\t" : csvDelimiter;
+        if (d.length() != 1 || d.charAt(0) == '"' || d.charAt(0) == '\n' || d.charAt(0) == '\r') {
+            throw usage("--csv-delimiter: one character other than a quote or a line end (\\t for a tab), got '" + csvDelimiter + "'");
+        }
+        return d.charAt(0);
+    }
+
     private SourceRows open(Kind kind, Path file) {
         try {
             if (file == null) {
                 return SourceRows.query(sourceJdbc, query);
             }
-            return kind == Kind.CSV ? SourceRows.csv(file) : SourceRows.parquet(file);
+            return kind == Kind.CSV ? SourceRows.csv(file, delimiter()) : SourceRows.parquet(file);
         } catch (SQLException ex) {
             throw usage("cannot read " + (file == null ? "--query on " + sourceJdbc : file) + ": " + ex.getMessage());
         } catch (IllegalArgumentException ex) {

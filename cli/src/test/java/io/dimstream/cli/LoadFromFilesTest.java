@@ -271,6 +271,32 @@ class LoadFromFilesTest {
     }
 
     @Test
+    void semicolonAndTabSeparatedFilesAreReadWithCsvDelimiterAndAWrongDelimiterIsRefusedNamingTheOption() throws Exception {
+        Path config = config("files_csv_delim");
+        Path semicolons = dir.resolve("customers-semicolons.csv");
+        Files.writeString(semicolons, "customer_id;email;city;last_login\nC1;a@x.io;Paris, FR;1\nC2;\"b;x@x.io\";Oslo;2\n");
+        Path tabs = dir.resolve("customers-tabs.csv");
+        Files.writeString(tabs, "customer_id\temail\tcity\tlast_login\nC1\ta@x.io\tLyon, FR\t3\n");
+
+        assertThat(CliRun.of("load", "--config", config.toString(), "--entity", "customer", "--input", semicolons.toString(),
+                "--event-time", "2025-08-01T00:00:00Z", "--csv-delimiter", ";"))
+                .isEqualTo(new CliRun(0, counts(2, 2, 0, 0, 0, 0, 0, 0, 0), ""));
+        assertThat(CliRun.of("load", "--config", config.toString(), "--entity", "customer", "--input", tabs.toString(),
+                "--event-time", "2025-08-02T00:00:00Z", "--csv-delimiter", "\\t"))
+                .isEqualTo(new CliRun(0, counts(1, 0, 1, 0, 0, 0, 0, 0, 0), ""));
+        EntitySpec spec = spec(config, "customer");
+        assertThat(EntityTableReader.rows(DS, spec)).containsExactlyElementsOf(new ReferenceModel(spec).rows(List.of(
+                upsert("2025-08-01T00:00:00Z", 1, "C1", "a@x.io", "Paris, FR", "1"),
+                upsert("2025-08-01T00:00:00Z", 2, "C2", "b;x@x.io", "Oslo", "2"),
+                upsert("2025-08-02T00:00:00Z", 3, "C1", "a@x.io", "Lyon, FR", "3"))));
+
+        assertThat(CliRun.of("load", "--config", config.toString(), "--entity", "customer", "--input", tabs.toString(),
+                "--event-time", "2025-08-02T00:00:00Z", "--csv-delimiter", "ab"))
+                .isEqualTo(new CliRun(2, "", "dimstream load: --csv-delimiter: one character other than a quote or a line end "
+                        + "(\\t for a tab), got 'ab'\n"));
+    }
+
+    @Test
     void rowsWithoutATimeColumnNeedAnEventTimeAndAMisspeltHeaderFailsBeforeAnyRow() throws Exception {
         Path config = config("files_refusals");
         Path csv = dir.resolve("customers.csv");

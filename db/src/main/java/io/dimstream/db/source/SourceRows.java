@@ -91,7 +91,19 @@ public final class SourceRows implements AutoCloseable {
      * the others; the second read must give as many rows as the first counted, or the load stops.
      */
     public static SourceRows csv(Path file) throws SQLException {
-        List<String> header = csvHeader(file);
+        return csv(file, ',');
+    }
+
+    /**
+     * As {@link #csv(Path)}, with fields separated by {@code delimiter} instead of a comma (a
+     * semicolon for the CSV of spreadsheets in many locales, a tab for TSV). Not a quote, a line end or
+     * a character that may start a value.
+     */
+    public static SourceRows csv(Path file, char delimiter) throws SQLException {
+        if (delimiter == '"' || delimiter == '\n' || delimiter == '\r') {
+            throw new IllegalArgumentException("a CSV delimiter cannot be a quote or a line end");
+        }
+        List<String> header = csvHeader(file, delimiter);
         StringBuilder columns = new StringBuilder("{");
         for (String h : header) {
             columns.append(columns.length() > 1 ? ", " : "").append(Sql.literal(h)).append(": 'VARCHAR'");
@@ -100,7 +112,7 @@ public final class SourceRows implements AutoCloseable {
         // the dialect is fixed, not sniffed: DuckDB's sniffer fails on a file with an open quote and,
         // given bad rows, can settle on "no quote character" and keep quotes in the values
         String common = "read_csv(" + Sql.literal(plainPath(file)) + ", header = true, auto_detect = false, columns = " + columns
-                + ", delim = ',', quote = '\"', escape = '\"', allow_quoted_nulls = false, ";
+                + ", delim = " + Sql.literal(String.valueOf(delimiter)) + ", quote = '\"', escape = '\"', allow_quoted_nulls = false, ";
         TreeMap<Long, String> rejects = new TreeMap<>();
         long good;
         // a connection of its own, not streaming: with jdbc_stream_results the rejects table stays invisible
@@ -133,7 +145,7 @@ public final class SourceRows implements AutoCloseable {
     }
 
     /** The names of a CSV file's header line (gzip when the name ends in .gz; a UTF-8 byte order mark skipped). */
-    static List<String> csvHeader(Path file) throws SQLException {
+    static List<String> csvHeader(Path file, char delimiter) throws SQLException {
         String path = plainPath(file);
         try (InputStream raw = Files.newInputStream(file);
              InputStream in = path.endsWith(".gz") ? new GZIPInputStream(raw) : raw;
@@ -142,14 +154,14 @@ public final class SourceRows implements AutoCloseable {
             if (line == null || line.isBlank()) {
                 throw new SQLException(file + " is empty: a CSV file needs a header line naming its columns");
             }
-            return headerFields(line.startsWith("\uFEFF") ? line.substring(1) : line, file);
+            return headerFields(line.startsWith("\uFEFF") ? line.substring(1) : line, file, delimiter);
         } catch (IOException e) {
             throw new SQLException("cannot read the header line of " + file + ": " + e.getMessage(), e);
         }
     }
 
     /** The fields of one CSV header line (RFC 4180 quoting); a header with an open quote is refused. */
-    static List<String> headerFields(String line, Path file) throws SQLException {
+    static List<String> headerFields(String line, Path file, char delimiter) throws SQLException {
         List<String> fields = new ArrayList<>();
         StringBuilder f = new StringBuilder();
         boolean quoted = false;
@@ -166,7 +178,7 @@ public final class SourceRows implements AutoCloseable {
                 }
             } else if (ch == '"' && f.isEmpty()) {
                 quoted = true;
-            } else if (ch == ',') {
+            } else if (ch == delimiter) {
                 fields.add(f.toString().strip());
                 f.setLength(0);
             } else {
