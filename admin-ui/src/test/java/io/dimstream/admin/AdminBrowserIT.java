@@ -30,6 +30,8 @@ class AdminBrowserIT {
     private static AdminServer.Running admin;
     private static ChromeDriver driver;
     private static final List<String> violations = new java.util.ArrayList<>();
+    /** Pages wider than the window at 1280 px (a page-level horizontal scroll bar; wide tables scroll in their own box instead). */
+    private static final List<String> overflowing = new java.util.ArrayList<>();
 
     @BeforeAll
     static void start() throws Exception {
@@ -55,7 +57,9 @@ class AdminBrowserIT {
 
     /**
      * The accessibility check of one page (axe-core; its serious and critical violations are kept
-     * in {@link #violations}, asserted empty once every page is seen) and its screenshots at 1280 and 1920 px wide; the window goes back to its usual size after.
+     * in {@link #violations}, asserted empty once every page is seen), its screenshots at 1280 and 1920 px wide, and at
+     * each width whether the page as a whole is wider than the window ({@link #overflowing}, asserted empty too); the
+     * window goes back to its usual size after.
      */
     private static void accessibleAt(String name) throws Exception {
         for (String v : Axe.seriousViolations(driver)) {
@@ -64,6 +68,11 @@ class AdminBrowserIT {
         for (int width : new int[] {1280, 1920}) {
             driver.manage().window().setSize(new Dimension(width, 1000));
             shot(name + "-" + width);
+            Object wider = ((org.openqa.selenium.JavascriptExecutor) driver).executeScript(
+                    "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
+            if (((Number) wider).intValue() > 0) {
+                overflowing.add(name + " at " + width + " px: " + wider + " px wider than the window");
+            }
         }
         driver.manage().window().setSize(new Dimension(1400, 1000));
     }
@@ -186,5 +195,6 @@ class AdminBrowserIT {
             accessibleAt(p[1]);
         }
         assertThat(violations).as("axe: serious or critical violations (page, rule, help, first targets)").isEmpty();
+        assertThat(overflowing).as("pages that scroll sideways as a whole").isEmpty();
     }
 }

@@ -140,7 +140,7 @@ class AsOfDiffPagesTest {
                     </nav>
                     <p class="legend" id="asof-legend"><span class="sw changed-since-step"></span>version changed since the previous change (2025-01-15T00:00:00Z)</p>
                     <p class="meta">Page 1 · 2 rows on this page.</p>
-                    <table class="grid" id="asof-table">
+                    <div class="scroll"><table class="grid" id="asof-table">
                     <thead><tr><th>customer_id</th><th>email</th><th>city</th><th>last_login</th><th>valid_from</th><th>valid_to</th></tr></thead>
                     <tbody>
                       <tr class="changed-since-step"><td>C1</td><td>a@x.io</td><td>Lyon</td><td>2</td><td>2025-02-01T00:00:00Z</td><td>2025-03-01T00:00:00Z</td></tr>
@@ -168,7 +168,7 @@ class AsOfDiffPagesTest {
                     </nav>
                     <p class="legend" id="asof-legend"><span class="sw changed-since-step"></span>version changed since the previous change (2025-03-01T00:00:00Z)</p>
                     <p class="meta">Page 1 · 1 rows on this page.</p>
-                    <table class="grid" id="asof-table">
+                    <div class="scroll"><table class="grid" id="asof-table">
                     <thead><tr><th>customer_id</th><th>email</th><th>city</th><th>last_login</th><th>valid_from</th><th>valid_to</th></tr></thead>
                     <tbody>
                       <tr class="changed-since-step"><td>C1</td><td>b@x.io</td><td>Lyon</td><td>3</td><td>2025-04-01T00:00:00Z</td><td><span class="null">NULL</span></td></tr>
