@@ -16,19 +16,19 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * Debian's headless Chromium driven by its chromedriver, for the browser tests: started in a
  * throw-away profile, screenshots into {@code target/screenshots}. Without chromium the calling
  * test is skipped, unless {@code DIMSTREAM_REQUIRE_BROWSER=1} (CI), where it fails saying what to
- * install.
+ * install. Shipped in admin-ui's test-jar (this class only) for e2e's browser tests.
  */
-final class HeadlessChromium {
+public final class HeadlessChromium {
 
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    static final Path SHOTS = Path.of("target", "screenshots");
+    public static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    public static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    public static final Path SHOTS = Path.of("target", "screenshots");
 
     private HeadlessChromium() {
     }
 
     /** Skips the calling test (or fails it under DIMSTREAM_REQUIRE_BROWSER=1) when chromium is not installed. */
-    static void assumeInstalled() {
+    public static void assumeInstalled() {
         if (Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER)) {
             return;
         }
@@ -41,13 +41,24 @@ final class HeadlessChromium {
     }
 
     /** A headless Chromium whose window is {@code width} x 1000 px. */
-    static ChromeDriver start(int width) throws Exception {
+    public static ChromeDriver start(int width) throws Exception {
+        return start(width, 1000, false);
+    }
+
+    /**
+     * A headless Chromium whose window is {@code width} x {@code height} px, in a throw-away profile;
+     * {@code hideScrollbars}: screenshots without scroll bars (the README's images).
+     */
+    public static ChromeDriver start(int width, int height, boolean hideScrollbars) throws Exception {
         Path profile = Files.createTempDirectory("dimstream-chromium-");
         ChromeOptions o = new ChromeOptions();
         o.setBinary(CHROMIUM.toFile());
         o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--window-size=" + width + ",1000", "--user-data-dir=" + profile);
+                "--window-size=" + width + "," + height, "--user-data-dir=" + profile);
+        if (hideScrollbars) {
+            o.addArguments("--hide-scrollbars");
+        }
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort().build();
         Files.createDirectories(SHOTS);
@@ -55,7 +66,7 @@ final class HeadlessChromium {
     }
 
     /** The current page as {@code target/screenshots/<name>.png}. */
-    static void screenshot(ChromeDriver driver, String name) throws Exception {
+    public static void screenshot(ChromeDriver driver, String name) throws Exception {
         File f = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
         Files.copy(f.toPath(), SHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }

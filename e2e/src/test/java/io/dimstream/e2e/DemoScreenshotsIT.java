@@ -1,9 +1,9 @@
 package io.dimstream.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dimstream.admin.AdminServer;
+import io.dimstream.admin.HeadlessChromium;
 import io.dimstream.admin.AdminSettings;
 import io.dimstream.app.demo.StreamingDemo;
 import io.dimstream.config.AdminConfig;
@@ -37,8 +37,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -62,37 +60,12 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class DemoScreenshotsIT {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SHOTS = Path.of("target", "screenshots");
     /** docs/images of the checkout (failsafe runs in the e2e folder). */
     private static final Path DOCS_IMAGES = Path.of("..", "docs", "images");
     private static final String PASSWORD = "demo screenshots password";
     /** The burst of {@code ./dimstream demo} (its --events default). */
     private static final int EVENTS = 3000;
-
-    private static void requireBrowser() {
-        if (Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER)) {
-            return;
-        }
-        String why = "browser test needs Debian's chromium and chromedriver (" + CHROMIUM + ", " + CHROMEDRIVER
-                + "): apt-get install -y chromium chromium-driver";
-        if ("1".equals(System.getenv("DIMSTREAM_REQUIRE_BROWSER"))) {
-            throw new IllegalStateException(why + " (DIMSTREAM_REQUIRE_BROWSER=1: not skipping)");
-        }
-        assumeTrue(false, "SKIPPED: " + why);
-    }
-
-    private static ChromeDriver chromium(Path profile) {
-        ChromeOptions o = new ChromeOptions();
-        o.setBinary(CHROMIUM.toFile());
-        o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--hide-scrollbars", "--window-size=1280,900", "--user-data-dir=" + profile);
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort().build();
-        return new ChromeDriver(service, o);
-    }
 
     /** {@code target/screenshots/demo-<name>.png}, and over {@code docs/images/<doc>} when asked. */
     private static void shot(WebDriver driver, String name, String doc) throws Exception {
@@ -113,7 +86,7 @@ class DemoScreenshotsIT {
 
     @Test
     void theAdminPagesOnTheDemoData(@TempDir Path dir) throws Exception {
-        requireBrowser();
+        HeadlessChromium.assumeInstalled();
         Files.createDirectories(SHOTS);
         DimstreamConfig config = DimstreamConfig.parse(demoConfig(), "config demo/demo.yml (bundled)", Map.of());
         StreamingDemo demo = new StreamingDemo(config, dir.resolve("data"), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
@@ -129,8 +102,7 @@ class DemoScreenshotsIT {
             HistoryQueries queries = new HistoryQueries(ds);
             List<VersionRow> c0001 = queries.history(customer, List.of("C0001"));
             assertThat(c0001).as(printed.toString()).hasSizeGreaterThan(10);
-            Path profile = Files.createDirectories(dir.resolve("chromium"));
-            ChromeDriver driver = chromium(profile);
+            ChromeDriver driver = HeadlessChromium.start(1280, 900, true);
             try (AdminServer.Running admin = AdminServer.start(withAdmin, ds, AdminSettings.onPort(0))) {
                 WebDriverWait await = new WebDriverWait(driver, Duration.ofSeconds(30));
                 String base = admin.url();

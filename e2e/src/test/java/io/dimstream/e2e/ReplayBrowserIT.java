@@ -1,9 +1,9 @@
 package io.dimstream.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dimstream.admin.AdminServer;
+import io.dimstream.admin.HeadlessChromium;
 import io.dimstream.admin.AdminSettings;
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
@@ -40,8 +40,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
@@ -56,36 +54,11 @@ import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
  */
 class ReplayBrowserIT {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SHOTS = Path.of("target", "screenshots");
     private static final String PASSWORD = "e2e admin password";
     private static final String ENTITY = "customer_e2e";
     private static final String TOPIC = "crm.customers_e2e";
     private static final String TABLE = "dim_customer_e2e";
-
-    private static void requireBrowser() {
-        if (Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER)) {
-            return;
-        }
-        String why = "browser test needs Debian's chromium and chromedriver (" + CHROMIUM + ", " + CHROMEDRIVER
-                + "): apt-get install -y chromium chromium-driver";
-        if ("1".equals(System.getenv("DIMSTREAM_REQUIRE_BROWSER"))) {
-            throw new IllegalStateException(why + " (DIMSTREAM_REQUIRE_BROWSER=1: not skipping)");
-        }
-        assumeTrue(false, "SKIPPED: " + why);
-    }
-
-    private static ChromeDriver chromium(Path profile) {
-        ChromeOptions o = new ChromeOptions();
-        o.setBinary(CHROMIUM.toFile());
-        o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--window-size=1400,1000", "--user-data-dir=" + profile);
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort().build();
-        return new ChromeDriver(service, o);
-    }
 
     private static void shot(WebDriver driver, String name) throws Exception {
         File f = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
@@ -131,7 +104,7 @@ class ReplayBrowserIT {
 
     @Test
     void anAdminStartsALiveReplayInTheBrowserWatchesItFinishAndTheTableIsUnchanged(@TempDir Path dir) throws Exception {
-        requireBrowser();
+        HeadlessChromium.assumeInstalled();
         Files.createDirectories(SHOTS);
         DataSource ds = TestPostgres.dataSource();
         ReplayJobs jobs = new ReplayJobs(ds);
@@ -150,7 +123,7 @@ class ReplayBrowserIT {
                 List<String> before = wholeRows(ds);
                 assertThat(before).isNotEmpty();
 
-                ChromeDriver driver = chromium(Files.createTempDirectory("dimstream-chromium-"));
+                ChromeDriver driver = HeadlessChromium.start(1400, 1000, false);
                 try {
                     WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(20));
                     driver.get(admin.url() + "replay?entity=" + ENTITY);
