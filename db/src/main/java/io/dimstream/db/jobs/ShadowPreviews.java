@@ -95,11 +95,6 @@ public final class ShadowPreviews {
                     + " (memory " + swap.retiredMemory() + "); " + swap.merged().applied() + " events of the live memory merged at the swap";
             ReplayJobs.advance(c, id, Map.of(), 0,
                     (long) swap.merged().rowsInserted() + swap.merged().rowsUpdated() + swap.merged().rowsDeleted());
-            // a snapshot entity's rebuild: the slices its range completed become the entity's, as the
-            // worker's own swap records them (SnapshotReplay.beforeFinish), so the live sink re-judges them
-            for (java.time.Instant t : ReplaySlices.completeSlices(ReplaySlices.load(c, id))) {
-                io.dimstream.db.snapshot.SnapshotSlices.completeLoaded(c, live.name(), t);
-            }
             ReplayJobs.finish(c, id, JobState.SUCCEEDED, null, detail);
             Map<String, Object> audit = new LinkedHashMap<>();
             audit.put("entity", live.name());

@@ -36,6 +36,9 @@ import javax.sql.DataSource;
  *       {@code <table>_replaced_<job>_events} (kept for comparison; drop them when satisfied), the
  *       shadow ones to the live names, their indexes and constraints along;</li>
  *   <li>point the view {@code <table>_current} and the function {@code <table>_as_of} at the new table.</li>
+ *   <li>a snapshot entity's rebuild: record as the entity's the slices the job's range completed
+ *       ({@link ReplaySlices#completeSlices}), as a load records a slice, so the live sink re-judges
+ *       them; both swaps (the worker's and a previewed one's, {@link ShadowPreviews}) go through here.</li>
  * </ol>
  * Readers see the old table or the new one, never a mix.
  */
@@ -103,6 +106,11 @@ public final class ShadowTables {
         rename(c, shadow.table(), live.table());
         rename(c, shadow.memoryTable(), live.memoryTable());
         EntityTables.recreateViewAndFunction(c, live);
+        // a snapshot entity's rebuild: the slices the job's range completed become the entity's now, so
+        // the live sink's judgements of older slices re-judge them in the swapped-in table (no rows: nothing)
+        for (java.time.Instant t : ReplaySlices.completeSlices(ReplaySlices.load(c, jobId))) {
+            io.dimstream.db.snapshot.SnapshotSlices.completeLoaded(c, live.name(), t);
+        }
         return new Swap(retired, retiredSpec.memoryTable(), merged);
     }
 

@@ -383,9 +383,6 @@ public final class ReplayWorker implements AutoCloseable {
                     ReplayJobs.advance(c, job.id(), Map.of(), 0,
                             (long) swap.merged().rowsInserted() + swap.merged().rowsUpdated() + swap.merged().rowsDeleted());
                 }
-                if (slices != null) {
-                    slices.beforeFinish(c);
-                }
                 ReplayJobs.finish(c, job.id(), JobState.SUCCEEDED, null, detail);
             });
             finished(job, SUCCEEDED);

@@ -57,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * {@link SnapshotSlices#LOADED} and judges it and every complete slice of the entity after it
  * ({@link SnapshotSlices#completeLoaded}), for every key, as a load does. A shadow job judges the
  * slices its own range completed from {@code t} on (the entity's recorded slices describe the live
- * table) and records them for the entity only in the swap's transaction ({@link #beforeFinish}),
+ * table) and records them for the entity only in the swap's transaction (ShadowTables.swap, from ReplaySlices),
  * so the live sink's later judgements include them only once the shadow is the table. Deletes
  * lose every tie ({@code ArrivalSeq.LOADED_ABSENCE}: a straggler row of {@code t} read later wins)
  * and carry the completing marker's place in the source topic as lineage. Judging a slice whose
@@ -252,22 +252,4 @@ final class SnapshotReplay {
         }
     }
 
-    /** The slices complete in the job's range so far (committed batches), ascending. */
-    List<Instant> completeSlices() {
-        return parts.keySet().stream().map(Key::slice).distinct().filter(t -> complete(parts, t)).sorted().toList();
-    }
-
-    /**
-     * In the job's last transaction (a shadow job's swap): records the slices the range completed
-     * for the entity, so the live sink's judgements of older slices re-judge them in the swapped-in
-     * table. A live job recorded each as it judged it.
-     */
-    void beforeFinish(Connection c) throws SQLException {
-        if (job.target() == ReplayTarget.LIVE) {
-            return;
-        }
-        for (Instant t : completeSlices()) {
-            SnapshotSlices.completeLoaded(c, job.entity(), t);
-        }
-    }
 }

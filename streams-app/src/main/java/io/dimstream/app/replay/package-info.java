@@ -28,8 +28,8 @@
  *       events read, rows changed, lag) read from {@code dimstream.replay_jobs} every 10 s by a
  *       daemon thread, never on a scrape.</li>
  *   <li>{@link io.dimstream.app.replay.SnapshotReplay}: the slice side of a job of a {@code mode:
- *       snapshot} entity, called by the worker at four points (a marker taken out of the read
- *       records, the batch's reads noted, the batch's transaction, the last transaction). The rows
+ *       snapshot} entity, called by the worker at three points (a marker taken out of the read
+ *       records, the batch's reads noted, the batch's transaction; a shadow's slices are recorded by the swap). The rows
  *       are applied as any events; a slice complete in the range (every partition's marker read,
  *       none of its rows before the range's start: its first record on each partition read after
  *       another slice's marker, or the range starts at offset 0) is judged in the batch's
