@@ -131,7 +131,10 @@ final class Growth {
     static long stats(DataSource ds, double setupS) throws SQLException {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM bench_customer), (SELECT count(*) FROM bench_customer WHERE valid_to IS NULL), "
-                     + "pg_relation_size('bench_customer'), pg_indexes_size('bench_customer'), pg_total_relation_size('bench_customer_events')")) {
+                     // over the partitions when the table is partitioned (pg_partition_tree of a plain table is itself)
+                     + "(SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree('bench_customer')), "
+                     + "(SELECT sum(pg_indexes_size(relid)) FROM pg_partition_tree('bench_customer')), "
+                     + "(SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('bench_customer_events'))")) {
             rs.next();
             long v = rs.getLong(1);
             System.out.printf(Locale.ROOT, "table: %,d versions, %,d keys; heap %,d MB, indexes %,d MB, event memory %,d MB (grown in %.0f s)%n",

@@ -39,8 +39,9 @@ import org.postgresql.PGConnection;
  * (untimed, {@link Growth#undo}), so every measurement starts from the same table:
  * <ul>
  *   <li><b>load</b>: {@code dimstream load --config C --entity bench_customer --input changes.jsonl}
- *       in a child JVM started as {@code ./dimstream} starts it ({@code -Xmx512m},
- *       {@code MALLOC_ARENA_MAX=2}, class {@code io.dimstream.cli.DimstreamCli}), default settings
+ *       run by the repository's {@code ./dimstream} launcher itself (its JVM options and packaged jars;
+ *       without it, or with {@code --launcher false}, a child JVM started as the launcher starts it,
+ *       on the harness's class path), default settings
  *       (no {@code --batch-size}, no {@code --parallel}); timed from the process start to its exit,
  *       so JVM start, class loading, JIT, Flyway's check, parsing and the writer are all inside, as
  *       a user pays them. The same child JVM run on an empty file gives the fixed part, printed
@@ -55,7 +56,8 @@ import org.postgresql.PGConnection;
  * </ul>
  * Each ratio is taken within one run, then the median over runs. Levers, each an extra load
  * measured in every run: {@code --load-batch-sizes 50000,100000} ({@code load --batch-size B} for
- * each B), {@code --load-jvm-args '-XX:TieredStopAtLevel=1'} (JVM options), {@code --baseline-cp DIR}
+ * each B), {@code --load-jvm-args '-XX:TieredStopAtLevel=1;-XX:+UseParallelGC'} (JVM options, a variant per
+ * {@code ;}-separated part), {@code --baseline-cp DIR}
  * (classes compiled from an older source put first on the class path, e.g. the loader before a
  * change); {@code --rotate true} measures the variants before the default load on every second
  * run; {@code --load-args '...'} adds options to every load. Usage:
@@ -84,12 +86,18 @@ public final class LoadBenchmark {
             variants.add(new Variant("load --batch-size " + b, List.of(), null, more));
         }
         if (a.containsKey("load-jvm-args")) {
-            variants.add(new Variant("load, JVM " + a.get("load-jvm-args"), List.of(a.get("load-jvm-args").trim().split("\\s+")), null,
-                    loadArgs));
+            // several variants separated by ';', e.g. '-XX:TieredStopAtLevel=1;-XX:+UseParallelGC'
+            for (String jvm : a.get("load-jvm-args").split(";")) {
+                variants.add(new Variant("load, JVM " + jvm.trim(), List.of(jvm.trim().split("\\s+")), null, loadArgs));
+            }
         }
         if (a.containsKey("baseline-cp")) {
             variants.add(new Variant("load, classes of " + a.get("baseline-cp") + " first", List.of(), a.get("baseline-cp"), loadArgs));
         }
+        Path script = Path.of("dimstream").toAbsolutePath();
+        launcher = !"false".equals(a.get("launcher")) && Files.isExecutable(script)
+                && Files.isDirectory(Path.of("cli", "target", "lib")) ? script : null;
+        System.out.println("loads run by: " + (launcher != null ? launcher + " (its jars)" : "java -cp <the harness's class path>"));
         Path dir = Files.createTempDirectory("dimstream-load-bench");
         Instant base = WriterBenchmark.BASE;
         int round = 1; // the changes' event time: base + 1 h
@@ -259,16 +267,37 @@ public final class LoadBenchmark {
 
     private static final Variant DEFAULT = new Variant("load", List.of(), null, List.of());
 
-    /** {@code dimstream load} in a child JVM as {@code ./dimstream} starts it; seconds from start to exit. */
+    /**
+     * The launcher the user runs, {@code ./dimstream} of the working directory (the repository's root, where
+     * {@code e2e/bench.sh} runs from; its packaged jars, {@code DIMSTREAM_SKIP_BUILD=1}), or null when it is not
+     * there or {@code --launcher false}: then the child JVM gets the harness's class path (class directories).
+     */
+    static Path launcher;
+
+    /**
+     * {@code dimstream load} in a child process: {@code ./dimstream load ...} itself (its JVM options, its jar class
+     * path; a variant's JVM options in {@code JAVA_OPTS}), or a JVM started as the launcher starts it on the harness's
+     * class path when there is no launcher or the variant puts classes first; seconds from start to exit.
+     */
     static double runLoad(Path config, Path input, Variant v) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
-        cmd.addAll(v.jvmArgs());
-        String cp = System.getProperty("java.class.path");
-        cmd.addAll(List.of("-cp", v.cpFirst() == null ? cp : v.cpFirst() + java.io.File.pathSeparator + cp, "io.dimstream.cli.DimstreamCli", "load",
-                "--config", config.toString(), "--entity", "bench_customer", "--input", input.toString()));
+        List<String> cmd = new ArrayList<>();
+        boolean viaLauncher = launcher != null && v.cpFirst() == null;
+        if (viaLauncher) {
+            cmd.add(launcher.toString());
+        } else {
+            cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
+            cmd.addAll(v.jvmArgs());
+            String cp = System.getProperty("java.class.path");
+            cmd.addAll(List.of("-cp", v.cpFirst() == null ? cp : v.cpFirst() + java.io.File.pathSeparator + cp, "io.dimstream.cli.DimstreamCli"));
+        }
+        cmd.addAll(List.of("load", "--config", config.toString(), "--entity", "bench_customer", "--input", input.toString()));
         cmd.addAll(v.args());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("MALLOC_ARENA_MAX", "2");
+        if (viaLauncher) {
+            pb.environment().put("DIMSTREAM_SKIP_BUILD", "1");
+            pb.environment().put("JAVA_OPTS", String.join(" ", v.jvmArgs()));
+        }
         long t = System.nanoTime();
         Process p = pb.start();
         byte[] out = p.getInputStream().readAllBytes();

@@ -15,6 +15,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -55,7 +56,8 @@ import org.postgresql.PGConnection;
  * against overlapping ranges, {@code --naive false} skips the slow row-at-a-time peer.
  * Experiments, not product settings: {@code --fillfactor N} sets the table's fillfactor before the
  * load, {@code --one-open-index false} drops the one-open-row index (with no index naming
- * {@code valid_to}, a close can be a HOT update).
+ * {@code valid_to}, a close can be a HOT update), {@code --partitions N} hash-partitions the entity table and
+ * its event memory by the key into N partitions ({@link #partitionByKey}).
  */
 public final class WriterBenchmark {
 
@@ -89,6 +91,9 @@ public final class WriterBenchmark {
                 try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
                     st.execute("DROP INDEX bench_customer_one_open");
                 }
+            }
+            if (a.containsKey("partitions")) {
+                partitionByKey(ds, Integer.parseInt(a.get("partitions")));
             }
             if ("true".equals(a.get("exclusion"))) {
                 // the overlap-preventing constraint docs/benchmarks.md weighs: measure its cost
@@ -343,6 +348,35 @@ public final class WriterBenchmark {
             s.execute("VACUUM ANALYZE bench_customer");
             s.execute("VACUUM ANALYZE bench_customer_events");
             s.execute("CHECKPOINT");
+        }
+    }
+
+    /**
+     * Experiment (issue 16, {@code --partitions N}): the entity table and its event memory remade, empty, as
+     * tables hash-partitioned by the key into N partitions (PostgreSQL declarative partitioning), with the
+     * same columns, constraints and indexes ({@code LIKE ... INCLUDING ALL}; the primary key and the
+     * one-open-row index both hold the key, as a partitioned table's unique indexes must). The writer's
+     * statements name the parent only. The view and as-of function on the table are dropped with the
+     * plain table: the benchmark does not read them.
+     */
+    static void partitionByKey(DataSource ds, int n) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            for (String t : List.of("bench_customer", "bench_customer_events")) {
+                s.execute("ALTER TABLE " + t + " RENAME TO " + t + "_plain");
+                s.execute("ALTER TABLE " + t + "_plain RENAME CONSTRAINT " + t + "_pkey TO " + t + "_plain_pkey");
+                s.execute("CREATE TABLE " + t + " (LIKE " + t + "_plain INCLUDING ALL) PARTITION BY HASH (customer_id)");
+                for (int i = 0; i < n; i++) {
+                    s.execute("CREATE TABLE " + t + "_p" + i + " PARTITION OF " + t + " FOR VALUES WITH (MODULUS " + n
+                            + ", REMAINDER " + i + ")");
+                }
+                s.execute("DROP TABLE " + t + "_plain CASCADE");
+            }
+            try (ResultSet rs = s.executeQuery("SELECT indexdef FROM pg_indexes WHERE tablename IN ('bench_customer', "
+                    + "'bench_customer_events') ORDER BY 1")) {
+                while (rs.next()) {
+                    System.out.println("partitioned (" + n + "): " + rs.getString(1));
+                }
+            }
         }
     }
 
