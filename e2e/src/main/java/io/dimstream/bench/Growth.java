@@ -28,7 +28,9 @@ import javax.sql.DataSource;
  * warm, and with {@code --cold true} also after the OS page cache was dropped. Each measured batch
  * is undone afterwards, untimed (its versions deleted, the versions it closed reopened, its event
  * memory rows deleted), so every run of a size sees the same table. Writes an SVG of changes/s
- * against table size ({@code --plot}, default {@code docs/benchmarks-growth.svg}).
+ * against table size ({@code --plot}, default {@code docs/benchmarks-growth.svg}) and the run's points
+ * beside it ({@code .tsv}); {@code --plot-with A.tsv,B.tsv} draws earlier runs' points in the same plot,
+ * {@code --replot A.tsv,B.tsv} draws only those (nothing measured).
  */
 final class Growth {
 
@@ -46,6 +48,7 @@ final class Growth {
         boolean cold = "true".equals(a.get("cold"));
         String workMem = a.getOrDefault("work-mem", "64MB");
         Path plot = Path.of(a.getOrDefault("plot", "docs/benchmarks-growth.svg"));
+        List<Point> earlier = readPoints(a.get("plot-with"));
         Instant base = WriterBenchmark.BASE;
         List<Point> points = new ArrayList<>();
         int keys = 0;
@@ -121,20 +124,67 @@ final class Growth {
                 points.add(new Point(versions, "writer, " + parallel + " connections" + m, b / WriterBenchmark.median(par)));
                 points.add(new Point(versions, "bare close + insert" + m, b / WriterBenchmark.median(bare)));
             }
-            Files.createDirectories(plot.toAbsolutePath().getParent());
-            Files.writeString(plot, svg(points, b));
-            System.out.println("plot written: " + plot.toAbsolutePath());
+            writePlot(plot, points, earlier, b);
         }
+    }
+
+    /**
+     * Writes the plot, with the points of earlier runs ({@code --plot-with FILE.tsv,...}: sizes measured
+     * on their own, e.g. a 30M table grown in a run of its own) drawn with this run's, and this run's
+     * points beside it as {@code PLOT.tsv} (versions, variant, changes/s: the medians printed above).
+     */
+    static void writePlot(Path plot, List<Point> points, List<Point> earlier, int batch) throws IOException {
+        List<Point> all = new ArrayList<>(earlier);
+        all.addAll(points);
+        all.sort(java.util.Comparator.comparingLong(Point::versions));
+        Files.createDirectories(plot.toAbsolutePath().getParent());
+        Files.writeString(plot, svg(all, batch));
+        StringBuilder tsv = new StringBuilder("versions\tvariant\tchanges_per_second\n");
+        for (Point p : points) {
+            tsv.append(p.versions()).append('\t').append(p.variant()).append('\t')
+                    .append(String.format(Locale.ROOT, "%.0f", p.changesPerSecond())).append('\n');
+        }
+        if (points.isEmpty()) {
+            System.out.println("plot written: " + plot.toAbsolutePath() + " (" + all.size() + " points of earlier runs)");
+            return;
+        }
+        Path tsvFile = Path.of(plot.toString().replaceFirst("\\.svg$", "") + ".tsv");
+        Files.writeString(tsvFile, tsv);
+        System.out.println("plot written: " + plot.toAbsolutePath() + " (" + all.size() + " points; this run's in " + tsvFile + ")");
+    }
+
+    /** The points of earlier runs' {@code .tsv} files (comma-separated paths), none when null. */
+    static List<Point> readPoints(String files) throws IOException {
+        List<Point> out = new ArrayList<>();
+        if (files == null) {
+            return out;
+        }
+        for (String f : files.split(",")) {
+            for (String line : Files.readAllLines(Path.of(f.trim()))) {
+                String[] c = line.split("\t");
+                if (c.length == 3 && !c[0].equals("versions")) {
+                    out.add(new Point(Long.parseLong(c[0]), c[1], Double.parseDouble(c[2])));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** {@code --replot FILE.tsv,... --plot OUT.svg}: the plot of earlier runs' points only, nothing measured. */
+    static void replot(Map<String, String> a) throws IOException {
+        writePlot(Path.of(a.getOrDefault("plot", "docs/benchmarks-growth.svg")), List.of(), readPoints(a.get("replot")),
+                Integer.parseInt(a.getOrDefault("batch", "100000")));
     }
 
     /** Prints the table's size and B-tree sizes; returns its versions (exact count). */
     static long stats(DataSource ds, double setupS) throws SQLException {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM bench_customer), (SELECT count(*) FROM bench_customer WHERE valid_to IS NULL), "
-                     // over the partitions when the table is partitioned (pg_partition_tree of a plain table is itself)
-                     + "(SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree('bench_customer')), "
-                     + "(SELECT sum(pg_indexes_size(relid)) FROM pg_partition_tree('bench_customer')), "
-                     + "(SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('bench_customer_events'))")) {
+                     // summed over the partitions when the table is partitioned (pg_partition_tree lists nothing for a plain table)
+                     + "coalesce((SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree('bench_customer')), pg_relation_size('bench_customer')), "
+                     + "coalesce((SELECT sum(pg_indexes_size(relid)) FROM pg_partition_tree('bench_customer')), pg_indexes_size('bench_customer')), "
+                     + "coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('bench_customer_events')), "
+                     + "pg_total_relation_size('bench_customer_events'))")) {
             rs.next();
             long v = rs.getLong(1);
             System.out.printf(Locale.ROOT, "table: %,d versions, %,d keys; heap %,d MB, indexes %,d MB, event memory %,d MB (grown in %.0f s)%n",

@@ -67,6 +67,10 @@ public final class WriterBenchmark {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = parseArgs(args);
+        if (a.containsKey("replot")) {
+            Growth.replot(a);
+            return;
+        }
         String jdbc = a.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/dimstream_bench?user=postgres&password=postgres");
         int rows = Integer.parseInt(a.getOrDefault("rows", "1000000"));
         int runs = Integer.parseInt(a.getOrDefault("runs", "3"));
