@@ -120,6 +120,13 @@ class LauncherIT {
         assertThat(Files.readAllLines(classLog)).as("DIMSTREAM_CDS=0: from the jar")
                 .anyMatch(l -> l.contains("io.dimstream.cli.LoadCommand source: jar:file:") || l.contains("io.dimstream.cli.LoadCommand source: file:"))
                 .noneMatch(l -> l.contains("source: shared objects file (top)"));
+
+        // a damaged archive (a disk full while it was renamed, a copy cut short): the JVM refuses to map it
+        // and the command runs from the jars, printing nothing about it
+        Files.delete(archive); // the JVM writes it read-only
+        Files.write(archive, new byte[4096]);
+        Run damaged = run(load, Map.of());
+        assertThat(damaged).isEqualTo(new Run(0, AGAIN, ""));
     }
 
     private static Run run(List<String> cmd, Map<String, String> env) throws IOException, InterruptedException {
