@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
  * entities ({@link DbtSources}); reads the config only (connects to nothing), so it runs in a dbt
  * project's CI: {@code dimstream dbt-sources --config dimstream.yml > models/dimstream_sources.yml}.
  */
-@Command(name = "dbt-sources", description = "Prints a dbt sources.yml (version 2) for the configured entities: each history "
+@Command(name = "dbt-sources", mixinStandardHelpOptions = true, description = "Prints a dbt sources.yml (version 2) for the configured entities: each history "
         + "table and its _current view, columns with descriptions, loaded_at freshness and the tests dimstream guarantees. "
         + "Connects to nothing.")
 final class DbtSourcesCommand implements Callable<Integer> {

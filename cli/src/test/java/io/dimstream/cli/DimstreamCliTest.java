@@ -33,6 +33,21 @@ class DimstreamCliTest {
     }
 
     @Test
+    void everyVerbPrintsItsUsageOnHelpEvenWithoutItsRequiredOptions() {
+        for (String verb : DimstreamCli.commandLine().getSubcommands().keySet()) {
+            CliRun run = CliRun.of(verb, "--help");
+
+            assertThat(run.exitCode()).as(verb).isZero();
+            assertThat(run.err()).as(verb).isEmpty();
+            // picocli's own `help` verb has -h only, and its description first
+            assertThat(run.out()).as(verb).contains(verb.equals("help") ? "Usage: dimstream help [-h] [COMMAND]\n" : "")
+                    .startsWith(verb.equals("help") ? "Display help information" : "Usage: dimstream " + verb + " [-hV]");
+        }
+        assertThat(DimstreamCli.commandLine().getSubcommands().keySet())
+                .contains("run", "demo", "load", "check", "config", "dbt-sources", "replay", "admin", "publish-snapshot");
+    }
+
+    @Test
     void missingRequiredOptionIsAUsageError() {
         CliRun run = CliRun.of("load", "--entity", "customer");
 
