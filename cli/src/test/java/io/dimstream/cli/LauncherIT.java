@@ -129,13 +129,13 @@ class LauncherIT {
         assertThat(damaged).isEqualTo(new Run(0, AGAIN, ""));
     }
 
-    private static Run run(List<String> cmd, Map<String, String> env) throws IOException, InterruptedException {
+    private Run run(List<String> cmd, Map<String, String> env) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(cmd));
         pb.environment().put("DIMSTREAM_SKIP_BUILD", "1");
         pb.environment().remove("JAVA_OPTS");
         pb.environment().putAll(env);
-        Path out = Files.createTempFile("launcher", ".out");
-        Path err = Files.createTempFile("launcher", ".err");
+        Path out = Files.createTempFile(dir, "launcher", ".out");
+        Path err = Files.createTempFile(dir, "launcher", ".err");
         Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertThat(p.waitFor(2, TimeUnit.MINUTES)).as("%s ended", cmd).isTrue();
         Run r = new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));

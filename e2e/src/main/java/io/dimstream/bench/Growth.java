@@ -139,14 +139,14 @@ final class Growth {
         all.sort(java.util.Comparator.comparingLong(Point::versions));
         Files.createDirectories(plot.toAbsolutePath().getParent());
         Files.writeString(plot, svg(all, batch));
+        if (points.isEmpty()) {
+            System.out.println("plot written: " + plot.toAbsolutePath() + " (" + all.size() + " points of earlier runs)");
+            return;
+        }
         StringBuilder tsv = new StringBuilder("versions\tvariant\tchanges_per_second\n");
         for (Point p : points) {
             tsv.append(p.versions()).append('\t').append(p.variant()).append('\t')
                     .append(String.format(Locale.ROOT, "%.0f", p.changesPerSecond())).append('\n');
-        }
-        if (points.isEmpty()) {
-            System.out.println("plot written: " + plot.toAbsolutePath() + " (" + all.size() + " points of earlier runs)");
-            return;
         }
         Path tsvFile = Path.of(plot.toString().replaceFirst("\\.svg$", "") + ".tsv");
         Files.writeString(tsvFile, tsv);
@@ -160,10 +160,15 @@ final class Growth {
             return out;
         }
         for (String f : files.split(",")) {
-            for (String line : Files.readAllLines(Path.of(f.trim()))) {
-                String[] c = line.split("\t");
-                if (c.length == 3 && !c[0].equals("versions")) {
+            List<String> lines = Files.readAllLines(Path.of(f.trim()));
+            for (int i = 1; i < lines.size(); i++) { // line 1: the header
+                String[] c = lines.get(i).split("\t");
+                try {
                     out.add(new Point(Long.parseLong(c[0]), c[1], Double.parseDouble(c[2])));
+                } catch (RuntimeException e) {
+                    // a plot silently missing points would mislead: refuse the file, naming the line
+                    throw new IllegalArgumentException(f.trim() + " line " + (i + 1) + ": not versions<TAB>variant<TAB>changes/s: "
+                            + lines.get(i), e);
                 }
             }
         }

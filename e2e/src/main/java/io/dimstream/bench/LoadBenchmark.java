@@ -95,7 +95,7 @@ public final class LoadBenchmark {
             variants.add(new Variant("load, classes of " + a.get("baseline-cp") + " first", List.of(), a.get("baseline-cp"), loadArgs));
         }
         Path script = Path.of("dimstream").toAbsolutePath();
-        launcher = !"false".equals(a.get("launcher")) && Files.isExecutable(script)
+        Path launcher = !"false".equals(a.get("launcher")) && Files.isExecutable(script)
                 && Files.isDirectory(Path.of("cli", "target", "lib")) ? script : null;
         System.out.println("loads run by: " + (launcher != null ? launcher + " (its jars)" : "java -cp <the harness's class path>"));
         Path dir = Files.createTempDirectory("dimstream-load-bench");
@@ -151,20 +151,20 @@ public final class LoadBenchmark {
             double[] loadavg = new double[runs];
             OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
             for (int run = 0; run < runs; run++) {
-                fixed[run] = runLoad(config, empty, DEFAULT);
+                fixed[run] = runLoad(launcher, config, empty, DEFAULT);
                 // the variants before the default load on odd runs with --rotate true: no variant always
                 // finds the table and caches as the previous measurement left them
                 boolean variantsFirst = rotate && run % 2 == 1;
                 for (int b = 0; b < variants.size() && variantsFirst; b++) {
-                    loadB[b][run] = measureLoad(ds, spec, config, file, variants.get(b), t, n);
+                    loadB[b][run] = measureLoad(ds, spec, launcher, config, file, variants.get(b), t, n);
                 }
                 WriterBenchmark.checkpoint(ds);
-                load[run] = runLoad(config, file, new Variant("load", List.of(), null, loadArgs));
+                load[run] = runLoad(launcher, config, file, new Variant("load", List.of(), null, loadArgs));
                 byte[] versions = versionRows(ds, t);
                 expect(ds, t, n);
                 undo(ds, spec, t);
                 for (int b = 0; b < variants.size() && !variantsFirst; b++) {
-                    loadB[b][run] = measureLoad(ds, spec, config, file, variants.get(b), t, n);
+                    loadB[b][run] = measureLoad(ds, spec, launcher, config, file, variants.get(b), t, n);
                 }
                 WriterBenchmark.checkpoint(ds);
                 w1[run] = timeWriter(writer, spec, changes, 1);
@@ -252,10 +252,10 @@ public final class LoadBenchmark {
     }
 
     /** One load after a CHECKPOINT, checked to have done the N changes, then undone (untimed). */
-    private static double measureLoad(DataSource ds, EntitySpec spec, Path config, Path file, Variant v, Instant t, int n)
+    private static double measureLoad(DataSource ds, EntitySpec spec, Path launcher, Path config, Path file, Variant v, Instant t, int n)
             throws Exception {
         WriterBenchmark.checkpoint(ds);
-        double s = runLoad(config, file, v);
+        double s = runLoad(launcher, config, file, v);
         expect(ds, t, n);
         undo(ds, spec, t);
         return s;
@@ -268,18 +268,14 @@ public final class LoadBenchmark {
     private static final Variant DEFAULT = new Variant("load", List.of(), null, List.of());
 
     /**
-     * The launcher the user runs, {@code ./dimstream} of the working directory (the repository's root, where
-     * {@code e2e/bench.sh} runs from; its packaged jars, {@code DIMSTREAM_SKIP_BUILD=1}), or null when it is not
-     * there or {@code --launcher false}: then the child JVM gets the harness's class path (class directories).
+     * {@code dimstream load} in a child process: {@code launcher load ...} itself (the repository's
+     * {@code ./dimstream}, run from the root as {@code e2e/bench.sh} does: its JVM options and packaged jars,
+     * {@code DIMSTREAM_SKIP_BUILD=1}, a variant's JVM options in {@code JAVA_OPTS}), or, when the launcher is null
+     * ({@code --launcher false}, or no packaged jars) or the variant puts classes first, a JVM started as the
+     * launcher started it before 2026-12-02 ({@code -Xmx512m}, {@code MALLOC_ARENA_MAX=2}) on the harness's class
+     * path; seconds from start to exit.
      */
-    static Path launcher;
-
-    /**
-     * {@code dimstream load} in a child process: {@code ./dimstream load ...} itself (its JVM options, its jar class
-     * path; a variant's JVM options in {@code JAVA_OPTS}), or a JVM started as the launcher starts it on the harness's
-     * class path when there is no launcher or the variant puts classes first; seconds from start to exit.
-     */
-    static double runLoad(Path config, Path input, Variant v) throws IOException, InterruptedException {
+    static double runLoad(Path launcher, Path config, Path input, Variant v) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         boolean viaLauncher = launcher != null && v.cpFirst() == null;
         if (viaLauncher) {
@@ -293,10 +289,11 @@ public final class LoadBenchmark {
         cmd.addAll(List.of("load", "--config", config.toString(), "--entity", "bench_customer", "--input", input.toString()));
         cmd.addAll(v.args());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("MALLOC_ARENA_MAX", "2");
         if (viaLauncher) {
             pb.environment().put("DIMSTREAM_SKIP_BUILD", "1");
             pb.environment().put("JAVA_OPTS", String.join(" ", v.jvmArgs()));
+        } else {
+            pb.environment().put("MALLOC_ARENA_MAX", "2"); // what the launcher exports
         }
         long t = System.nanoTime();
         Process p = pb.start();
