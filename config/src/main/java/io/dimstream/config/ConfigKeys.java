@@ -264,6 +264,16 @@ public final class ConfigKeys {
     public static final ConfigKey<Boolean> ENTITY_SURROGATE_KEY_INDEX = key(ENTITY_SECTION, "surrogate-key-index")
             .doc("`true`: the created table also gets a unique index on `surrogate_key`, for lookups of single versions by it (each version written then costs ~20% more); applies when dimstream creates the table.")
             .bool(false);
+    public static final ConfigKey<Integer> ENTITY_TABLE_PARTITIONS = key(ENTITY_SECTION, "table-partitions")
+            .doc("`N` (2 to " + EntitySpec.MAX_TABLE_PARTITIONS + "): the created table and its event memory are hash-partitioned by the key into N partitions each (`<table>_p0` ..), for tables of several million versions, where it keeps the writer's speed as the table grows (docs/benchmarks.md); `0`: plain tables. Applies when dimstream creates the tables (a replay with `--target shadow` rebuilds an existing one so); not with `surrogate-key-index: true`.")
+            .of("integer, 0 or 2 to " + EntitySpec.MAX_TABLE_PARTITIONS, ConfigKey.INTEGER, 0, "0", (path, raw, problems) -> {
+                int n = (Integer) raw;
+                if (n != 0 && (n < 2 || n > EntitySpec.MAX_TABLE_PARTITIONS)) {
+                    problems.add(path + ": must be 0 (plain tables) or 2 to " + EntitySpec.MAX_TABLE_PARTITIONS + ", got " + n);
+                    return null;
+                }
+                return n;
+            }, n -> n);
     public static final ConfigKey<Boolean> ENTITY_PARTITIONED_BY_KEY = key(ENTITY_SECTION, "partitioned-by-key")
             .doc("`true`: producers already put every event of a key on one partition (keyed by it): the repartition step is skipped, less latency. Not with `mode: snapshot`.")
             .bool(false);
@@ -359,7 +369,7 @@ public final class ConfigKeys {
             List.of(ENTITY_NAME, ENTITY_TOPIC, ENTITY_FORMAT, ENTITY_MODE,
                     ENTITY_TABLE, ENTITY_KEY, ENTITY_TRACKED, ENTITY_TYPE1,
                     ENTITY_EXCEPT, ENTITY_LATENESS_HORIZON, ENTITY_COLUMNS, ENTITY_SYSTEM_COLUMNS,
-                    ENTITY_SURROGATE_KEY_INDEX, ENTITY_PARTITIONED_BY_KEY, ENTITY_UNDECLARED_COLUMNS, ENTITY_SNAPSHOT_TIME_FIELD,
+                    ENTITY_SURROGATE_KEY_INDEX, ENTITY_TABLE_PARTITIONS, ENTITY_PARTITIONED_BY_KEY, ENTITY_UNDECLARED_COLUMNS, ENTITY_SNAPSHOT_TIME_FIELD,
                     ENTITY_EVENT_TIME, ENTITY_ON_TRUNCATE, ENTITY_UNAVAILABLE_VALUE, ENTITY_IGNORE_NULL_UPDATES,
                     ENTITY_ENCODINGS, ENTITY_SCHEMA_EVOLUTION, ENTITY_NEW_COLUMNS, ENTITY_OP_FIELD,
                     ENTITY_TIME_FIELD, ENTITY_OP_VALUES, ENTITY_VALUE_DESERIALIZER, ENTITY_DESERIALIZER_CONFIG), List.of());

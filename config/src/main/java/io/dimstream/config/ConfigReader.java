@@ -308,6 +308,7 @@ final class ConfigReader {
         boolean partitionedByKey = rules.partitionedByKey(mode);
         Boolean ignoreUndeclared = v.get(ConfigKeys.ENTITY_UNDECLARED_COLUMNS);
         boolean surrogateKeyIndex = v.get(ConfigKeys.ENTITY_SURROGATE_KEY_INDEX);
+        Integer tablePartitions = v.get(ConfigKeys.ENTITY_TABLE_PARTITIONS);
         CdcOptions cdc = rules.cdc(mode, except, star);
         if (problems.size() > before) {
             return null;
@@ -316,7 +317,7 @@ final class ConfigReader {
                 .type1(type1).latenessHorizon(horizon).columns(columns.types()).systemColumns(system).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
                 .ignoreUndeclaredColumns(ignoreUndeclared).surrogateKeyIndex(surrogateKeyIndex)
-                .modifiers(columns.modifiers()).cdc(cdc).build();
+                .tablePartitions(tablePartitions).modifiers(columns.modifiers()).cdc(cdc).build();
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
             EntitySpec.checkTableName(e.table());

@@ -60,6 +60,7 @@ import java.util.stream.Collectors;
  *     columns: {customer_id: text, email: text, ...}
  *     system-columns: {valid_from: start_ts}   # optional renames, keys as in the default names
  *     surrogate-key-index: false         # default false; true: a unique index on surrogate_key when the table is created
+ *     table-partitions: 0                # default 0; N: the created table and memory hash-partitioned by the key into N
  *     # format: seed-json only (see SeedJsonOptions):
  *     op-field: operation                # default "operation"
  *     time-field: change_time            # default "change_time"
@@ -261,6 +262,9 @@ public record DimstreamConfig(
         }
         if (e.surrogateKeyIndex()) {
             ConfigKeys.ENTITY_SURROGATE_KEY_INDEX.putInto(m, true);
+        }
+        if (e.tablePartitions() > 0) {
+            ConfigKeys.ENTITY_TABLE_PARTITIONS.putInto(m, e.tablePartitions());
         }
         CdcOptions cdc = e.cdc();
         if (cdc.eventTime().kind() != CdcOptions.EventTime.Kind.DEFAULT) {

@@ -29,6 +29,8 @@ import java.util.Optional;
  *                        step: one Kafka transaction less per event on its way, less latency
  * @param surrogateKeyIndex {@code surrogate-key-index: true}: the table dimstream creates gets a
  *                        unique index on {@code surrogate_key} ({@link EntitySpec#surrogateKeyIndex()})
+ * @param tablePartitions {@code table-partitions: N}: the tables dimstream creates are hash-partitioned
+ *                        by the key into N partitions; 0: plain ({@link EntitySpec#tablePartitions()})
  * @param ignoreUndeclaredColumns {@code undeclared-columns: ignore}: fields of a source record that
  *                        are not columns of the entity are dropped instead of sending the record to
  *                        the DLQ (a Debezium row image carries every column of its source table)
@@ -55,6 +57,7 @@ public record EntityConfig(
         boolean partitionedByKey,
         boolean ignoreUndeclaredColumns,
         boolean surrogateKeyIndex,
+        int tablePartitions,
         Map<String, TypeModifier> modifiers,
         CdcOptions cdc) {
 
@@ -86,7 +89,8 @@ public record EntityConfig(
     /** The entity as the database side sees it. */
     public EntitySpec toEntitySpec() {
         return EntitySpec.builder().name(name).table(table).key(key).tracked(tracked).type1(type1).columns(columns)
-                .latenessHorizon(latenessHorizon).system(systemColumns).surrogateKeyIndex(surrogateKeyIndex).modifiers(modifiers).build();
+                .latenessHorizon(latenessHorizon).system(systemColumns).surrogateKeyIndex(surrogateKeyIndex)
+                .tablePartitions(tablePartitions).modifiers(modifiers).build();
     }
 
     /** A builder with the defaults of an entity that names only what it must (json, changes, P30D, no type-1 columns). */
@@ -99,7 +103,8 @@ public record EntityConfig(
         return new Builder().name(name).topic(topic).format(format).table(table).key(key).tracked(tracked).type1(type1)
                 .latenessHorizon(latenessHorizon).columns(columns).systemColumns(systemColumns).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
-                .ignoreUndeclaredColumns(ignoreUndeclaredColumns).surrogateKeyIndex(surrogateKeyIndex).modifiers(modifiers).cdc(cdc);
+                .ignoreUndeclaredColumns(ignoreUndeclaredColumns).surrogateKeyIndex(surrogateKeyIndex)
+                .tablePartitions(tablePartitions).modifiers(modifiers).cdc(cdc);
     }
 
     /** Builds an {@link EntityConfig}; each setter is named as the component it sets. */
@@ -121,6 +126,7 @@ public record EntityConfig(
         private boolean partitionedByKey;
         private boolean ignoreUndeclaredColumns;
         private boolean surrogateKeyIndex;
+        private int tablePartitions;
         private Map<String, TypeModifier> modifiers = Map.of();
         private CdcOptions cdc; // null: the defaults of the format
 
@@ -214,6 +220,12 @@ public record EntityConfig(
             return this;
         }
 
+        /** 0: plain tables. */
+        public Builder tablePartitions(int v) {
+            tablePartitions = v;
+            return this;
+        }
+
         public Builder modifiers(Map<String, TypeModifier> v) {
             modifiers = v;
             return this;
@@ -227,7 +239,8 @@ public record EntityConfig(
 
         public EntityConfig build() {
             return new EntityConfig(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson,
-                    avro, mode, snapshotTimeField, partitionedByKey, ignoreUndeclaredColumns, surrogateKeyIndex, modifiers, cdc);
+                    avro, mode, snapshotTimeField, partitionedByKey, ignoreUndeclaredColumns, surrogateKeyIndex, tablePartitions, modifiers,
+                    cdc);
         }
     }
 }

@@ -238,7 +238,7 @@ class DimstreamConfigTest {
                 .isEqualTo("config test.yml: entities[0].tabel: unknown key (known here: columns, deserializer-config, encodings,"
                         + " event-time, except, format, ignore-null-updates, key, lateness-horizon, mode, name, new-columns, on-truncate, op-field, op-values,"
                         + " partitioned-by-key, schema-evolution, snapshot-time-field, surrogate-key-index, system-columns, table,"
-                        + " time-field, topic,"
+                        + " table-partitions, time-field, topic,"
                         + " tracked, type1, unavailable-value, undeclared-columns, value-deserializer)");
     }
 
@@ -482,6 +482,43 @@ class DimstreamConfigTest {
     void aSurrogateKeyIndexThatIsNotABooleanIsRefusedNamingTheField() {
         assertThat(refusal(designWith("    table: dim_customer ", "    surrogate-key-index: sometimes\n    table: dim_customer ")))
                 .isEqualTo("config test.yml: entities[0].surrogate-key-index: \"sometimes\" is not true or false");
+    }
+
+    @Test
+    void tablePartitionsDefaultsToPlainTablesAndAGivenCountReachesTheSpecAndSurvivesDescribe() {
+        assertThat(parse(DESIGN_EXAMPLE).entities().get(0).toEntitySpec().tablePartitions()).isZero();
+        assertThat(parse(DESIGN_EXAMPLE).describeMasked()).doesNotContain("table-partitions");
+
+        DimstreamConfig config = parse(designWith("    table: dim_customer ", "    table-partitions: 8\n    table: dim_customer ")
+                .replace("${DIMSTREAM_PG_PASSWORD}", "literal"));
+        EntitySpec spec = config.entities().get(0).toEntitySpec();
+        assertThat(spec).isEqualTo(EntitySpec.builder()
+                .name("customer")
+                .table("dim_customer")
+                .key(List.of("customer_id"))
+                .tracked(List.of("email", "full_name", "country", "city", "loyalty_tier"))
+                .type1(List.of("last_login"))
+                .columns(parse(DESIGN_EXAMPLE).entities().get(0).columns())
+                .latenessHorizon(Optional.of(java.time.Duration.ofDays(30)))
+                .tablePartitions(8)
+                .build());
+        assertThat(config.describeMasked()).contains("  table-partitions: 8\n");
+        assertThat(parse(config.describeMasked().replace("'****'", "literal"))).isEqualTo(config);
+    }
+
+    @Test
+    void aTablePartitionsCountOutOfRangeOrWithTheSurrogateKeyIndexIsRefusedNamingTheField() {
+        assertThat(refusal(designWith("    table: dim_customer ", "    table-partitions: 1\n    table: dim_customer ")))
+                .isEqualTo("config test.yml: entities[0].table-partitions: must be 0 (plain tables) or 2 to 64, got 1");
+        assertThat(refusal(designWith("    table: dim_customer ", "    table-partitions: 65\n    table: dim_customer ")))
+                .isEqualTo("config test.yml: entities[0].table-partitions: must be 0 (plain tables) or 2 to 64, got 65");
+        assertThat(refusal(designWith("    table: dim_customer ", "    table-partitions: many\n    table: dim_customer ")))
+                .isEqualTo("config test.yml: entities[0].table-partitions: \"many\" is not an integer");
+        assertThat(refusal(designWith("    table: dim_customer ",
+                "    table-partitions: 4\n    surrogate-key-index: true\n    table: dim_customer ")))
+                .isEqualTo("config test.yml: entities[0].table-partitions: not with surrogate-key-index: true (a unique index on a "
+                        + "partitioned table must contain its partition key, the entity's key; create a plain index on surrogate_key "
+                        + "yourself if you look versions up by it)");
     }
 
     @Test

@@ -33,6 +33,14 @@ import java.util.Set;
  *                          so the config's tracked columns keep their place in {@code record_hash}
  *                          and an evolved tracked column enters it only when it holds a value
  *                          ({@link io.dimstream.db.event.RecordHash#ofValues(List, List, List)})
+ * @param tablePartitions   0: plain tables; N (2 to {@link #MAX_TABLE_PARTITIONS}): the entity table and
+ *                          its event memory dimstream creates are hash-partitioned by the key into N
+ *                          partitions each ({@code <table>_p0} .. and {@code <table>_events_p0} ..),
+ *                          which keeps each partition's B-trees a level lower on big tables
+ *                          (docs/benchmarks.md, "How cost grows"). Applies when dimstream creates
+ *                          the tables (a replay's shadow rebuild creates them so); not with
+ *                          {@code surrogateKeyIndex}: PostgreSQL's unique index on a partitioned
+ *                          table must contain the partition key
  */
 public record EntitySpec(
         String name,
@@ -45,7 +53,11 @@ public record EntitySpec(
         SystemColumns system,
         boolean surrogateKeyIndex,
         Map<String, TypeModifier> modifiers,
-        Set<String> evolved) {
+        Set<String> evolved,
+        int tablePartitions) {
+
+    /** The most hash partitions an entity's table may have: each is a table with its own indexes and files. */
+    public static final int MAX_TABLE_PARTITIONS = 64;
 
     /** Columns of the event memory table besides the entity's own: no entity column may take these names. */
     public static final List<String> MEMORY_COLUMNS = List.of("event_time", "seq", "is_deleted", "record_hash",
@@ -74,7 +86,7 @@ public record EntitySpec(
 
     /** What dimstream appends to a table's name for the objects it creates beside it; the longest decides. */
     public static final List<String> TABLE_NAME_SUFFIXES = List.of("_events", "_current", "_as_of", "_pkey", "_one_open",
-            "_valid_range", "_surrogate_key", "_events_pkey");
+            "_valid_range", "_surrogate_key", "_events_pkey", "_events_p" + (MAX_TABLE_PARTITIONS - 1));
 
     /** The longest table name (without its schema) whose every derived name fits {@link #MAX_IDENTIFIER_BYTES}: 49 bytes. */
     public static final int MAX_TABLE_NAME_BYTES = MAX_IDENTIFIER_BYTES
@@ -93,6 +105,13 @@ public record EntitySpec(
         return new Builder();
     }
 
+    /** A builder holding this entity's components. */
+    public Builder toBuilder() {
+        return new Builder().name(name).table(table).key(key).tracked(tracked).type1(type1).columns(columns)
+                .latenessHorizon(latenessHorizon).system(system).surrogateKeyIndex(surrogateKeyIndex).modifiers(modifiers)
+                .evolved(evolved).tablePartitions(tablePartitions);
+    }
+
     /** Builds an {@link EntitySpec}; each setter is named as the component it sets. */
     public static final class Builder {
         private String name;
@@ -106,6 +125,7 @@ public record EntitySpec(
         private boolean surrogateKeyIndex;
         private Map<String, TypeModifier> modifiers = Map.of();
         private Set<String> evolved = Set.of();
+        private int tablePartitions;
 
         private Builder() {
         }
@@ -166,8 +186,15 @@ public record EntitySpec(
             return this;
         }
 
+        /** 0: plain tables. */
+        public Builder tablePartitions(int v) {
+            tablePartitions = v;
+            return this;
+        }
+
         public EntitySpec build() {
-            return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers, evolved);
+            return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers, evolved,
+                    tablePartitions);
         }
     }
 
@@ -179,6 +206,15 @@ public record EntitySpec(
         modifiers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(modifiers));
         evolved = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(evolved));
         validate(name, table, key, tracked, type1, columns, latenessHorizon, system);
+        if (tablePartitions == 1 || tablePartitions < 0 || tablePartitions > MAX_TABLE_PARTITIONS) {
+            throw new IllegalArgumentException("table-partitions: must be 0 (plain tables) or 2 to " + MAX_TABLE_PARTITIONS + ", got "
+                    + tablePartitions);
+        }
+        if (tablePartitions > 0 && surrogateKeyIndex) {
+            throw new IllegalArgumentException("table-partitions: not with surrogate-key-index: true (a unique index on a partitioned "
+                    + "table must contain its partition key, the entity's key; create a plain index on surrogate_key yourself if you "
+                    + "look versions up by it)");
+        }
         // evolved columns come after the config's own in their list: the hash of the config's
         // tracked columns is then the prefix it always was
         for (List<String> list : List.of(tracked, type1)) {
@@ -308,12 +344,13 @@ public record EntitySpec(
     /** The same entity on another table (a replay's shadow table). */
     public EntitySpec withTable(String otherTable) {
         return new EntitySpec(name, otherTable, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers,
-                evolved);
+                evolved, tablePartitions);
     }
 
     /** The same entity with another lateness horizon (empty: unlimited). */
     public EntitySpec withLatenessHorizon(Optional<Duration> horizon) {
-        return new EntitySpec(name, table, key, tracked, type1, columns, horizon, system, surrogateKeyIndex, modifiers, evolved);
+        return new EntitySpec(name, table, key, tracked, type1, columns, horizon, system, surrogateKeyIndex, modifiers, evolved,
+                tablePartitions);
     }
 
     /**
@@ -334,7 +371,7 @@ public record EntitySpec(
         cols.put(column, type);
         Set<String> ev = new java.util.LinkedHashSet<>(evolved);
         ev.add(column);
-        return new EntitySpec(name, table, key, t, t1, cols, latenessHorizon, system, surrogateKeyIndex, modifiers, ev);
+        return new EntitySpec(name, table, key, t, t1, cols, latenessHorizon, system, surrogateKeyIndex, modifiers, ev, tablePartitions);
     }
 
     /**
@@ -352,7 +389,8 @@ public record EntitySpec(
         cols.put(column, def.type());
         Map<String, TypeModifier> mods = new LinkedHashMap<>(modifiers);
         def.modifier().ifPresentOrElse(m -> mods.put(column, m), () -> mods.remove(column));
-        return new EntitySpec(name, table, key, tracked, type1, cols, latenessHorizon, system, surrogateKeyIndex, mods, evolved);
+        return new EntitySpec(name, table, key, tracked, type1, cols, latenessHorizon, system, surrogateKeyIndex, mods, evolved,
+                tablePartitions);
     }
 
     /** The tracked columns the config declares: those {@code record_hash} covers position by position. */
@@ -392,6 +430,16 @@ public record EntitySpec(
     public String sqlType(String column) {
         TypeModifier m = modifiers.get(column);
         return m != null ? m.sqlType() : columns.get(column).sqlName();
+    }
+
+    /** Whether the tables dimstream creates for this entity are hash-partitioned by the key. */
+    public boolean partitioned() {
+        return tablePartitions > 0;
+    }
+
+    /** The name of partition {@code i} (0-based, the hash remainder) of {@code table} (the entity table or its memory). */
+    public static String partitionName(String table, int i) {
+        return table + "_p" + i;
     }
 
     /** The table holding the per-key event memory, beside the entity table. */

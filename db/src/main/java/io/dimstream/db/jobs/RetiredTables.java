@@ -42,7 +42,7 @@ public final class RetiredTables {
      * One retired table with its memory.
      *
      * @param kind  {@code replaced} (swapped out by a succeeded shadow job) or {@code failed shadow}
-     * @param bytes both tables' size with their indexes ({@code pg_total_relation_size})
+     * @param bytes both tables' size with their indexes ({@code pg_total_relation_size}, over their partitions)
      * @param since when the job finished (the swap, or the failure)
      */
     public record Retired(long job, String entity, String kind, String table, String memoryTable, long bytes, Instant since) {
@@ -62,7 +62,12 @@ public final class RetiredTables {
         try (PreparedStatement p = c.prepareStatement("SELECT id, entity, state, finished_at FROM dimstream.replay_jobs "
                 + "WHERE entity = ANY (?) AND target = 'shadow' AND state IN ('SUCCEEDED', 'FAILED') ORDER BY id");
              PreparedStatement size = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL, "
-                     + "coalesce(pg_total_relation_size(to_regclass(?)), 0) + coalesce(pg_total_relation_size(to_regclass(?)), 0)")) {
+                     // a partitioned table's own size is 0 (table-partitions): summed over its partition tree;
+                     // a plain table has no tree (no rows, NULL sum), a missing one neither size
+                     + "coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree(to_regclass(?))), "
+                     + "pg_total_relation_size(to_regclass(?)), 0) "
+                     + "+ coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree(to_regclass(?))), "
+                     + "pg_total_relation_size(to_regclass(?)), 0)")) {
             p.setArray(1, c.createArrayOf("text", byName.keySet().toArray()));
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
@@ -74,7 +79,9 @@ public final class RetiredTables {
                     String m = Sql.table(kept.memoryTable());
                     size.setString(1, t);
                     size.setString(2, t);
-                    size.setString(3, m);
+                    size.setString(3, t);
+                    size.setString(4, m);
+                    size.setString(5, m);
                     try (ResultSet s = size.executeQuery()) {
                         s.next();
                         if (s.getBoolean(1)) {

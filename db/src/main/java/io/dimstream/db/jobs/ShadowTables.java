@@ -34,7 +34,8 @@ import javax.sql.DataSource;
  *       they win a same-time tie against replayed events exactly as they did in the live table;</li>
  *   <li>rename the live table and memory to {@code <table>_replaced_<job>} and
  *       {@code <table>_replaced_<job>_events} (kept for comparison; drop them when satisfied), the
- *       shadow ones to the live names, their indexes and constraints along;</li>
+ *       shadow ones to the live names, their indexes, constraints and partitions
+ *       ({@code table-partitions}) along;</li>
  *   <li>point the view {@code <table>_current} and the function {@code <table>_as_of} at the new table.</li>
  *   <li>a snapshot entity's rebuild: record as the entity's the slices the job's range completed
  *       ({@link ReplaySlices#completeSlices}), as a load records a slice, so the live sink re-judges
@@ -171,6 +172,16 @@ public final class ShadowTables {
         String prefix = schema == null ? "" : Sql.ident(schema) + ".";
         List<String> indexes = new ArrayList<>();
         List<String> checks = new ArrayList<>();
+        List<String> partitions = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement("SELECT pc.relname FROM pg_inherits i JOIN pg_class pc ON pc.oid = i.inhrelid "
+                + "WHERE i.inhparent = ?::regclass ORDER BY pc.relname")) {
+            p.setString(1, Sql.table(from));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    partitions.add(rs.getString(1));
+                }
+            }
+        }
         try (PreparedStatement p = c.prepareStatement("SELECT ic.relname FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid "
                 + "WHERE i.indrelid = ?::regclass")) {
             p.setString(1, Sql.table(from));
@@ -198,9 +209,17 @@ public final class ShadowTables {
             }
             for (String ck : checks) {
                 if (ck.startsWith(fromBare)) {
+                    // renames the partitions' inherited copies along
                     s.execute("ALTER TABLE " + Sql.table(to) + " RENAME CONSTRAINT " + Sql.ident(ck) + " TO "
                             + Sql.ident(toBare + ck.substring(fromBare.length())));
                 }
+            }
+        }
+        // table-partitions: the partitions (<table>_p0 ..) and their own indexes follow the parent's name
+        String schemaDot = schema == null ? "" : schema + ".";
+        for (String part : partitions) {
+            if (part.startsWith(fromBare)) {
+                rename(c, schemaDot + part, schemaDot + toBare + part.substring(fromBare.length()));
             }
         }
     }

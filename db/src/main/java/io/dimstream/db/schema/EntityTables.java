@@ -30,11 +30,14 @@ import javax.sql.DataSource;
  *       valid_from; {@code is_current} is a generated column so it cannot disagree with
  *       {@code valid_to}/{@code is_deleted}; with {@code surrogate-key-index: true}, a unique
  *       index on {@code surrogate_key} (applies when the table is created: an existing table's
- *       indexes are left as they are).
+ *       indexes are left as they are); with {@code table-partitions: N}, hash-partitioned by the key
+ *       into {@code T_p0} .. {@code T_p<N-1>} (when the table is created: an existing table is
+ *       written as it is, a differing partitioning is warned about).
  *       Overlapping ranges are not prevented by an exclusion constraint (see docs/semantics.md and docs/benchmarks.md: it costs
  *       apply throughput) but reported by the integrity check.</li>
  *   <li>{@code T_events}: the per-key event memory (one row per key and event time, the winning
- *       arrival), which exact late placement needs; pruned beyond the lateness horizon.</li>
+ *       arrival), which exact late placement needs; pruned beyond the lateness horizon; partitioned as
+ *       the table is ({@code T_events_p0} ..).</li>
  *   <li>{@code T_current}: a view of the current rows; {@code T_as_of(timestamptz)}: the table as
  *       of an instant, for BI tools and dbt models.</li>
  * </ul>
@@ -76,11 +79,13 @@ public final class EntityTables {
             }
             if (exists(c, e.table())) {
                 warnings.addAll(validate(c, e.table(), tableRules(e)));
+                partitioningWarning(c, e, e.table()).ifPresent(warnings::add);
             } else {
                 exec(c, createTableSql(e));
             }
             if (exists(c, e.memoryTable())) {
                 warnings.addAll(validate(c, e.memoryTable(), memoryRules(e)));
+                partitioningWarning(c, e, e.memoryTable()).ifPresent(warnings::add);
             } else {
                 exec(c, createMemorySql(e));
             }
@@ -194,7 +199,7 @@ public final class EntityTables {
         cols.add("CONSTRAINT " + Sql.ident(bare + "_pkey") + " PRIMARY KEY (" + Sql.list(e.key()) + ", " + Sql.ident(sc.validFrom()) + ")");
         cols.add("CONSTRAINT " + Sql.ident(bare + "_valid_range") + " CHECK (" + Sql.ident(sc.validTo()) + " IS NULL OR "
                 + Sql.ident(sc.validTo()) + " > " + Sql.ident(sc.validFrom()) + ")");
-        return "CREATE TABLE " + t + " (\n  " + String.join(",\n  ", cols) + "\n);\n"
+        return "CREATE TABLE " + t + " (\n  " + String.join(",\n  ", cols) + "\n)" + partitionsSql(e, e.table())
                 + "CREATE UNIQUE INDEX " + Sql.ident(bare + "_one_open") + " ON " + t + " (" + Sql.list(e.key()) + ") WHERE "
                 + Sql.ident(sc.validTo()) + " IS NULL;\n"
                 + (e.surrogateKeyIndex()
@@ -228,9 +233,29 @@ public final class EntityTables {
         cols.add("surrogate_key bigint NOT NULL");
         cols.add("pruned_to timestamptz");
         cols.add("CONSTRAINT " + Sql.ident(bare + "_pkey") + " PRIMARY KEY (" + Sql.list(e.key()) + ", event_time)");
-        return "CREATE TABLE " + m + " (\n  " + String.join(",\n  ", cols) + "\n);\n"
+        return "CREATE TABLE " + m + " (\n  " + String.join(",\n  ", cols) + "\n)" + partitionsSql(e, e.memoryTable())
                 + "COMMENT ON TABLE " + m + " IS " + Sql.literal("event memory of entity " + e.name()
                 + " (dimstream): one row per key and event time, for exact late placement") + ";\n";
+    }
+
+    /**
+     * What follows a {@code CREATE TABLE (...)} of the entity table or its memory: {@code ;} for a
+     * plain table; with {@code table-partitions: N}, {@code PARTITION BY HASH (key)} and the N
+     * partitions {@code <table>_p0} .. {@code <table>_p<N-1>}. Indexes created afterwards on the
+     * parent are created on every partition by PostgreSQL; the primary key and the one-open-version
+     * index hold per key, and a key's rows are all in one partition, so they hold as on a plain table.
+     */
+    static String partitionsSql(EntitySpec e, String table) {
+        if (!e.partitioned()) {
+            return ";\n";
+        }
+        StringBuilder sql = new StringBuilder(" PARTITION BY HASH (" + Sql.list(e.key()) + ");\n");
+        for (int i = 0; i < e.tablePartitions(); i++) {
+            sql.append("CREATE TABLE ").append(Sql.table(EntitySpec.partitionName(table, i))).append(" PARTITION OF ")
+                    .append(Sql.table(table)).append(" FOR VALUES WITH (MODULUS ").append(e.tablePartitions()).append(", REMAINDER ")
+                    .append(i).append(");\n");
+        }
+        return sql.toString();
     }
 
     static String viewAndFunctionSql(EntitySpec e) {
@@ -383,6 +408,43 @@ public final class EntityTables {
                     + "a row, the table no longer follows the events");
         }
         return warnings;
+    }
+
+    /**
+     * How an existing table is partitioned, when it differs from {@code table-partitions}: a warning,
+     * not a problem, since the writer's statements work on either (a partitioned table made by hand
+     * must still have the unique indexes the rules ask, which PostgreSQL allows only when they
+     * contain the partition key).
+     */
+    static java.util.Optional<String> partitioningWarning(Connection c, EntitySpec e, String table) throws SQLException {
+        String have;
+        try (PreparedStatement p = c.prepareStatement(
+                "SELECT pt.partstrat::text, array(SELECT a.attname FROM unnest(pt.partattrs::int2[]) WITH ORDINALITY k(n, o) "
+                        + "JOIN pg_attribute a ON a.attrelid = pt.partrelid AND a.attnum = k.n ORDER BY k.o), "
+                        + "(SELECT count(*) FROM pg_inherits i WHERE i.inhparent = pt.partrelid) "
+                        + "FROM pg_partitioned_table pt WHERE pt.partrelid = ?::regclass")) {
+            p.setString(1, Sql.table(table));
+            try (ResultSet rs = p.executeQuery()) {
+                if (!rs.next()) {
+                    have = null;
+                } else {
+                    List<String> cols = List.of((String[]) rs.getArray(2).getArray());
+                    boolean byKey = rs.getString(1).equals("h") && cols.equals(e.key());
+                    if (byKey && rs.getLong(3) == e.tablePartitions()) {
+                        return java.util.Optional.empty();
+                    }
+                    have = "partitioned " + (byKey ? "by hash of the key" : "(strategy " + rs.getString(1) + " on " + cols + ")")
+                            + " into " + rs.getLong(3) + " partitions";
+                }
+            }
+        }
+        if (have == null && !e.partitioned()) {
+            return java.util.Optional.empty();
+        }
+        String want = e.partitioned() ? "table-partitions: " + e.tablePartitions() : "no table-partitions";
+        return java.util.Optional.of("table " + table + " is " + (have == null ? "not partitioned" : have) + ", but the config says "
+                + want + ": it applies when dimstream creates the table, and dimstream writes to this one as it is (a replay with "
+                + "--target shadow rebuilds it as the config says)");
     }
 
     /** One column of an existing table, as the catalog has it. */

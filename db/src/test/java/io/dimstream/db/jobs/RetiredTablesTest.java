@@ -84,6 +84,26 @@ class RetiredTablesTest {
     }
 
     @Test
+    void aPartitionedRetiredTableIsListedWithItsPartitionsSizesAndDroppedWithThem() throws SQLException {
+        EntitySpec plain = JobsFixtures.ensuredCustomer(ds, "retired_part", Optional.empty());
+        EntitySpec live = plain.toBuilder().tablePartitions(2).build();
+        long failed = job(live, ReplayTarget.SHADOW, JobState.FAILED, Duration.ofDays(1), true);
+        String st = live.table() + "_shadow_" + failed;
+        // the parents own no storage: the size is their partitions'
+        long partitions = (Long) JobsFixtures.query(ds, "SELECT sum(pg_total_relation_size(c.oid))::bigint FROM pg_inherits i "
+                + "JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = ANY (ARRAY[?::regclass, ?::regclass])", st, st + "_events")
+                .get(0).get(0);
+
+        List<RetiredTables.Retired> listed = RetiredTables.list(ds, List.of(live));
+
+        assertThat(listed).isEqualTo(List.of(new RetiredTables.Retired(failed, live.name(), "failed shadow", st, st + "_events", partitions,
+                NOW.minus(Duration.ofDays(1)))));
+        assertThat(partitions).isEqualTo(bytes(st + "_p0", st + "_p1") + bytes(st + "_events_p0", st + "_events_p1")).isPositive();
+        assertThat(RetiredTables.drop(ds, List.of(live), failed, "ann")).contains(listed.get(0));
+        assertThat(List.of(exists(st), exists(st + "_p0"), exists(st + "_events_p1"))).isEqualTo(List.of(false, false, false));
+    }
+
+    @Test
     void retentionDropsTablesOlderThanTheSettingAsSystemAndKeepsNewerOnes() throws SQLException {
         EntitySpec live = JobsFixtures.ensuredCustomer(ds, "retired_keep", Optional.empty());
         long old = job(live, ReplayTarget.SHADOW, JobState.SUCCEEDED, Duration.ofDays(8), true);

@@ -72,6 +72,49 @@ class ShadowTablesTest {
     }
 
     @Test
+    void aPlainLiveTableIsRebuiltPartitionedWhenTheConfigNowSaysTablePartitionsAndThePartitionsFollowTheNames() throws SQLException {
+        EntitySpec plain = JobsFixtures.ensuredCustomer(ds, "shadow_part", Optional.empty());
+        List<Event> range = List.of(up("A", 1, "a1", "Oslo", 1, 1), up("B", 1, "b1", "Rome", 1, 2), up("A", 3, "a2", "Oslo", 2, 3),
+                del("B", 4, 4), up("C", 2, "c1", "Bern", 1, 5));
+        writer.apply(plain, range);
+        // the config now says table-partitions: 2; the existing table stays as it is until the rebuild
+        EntitySpec live = plain.toBuilder().tablePartitions(2).build();
+        EntitySpec shadow = ShadowTables.shadowSpec(live, 79);
+        ShadowTables.create(ds, shadow);
+        writer.apply(shadow, range.stream().map(e -> new Event(e.op(), e.eventTime(), e.data(), e.seq() - (1L << 62), e.source(), null))
+                .toList());
+        writer.apply(live, List.of(up("D", 5, "d1", "Kyiv", 1, 100)));
+
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            ShadowTables.Swap swap = ShadowTables.swap(c, writer, live, shadow, 79);
+            c.commit();
+            assertThat(swap.merged().applied()).isEqualTo(1);
+        }
+
+        List<Event> all = new ArrayList<>(range);
+        all.add(up("D", 5, "d1", "Kyiv", 1, 100));
+        assertThat(EntityTableReader.rows(ds, live)).isEqualTo(new ReferenceModel(live).rows(all));
+        String t = live.table();
+        assertThat(JobsFixtures.query(ds, "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+                + "WHERE i.inhparent = ANY (ARRAY[?::regclass, ?::regclass]) ORDER BY c.relname", t, t + "_events"))
+                .isEqualTo(List.of(List.of(t + "_events_p0"), List.of(t + "_events_p1"), List.of(t + "_p0"), List.of(t + "_p1")));
+        assertThat(JobsFixtures.query(ds, "SELECT relname FROM pg_class WHERE relname LIKE ? AND relkind IN ('r', 'p', 'i', 'I') "
+                + "ORDER BY relname", t + "%")).isEqualTo(List.of(
+                        List.of(t), List.of(t + "_events"), List.of(t + "_events_p0"), List.of(t + "_events_p0_pkey"),
+                        List.of(t + "_events_p1"), List.of(t + "_events_p1_pkey"), List.of(t + "_events_pkey"), List.of(t + "_one_open"),
+                        List.of(t + "_p0"), List.of(t + "_p0_customer_id_idx"), List.of(t + "_p0_pkey"), List.of(t + "_p1"),
+                        List.of(t + "_p1_customer_id_idx"), List.of(t + "_p1_pkey"), List.of(t + "_pkey"),
+                        List.of(t + "_replaced_79"), List.of(t + "_replaced_79_events"), List.of(t + "_replaced_79_events_pkey"),
+                        List.of(t + "_replaced_79_one_open"), List.of(t + "_replaced_79_pkey")));
+        // the next start validates the swapped-in table without a warning, and the writer keeps working on it
+        assertThat(io.dimstream.db.schema.EntityTables.ensure(ds, live)).isEmpty();
+        writer.apply(live, List.of(up("D", 6, "d2", "Kyiv", 1, 103)));
+        all.add(up("D", 6, "d2", "Kyiv", 1, 103));
+        assertThat(EntityTableReader.rows(ds, live)).isEqualTo(new ReferenceModel(live).rows(all));
+    }
+
+    @Test
     void theLiveEventsMergedAtTheSwapKeepTheirJsonbByteaAndTimestampValues() throws SQLException {
         java.util.Map<String, io.dimstream.db.entity.ColumnType> cols = new java.util.LinkedHashMap<>();
         cols.put("id", io.dimstream.db.entity.ColumnType.TEXT);

@@ -305,6 +305,81 @@ class EntityTablesTest {
         assertThat(asOf).isEqualTo(List.of("A 2025-01-01T00:00:00Z"));
     }
 
+    @Test
+    void withTablePartitionsTheTableAndItsMemoryAreHashPartitionedByTheKeyAndValidatedWithoutWarnings() throws SQLException {
+        EntitySpec spec = spec("et_part", false).toBuilder().tablePartitions(3).build();
+        assertThat(EntityTables.ensure(ds, spec)).isEmpty();
+
+        for (String table : List.of("et_part", "et_part_events")) {
+            assertThat(query("SELECT pg_get_partkeydef(?::regclass)", table)).isEqualTo(List.of("HASH (id)"));
+            assertThat(query("SELECT c.relname || ' ' || pg_get_expr(c.relpartbound, c.oid) FROM pg_inherits i "
+                    + "JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = ?::regclass ORDER BY c.relname", table))
+                    .isEqualTo(List.of(
+                            table + "_p0 FOR VALUES WITH (modulus 3, remainder 0)",
+                            table + "_p1 FOR VALUES WITH (modulus 3, remainder 1)",
+                            table + "_p2 FOR VALUES WITH (modulus 3, remainder 2)"));
+        }
+        // the invariant indexes on the parent (created on every partition by PostgreSQL)
+        assertThat(indexes("et_part")).isEqualTo(List.of(
+                "CREATE UNIQUE INDEX et_part_one_open ON ONLY public.et_part USING btree (id) WHERE (valid_to IS NULL)",
+                "CREATE UNIQUE INDEX et_part_pkey ON ONLY public.et_part USING btree (id, valid_from)"));
+        assertThat(indexes("et_part_p1")).isEqualTo(List.of(
+                "CREATE UNIQUE INDEX et_part_p1_id_idx ON public.et_part_p1 USING btree (id) WHERE (valid_to IS NULL)",
+                "CREATE UNIQUE INDEX et_part_p1_pkey ON public.et_part_p1 USING btree (id, valid_from)"));
+        // validated again at the next start: no problem, no warning
+        assertThat(EntityTables.ensure(ds, spec)).isEmpty();
+
+        // the writer writes through the parent; each key's versions sit in one partition
+        Instant t = Instant.parse("2025-01-01T00:00:00Z");
+        List<Event> events = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            events.add(Event.upsert(t, Map.of("id", "k" + i, "name", "a", "visits", 1L), i, null));
+            events.add(Event.upsert(t.plusSeconds(60), Map.of("id", "k" + i, "name", "b", "visits", 2L), 100 + i, null));
+        }
+        new Scd2Writer(ds).apply(spec, events);
+        assertThat(query("SELECT count(*)::text FROM et_part WHERE valid_to IS NULL")).isEqualTo(List.of("12"));
+        assertThat(query("SELECT count(DISTINCT tableoid)::text FROM et_part")).isEqualTo(List.of("3"));
+        assertThat(query("SELECT id FROM et_part GROUP BY id HAVING count(DISTINCT tableoid) > 1")).isEqualTo(List.of());
+        assertThat(query("SELECT id || ' ' || name || ' ' || coalesce((valid_to AT TIME ZONE 'UTC')::text, 'open') FROM et_part WHERE id IN ('k0', 'k11') "
+                + "ORDER BY id, valid_from")).isEqualTo(List.of(
+                        "k0 a 2025-01-01 00:01:00", "k0 b open", "k11 a 2025-01-01 00:01:00", "k11 b open"));
+    }
+
+    @Test
+    void anExistingTablePartitionedOtherwiseThanTheConfigSaysIsWrittenAsItIsWithAWarning() throws SQLException {
+        EntityTables.ensure(ds, spec("et_plainpart", false));
+        assertThat(EntityTables.ensure(ds, spec("et_plainpart", false).toBuilder().tablePartitions(4).build())).isEqualTo(List.of(
+                "table et_plainpart is not partitioned, but the config says table-partitions: 4: it applies when dimstream creates "
+                        + "the table, and dimstream writes to this one as it is (a replay with --target shadow rebuilds it as the config says)",
+                "table et_plainpart_events is not partitioned, but the config says table-partitions: 4: it applies when dimstream "
+                        + "creates the table, and dimstream writes to this one as it is (a replay with --target shadow rebuilds it as the "
+                        + "config says)"));
+
+        EntityTables.ensure(ds, spec("et_partplain", false).toBuilder().tablePartitions(2).build());
+        assertThat(EntityTables.ensure(ds, spec("et_partplain", false))).isEqualTo(List.of(
+                "table et_partplain is partitioned by hash of the key into 2 partitions, but the config says no table-partitions: it "
+                        + "applies when dimstream creates the table, and dimstream writes to this one as it is (a replay with --target "
+                        + "shadow rebuilds it as the config says)",
+                "table et_partplain_events is partitioned by hash of the key into 2 partitions, but the config says no "
+                        + "table-partitions: it applies when dimstream creates the table, and dimstream writes to this one as it is (a "
+                        + "replay with --target shadow rebuilds it as the config says)"));
+    }
+
+    private List<String> query(String sql, String... params) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                p.setString(i + 1, params[i]);
+            }
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+
     private void exec(String sql) throws SQLException {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             s.execute(sql);
@@ -312,18 +387,7 @@ class EntityTablesTest {
     }
 
     private static EntitySpec withModifiers(EntitySpec e, Map<String, TypeModifier> modifiers) {
-        return EntitySpec.builder()
-                .name(e.name())
-                .table(e.table())
-                .key(e.key())
-                .tracked(e.tracked())
-                .type1(e.type1())
-                .columns(e.columns())
-                .latenessHorizon(e.latenessHorizon())
-                .system(e.system())
-                .surrogateKeyIndex(e.surrogateKeyIndex())
-                .modifiers(modifiers)
-                .build();
+        return e.toBuilder().modifiers(modifiers).build();
     }
 
     /** The definitions of the indexes dimstream creates on {@code table}, in name order as {@link #indexes} lists them. */

@@ -170,6 +170,27 @@ class EvolvedColumnsTest {
     }
 
     /** id text, name varchar(10) tracked, visits integer type-1. */
+    @Test
+    void onAPartitionedEntityAnAddedAndAWidenedColumnReachEveryPartition() throws SQLException {
+        EntitySpec plain = typed();
+        // typed() made plain tables; a partitioned entity of the same shape under another name
+        String table = plain.table() + "_hp";
+        EntitySpec config = plain.toBuilder().name(table).table(table).tablePartitions(2).build();
+        EntityTables.ensure(ds, config);
+
+        EntitySpec evolved = Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, EvolvedColumns.add(c, config, List.of(
+                new EvolvedColumns.NewColumn("score", ColumnType.BIGINT, false, "crm.people-1@7"))), List.of(
+                new EvolvedColumns.Widening("visits", TypeWidening.ColumnDef.of(ColumnType.BIGINT), "crm.people-0@8"))));
+
+        for (String t : List.of(table, table + "_p0", table + "_p1")) {
+            assertThat(columnsOf(t)).as(t).containsSubsequence("id text", "name character varying(10)", "visits bigint", "score bigint");
+        }
+        for (String t : List.of(table + "_events", table + "_events_p0", table + "_events_p1")) {
+            assertThat(columnsOf(t)).as(t).containsSubsequence("id text", "name text", "visits bigint", "score bigint");
+        }
+        assertThat(EntityTables.ensure(ds, evolved)).isEmpty();
+    }
+
     private EntitySpec typed() throws SQLException {
         String table = "widening_" + TABLES.incrementAndGet() + "_" + Long.toHexString(System.nanoTime() & 0xffffff);
         Map<String, ColumnType> cols = new LinkedHashMap<>();
