@@ -56,8 +56,9 @@ import org.postgresql.PGConnection;
  * against overlapping ranges, {@code --naive false} skips the slow row-at-a-time peer.
  * Experiments, not product settings: {@code --fillfactor N} sets the table's fillfactor before the
  * load, {@code --one-open-index false} drops the one-open-row index (with no index naming
- * {@code valid_to}, a close can be a HOT update), {@code --partitions N} hash-partitions the entity table and
- * its event memory by the key into N partitions ({@link #partitionByKey}).
+ * {@code valid_to}, a close can be a HOT update), {@code --partitions N} sets the entity's {@code table-partitions: N} (the
+ * table and its event memory created hash-partitioned by the key into N partitions), and with it
+ * {@code --parent-stats false} analyzes only the partitions, never the parent, as autovacuum does.
  */
 public final class WriterBenchmark {
 
@@ -83,7 +84,9 @@ public final class WriterBenchmark {
             DataSource ds = h.dataSource();
             Migrations.migrate(ds);
             // the entity's surrogate-key-index (default false, as in config)
-            EntitySpec spec = spec("true".equals(a.get("surrogate-index")));
+            // --partitions N: the entity's table-partitions (its tables created hash-partitioned by the key)
+            EntitySpec spec = spec("true".equals(a.get("surrogate-index"))).toBuilder()
+                    .tablePartitions(Integer.parseInt(a.getOrDefault("partitions", "0"))).build();
             dropTables(ds, spec);
             EntityTables.ensure(ds, spec);
             if (a.containsKey("fillfactor")) {
@@ -95,9 +98,6 @@ public final class WriterBenchmark {
                 try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
                     st.execute("DROP INDEX bench_customer_one_open");
                 }
-            }
-            if (a.containsKey("partitions")) {
-                partitionByKey(ds, Integer.parseInt(a.get("partitions")));
             }
             if ("true".equals(a.get("exclusion"))) {
                 // the overlap-preventing constraint docs/benchmarks.md weighs: measure its cost
@@ -122,7 +122,8 @@ public final class WriterBenchmark {
                 }
                 writer.applyParallel(spec, batch, parallel);
             }
-            vacuum(ds, spec);
+            boolean parentStats = !"false".equals(a.get("parent-stats"));
+            vacuum(ds, spec, parentStats);
             double setupS = (System.nanoTime() - t0) / 1e9;
             System.out.printf(Locale.ROOT, "setup: %,d current rows written by the writer in %.1f s (%,.0f rows/s, %d connections)%n",
                     rows, setupS, rows / setupS, parallel);
@@ -174,7 +175,7 @@ public final class WriterBenchmark {
                         checkpoint(ds);
                         nai[run] = naive(ds, spec, keys(rnd, rows, b), base, round++, rnd);
                     }
-                    vacuum(ds, spec);
+                    vacuum(ds, spec, parentStats);
                     StringBuilder dbtRun = new StringBuilder();
                     for (int m = 0; m < dbtModes.size() && dbt; m++) {
                         dbtRun.append(String.format(Locale.ROOT, ", dbt %s %.3f s", dbtModes.get(m), dbtS[m][run]));
@@ -348,39 +349,33 @@ public final class WriterBenchmark {
     }
 
     static void vacuum(DataSource ds, EntitySpec spec) throws SQLException {
-        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
-            s.execute("VACUUM ANALYZE bench_customer");
-            s.execute("VACUUM ANALYZE bench_customer_events");
-            s.execute("CHECKPOINT");
-        }
+        vacuum(ds, spec, true);
     }
 
     /**
-     * Experiment (issue 16, {@code --partitions N}): the entity table and its event memory remade, empty, as
-     * tables hash-partitioned by the key into N partitions (PostgreSQL declarative partitioning), with the
-     * same columns, constraints and indexes ({@code LIKE ... INCLUDING ALL}; the primary key and the
-     * one-open-row index both hold the key, as a partitioned table's unique indexes must). The writer's
-     * statements name the parent only. The view and as-of function on the table are dropped with the
-     * plain table: the benchmark does not read them.
+     * @param parentStats false (experiment, {@code --parent-stats false}): a partitioned table's
+     *                    partitions are vacuumed and analyzed one by one and its parent never, as
+     *                    autovacuum does, so the planner has no statistics of the parent; true:
+     *                    {@code VACUUM ANALYZE} of the parent, which also gathers them
      */
-    static void partitionByKey(DataSource ds, int n) throws SQLException {
+    static void vacuum(DataSource ds, EntitySpec spec, boolean parentStats) throws SQLException {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             for (String t : List.of("bench_customer", "bench_customer_events")) {
-                s.execute("ALTER TABLE " + t + " RENAME TO " + t + "_plain");
-                s.execute("ALTER TABLE " + t + "_plain RENAME CONSTRAINT " + t + "_pkey TO " + t + "_plain_pkey");
-                s.execute("CREATE TABLE " + t + " (LIKE " + t + "_plain INCLUDING ALL) PARTITION BY HASH (customer_id)");
-                for (int i = 0; i < n; i++) {
-                    s.execute("CREATE TABLE " + t + "_p" + i + " PARTITION OF " + t + " FOR VALUES WITH (MODULUS " + n
-                            + ", REMAINDER " + i + ")");
+                if (parentStats || !spec.partitioned()) {
+                    s.execute("VACUUM ANALYZE " + t);
+                    continue;
                 }
-                s.execute("DROP TABLE " + t + "_plain CASCADE");
-            }
-            try (ResultSet rs = s.executeQuery("SELECT indexdef FROM pg_indexes WHERE tablename IN ('bench_customer', "
-                    + "'bench_customer_events') ORDER BY 1")) {
-                while (rs.next()) {
-                    System.out.println("partitioned (" + n + "): " + rs.getString(1));
+                List<String> leaves = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery("SELECT relid::text FROM pg_partition_tree('" + t + "') WHERE isleaf")) {
+                    while (rs.next()) {
+                        leaves.add(rs.getString(1));
+                    }
+                }
+                for (String leaf : leaves) {
+                    s.execute("VACUUM ANALYZE " + leaf);
                 }
             }
+            s.execute("CHECKPOINT");
         }
     }
 

@@ -18,7 +18,7 @@
  *       in the batch transaction with the positions so a resumed job judges the same slices.</li>
  *   <li>{@link io.dimstream.db.jobs.ShadowTables}: a shadow job's fresh table and event memory,
  *       and the atomic swap (lock the live table, merge the live memory into the shadow through
- *       the writer, rename, re-point the view and function; the replaced table is kept as
+ *       the writer, rename (partitions and their indexes along), re-point the view and function; the replaced table is kept as
  *       {@code <table>_replaced_<job>}).</li>
  *   <li>{@link io.dimstream.db.jobs.ShadowPreviews}: a previewed rebuild. A shadow job submitted
  *       with {@code no_swap} stops READY (V010); its preview merges the live events the shadow

@@ -5,6 +5,10 @@
  * columns dimstream does not fill, the generated {@code is_current}, and the invariant indexes and
  * check, recognised by definition rather than name. Each difference is refused at start with the
  * statement that fixes it; constraints and triggers dimstream cannot know are warned about.
+ * With {@code table-partitions: N} the table and its event memory are created {@code PARTITION BY
+ * HASH (key)} with N partitions each ({@code <table>_p0} ..); every invariant index holds the key,
+ * so it is one index per partition and holds as on a plain table. An existing table partitioned
+ * otherwise is written as it is, with a warning (a shadow replay rebuilds it).
  *
  * <p>{@link io.dimstream.db.schema.EvolvedColumns}: the catalog of columns added while running
  * ({@code dimstream.entity_columns}, V008). A column is added to the table and its event memory and
