@@ -77,8 +77,12 @@ class AdminBrowserIT {
         driver.manage().window().setSize(new Dimension(1400, 1000));
     }
 
-    private static WebDriverWait await() {
-        return new WebDriverWait(driver, Duration.ofSeconds(15));
+    /**
+     * Waits, polling, for a condition; an element htmx replaced between finding it and reading it
+     * (a stale reference) counts as not yet, as a missing one does.
+     */
+    private static org.openqa.selenium.support.ui.FluentWait<org.openqa.selenium.WebDriver> await() {
+        return new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(org.openqa.selenium.StaleElementReferenceException.class);
     }
 
     private static List<String> rows(String tableId) {

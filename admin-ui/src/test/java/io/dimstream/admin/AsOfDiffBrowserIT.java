@@ -108,8 +108,12 @@ class AsOfDiffBrowserIT {
         return Event.upsert(Instant.parse(day + "T00:00:00Z"), d, seq, Source.kafka("crm.stepper", 0, seq));
     }
 
-    private static WebDriverWait await() {
-        return new WebDriverWait(driver, Duration.ofSeconds(20));
+    /**
+     * Waits, polling, for a condition; an element htmx replaced between finding it and reading it
+     * (a stale reference) counts as not yet, as a missing one does.
+     */
+    private static org.openqa.selenium.support.ui.FluentWait<org.openqa.selenium.WebDriver> await() {
+        return new WebDriverWait(driver, Duration.ofSeconds(20)).ignoring(org.openqa.selenium.StaleElementReferenceException.class);
     }
 
     private static void shots(String name) throws Exception {
