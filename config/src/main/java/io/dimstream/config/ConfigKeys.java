@@ -92,7 +92,7 @@ public final class ConfigKeys {
     public static final ConfigKey<Integer> SINK_BATCH_SIZE = key("sink", "batch-size")
             .doc("Events per PostgreSQL transaction, at most. `sink.batch-size` times `sink.parallelism` must fit one poll "
                     + "(2147483647).")
-            .atLeast(1, 5000);
+            .atLeast(1, 20_000);
     public static final ConfigKey<Duration> SINK_BATCH_MAX_WAIT = key("sink", "batch-max-wait")
             .doc("How long a partition's first buffered record waits for its batch to fill before the batch is applied anyway.")
             .positiveDuration(Duration.ofMillis(200), "PT0.2S");

@@ -38,7 +38,7 @@ import java.util.stream.Collectors;
  *                                        # (the top-level batch-size of older files is still read, with a warning)
  * sink:                                  # optional: the streaming sink's batching
  *   group-id: my-sink                    # default "&lt;application-id&gt;-sink"
- *   batch-size: 5000                     # events per PostgreSQL transaction, default 5000
+ *   batch-size: 20000                    # events per PostgreSQL transaction, default 20000
  *   batch-max-wait: PT0.2S               # ISO-8601 duration, default 200 ms
  *   parallelism: 2                       # connections applying different partitions' batches at once, default 2
  *   on-offset-out-of-range: stop         # stored offset no longer in the log: stop the partition (default) | skip (gap recorded)

@@ -46,7 +46,7 @@ class ConfigReferenceTest {
                 assertThat(md).contains("| `" + k.path() + "` | ");
             }
         }
-        assertThat(md).contains("| `sink.batch-size` | integer | `5000` | Events per PostgreSQL transaction, at most.");
+        assertThat(md).contains("| `sink.batch-size` | integer | `20000` | Events per PostgreSQL transaction, at most.");
         assertThat(md).contains("| `batch-size` | integer | `10000` | Deprecated: the old name of `load.batch-size`");
         assertThat(md).contains("| `postgres.password` | text |  | **Secret.** ");
     }

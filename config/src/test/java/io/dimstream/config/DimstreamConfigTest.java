@@ -424,7 +424,7 @@ class DimstreamConfigTest {
         String base = DESIGN_EXAMPLE.replace("${DIMSTREAM_PG_PASSWORD}", "literal");
         DimstreamConfig config = parse(base + "sink:\n  on-offset-out-of-range: skip\n  stuck-after: PT30S\n");
 
-        assertThat(config.sink()).isEqualTo(new SinkConfig(Optional.empty(), 5000, java.time.Duration.ofMillis(200), 2,
+        assertThat(config.sink()).isEqualTo(new SinkConfig(Optional.empty(), 20_000, java.time.Duration.ofMillis(200), 2,
                 SinkConfig.OffsetOutOfRange.SKIP, java.time.Duration.ofSeconds(30)));
         assertThat(parse(config.describeMasked().replace("'****'", "literal"))).isEqualTo(config);
         assertThat(refusal(base + "sink:\n  on-offset-out-of-range: reset\n  stuck-after: 5m\n"))

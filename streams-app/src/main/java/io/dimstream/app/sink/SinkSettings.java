@@ -11,7 +11,7 @@ import java.util.Optional;
  * @param groupId           Kafka consumer group; also the {@code consumer_group} of the offsets
  *                          and rejects the sink keeps in PostgreSQL. Instances sharing it share
  *                          the partitions.
- * @param batchSize         change records per PostgreSQL transaction, at most (default 5000)
+ * @param batchSize         change records per PostgreSQL transaction, at most (default 20000)
  * @param batchMaxWait      how long a partition's first buffered record waits for its batch to fill
  *                          before the batch is applied anyway (default 200 ms)
  * @param backoffInitial    first wait after PostgreSQL failed (default 100 ms), doubled per failure
@@ -77,7 +77,7 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
     }
 
     /**
-     * Group {@code dimstream-sink} ({@link #DEFAULT_GROUP_ID}), the config's {@code sink:} defaults ({@link SinkConfig#DEFAULTS}: batches of 5000
+     * Group {@code dimstream-sink} ({@link #DEFAULT_GROUP_ID}), the config's {@code sink:} defaults ({@link SinkConfig#DEFAULTS}: batches of 20000
      * records or 200 ms, 2 connections, stop on a gap, stuck after 5 minutes), backoff 100 ms to 10 s.
      */
     public static SinkSettings defaults() {

@@ -25,7 +25,7 @@ class SinkSettingsTest {
     @Test
     void withoutASinkSectionTheSettingsAreTheDefaults() {
         assertThat(SinkSettings.from(parse(BASE).sink(), "app-sink")).isEqualTo(SinkSettings.defaults().withGroupId("app-sink"));
-        assertThat(SinkSettings.defaults()).isEqualTo(new SinkSettings("dimstream-sink", 5000, Duration.ofMillis(200),
+        assertThat(SinkSettings.defaults()).isEqualTo(new SinkSettings("dimstream-sink", 20_000, Duration.ofMillis(200),
                 Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 2, SinkConfig.OffsetOutOfRange.STOP, Duration.ofMinutes(5),
                 Optional.empty()));
     }
