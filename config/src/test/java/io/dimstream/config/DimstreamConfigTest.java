@@ -456,6 +456,18 @@ class DimstreamConfigTest {
                         + "sink.batch-max-wait: \"200ms\" is not an ISO-8601 duration (e.g. PT0.2S); sink.parallelism: must be at least 1, got 0");
     }
 
+    /** The design example's entity as a spec builder, spelled out (not read from the config under test). */
+    private static EntitySpec.Builder designCustomer() {
+        return EntitySpec.builder()
+                .name("customer")
+                .table("dim_customer")
+                .key(List.of("customer_id"))
+                .tracked(List.of("email", "full_name", "country", "city", "loyalty_tier"))
+                .type1(List.of("last_login"))
+                .columns(parse(DESIGN_EXAMPLE).entities().get(0).columns())
+                .latenessHorizon(Optional.of(java.time.Duration.ofDays(30)));
+    }
+
     @Test
     void surrogateKeyIndexDefaultsToFalseAndTrueReachesTheSpecAndSurvivesDescribe() {
         assertThat(parse(DESIGN_EXAMPLE).entities().get(0).toEntitySpec().surrogateKeyIndex()).isFalse();
@@ -464,16 +476,7 @@ class DimstreamConfigTest {
         DimstreamConfig config = parse(designWith("    table: dim_customer ", "    surrogate-key-index: true\n    table: dim_customer ")
                 .replace("${DIMSTREAM_PG_PASSWORD}", "literal"));
         EntitySpec spec = config.entities().get(0).toEntitySpec();
-        assertThat(spec).isEqualTo(EntitySpec.builder()
-                .name("customer")
-                .table("dim_customer")
-                .key(List.of("customer_id"))
-                .tracked(List.of("email", "full_name", "country", "city", "loyalty_tier"))
-                .type1(List.of("last_login"))
-                .columns(parse(DESIGN_EXAMPLE).entities().get(0).columns())
-                .latenessHorizon(Optional.of(java.time.Duration.ofDays(30)))
-                .surrogateKeyIndex(true)
-                .build());
+        assertThat(spec).isEqualTo(designCustomer().surrogateKeyIndex(true).build());
         assertThat(config.describeMasked()).contains("  surrogate-key-index: true\n");
         assertThat(parse(config.describeMasked().replace("'****'", "literal"))).isEqualTo(config);
     }
@@ -492,16 +495,7 @@ class DimstreamConfigTest {
         DimstreamConfig config = parse(designWith("    table: dim_customer ", "    table-partitions: 8\n    table: dim_customer ")
                 .replace("${DIMSTREAM_PG_PASSWORD}", "literal"));
         EntitySpec spec = config.entities().get(0).toEntitySpec();
-        assertThat(spec).isEqualTo(EntitySpec.builder()
-                .name("customer")
-                .table("dim_customer")
-                .key(List.of("customer_id"))
-                .tracked(List.of("email", "full_name", "country", "city", "loyalty_tier"))
-                .type1(List.of("last_login"))
-                .columns(parse(DESIGN_EXAMPLE).entities().get(0).columns())
-                .latenessHorizon(Optional.of(java.time.Duration.ofDays(30)))
-                .tablePartitions(8)
-                .build());
+        assertThat(spec).isEqualTo(designCustomer().tablePartitions(8).build());
         assertThat(config.describeMasked()).contains("  table-partitions: 8\n");
         assertThat(parse(config.describeMasked().replace("'****'", "literal"))).isEqualTo(config);
     }

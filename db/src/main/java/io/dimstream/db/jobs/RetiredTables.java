@@ -55,19 +55,21 @@ public final class RetiredTables {
         }
     }
 
+    /**
+     * A table's size with its indexes, its name bound twice: a partitioned table's own size is 0
+     * ({@code table-partitions}), so it is summed over its partition tree; a plain table has no
+     * tree (no rows, a NULL sum) and is its own size; a missing one is 0.
+     */
+    private static final String SIZE = "coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree(to_regclass(?))), "
+            + "pg_total_relation_size(to_regclass(?)), 0)";
+
     private static List<Retired> list(Connection c, Collection<EntitySpec> entities) throws SQLException {
         Map<String, EntitySpec> byName = new LinkedHashMap<>();
         entities.forEach(e -> byName.put(e.name(), e));
         List<Retired> out = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement("SELECT id, entity, state, finished_at FROM dimstream.replay_jobs "
                 + "WHERE entity = ANY (?) AND target = 'shadow' AND state IN ('SUCCEEDED', 'FAILED') ORDER BY id");
-             PreparedStatement size = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL, "
-                     // a partitioned table's own size is 0 (table-partitions): summed over its partition tree;
-                     // a plain table has no tree (no rows, NULL sum), a missing one neither size
-                     + "coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree(to_regclass(?))), "
-                     + "pg_total_relation_size(to_regclass(?)), 0) "
-                     + "+ coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree(to_regclass(?))), "
-                     + "pg_total_relation_size(to_regclass(?)), 0)")) {
+             PreparedStatement size = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL, " + SIZE + " + " + SIZE)) {
             p.setArray(1, c.createArrayOf("text", byName.keySet().toArray()));
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {

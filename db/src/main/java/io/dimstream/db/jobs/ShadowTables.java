@@ -165,40 +165,30 @@ public final class ShadowTables {
         return p.event();
     }
 
+    /** The first column of a catalog query's rows, its one parameter the table {@code table}. */
+    private static List<String> names(Connection c, String sql, String table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            p.setString(1, Sql.table(table));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+
     private static void rename(Connection c, String from, String to) throws SQLException {
         String fromBare = Sql.nameOf(from);
         String toBare = Sql.nameOf(to);
         String schema = Sql.schemaOf(from);
         String prefix = schema == null ? "" : Sql.ident(schema) + ".";
-        List<String> indexes = new ArrayList<>();
-        List<String> checks = new ArrayList<>();
-        List<String> partitions = new ArrayList<>();
-        try (PreparedStatement p = c.prepareStatement("SELECT pc.relname FROM pg_inherits i JOIN pg_class pc ON pc.oid = i.inhrelid "
-                + "WHERE i.inhparent = ?::regclass ORDER BY pc.relname")) {
-            p.setString(1, Sql.table(from));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    partitions.add(rs.getString(1));
-                }
-            }
-        }
-        try (PreparedStatement p = c.prepareStatement("SELECT ic.relname FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid "
-                + "WHERE i.indrelid = ?::regclass")) {
-            p.setString(1, Sql.table(from));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    indexes.add(rs.getString(1));
-                }
-            }
-        }
-        try (PreparedStatement p = c.prepareStatement("SELECT conname FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'c'")) {
-            p.setString(1, Sql.table(from));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    checks.add(rs.getString(1));
-                }
-            }
-        }
+        List<String> indexes = names(c, "SELECT ic.relname FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid "
+                + "WHERE i.indrelid = ?::regclass", from);
+        List<String> checks = names(c, "SELECT conname FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'c'", from);
+        List<String> partitions = names(c, "SELECT pc.relname FROM pg_inherits i JOIN pg_class pc ON pc.oid = i.inhrelid "
+                + "WHERE i.inhparent = ?::regclass ORDER BY pc.relname", from);
         try (Statement s = c.createStatement()) {
             s.execute("ALTER TABLE " + Sql.table(from) + " RENAME TO " + Sql.ident(toBare));
             // an index backing a constraint (the primary key) renames its constraint along
