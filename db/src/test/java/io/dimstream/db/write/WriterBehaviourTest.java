@@ -285,6 +285,41 @@ class WriterBehaviourTest {
     }
 
     @Test
+    void onAPartitionedEntityPruningAndThePrunePointWorkAsOnAPlainTable() throws SQLException {
+        String table = Fixtures.uniqueTable("people_hp");
+        EntitySpec narrow = Fixtures.people(table, table, Optional.of(Duration.ofHours(2))).toBuilder().tablePartitions(4).build();
+        EntityTables.ensure(ds, narrow);
+        writer.apply(narrow, List.of(
+                up(1, 1, "P1", "Ann", "Oslo", 1L),
+                up(2, 3, "P1", "Ann", "Rome", 2L),
+                up(3, 10, "P1", "Ann", "Bern", 3L),
+                up(4, 1, "P2", "Bob", "Kyiv", 1L),
+                up(5, 10, "P2", "Bob", "Lima", 2L)));
+        List<EntityTableReader.StoredRow> before = EntityTableReader.withSurrogateKeys(ds, narrow);
+
+        // each key keeps its latest event before the cut (its newest minus 2 h) as the anchor: P1's at 3, P2's at 1;
+        // only P1's event at 1 goes
+        assertThat(writer.prune(narrow)).isEqualTo(1);
+        assertThat(EntityTableReader.withSurrogateKeys(ds, narrow)).isEqualTo(before);
+        EntitySpec wide = narrow.withLatenessHorizon(Optional.of(Duration.ofDays(30)));
+        ApplyResult result = writer.apply(wide, List.of(up(6, 2, "P1", "Ann", "Lima", 4L), up(7, 9, "P2", "Bob", "Rome", 5L)));
+
+        assertThat(result.quarantined()).isEqualTo(1);
+        assertThat(quarantine(wide)).isEqualTo(List.of(new QuarantineRow(wide.name(), Map.of("id", "P1"), h(2),
+                Map.of("op", "upsert", "data", Map.of("id", "P1", "name", "Ann", "city", "Lima", "last_login", 4)), 6L,
+                "event_time 2025-01-01 02:00:00+00 is at or before the prune point 2025-01-01 03:00:00+00 of its key:"
+                        + " history before it is no longer remembered",
+                "people", 0, 6L, "pending")));
+        assertThat(EntityTableReader.rows(ds, wide)).isEqualTo(List.of(
+                version("P1", "Ann", "Oslo", 1L, 1, 3),
+                version("P1", "Ann", "Rome", 2L, 3, 10),
+                version("P1", "Ann", "Bern", 3L, 10, null),
+                version("P2", "Bob", "Kyiv", 1L, 1, 9),
+                version("P2", "Bob", "Rome", 5L, 9, 10),
+                version("P2", "Bob", "Lima", 2L, 10, null)));
+    }
+
+    @Test
     void applyResultCountsEveryEventOnceAndTheRowsTheTableSaw() throws SQLException {
         EntitySpec spec = freshPeople(Optional.empty());
         Event bad = up(9, 2, null, "Eve", "Nice", null);
