@@ -183,7 +183,7 @@ public final class ShadowTables {
         String fromBare = Sql.nameOf(from);
         String toBare = Sql.nameOf(to);
         String schema = Sql.schemaOf(from);
-        String prefix = schema == null ? "" : Sql.ident(schema) + ".";
+        String schemaDot = schema == null ? "" : schema + ".";
         List<String> indexes = names(c, "SELECT ic.relname FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid "
                 + "WHERE i.indrelid = ?::regclass", from);
         List<String> checks = names(c, "SELECT conname FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'c'", from);
@@ -194,7 +194,7 @@ public final class ShadowTables {
             // an index backing a constraint (the primary key) renames its constraint along
             for (String ix : indexes) {
                 if (ix.startsWith(fromBare)) {
-                    s.execute("ALTER INDEX " + prefix + Sql.ident(ix) + " RENAME TO " + Sql.ident(toBare + ix.substring(fromBare.length())));
+                    s.execute("ALTER INDEX " + Sql.table(schemaDot + ix) + " RENAME TO " + Sql.ident(toBare + ix.substring(fromBare.length())));
                 }
             }
             for (String ck : checks) {
@@ -206,7 +206,6 @@ public final class ShadowTables {
             }
         }
         // table-partitions: the partitions (<table>_p0 ..) and their own indexes follow the parent's name
-        String schemaDot = schema == null ? "" : schema + ".";
         for (String part : partitions) {
             if (part.startsWith(fromBare)) {
                 rename(c, schemaDot + part, schemaDot + toBare + part.substring(fromBare.length()));

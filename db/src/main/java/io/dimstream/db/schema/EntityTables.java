@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
 
@@ -416,7 +417,7 @@ public final class EntityTables {
      * must still have the unique indexes the rules ask, which PostgreSQL allows only when they
      * contain the partition key).
      */
-    static java.util.Optional<String> partitioningWarning(Connection c, EntitySpec e, String table) throws SQLException {
+    static Optional<String> partitioningWarning(Connection c, EntitySpec e, String table) throws SQLException {
         String have;
         try (PreparedStatement p = c.prepareStatement(
                 "SELECT pt.partstrat::text, array(SELECT a.attname FROM unnest(pt.partattrs::int2[]) WITH ORDINALITY k(n, o) "
@@ -431,7 +432,7 @@ public final class EntityTables {
                     List<String> cols = List.of((String[]) rs.getArray(2).getArray());
                     boolean byKey = rs.getString(1).equals("h") && cols.equals(e.key());
                     if (byKey && rs.getLong(3) == e.tablePartitions()) {
-                        return java.util.Optional.empty();
+                        return Optional.empty();
                     }
                     have = "partitioned " + (byKey ? "by hash of the key" : "(strategy " + rs.getString(1) + " on " + cols + ")")
                             + " into " + rs.getLong(3) + " partitions";
@@ -439,10 +440,10 @@ public final class EntityTables {
             }
         }
         if (have == null && !e.partitioned()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String want = e.partitioned() ? "table-partitions: " + e.tablePartitions() : "no table-partitions";
-        return java.util.Optional.of("table " + table + " is " + (have == null ? "not partitioned" : have) + ", but the config says "
+        return Optional.of("table " + table + " is " + (have == null ? "not partitioned" : have) + ", but the config says "
                 + want + ": it applies when dimstream creates the table, and dimstream writes to this one as it is (a replay with "
                 + "--target shadow rebuilds it as the config says)");
     }
