@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.testing.FlakyDataSource;
 import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.topology.TopicPlanner;
 import static io.dimstream.app.sink.SinkFixtures.delete;

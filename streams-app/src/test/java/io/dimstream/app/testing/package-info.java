@@ -4,7 +4,9 @@
  * produced into a topic and what the reference model makes of it
  * ({@link io.dimstream.app.testing.FeedFixtures}), and the service harness that runs
  * {@code dimstream run} in child JVMs against a broker and the test PostgreSQL
- * ({@link io.dimstream.app.testing.ServiceHarness}, used by {@code cli}'s fault tests).
+ * ({@link io.dimstream.app.testing.ServiceHarness}, used by {@code cli}'s fault tests), and a
+ * data source that plays PostgreSQL refusing connections or commits
+ * ({@link io.dimstream.app.testing.FlakyDataSource}, the sink's and the loader's failure tests).
  *
  * <p>Why a test-jar of {@code streams-app} and not a module of its own: the fixtures are built on
  * {@code streams-app}'s main classes (the embedded broker, the demo feed, the service), and

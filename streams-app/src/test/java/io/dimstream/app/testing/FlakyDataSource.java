@@ -1,4 +1,4 @@
-package io.dimstream.app.sink;
+package io.dimstream.app.testing;
 
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
@@ -14,40 +14,47 @@ import javax.sql.DataSource;
 /**
  * A DataSource that plays PostgreSQL being down: the next N {@code getConnection} calls fail as a
  * refused connection does (SQL state 08001), and the next M {@code commit}s fail as a connection
- * lost at commit does (08006, nothing committed). Everything else goes to the real one.
+ * lost at commit does (08006, nothing committed), or every connection after the next N is refused.
+ * Everything else goes to the real one.
  */
-final class FlakyDataSource implements DataSource {
+public final class FlakyDataSource implements DataSource {
 
     private final DataSource real;
     private final AtomicInteger failConnects = new AtomicInteger();
     private final AtomicInteger failCommits = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
+    private final AtomicInteger allowed = new AtomicInteger(-1);
     private volatile Error die;
 
-    FlakyDataSource(DataSource real) {
+    public FlakyDataSource(DataSource real) {
         this.real = real;
     }
 
-    void failNextConnections(int n) {
+    public void failNextConnections(int n) {
         failConnects.set(n);
     }
 
+    /** The next {@code n} {@code getConnection} calls succeed; every one after them is refused (08001). */
+    public void refuseConnectionsAfter(int n) {
+        allowed.set(n);
+    }
+
     /** The next {@code getConnection} throws this Error, as a JVM out of memory would, and every one after it. */
-    void dieWith(Error e) {
+    public void dieWith(Error e) {
         die = e;
     }
 
-    void failNextCommits(int n) {
+    public void failNextCommits(int n) {
         failCommits.set(n);
     }
 
     /** Connection attempts and commits still to fail. */
-    int pendingFailures() {
+    public int pendingFailures() {
         return failConnects.get() + failCommits.get();
     }
 
     /** How many connection attempts and commits were refused so far. */
-    int refused() {
+    public int refused() {
         return refused.get();
     }
 
@@ -56,7 +63,7 @@ final class FlakyDataSource implements DataSource {
         if (die != null) {
             throw die;
         }
-        if (failConnects.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        if (failConnects.getAndUpdate(n -> Math.max(0, n - 1)) > 0 || allowed.getAndUpdate(n -> n > 0 ? n - 1 : n) == 0) {
             refused.incrementAndGet();
             throw new SQLNonTransientConnectionException("Connection to 127.0.0.1:5432 refused (test)", "08001");
         }

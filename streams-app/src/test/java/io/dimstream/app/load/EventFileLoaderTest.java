@@ -1,0 +1,198 @@
+package io.dimstream.app.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.dimstream.app.testing.FlakyDataSource;
+import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.NativeEventJson;
+import io.dimstream.db.event.Rejection;
+import io.dimstream.db.event.Source;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.testing.TestPostgres;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The load loop: batches land in order with every refused line reported in line order, and a
+ * failure on either side (the input breaking off, the database refusing a batch) stops the load
+ * after exactly the batches before it, with the report saying how far it got, and reads no row
+ * after the refused batch. Real PostgreSQL; the refusal is played by {@link FlakyDataSource}.
+ */
+class EventFileLoaderTest {
+
+    private static final DataSource DS = TestPostgres.dataSource();
+    private static final Instant LOAD_START = Instant.parse("2026-12-02T00:00:00Z");
+
+    @Test
+    void batchesOfAFileLandInOrderWithEveryRefusedLineReportedInLineOrder() throws Exception {
+        EntitySpec e = entity("load_overlap_whole");
+        List<String> lines = new ArrayList<>();
+        for (int i = 1; i <= 35; i++) {
+            lines.add(i == 12 ? "{not json" : i == 20 ? "" : i == 27 ? "[27]" : upsert(i));
+        }
+        LoadReport report = new EventFileLoader(DS, e, 10, 1).load(reader(lines), "f.jsonl", LOAD_START);
+
+        assertThat(report.lines()).isEqualTo(35);
+        assertThat(report.batches()).isEqualTo(4); // 32 events: 10, 10, 10, 2
+        assertThat(report.parseRejections()).extracting(Rejection::source).containsExactly(
+                Source.line("f.jsonl", 12), Source.line("f.jsonl", 27));
+        assertThat(report.result().newKeys()).isEqualTo(32);
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= 35; i++) {
+            if (i != 12 && i != 20 && i != 27) {
+                expected.add(row(i));
+            }
+        }
+        assertThat(rows(e)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void anInputBreakingOffStopsTheLoadAfterTheBatchesReadBeforeIt() throws Exception {
+        EntitySpec e = entity("load_overlap_broken");
+        List<String> lines = new ArrayList<>();
+        for (int i = 1; i <= 40; i++) {
+            lines.add(i == 3 ? "{not json" : upsert(i));
+        }
+        BreakingSource source = new BreakingSource(new JsonLinesSource(reader(lines), "f.jsonl", LOAD_START), 25);
+        assertThatThrownBy(() -> new EventFileLoader(DS, e, 10, 1).load(source, "f.jsonl"))
+                .isInstanceOfSatisfying(LoadException.class, ex -> {
+                    assertThat(ex.getMessage()).isEqualTo("cannot read f.jsonl after line 24: disk gone (test)");
+                    assertThat(ex.soFar().batches()).isEqualTo(2);
+                    assertThat(ex.soFar().lines()).isEqualTo(24);
+                    assertThat(ex.soFar().result().newKeys()).isEqualTo(20);
+                    assertThat(ex.soFar().parseRejections()).extracting(Rejection::source).containsExactly(Source.line("f.jsonl", 3));
+                });
+        source.close();
+        // lines 1-21 but 3 are the two batches; 22-24 were read but their batch never completed
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= 21; i++) {
+            if (i != 3) {
+                expected.add(row(i));
+            }
+        }
+        assertThat(rows(e)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void aBatchTheDatabaseRefusesStopsTheLoadAndTheReaderBeforeTheSourceCloses() throws Exception {
+        EntitySpec e = entity("load_overlap_refused");
+        List<String> lines = new ArrayList<>();
+        for (int i = 1; i <= 100; i++) {
+            lines.add(upsert(i));
+        }
+        FlakyDataSource flaky = new FlakyDataSource(DS);
+        flaky.refuseConnectionsAfter(2); // one connection per batch at parallelism 1: the third batch is refused
+        BreakingSource source = new BreakingSource(new JsonLinesSource(reader(lines), "f.jsonl", LOAD_START), Long.MAX_VALUE);
+        assertThatThrownBy(() -> new EventFileLoader(flaky, e, 10, 1).load(source, "f.jsonl"))
+                .isInstanceOfSatisfying(LoadException.class, ex -> {
+                    assertThat(ex.getMessage()).isEqualTo("the database refused the batch ending at line 30: "
+                            + "Connection to 127.0.0.1:5432 refused (test) (SQL state 08001)");
+                    assertThat(ex.soFar().batches()).isEqualTo(2);
+                    assertThat(ex.soFar().lines()).isEqualTo(30);
+                    assertThat(ex.soFar().result().newKeys()).isEqualTo(20);
+                });
+        assertThat(source.position()).as("rows read when the load stopped").isEqualTo(30);
+        source.close();
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= 20; i++) {
+            expected.add(row(i));
+        }
+        assertThat(rows(e)).containsExactlyElementsOf(expected);
+    }
+
+    private static String upsert(int i) {
+        return String.format("{\"op\":\"upsert\",\"event_time\":\"2026-01-01T00:00:%02dZ\",\"data\":{\"id\":\"k%03d\",\"name\":\"n%d\"}}",
+                i % 60, i, i);
+    }
+
+    /** The version row line {@code i} makes, as {@link #rows} prints it. */
+    private static String row(int i) {
+        return String.format("k%03d|n%d|2026-01-01 00:00:%02d+00|null|f|file:f.jsonl|null|%d", i, i, i % 60, i);
+    }
+
+    private static BufferedReader reader(List<String> lines) {
+        return new BufferedReader(new StringReader(String.join("\n", lines) + "\n"));
+    }
+
+    private static EntitySpec entity(String name) throws SQLException {
+        try (Connection c = DS.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + name + ", " + name + "_events CASCADE");
+        }
+        Map<String, ColumnType> cols = new LinkedHashMap<>();
+        cols.put("id", ColumnType.TEXT);
+        cols.put("name", ColumnType.TEXT);
+        EntitySpec e = EntitySpec.builder().name(name).table(name).key(List.of("id")).tracked(List.of("name")).columns(cols)
+                .latenessHorizon(Optional.empty()).build();
+        EntityTables.ensure(DS, e);
+        return e;
+    }
+
+    private static List<String> rows(EntitySpec e) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = DS.getConnection(); Statement s = c.createStatement()) {
+            s.execute("SET TIME ZONE 'UTC'");
+            try (ResultSet rs = s.executeQuery("SELECT concat_ws('|', id, name, valid_from, coalesce(valid_to::text, 'null'), "
+                     + "is_deleted, source_topic, coalesce(source_partition::text, 'null'), source_offset) FROM " + e.table()
+                     + " ORDER BY id, valid_from")) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A source that fails as a broken disk does when asked for row {@code failAt}. */
+    private static final class BreakingSource implements RowSource {
+        private final RowSource real;
+        private final long failAt;
+        private long returned;
+
+        BreakingSource(RowSource real, long failAt) {
+            this.real = real;
+            this.failAt = failAt;
+        }
+
+        @Override
+        public NativeEventJson.Parsed next() throws IOException {
+            if (returned + 1 == failAt) {
+                throw new IOException("disk gone (test)");
+            }
+            NativeEventJson.Parsed p = real.next();
+            if (p != null) {
+                returned++;
+            }
+            return p;
+        }
+
+        @Override
+        public long position() {
+            return returned;
+        }
+
+        @Override
+        public String unit() {
+            return "line";
+        }
+
+        @Override
+        public void close() throws IOException {
+            real.close();
+        }
+    }
+}
