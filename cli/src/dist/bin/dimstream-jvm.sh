@@ -37,12 +37,17 @@ dimstream_jvm() {
   # here). The first `load` of a build writes it at its exit (-XX:ArchiveClassesAtExit, a second or
   # two once); the JVM checks it against the jars and ignores it when they changed or it is damaged.
   # DIMSTREAM_CDS=0 turns it off; it is skipped when JAVA_OPTS names an archive or the directory is
-  # not writable (the Docker image).
+  # not writable (the Docker image). It is skipped too when JAVA_OPTS starts a flight recording or
+  # an agent: with a class-file-load hook active, OpenJDK 17.0.15 dies (SIGSEGV in
+  # KlassFactory::check_shared_class_file_load_hook) mapping this dynamic archive's classes, seen
+  # with JAVA_OPTS=-XX:StartFlightRecording on every `load` (LauncherIT).
   local archive="$cds_dir/dimstream.jsa" dump="" entry
   local -a entries=() jars=()
   IFS=':' read -r -a entries <<< "$cp"
   for entry in "${entries[@]}"; do jars+=("${entry%/\*}"); done  # lib/* -> the directory lib
-  if [[ "${DIMSTREAM_CDS:-1}" != 0 && " ${JAVA_OPTS:-} " != *"Archive"* && " ${JAVA_OPTS:-} " != *"Xshare"* ]]; then
+  local hooked=0
+  case " ${JAVA_OPTS:-} " in *"FlightRecord"*|*" -javaagent"*|*" -agentlib"*|*" -agentpath"*) hooked=1 ;; esac
+  if [[ "${DIMSTREAM_CDS:-1}" != 0 && $hooked == 0 && " ${JAVA_OPTS:-} " != *"Archive"* && " ${JAVA_OPTS:-} " != *"Xshare"* ]]; then
     if [[ -f "$archive" && -z "$(find "${jars[@]}" -maxdepth 1 -name '*.jar' -newer "$archive" -print -quit 2>/dev/null)" ]]; then
       opts+=(-XX:SharedArchiveFile="$archive" -Xlog:cds=off -Xlog:cds+dynamic=off)
     elif [[ "$verb" == load && -w "$cds_dir" ]]; then

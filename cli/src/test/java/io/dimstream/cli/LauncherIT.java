@@ -121,6 +121,17 @@ class LauncherIT {
                 .anyMatch(l -> l.contains("io.dimstream.cli.LoadCommand source: jar:file:") || l.contains("io.dimstream.cli.LoadCommand source: file:"))
                 .noneMatch(l -> l.contains("source: shared objects file (top)"));
 
+        // a flight recording (or an agent) in JAVA_OPTS: no archive, which the JVM crashed mapping
+        // with JFR's class-file-load hook active (SIGSEGV, exit 134, before the launcher skipped it)
+        Path recording = dir.resolve("load-" + which + ".jfr");
+        Run recorded = run(load, Map.of("JAVA_OPTS", "-XX:StartFlightRecording=filename=" + recording + " -Xlog:jfr+startup=off "
+                + "-Xlog:class+load=info:file=" + classLog));
+        assertThat(recorded).isEqualTo(new Run(0, AGAIN, ""));
+        assertThat(recording).as("the recording, written at exit").isNotEmptyFile();
+        assertThat(Files.readAllLines(classLog)).as("with a recording: from the jar")
+                .anyMatch(l -> l.contains("io.dimstream.cli.LoadCommand source: jar:file:") || l.contains("io.dimstream.cli.LoadCommand source: file:"))
+                .noneMatch(l -> l.contains("source: shared objects file (top)"));
+
         // a damaged archive (a disk full while it was renamed, a copy cut short): the JVM refuses to map it
         // and the command runs from the jars, printing nothing about it
         Files.delete(archive); // the JVM writes it read-only
