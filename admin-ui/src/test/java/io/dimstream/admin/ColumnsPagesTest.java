@@ -117,9 +117,10 @@ class ColumnsPagesTest {
                     + row("config", "source_partition", "integer", "system column", "config")
                     + row("config", "source_offset", "bigint", "system column", "config")
                     + row("config", "written_at", "timestamp with time zone", "system column", "config")
+                    + row("config", "event_seq", "bigint", "system column", "config")
                     + "\n\n</tbody>");
             assertThat(html).doesNotContain(HOSTILE)
-                    .contains("<p class=\"meta\" id=\"columns-summary\">Table ui_col_people: 15 columns, 2 added while running.")
+                    .contains("<p class=\"meta\" id=\"columns-summary\">Table ui_col_people: 16 columns, 2 added while running.")
                     .contains("<a href=\"/columns/people\" class=\"on\">columns</a>")
                     .contains("<a href=\"/columns/customer\" class=\"\">columns</a>");
         });
@@ -156,7 +157,8 @@ class ColumnsPagesTest {
                     + config("source_topic", "text", "system column") + ","
                     + config("source_partition", "integer", "system column") + ","
                     + config("source_offset", "bigint", "system column") + ","
-                    + config("written_at", "timestamp with time zone", "system column")
+                    + config("written_at", "timestamp with time zone", "system column") + ","
+                    + config("event_seq", "bigint", "system column")
                     + "],'added_while_running':2}").replace('\'', '"'));
             assertThat(actual).isEqualTo(expected);
         });

@@ -208,6 +208,8 @@ final class DbtSources {
         out.add(column(sc.sourceOffset(), "bigint", "Lineage: Kafka offset of the version's first event", List.of()));
         out.add(column(sc.loadedAt(), "timestamp with time zone", "Lineage: when dimstream wrote the version (the freshness "
                 + "field)", List.of("not_null")));
+        out.add(column(sc.eventSeq(), "bigint", "Arrival order of the version's first event, for dimstream's own same-time "
+                + "decisions; NULL on versions written before it existed or older than the key's prune point", List.of()));
         return out;
     }
 

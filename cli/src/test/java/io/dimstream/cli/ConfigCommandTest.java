@@ -78,6 +78,7 @@ class ConfigCommandTest {
                       source_partition: source_partition
                       source_offset: source_offset
                       loaded_at: loaded_at
+                      event_seq: event_seq
 
                 """);
     }
@@ -176,6 +177,6 @@ class ConfigCommandTest {
                 + "# columns added or widened while running: not read from PostgreSQL at jdbc:postgresql://127.0.0.1:1/dim?user=dim&password=****: "
                 + "Connection to 127.0.0.1:1 refused. Check that the hostname and port are correct and that the postmaster is "
                 + "accepting TCP/IP connections. (SQL state 08001); --offline skips this\n", ""));
-        assertThat(offline.out()).endsWith("      loaded_at: loaded_at\n\n");
+        assertThat(offline.out()).endsWith("      loaded_at: loaded_at\n      event_seq: event_seq\n\n");
     }
 }

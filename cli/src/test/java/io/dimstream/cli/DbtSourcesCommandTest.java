@@ -72,10 +72,10 @@ class DbtSourcesCommandTest {
                 + t.get("freshness").get("warn_after").get("count").asInt() + t.get("freshness").get("warn_after").get("period").asText()
                 + " " + t.get("columns").size() + " columns"));
         assertThat(tables).isEqualTo(List.of(
-                "dim_customer loaded_at 12hour 14 columns",
-                "dim_customer_current loaded_at 12hour 14 columns",
-                "dim_price written_at 12hour 13 columns",
-                "dim_price_current written_at 12hour 13 columns"));
+                "dim_customer loaded_at 12hour 15 columns",
+                "dim_customer_current loaded_at 12hour 15 columns",
+                "dim_price written_at 12hour 14 columns",
+                "dim_price_current written_at 12hour 14 columns"));
     }
 
     @Test

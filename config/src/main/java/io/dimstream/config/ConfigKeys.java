@@ -258,7 +258,7 @@ public final class ConfigKeys {
             .of("mapping of column name to type", ConfigKey.STRING_MAP, null, "required", EntityKeyParsers::columns,
                     EntityKeyParsers.Columns::printed);
     public static final ConfigKey<SystemColumns> ENTITY_SYSTEM_COLUMNS = key(ENTITY_SECTION, "system-columns")
-            .doc("Renames of the system columns: `surrogate_key`, `valid_from`, `valid_to`, `is_current`, `is_deleted`, `record_hash`, `source_topic`, `source_partition`, `source_offset`, `loaded_at`.")
+            .doc("Renames of the system columns: `surrogate_key`, `valid_from`, `valid_to`, `is_current`, `is_deleted`, `record_hash`, `source_topic`, `source_partition`, `source_offset`, `loaded_at`, `event_seq` (the arrival order of the event that started the version: the event memory keeps no row of its own for it).")
             .of("mapping of system column to name", ConfigKey.STRING_MAP, SystemColumns.DEFAULTS, "the default names",
                     EntityKeyParsers::systemColumns, EntityKeyParsers::printSystemColumns);
     public static final ConfigKey<Boolean> ENTITY_SURROGATE_KEY_INDEX = key(ENTITY_SECTION, "surrogate-key-index")

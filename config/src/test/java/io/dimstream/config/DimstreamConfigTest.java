@@ -302,7 +302,7 @@ class DimstreamConfigTest {
                 "entities[0].columns.email: unknown type \"txt\" (supported: text, varchar(n), smallint, integer, bigint, numeric,"
                         + " numeric(p,s), double precision, boolean, date, timestamp, timestamptz, time, uuid, jsonb, bytea)",
                 "entities[0].system-columns.valid_form: unknown system column (known: surrogate_key, valid_from, valid_to,"
-                        + " is_current, is_deleted, record_hash, source_topic, source_partition, source_offset, loaded_at)",
+                        + " is_current, is_deleted, record_hash, source_topic, source_partition, source_offset, loaded_at, event_seq)",
                 "entities[0].system-columns: \"valid_from\" is used for both valid_from and valid_to");
         assertThat(e.getMessage()).startsWith("config test.yml: 7 problems: postgres.pool-size: must be at least 1, got -1; entities[0].topic: required; ");
     }
@@ -402,6 +402,7 @@ class DimstreamConfigTest {
                       source_partition: source_partition
                       source_offset: source_offset
                       loaded_at: loaded_at
+                      event_seq: event_seq
                 """);
     }
 

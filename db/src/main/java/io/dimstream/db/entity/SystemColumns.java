@@ -5,6 +5,12 @@ import java.util.List;
 /**
  * Names of the columns dimstream maintains beside the entity's own. Fixed by default,
  * renameable per entity in config ({@code system-columns:}).
+ *
+ * <p>{@code eventSeq}: the arrival order ({@code seq}, {@link io.dimstream.db.event.ArrivalSeq})
+ * of the event that started the version. The writer keeps no row in the event memory for an
+ * in-order event that starts a version (the version row shows it), so this is where that event's
+ * arrival order is kept; NULL on rows written before it existed and on versions older than their
+ * key's prune point, whose events the memory holds or no longer needs.
  */
 public record SystemColumns(
         String surrogateKey,
@@ -16,14 +22,22 @@ public record SystemColumns(
         String sourceTopic,
         String sourcePartition,
         String sourceOffset,
-        String loadedAt) {
+        String loadedAt,
+        String eventSeq) {
 
     public static final SystemColumns DEFAULTS = new SystemColumns(
             "surrogate_key", "valid_from", "valid_to", "is_current", "is_deleted", "record_hash",
-            "source_topic", "source_partition", "source_offset", "loaded_at");
+            "source_topic", "source_partition", "source_offset", "loaded_at", "event_seq");
+
+    /** The names before {@code event_seq} existed; it keeps its default name. */
+    public SystemColumns(String surrogateKey, String validFrom, String validTo, String isCurrent, String isDeleted, String recordHash,
+                         String sourceTopic, String sourcePartition, String sourceOffset, String loadedAt) {
+        this(surrogateKey, validFrom, validTo, isCurrent, isDeleted, recordHash, sourceTopic, sourcePartition, sourceOffset, loadedAt,
+                "event_seq");
+    }
 
     public List<String> all() {
         return List.of(surrogateKey, validFrom, validTo, isCurrent, isDeleted, recordHash,
-                sourceTopic, sourcePartition, sourceOffset, loadedAt);
+                sourceTopic, sourcePartition, sourceOffset, loadedAt, eventSeq);
     }
 }

@@ -79,6 +79,7 @@ public final class EntityTables {
                 }
             }
             if (exists(c, e.table())) {
+                addEventSeq(c, e);
                 warnings.addAll(validate(c, e.table(), tableRules(e)));
                 partitioningWarning(c, e, e.table()).ifPresent(warnings::add);
             } else {
@@ -134,6 +135,25 @@ public final class EntityTables {
                 + viewAndFunctionSql(e));
     }
 
+    /**
+     * A table written before versions recorded their start event's arrival order gets the column
+     * (nullable, no default: a change of the catalog only, no rewrite; a partitioned table's
+     * partitions get it with it). Its rows keep NULL there: their events are all in the memory.
+     */
+    private static void addEventSeq(Connection c, EntitySpec e) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM pg_attribute WHERE attrelid = ?::regclass AND attname = ? AND NOT attisdropped")) {
+            p.setString(1, Sql.table(e.table()));
+            p.setString(2, e.system().eventSeq());
+            try (ResultSet rs = p.executeQuery()) {
+                if (rs.next()) {
+                    return;
+                }
+            }
+        }
+        exec(c, "ALTER TABLE " + Sql.table(e.table()) + " ADD COLUMN " + Sql.ident(e.system().eventSeq()) + " bigint");
+        LOG.info("entity {}: added column {} to {}", e.name(), e.system().eventSeq(), e.table());
+    }
+
     /** Whether a table (optionally schema-qualified) exists. */
     public static boolean tableExists(Connection c, String table) throws SQLException {
         return exists(c, table);
@@ -155,6 +175,7 @@ public final class EntityTables {
         m.put(sc.sourcePartition(), "integer");
         m.put(sc.sourceOffset(), "bigint");
         m.put(sc.loadedAt(), "timestamp with time zone");
+        m.put(sc.eventSeq(), "bigint");
         return m;
     }
 
@@ -197,6 +218,7 @@ public final class EntityTables {
         cols.add(Sql.ident(sc.sourcePartition()) + " integer");
         cols.add(Sql.ident(sc.sourceOffset()) + " bigint");
         cols.add(Sql.ident(sc.loadedAt()) + " timestamptz NOT NULL DEFAULT now()");
+        cols.add(Sql.ident(sc.eventSeq()) + " bigint");
         cols.add("CONSTRAINT " + Sql.ident(bare + "_pkey") + " PRIMARY KEY (" + Sql.list(e.key()) + ", " + Sql.ident(sc.validFrom()) + ")");
         cols.add("CONSTRAINT " + Sql.ident(bare + "_valid_range") + " CHECK (" + Sql.ident(sc.validTo()) + " IS NULL OR "
                 + Sql.ident(sc.validTo()) + " > " + Sql.ident(sc.validFrom()) + ")");
