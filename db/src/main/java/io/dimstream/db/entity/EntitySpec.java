@@ -73,9 +73,10 @@ public record EntitySpec(
     public static final List<String> WORK_COLUMNS = List.of(
             // ds_batch, ds_winners, ds_affected_keys, ds_region, ds_region_versions
             "single", "newest", "newest_deleted", "newest_hash", "fast", "t0", "p_time", "rstart",
-            "prev_exists", "prev_deleted", "prev_hash", "valid_from", "valid_to",
+            "prev_exists", "prev_deleted", "prev_hash", "valid_from", "valid_to", "event_seq",
             // derived in the statements
-            "beyond", "dup", "mem_seq", "win", "late", "run_start", "run_no", "no_row", "old_hash", "new_sk", "cut");
+            "beyond", "dup", "mem_seq", "mem_in_version", "in_version", "win", "late", "run_start", "run_no", "no_row", "old_hash",
+            "new_sk", "new_seq", "cut");
 
     /**
      * PostgreSQL keeps the first 63 bytes of a longer name (NAMEDATALEN - 1) without an error:

@@ -9,6 +9,7 @@ import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.sql.Sql;
 import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.write.ApplyResult;
+import io.dimstream.db.write.EventMemory;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -127,7 +128,11 @@ public final class ShadowTables {
         return missing.isEmpty() ? ApplyResult.empty() : writer.apply(c, unlimited, missing);
     }
 
-    /** Events of the live memory the shadow's memory does not hold with the same state and type-1 values. */
+    /**
+     * Events the live entity remembers that the shadow does not remember with the same state and
+     * type-1 values; on both sides the memory's rows and the version starts it has no row of
+     * ({@link EventMemory}).
+     */
     private static List<Event> liveEventsMissingFromShadow(Connection c, EntitySpec live, EntitySpec shadow) throws SQLException {
         List<String> key = live.key();
         String keyJson = Sql.jsonObject("x", key, col -> live.type(col) == ColumnType.JSONB);
@@ -136,8 +141,8 @@ public final class ShadowTables {
                 + (live.type1().isEmpty() ? "" : ", " + Sql.list(a, live.type1())) + ")";
         String sql = "SELECT jsonb_build_object('op', CASE WHEN x.is_deleted THEN 'delete' ELSE 'upsert' END, 'event_time', x.event_time, "
                 + "'data', CASE WHEN x.is_deleted THEN " + keyJson + " ELSE " + dataJson + " END)::text, x.seq, x.source_topic, "
-                + "x.source_partition, x.source_offset FROM " + Sql.table(live.memoryTable()) + " x WHERE NOT EXISTS (SELECT 1 FROM "
-                + Sql.table(shadow.memoryTable()) + " y WHERE " + Sql.eq("y", "x", key) + " AND y.event_time = x.event_time AND "
+                + "x.source_partition, x.source_offset FROM " + EventMemory.eventsSql(live) + " x WHERE NOT EXISTS (SELECT 1 FROM "
+                + EventMemory.eventsSql(shadow) + " y WHERE " + Sql.eq("y", "x", key) + " AND y.event_time = x.event_time AND "
                 + content.apply("y") + " IS NOT DISTINCT FROM " + content.apply("x") + ") ORDER BY x.event_time";
         List<Event> out = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement(sql); ResultSet rs = p.executeQuery()) {

@@ -410,6 +410,8 @@ public final class Scd2Writer {
                 // table). The fast path's statements need none: PROBES fixes their plan shape
                 // (an index probe per batch row), and skipping it saves ~0.3 s per 100k events.
                 timed("analyze winners", () -> s.execute(sql.analyzeWinners));
+                // their version starts the memory has no row of go into it first: the region reads one timeline
+                timed("remember starts", () -> s.executeUpdate(sql.rememberSlowStarts));
                 // keys with late or several events: their region is recomputed (ds_affected_keys must see the memory before this batch)
                 slowKeys = timed("affected keys", () -> s.executeUpdate(sql.fillAffectedKeys));
             }
@@ -428,6 +430,7 @@ public final class Scd2Writer {
             }
             rowsInserted = timed("fast new", () -> s.executeUpdate(sql.fastNew));
             if (sql.fastType1 != null) {
+                timed("remember type-1 starts", () -> s.executeUpdate(sql.rememberType1Starts));
                 rowsUpdated += timed("fast type-1", () -> s.executeUpdate(sql.fastType1));
             }
             if (slowKeys > 0) {
@@ -475,7 +478,9 @@ public final class Scd2Writer {
      * Drops remembered events beyond the entity's lateness horizon, per key keeping the latest
      * event before the cut as an anchor that records the prune point (an event at or before it is
      * quarantined from then on, since history before it can no longer be recomputed exactly).
-     * Version rows are never touched. No-op for an unlimited horizon.
+     * Versions keep their content; those older than the anchor lose their {@code event_seq}
+     * ({@link EventMemory}: their starts are no longer read as events), and an anchor the memory had
+     * no row of is written into it from its version. No-op for an unlimited horizon.
      *
      * @return the number of remembered events removed
      */

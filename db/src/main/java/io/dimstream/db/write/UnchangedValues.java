@@ -2,6 +2,7 @@ package io.dimstream.db.write;
 
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.event.RecordHash;
 import io.dimstream.db.event.TypedEvent;
 import io.dimstream.db.event.Unchanged;
@@ -42,9 +43,10 @@ import java.util.TreeMap;
  * re-deliveries and replays stay no-ops.
  *
  * <p>Cost: nothing for a batch without unchanged values; otherwise one statement probing the
- * memory's primary key once per partial event (a backward index scan, LIMIT 1). It relies on the
- * event memory holding every remembered event's values; pruning keeps each key's anchor event,
- * and an event before the anchor is quarantined anyway.
+ * memory's and the table's primary keys once per partial event (a backward index scan each, LIMIT
+ * 1). It relies on the remembered events ({@link EventMemory}: the memory's rows and the version
+ * starts it has no row of) holding every remembered event's values; pruning keeps each key's
+ * anchor event, and an event before the anchor is quarantined anyway.
  */
 final class UnchangedValues {
 
@@ -111,6 +113,14 @@ final class UnchangedValues {
     private record Remembered(Instant time, long seq, boolean deleted, List<Object> values) {
     }
 
+    private static void keyMatch(StringBuilder sql, EntitySpec entity, String alias) {
+        List<String> key = entity.key();
+        for (int k = 0; k < key.size(); k++) {
+            sql.append(alias).append(".").append(Sql.ident(key.get(k))).append(" = q.k").append(k).append("::")
+                    .append(entity.type(key.get(k)).sqlName()).append(" AND ");
+        }
+    }
+
     /** Per partial event (by index), the memory's latest event of its key before it; absent when there is none. */
     private static Map<Integer, Remembered> remembered(Connection c, EntitySpec entity, List<TypedEvent> events, List<Integer> partial)
             throws SQLException {
@@ -130,13 +140,28 @@ final class UnchangedValues {
         for (int k = 0; k < nKey; k++) {
             sql.append(", k").append(k);
         }
-        sql.append(")\nCROSS JOIN LATERAL (SELECT * FROM ").append(Sql.table(entity.memoryTable())).append(" m WHERE ");
-        for (int k = 0; k < nKey; k++) {
-            sql.append("m.").append(Sql.ident(key.get(k))).append(" = q.k").append(k).append("::")
-                    .append(entity.type(key.get(k)).sqlName()).append(" AND ");
+        // the memory's latest such event, or the latest such version start (EventMemory: an
+        // in-order event that started a version has no memory row), the memory's row first at one time
+        SystemColumns sc = entity.system();
+        String vf = Sql.ident(sc.validFrom());
+        String es = Sql.ident(sc.eventSeq());
+        sql.append(")\nCROSS JOIN LATERAL (SELECT * FROM ((SELECT m.event_time, m.seq, m.is_deleted");
+        for (String a : attributes) {
+            sql.append(", m.").append(Sql.ident(a));
         }
+        sql.append(", false AS in_version FROM ").append(Sql.table(entity.memoryTable())).append(" m WHERE ");
+        keyMatch(sql, entity, "m");
         sql.append("m.event_time <= q.t::timestamptz AND (m.event_time < q.t::timestamptz OR m.seq <= q.s::bigint)")
-                .append(" ORDER BY m.event_time DESC LIMIT 1) m");
+                .append(" ORDER BY m.event_time DESC LIMIT 1) UNION ALL (SELECT v.").append(vf).append(", v.").append(es).append(", v.")
+                .append(Sql.ident(sc.isDeleted()));
+        for (String a : attributes) {
+            sql.append(", v.").append(Sql.ident(a));
+        }
+        sql.append(", true FROM ").append(Sql.table(entity.table())).append(" v WHERE ");
+        keyMatch(sql, entity, "v");
+        sql.append("v.").append(es).append(" IS NOT NULL AND NOT v.").append(Sql.ident(sc.isDeleted())).append(" AND v.").append(vf)
+                .append(" <= q.t::timestamptz AND (v.").append(vf).append(" < q.t::timestamptz OR v.").append(es).append(" <= q.s::bigint)")
+                .append(" ORDER BY v.").append(vf).append(" DESC LIMIT 1)) r ORDER BY 1 DESC, in_version LIMIT 1) m");
 
         String[] idx = new String[partial.size()];
         String[] times = new String[partial.size()];

@@ -59,6 +59,8 @@ public final class WriterSql {
     final String fastType1;
     final String prune;
     final String fillAffectedKeys;
+    final String rememberSlowStarts;
+    final String rememberType1Starts;
     final String insertMemory;
     final String upsertMemory;
     final String fillRegion;
@@ -90,6 +92,14 @@ public final class WriterSql {
         String vt = Sql.ident(sc.validTo());
         String del = Sql.ident(sc.isDeleted());
         String hash = Sql.ident(sc.recordHash());
+        String es = Sql.ident(sc.eventSeq());
+        // a version row as the memory row of the event that started it (memCols' order), its seq given
+        java.util.function.Function<String, String> startAsEventSeq = seq -> Sql.list("v", key) + ", v." + vf + ", " + seq + ", false, v." + hash + ", "
+                + (attrs.isEmpty() ? "" : Sql.list("v", attrs) + ", ") + "v." + Sql.ident(sc.sourceTopic()) + ", v." + Sql.ident(sc.sourcePartition())
+                + ", v." + Sql.ident(sc.sourceOffset()) + ", v." + Sql.ident(sc.surrogateKey());
+        String startAsEvent = startAsEventSeq.apply("v." + es);
+        String notRemembered = "v." + es + " IS NOT NULL AND NOT v." + del + " AND NOT EXISTS (SELECT 1 FROM " + m + " x WHERE " + Sql.eq("x", "v", key)
+                + " AND x.event_time = v." + vf + ")";
 
         // ---- work tables -------------------------------------------------------------------
         List<String> batchCols = new ArrayList<>(key);
@@ -97,6 +107,7 @@ public final class WriterSql {
         batchCols.addAll(attrs);
         batchCols.addAll(List.of("source_topic", "source_partition", "source_offset", "surrogate_key"));
         String eventCols = Sql.list(batchCols);
+        List<String> memCols = List.copyOf(batchCols);
         String eventDefs = keyDefs + ", event_time timestamptz, seq bigint, is_deleted boolean, record_hash bytea, " + attrDefs
                 + "source_topic text, source_partition integer, source_offset bigint, surrogate_key bigint";
         createTemp = "CREATE TEMP TABLE IF NOT EXISTS " + batchTable + " (" + eventDefs + ", single boolean) ON COMMIT DELETE ROWS;\n"
@@ -107,8 +118,8 @@ public final class WriterSql {
                 + "CREATE TEMP TABLE IF NOT EXISTS " + regionTable + " (" + eventDefs
                 + ", prev_exists boolean, prev_deleted boolean, prev_hash bytea, rstart timestamptz) ON COMMIT DELETE ROWS;\n"
                 + "CREATE TEMP TABLE IF NOT EXISTS " + regionVersionsTable + " (" + keyDefs + ", valid_from timestamptz, valid_to timestamptz, is_deleted boolean, "
-                + "record_hash bytea, " + attrDefs + "source_topic text, source_partition integer, source_offset bigint, surrogate_key bigint) "
-                + "ON COMMIT DELETE ROWS;\n"
+                + "record_hash bytea, " + attrDefs + "source_topic text, source_partition integer, source_offset bigint, surrogate_key bigint, "
+                + "event_seq bigint) ON COMMIT DELETE ROWS;\n"
                 // the region's delete probes ds_region_versions once per version row of the region (NOT EXISTS)
                 + "CREATE INDEX IF NOT EXISTS " + Sql.ident("ds_region_versions_" + id + "_key") + " ON " + regionVersionsTable + " (" + Sql.list(key) + ", valid_from)";
         // The work tables empty themselves at commit (ON COMMIT DELETE ROWS); this empties them
@@ -156,19 +167,44 @@ public final class WriterSql {
                 + "(NOT j.dup AND (coalesce(j.event_time < j.newest - ?::interval, false) OR coalesce(j.event_time <= j.pruned_to, false))) AS beyond, "
                 + "(j.single AND (j.newest IS NULL OR j.event_time > j.newest)) AS fast "
                 + "FROM (SELECT s.*, nw.event_time AS newest, nw.is_deleted AS newest_deleted, nw.record_hash AS newest_hash, x.seq AS mem_seq, "
+                + "x.in_version AS mem_in_version, "
                 + "(x.seq IS NOT NULL AND NOT (s.seq > x.seq AND " + contentS + " IS DISTINCT FROM " + contentM + ")) AS dup, ";
         String classifyTail = " AS pruned_to FROM (SELECT * FROM " + batchTable + " ORDER BY " + keyList + ") s "
-                + "LEFT JOIN LATERAL (SELECT x.event_time, x.is_deleted, x.record_hash FROM " + m
-                + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time DESC LIMIT 1) nw ON true "
-                // LIMIT 1 keeps the subquery from being flattened into the join, so `event_time <= newest`
-                // gates the probe (a one-time filter) instead of filtering its result: in-order events probe once
+                // the key's newest event: the memory's newest, or the newest version's start when later
+                // (an in-order event that started a version has no memory row: the version shows it);
+                // the memory's row on a tie. One backward probe of each primary key, no sort: the
+                // pick is expressions over both (a CROSS JOIN LATERAL of expressions is flattened).
+                + "LEFT JOIN LATERAL (SELECT x.event_time, x.is_deleted, x.record_hash FROM " + m + " x WHERE " + Sql.eq("x", "s", key)
+                + " ORDER BY x.event_time DESC LIMIT 1) nm ON true "
+                + "LEFT JOIN LATERAL (SELECT v." + vf + " AS event_time, v." + del + " AS is_deleted, v." + hash + " AS record_hash FROM " + t
+                + " v WHERE " + Sql.eq("v", "s", key) + " ORDER BY v." + vf + " DESC LIMIT 1) nv ON true "
+                + "CROSS JOIN LATERAL (SELECT greatest(nm.event_time, nv.event_time) AS event_time, "
+                + "CASE WHEN nm.event_time IS NULL OR nv.event_time > nm.event_time THEN nv.is_deleted ELSE nm.is_deleted END AS is_deleted, "
+                + "CASE WHEN nm.event_time IS NULL OR nv.event_time > nm.event_time THEN nv.record_hash ELSE nm.record_hash END AS record_hash) nw "
+                // the remembered event at the same time: the memory's row, else (probed only then) a
+                // version started by an event the memory keeps no row of (its event_seq set, not a
+                // delete's row). LIMIT 1 keeps each subquery from being flattened into the join, so
+                // `event_time <= newest` gates the probes (a one-time filter) instead of filtering
+                // their result: in-order events probe neither. At most one of xm, xv is found.
                 + "LEFT JOIN LATERAL (SELECT x.seq, x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1))
-                + " FROM " + m + " x WHERE " + Sql.eq("x", "s", key) + " AND x.event_time = s.event_time AND s.event_time <= nw.event_time LIMIT 1) x ON true"
+                + " FROM " + m + " x WHERE " + Sql.eq("x", "s", key) + " AND x.event_time = s.event_time AND s.event_time <= nw.event_time LIMIT 1) xm ON true "
+                + "LEFT JOIN LATERAL (SELECT v." + es + " AS seq, v." + del + " AS is_deleted, v." + hash + " AS record_hash"
+                + (type1.isEmpty() ? "" : ", " + Sql.each(type1, a -> "v." + Sql.ident(a) + " AS " + Sql.ident(a), ", "))
+                + " FROM " + t + " v WHERE " + Sql.eq("v", "s", key) + " AND v." + vf + " = s.event_time AND v." + es + " IS NOT NULL AND NOT v." + del
+                + " AND xm.seq IS NULL AND s.event_time <= nw.event_time LIMIT 1) xv ON true "
+                + "CROSS JOIN LATERAL (SELECT coalesce(xm.seq, xv.seq) AS seq, coalesce(xm.is_deleted, xv.is_deleted) AS is_deleted, "
+                + "coalesce(xm.record_hash, xv.record_hash) AS record_hash, "
+                + (type1.isEmpty() ? "" : Sql.each(type1, a -> "coalesce(xm." + Sql.ident(a) + ", xv." + Sql.ident(a) + ") AS " + Sql.ident(a), ", ") + ", ")
+                + "(xm.seq IS NULL AND xv.seq IS NOT NULL) AS in_version) x"
                 + ") j), "
                 // a later arrival repeating the remembered content changes no version, but it is
                 // now the arrival a same-time event must beat: remember its seq
-                + "bump AS (UPDATE " + m + " x SET seq = j.seq FROM c j WHERE j.dup AND j.seq > j.mem_seq AND "
+                + "bump AS (UPDATE " + m + " x SET seq = j.seq FROM c j WHERE j.dup AND j.seq > j.mem_seq AND NOT j.mem_in_version AND "
                 + Sql.eq("x", "j", key) + " AND x.event_time = j.event_time), "
+                // the same for a version start the memory has no row of: it gets one now, with the new
+                // seq, which wins over the row's event_seq from then on (the version row is not written)
+                + "bumpv AS (INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + startAsEventSeq.apply("j.seq") + " FROM c j JOIN " + t
+                + " v ON " + Sql.eq("v", "j", key) + " AND v." + vf + " = j.event_time WHERE j.dup AND j.seq > j.mem_seq AND j.mem_in_version), "
                 + "qi AS (INSERT INTO dimstream.quarantine (entity, event_key, event_time, event, seq, reason, source_topic, source_partition, source_offset) "
                 + "SELECT ?, " + keyJson + ", q.event_time, "
                 + "jsonb_build_object('op', CASE WHEN q.is_deleted THEN 'delete' ELSE 'upsert' END, 'event_time', q.event_time, 'data', "
@@ -201,15 +237,37 @@ public final class WriterSql {
                 + " AND x.event_time < g.t0 ORDER BY x.event_time DESC LIMIT 1) p ON true";
 
         // ---- remember the winners -----------------------------------------------------------
-        List<String> memCols = new ArrayList<>(batchCols);
         // An event newer than its key's newest remembered one cannot meet a remembered (key, time):
         // a plain insert (no speculative insertion, one index descent fewer per event). The rest
         // (late or same-time events) may replace a remembered event: upsert.
         String newer = "(newest IS NULL OR event_time > newest)";
-        insertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + winnersTable + " WHERE " + newer;
+        // Not remembered: a fast upsert that starts a version (what fastNew inserts). Its version
+        // row shows it (key, time, hash, attributes, lineage, surrogate key, and its seq in
+        // event_seq), and every reader takes such a version's start as an event (EventMemory).
+        // Before anything changes such a row's content or the memory must hold the event for a
+        // region, the event is written into the memory from the row (rememberSlowStarts,
+        // rememberType1Starts, prune's anchor).
+        String startsVersion = "(fast AND NOT is_deleted AND (newest IS NULL OR newest_deleted OR newest_hash IS DISTINCT FROM record_hash))";
+        insertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + winnersTable + " WHERE " + newer
+                + " AND NOT " + startsVersion;
         upsertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + winnersTable + " WHERE NOT " + newer
                 + " ON CONFLICT (" + keyList + ", event_time) DO UPDATE SET "
                 + Sql.each(memCols.subList(key.size() + 1, memCols.size()), c -> Sql.ident(c) + " = excluded." + Sql.ident(c), ", ");
+
+        // keys whose region is recomputed: their version starts the memory has no row of, from the
+        // last version that starts before the key's earliest new event t0 on. The region begins at
+        // the event just before t0, which is that start or later, and changes no version before it;
+        // so fillAffectedKeys and fillRegion read the memory alone, as one complete timeline there.
+        rememberSlowStarts = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + startAsEvent + " FROM (SELECT " + keyList + ", min(event_time) t0 FROM "
+                + winnersTable + " WHERE NOT fast GROUP BY " + keyList + ") g JOIN " + t + " v ON " + Sql.eq("v", "g", key) + " AND v." + vf
+                + " >= coalesce((SELECT w." + vf + " FROM " + t + " w WHERE " + Sql.eq("w", "g", key) + " AND w." + vf + " < g.t0 ORDER BY w." + vf
+                + " DESC LIMIT 1), '-infinity'::timestamptz) WHERE " + notRemembered;
+        // a re-assertion about to overwrite the type-1 values of the open version: its start event
+        // keeps its own values in the memory first (a late event may later split the run between them)
+        rememberType1Starts = type1.isEmpty() ? null : "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + startAsEvent + " FROM "
+                + winnersTable + " f JOIN " + t + " v ON " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL "
+                + "WHERE f.fast AND NOT f.is_deleted AND f.newest IS NOT NULL AND NOT f.newest_deleted AND f.newest_hash = f.record_hash "
+                + "AND v." + hash + " = f.record_hash AND (" + Sql.list("v", type1) + ") IS DISTINCT FROM (" + Sql.list("f", type1) + ") AND " + notRemembered;
 
         // ---- the region: remembered events from p_time on, with the predecessor's state ---
         fillRegion = "INSERT INTO " + regionTable + " SELECT " + Sql.list("x", batchCols) + ", "
@@ -235,7 +293,7 @@ public final class WriterSql {
         // and lineage. A delete run carries the previous version's attributes and hash; a delete
         // run with no earlier version produces no row.
         fillRegionVersions = "INSERT INTO " + regionVersionsTable + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
-                + "source_topic, source_partition, source_offset, surrogate_key) "
+                + "source_topic, source_partition, source_offset, surrogate_key, event_seq) "
                 + "WITH flagged AS (SELECT r.*, (NOT r.prev_exists OR r.prev_deleted <> r.is_deleted "
                 + "OR (NOT r.is_deleted AND r.prev_hash IS DISTINCT FROM r.record_hash)) AS run_start FROM " + regionTable + " r), "
                 + "numbered AS (SELECT f.*, sum(f.run_start::int) OVER (PARTITION BY " + Sql.list("f", key) + " ORDER BY f.event_time) AS run_no FROM flagged f), "
@@ -250,6 +308,7 @@ public final class WriterSql {
                 + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + Sql.ident(sc.sourcePartition()) + " ELSE f.source_partition END AS source_partition, "
                 + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + Sql.ident(sc.sourceOffset()) + " ELSE f.source_offset END AS source_offset, "
                 + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + Sql.ident(sc.surrogateKey()) + " ELSE f.surrogate_key END AS surrogate_key, "
+                + "CASE WHEN f.run_no = 1 AND f.rstart IS NOT NULL THEN o." + es + " ELSE f.seq END AS event_seq, "
                 + "(f.run_no = 1 AND f.rstart IS NULL AND f.is_deleted) AS no_row "
                 + "FROM numbered f JOIN lasts l ON " + Sql.eq("l", "f", key) + " AND l.run_no = f.run_no "
                 // LATERAL ... LIMIT 1: a probe of the primary key per run-1 row whatever the join
@@ -262,10 +321,10 @@ public final class WriterSql {
                 + "CASE WHEN x.is_deleted AND x.run_no > 1 THEN lag(x.record_hash) OVER k ELSE x.record_hash END AS record_hash, "
                 + (attrs.isEmpty() ? "" : Sql.each(attrs, a -> "CASE WHEN x.is_deleted AND x.run_no > 1 THEN lag(x." + Sql.ident(a) + ") OVER k ELSE x."
                         + Sql.ident(a) + " END AS " + Sql.ident(a), ", ") + ", ")
-                + "x.source_topic, x.source_partition, x.source_offset, x.surrogate_key FROM runs x WINDOW k AS (PARTITION BY " + Sql.list("x", key) + " ORDER BY x.run_no)) "
+                + "x.source_topic, x.source_partition, x.source_offset, x.surrogate_key, x.event_seq FROM runs x WINDOW k AS (PARTITION BY " + Sql.list("x", key) + " ORDER BY x.run_no)) "
                 + "SELECT " + Sql.list("c", key) + ", c.valid_from, lead(c.valid_from) OVER (PARTITION BY " + Sql.list("c", key)
                 + " ORDER BY c.valid_from), c.is_deleted, c.record_hash, " + (attrs.isEmpty() ? "" : Sql.list("c", attrs) + ", ")
-                + "c.source_topic, c.source_partition, c.source_offset, c.surrogate_key FROM carried c WHERE NOT c.no_row";
+                + "c.source_topic, c.source_partition, c.source_offset, c.surrogate_key, c.event_seq FROM carried c WHERE NOT c.no_row";
 
         // ---- make the table equal to ds_region_versions over each region: delete, then update, then insert ----
         // Closes precede inserts so the one-open-row index never sees two open rows.
@@ -277,7 +336,7 @@ public final class WriterSql {
         updateRows = "UPDATE " + t + " v SET " + vt + " = x.valid_to, " + del + " = x.is_deleted, " + hash + " = x.record_hash, "
                 + (attrs.isEmpty() ? "" : Sql.each(attrs, a -> Sql.ident(a) + " = x." + Sql.ident(a), ", ") + ", ")
                 + Sql.ident(sc.sourceTopic()) + " = x.source_topic, " + Sql.ident(sc.sourcePartition()) + " = x.source_partition, "
-                + Sql.ident(sc.sourceOffset()) + " = x.source_offset, " + Sql.ident(sc.loadedAt()) + " = now() "
+                + Sql.ident(sc.sourceOffset()) + " = x.source_offset, " + es + " = x.event_seq, " + Sql.ident(sc.loadedAt()) + " = now() "
                 + "FROM " + regionVersionsTable + " x WHERE " + Sql.eq("v", "x", key) + " AND v." + vf + " = x.valid_from AND " + vCmp + " IS DISTINCT FROM " + versionsCmp;
 
         // ---- fast path: in-order single events, against the key's newest remembered state ----
@@ -295,10 +354,10 @@ public final class WriterSql {
                 + "FROM " + winnersTable + " f WHERE f.fast AND f.is_deleted AND f.newest IS NOT NULL AND NOT f.newest_deleted "
                 + "AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL AND NOT v." + del + " "
                 + "RETURNING " + Sql.list("v", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("v", attrs) + ", ") + "v." + hash
-                + " AS old_hash, f.event_time, f.source_topic, f.source_partition, f.source_offset, f.surrogate_key AS new_sk) "
+                + " AS old_hash, f.event_time, f.source_topic, f.source_partition, f.source_offset, f.surrogate_key AS new_sk, f.seq AS new_seq) "
                 + ", ins AS (INSERT INTO " + regionVersionsTable + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
-                + "source_topic, source_partition, source_offset, surrogate_key) SELECT " + keyList + ", event_time, NULL, true, old_hash, "
-                + (attrs.isEmpty() ? "" : attrList + ", ") + "source_topic, source_partition, source_offset, new_sk FROM closed RETURNING 1) "
+                + "source_topic, source_partition, source_offset, surrogate_key, event_seq) SELECT " + keyList + ", event_time, NULL, true, old_hash, "
+                + (attrs.isEmpty() ? "" : attrList + ", ") + "source_topic, source_partition, source_offset, new_sk, new_seq FROM closed RETURNING 1) "
                 + "SELECT count(*) FROM closed";
         // the successor of a fast close, or a new key's first version: straight into the table.
         // No NOT EXISTS probe: its time is newer than every remembered event of the key, and a
@@ -306,8 +365,8 @@ public final class WriterSql {
         // row can be there; a re-applied batch finds its events remembered and never gets here.
         fastNew = "INSERT INTO " + t + " (" + keyList + ", " + (attrs.isEmpty() ? "" : attrList + ", ") + Sql.ident(sc.surrogateKey()) + ", " + vf + ", "
                 + vt + ", " + del + ", " + hash + ", " + Sql.ident(sc.sourceTopic()) + ", " + Sql.ident(sc.sourcePartition()) + ", "
-                + Sql.ident(sc.sourceOffset()) + ") SELECT " + Sql.list("f", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("f", attrs) + ", ")
-                + "f.surrogate_key, f.event_time, NULL, false, f.record_hash, f.source_topic, f.source_partition, f.source_offset FROM " + winnersTable + " f "
+                + Sql.ident(sc.sourceOffset()) + ", " + es + ") SELECT " + Sql.list("f", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("f", attrs) + ", ")
+                + "f.surrogate_key, f.event_time, NULL, false, f.record_hash, f.source_topic, f.source_partition, f.source_offset, f.seq FROM " + winnersTable + " f "
                 + "WHERE f.fast AND NOT f.is_deleted AND (f.newest IS NULL OR f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash)";
         // a re-assertion overwrites the type-1 columns of the open version in place
         fastType1 = type1.isEmpty() ? null : "UPDATE " + t + " v SET " + Sql.each(type1, a -> Sql.ident(a) + " = f." + Sql.ident(a), ", ")
@@ -317,22 +376,36 @@ public final class WriterSql {
                 + Sql.list("v", type1) + ") IS DISTINCT FROM (" + Sql.list("f", type1) + ")";
 
         // ---- pruning: per key, drop remembered events older than the latest one before
-        // (newest - horizon); that one stays as the anchor and records the prune point.
+        // (newest - horizon); that one stays as the anchor and records the prune point. Over the
+        // memory and the version starts it has no row of (EventMemory): an anchor that is such a
+        // start is written into the memory, carrying the prune point; versions older than the
+        // anchor lose their event_seq, so their starts are no longer read as events.
+        // (One statement: its CTEs see one snapshot, so the anchor written here is not the one
+        // `marked` updates; it is written with its prune point.)
         // param: horizon interval
-        prune = "WITH cut AS (SELECT " + keyList + ", max(event_time) - ?::interval AS cut FROM " + m + " GROUP BY " + keyList + "), "
-                + "anchor AS (SELECT DISTINCT ON (" + Sql.list("x", key) + ") " + Sql.list("x", key) + ", x.event_time FROM " + m + " x JOIN cut c ON "
+        String ev = EventMemory.eventsSql(e);
+        prune = "WITH ev AS MATERIALIZED (SELECT * FROM " + ev + " ev), "
+                + "cut AS (SELECT " + keyList + ", max(event_time) - ?::interval AS cut FROM ev GROUP BY " + keyList + "), "
+                + "anchor AS (SELECT DISTINCT ON (" + Sql.list("x", key) + ") x.* FROM ev x JOIN cut c ON "
                 + Sql.eq("x", "c", key) + " WHERE x.event_time < c.cut ORDER BY " + Sql.list("x", key) + ", x.event_time DESC), "
+                + "mat AS (INSERT INTO " + m + " (" + Sql.list(memCols) + ", pruned_to) SELECT " + Sql.list(memCols) + ", event_time FROM anchor "
+                + "WHERE in_version RETURNING 1), "
                 + "gone AS (DELETE FROM " + m + " x USING anchor a WHERE " + Sql.eq("x", "a", key) + " AND x.event_time < a.event_time RETURNING 1), "
+                // counted as forgotten: a version start that stood for an event (no memory row at its time)
+                + "unseq AS (UPDATE " + t + " v SET " + es + " = NULL FROM anchor a WHERE " + Sql.eq("v", "a", key) + " AND v." + vf
+                + " < a.event_time AND v." + es + " IS NOT NULL RETURNING (NOT v." + del + " AND NOT EXISTS (SELECT 1 FROM " + m + " y WHERE "
+                + Sql.eq("y", "v", key) + " AND y.event_time = v." + vf + ")) AS stood), "
                 + "marked AS (UPDATE " + m + " x SET pruned_to = a.event_time FROM anchor a WHERE " + Sql.eq("x", "a", key)
                 + " AND x.event_time = a.event_time AND x.pruned_to IS DISTINCT FROM a.event_time RETURNING 1) "
-                + "SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM marked)";
+                + "SELECT (SELECT count(*) FROM gone) + (SELECT count(*) FILTER (WHERE stood) FROM unseq), "
+                + "(SELECT count(*) FROM marked) + (SELECT count(*) FROM mat)";
 
         insertRows = "INSERT INTO " + t + " (" + keyList + ", " + (attrs.isEmpty() ? "" : attrList + ", ") + Sql.ident(sc.surrogateKey()) + ", " + vf + ", "
                 + vt + ", " + del + ", " + hash + ", " + Sql.ident(sc.sourceTopic()) + ", " + Sql.ident(sc.sourcePartition()) + ", "
-                + Sql.ident(sc.sourceOffset()) + ") "
+                + Sql.ident(sc.sourceOffset()) + ", " + es + ") "
                 + "SELECT " + Sql.list("x", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("x", attrs) + ", ")
                 + "x.surrogate_key, x.valid_from, x.valid_to, x.is_deleted, x.record_hash, "
-                + "x.source_topic, x.source_partition, x.source_offset FROM " + regionVersionsTable + " x WHERE NOT EXISTS (SELECT 1 FROM " + t + " v WHERE "
+                + "x.source_topic, x.source_partition, x.source_offset, x.event_seq FROM " + regionVersionsTable + " x WHERE NOT EXISTS (SELECT 1 FROM " + t + " v WHERE "
                 + Sql.eq("v", "x", key) + " AND v." + vf + " = x.valid_from)";
     }
 

@@ -59,8 +59,10 @@ class ShadowPreviewsTest {
         EntitySpec live = JobsFixtures.ensuredCustomer(ds, prefix, Optional.empty());
         writer.apply(live, LIVE);
         writer.apply(live, List.of(LIVE_AFTER_END));
-        // B's events are no longer in the live memory (pruned, as memory pruning leaves a key), so the swap cannot bring B back
+        // B's events are no longer remembered (pruned, as memory pruning leaves a key: its memory rows
+        // gone, its versions' event_seq cleared), so the swap cannot bring B back
         JobsFixtures.query(ds, "DELETE FROM " + live.memoryTable() + " WHERE customer_id = 'B' RETURNING customer_id");
+        JobsFixtures.query(ds, "UPDATE " + live.table() + " SET event_seq = NULL WHERE customer_id = 'B' RETURNING customer_id");
         long id = jobs.submit(live.name(), "crm", ReplaySource.earliest(), ReplayTarget.SHADOW, true, "alice");
         EntitySpec shadow = ShadowTables.shadowSpec(live, id);
         ShadowTables.create(ds, shadow);

@@ -84,7 +84,9 @@ class SinkFailuresIT {
                     .isEqualTo(rowsOf(b)));
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 SinkStatus.Partition p = partition(sink.status(), broken.name());
-                assertThat(p.failing()).hasValue("ERROR: column \"city\" of relation \"dim_fail_broken\" does not exist (SQL state 42703)");
+                // the first statement to name the column: the one writing A's version starts into the memory
+                // before its region (20 events of one key) is recomputed
+                assertThat(p.failing()).hasValue("ERROR: column v.city does not exist (SQL state 42703)");
                 assertThat(p.stuck()).isTrue();
                 assertThat(p.buffered()).isEqualTo(20);
                 assertThat(sink.status().healthy()).isFalse();

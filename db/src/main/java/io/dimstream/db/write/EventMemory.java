@@ -1,0 +1,57 @@
+package io.dimstream.db.write;
+
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.sql.Sql;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The events an entity remembers, as one relation: the rows of its event memory
+ * ({@code <table>_events}), and the version starts the memory keeps no row of.
+ *
+ * <p>Why two places: an in-order event that starts a version (a new key, a change) would be
+ * written twice, once as the version row and once as a memory row with the same key, time, hash,
+ * attributes, lineage and surrogate key; the second write cost 8-30% of a batch of such events
+ * (docs/benchmarks.md, the event-memory lever). So the writer remembers it only in its version
+ * row, with its arrival order in {@code event_seq} ({@link SystemColumns#eventSeq}). A version
+ * row stands for its start event while its {@code event_seq} is set, it is not a delete's row (a
+ * delete is always remembered: its row carries the previous version's attributes) and the memory
+ * has no row at its key and start. The writer puts the event into the memory from the row before
+ * anything changes the row's content (a re-assertion's type-1 values, a region's recompute) and
+ * when pruning makes it an anchor; pruning clears {@code event_seq} of versions older than the
+ * anchor. Tables written before {@code event_seq} existed have it NULL and every event in the memory.
+ *
+ * <p>The writer's probes (classify's newest and same-time event, {@link UnchangedValues}) read
+ * both places by key; this relation is for readers that scan (a shadow replay's merge, pruning).
+ */
+public final class EventMemory {
+
+    private EventMemory() {
+    }
+
+    /**
+     * A parenthesized relation of the entity's remembered events with the memory's columns (key,
+     * {@code event_time}, {@code seq}, {@code is_deleted}, {@code record_hash}, the attributes,
+     * {@code source_topic}, {@code source_partition}, {@code source_offset}, {@code surrogate_key},
+     * {@code pruned_to}) and {@code in_version} (true for a version start the memory has no row of).
+     */
+    public static String eventsSql(EntitySpec e) {
+        SystemColumns sc = e.system();
+        List<String> key = e.key();
+        List<String> memCols = new ArrayList<>(key);
+        memCols.addAll(List.of("event_time", "seq", "is_deleted", "record_hash"));
+        memCols.addAll(e.attributes());
+        memCols.addAll(List.of("source_topic", "source_partition", "source_offset", "surrogate_key"));
+        String m = Sql.table(e.memoryTable());
+        String vf = Sql.ident(sc.validFrom());
+        String es = Sql.ident(sc.eventSeq());
+        String del = Sql.ident(sc.isDeleted());
+        return "(SELECT " + Sql.list("x", memCols) + ", x.pruned_to, false AS in_version FROM " + m + " x UNION ALL SELECT "
+                + Sql.list("v", key) + ", v." + vf + ", v." + es + ", false, v." + Sql.ident(sc.recordHash()) + ", "
+                + (e.attributes().isEmpty() ? "" : Sql.list("v", e.attributes()) + ", ")
+                + "v." + Sql.ident(sc.sourceTopic()) + ", v." + Sql.ident(sc.sourcePartition()) + ", v." + Sql.ident(sc.sourceOffset()) + ", v."
+                + Sql.ident(sc.surrogateKey()) + ", NULL::timestamptz, true FROM " + Sql.table(e.table()) + " v WHERE v." + es + " IS NOT NULL AND NOT v."
+                + del + " AND NOT EXISTS (SELECT 1 FROM " + m + " y WHERE " + Sql.eq("y", "v", key) + " AND y.event_time = v." + vf + "))";
+    }
+}
