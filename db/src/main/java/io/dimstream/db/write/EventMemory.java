@@ -37,21 +37,32 @@ public final class EventMemory {
      * {@code pruned_to}) and {@code in_version} (true for a version start the memory has no row of).
      */
     public static String eventsSql(EntitySpec e) {
+        return "(SELECT " + Sql.list("x", columns(e)) + ", x.pruned_to, false AS in_version FROM " + Sql.table(e.memoryTable())
+                + " x UNION ALL SELECT " + versionAsEvent(e, "v", "v." + Sql.ident(e.system().eventSeq())) + ", NULL::timestamptz, true FROM "
+                + Sql.table(e.table()) + " v WHERE " + standsForItsStart(e, "v") + ")";
+    }
+
+    /** The memory's columns but {@code pruned_to}, in its order: key, event_time, seq, is_deleted, record_hash, attributes, lineage, surrogate_key. */
+    static List<String> columns(EntitySpec e) {
+        List<String> cols = new ArrayList<>(e.key());
+        cols.addAll(List.of("event_time", "seq", "is_deleted", "record_hash"));
+        cols.addAll(e.attributes());
+        cols.addAll(List.of("source_topic", "source_partition", "source_offset", "surrogate_key"));
+        return cols;
+    }
+
+    /** The version row {@code v} as the memory row of the event that started it, in {@link #columns} order, its seq {@code seq}. */
+    static String versionAsEvent(EntitySpec e, String v, String seq) {
         SystemColumns sc = e.system();
-        List<String> key = e.key();
-        List<String> memCols = new ArrayList<>(key);
-        memCols.addAll(List.of("event_time", "seq", "is_deleted", "record_hash"));
-        memCols.addAll(e.attributes());
-        memCols.addAll(List.of("source_topic", "source_partition", "source_offset", "surrogate_key"));
-        String m = Sql.table(e.memoryTable());
-        String vf = Sql.ident(sc.validFrom());
-        String es = Sql.ident(sc.eventSeq());
-        String del = Sql.ident(sc.isDeleted());
-        return "(SELECT " + Sql.list("x", memCols) + ", x.pruned_to, false AS in_version FROM " + m + " x UNION ALL SELECT "
-                + Sql.list("v", key) + ", v." + vf + ", v." + es + ", false, v." + Sql.ident(sc.recordHash()) + ", "
-                + (e.attributes().isEmpty() ? "" : Sql.list("v", e.attributes()) + ", ")
-                + "v." + Sql.ident(sc.sourceTopic()) + ", v." + Sql.ident(sc.sourcePartition()) + ", v." + Sql.ident(sc.sourceOffset()) + ", v."
-                + Sql.ident(sc.surrogateKey()) + ", NULL::timestamptz, true FROM " + Sql.table(e.table()) + " v WHERE v." + es + " IS NOT NULL AND NOT v."
-                + del + " AND NOT EXISTS (SELECT 1 FROM " + m + " y WHERE " + Sql.eq("y", "v", key) + " AND y.event_time = v." + vf + "))";
+        return Sql.list(v, e.key()) + ", " + v + "." + Sql.ident(sc.validFrom()) + ", " + seq + ", false, " + v + "." + Sql.ident(sc.recordHash()) + ", "
+                + (e.attributes().isEmpty() ? "" : Sql.list(v, e.attributes()) + ", ") + v + "." + Sql.ident(sc.sourceTopic()) + ", " + v + "."
+                + Sql.ident(sc.sourcePartition()) + ", " + v + "." + Sql.ident(sc.sourceOffset()) + ", " + v + "." + Sql.ident(sc.surrogateKey());
+    }
+
+    /** Whether the version row {@code v} stands for its start event: event_seq set, not a delete's row, no memory row at its key and start. */
+    static String standsForItsStart(EntitySpec e, String v) {
+        SystemColumns sc = e.system();
+        return v + "." + Sql.ident(sc.eventSeq()) + " IS NOT NULL AND NOT " + v + "." + Sql.ident(sc.isDeleted()) + " AND NOT EXISTS (SELECT 1 FROM "
+                + Sql.table(e.memoryTable()) + " y WHERE " + Sql.eq("y", v, e.key()) + " AND y.event_time = " + v + "." + Sql.ident(sc.validFrom()) + ")";
     }
 }

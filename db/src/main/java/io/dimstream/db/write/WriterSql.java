@@ -4,7 +4,6 @@ import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.sql.Sql;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -93,21 +92,15 @@ public final class WriterSql {
         String del = Sql.ident(sc.isDeleted());
         String hash = Sql.ident(sc.recordHash());
         String es = Sql.ident(sc.eventSeq());
-        // a version row as the memory row of the event that started it (memCols' order), its seq given
-        java.util.function.Function<String, String> startAsEventSeq = seq -> Sql.list("v", key) + ", v." + vf + ", " + seq + ", false, v." + hash + ", "
-                + (attrs.isEmpty() ? "" : Sql.list("v", attrs) + ", ") + "v." + Sql.ident(sc.sourceTopic()) + ", v." + Sql.ident(sc.sourcePartition())
-                + ", v." + Sql.ident(sc.sourceOffset()) + ", v." + Sql.ident(sc.surrogateKey());
-        String startAsEvent = startAsEventSeq.apply("v." + es);
-        String notRemembered = "v." + es + " IS NOT NULL AND NOT v." + del + " AND NOT EXISTS (SELECT 1 FROM " + m + " x WHERE " + Sql.eq("x", "v", key)
-                + " AND x.event_time = v." + vf + ")";
+        // a version row as the memory row of the event that started it, and when it stands for that event (EventMemory)
+        String startAsEvent = EventMemory.versionAsEvent(e, "v", "v." + es);
+        String notRemembered = EventMemory.standsForItsStart(e, "v");
 
         // ---- work tables -------------------------------------------------------------------
-        List<String> batchCols = new ArrayList<>(key);
-        batchCols.addAll(List.of("event_time", "seq", "is_deleted", "record_hash"));
-        batchCols.addAll(attrs);
-        batchCols.addAll(List.of("source_topic", "source_partition", "source_offset", "surrogate_key"));
+        // the batch's columns are the memory's (key, event_time, seq, is_deleted, record_hash, attributes, lineage, surrogate_key)
+        List<String> batchCols = EventMemory.columns(e);
         String eventCols = Sql.list(batchCols);
-        List<String> memCols = List.copyOf(batchCols);
+        List<String> memCols = batchCols;
         String eventDefs = keyDefs + ", event_time timestamptz, seq bigint, is_deleted boolean, record_hash bytea, " + attrDefs
                 + "source_topic text, source_partition integer, source_offset bigint, surrogate_key bigint";
         createTemp = "CREATE TEMP TABLE IF NOT EXISTS " + batchTable + " (" + eventDefs + ", single boolean) ON COMMIT DELETE ROWS;\n"
@@ -203,7 +196,7 @@ public final class WriterSql {
                 + Sql.eq("x", "j", key) + " AND x.event_time = j.event_time), "
                 // the same for a version start the memory has no row of: it gets one now, with the new
                 // seq, which wins over the row's event_seq from then on (the version row is not written)
-                + "bumpv AS (INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + startAsEventSeq.apply("j.seq") + " FROM c j JOIN " + t
+                + "bumpv AS (INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + EventMemory.versionAsEvent(e, "v", "j.seq") + " FROM c j JOIN " + t
                 + " v ON " + Sql.eq("v", "j", key) + " AND v." + vf + " = j.event_time WHERE j.dup AND j.seq > j.mem_seq AND j.mem_in_version), "
                 + "qi AS (INSERT INTO dimstream.quarantine (entity, event_key, event_time, event, seq, reason, source_topic, source_partition, source_offset) "
                 + "SELECT ?, " + keyJson + ", q.event_time, "
