@@ -265,7 +265,7 @@ public final class ConfigKeys {
             .doc("`true`: the created table also gets a unique index on `surrogate_key`, for lookups of single versions by it (each version written then costs ~20% more); applies when dimstream creates the table.")
             .bool(false);
     public static final ConfigKey<Integer> ENTITY_TABLE_PARTITIONS = key(ENTITY_SECTION, "table-partitions")
-            .doc("`N` (2 to " + EntitySpec.MAX_TABLE_PARTITIONS + "): the created table and its event memory are hash-partitioned by the key into N partitions each (`<table>_p0` ..), for tables of several million versions, where it keeps the writer's speed as the table grows (docs/benchmarks.md); `0`: plain tables. Applies when dimstream creates the tables (a replay with `--target shadow` rebuilds an existing one so); not with `surrogate-key-index: true`.")
+            .doc("`N` (2 to " + EntitySpec.MAX_TABLE_PARTITIONS + "): the created table and its event memory are hash-partitioned by the key into N partitions each (`<table>_p0` ..), for tables of several million versions, written on several connections or with a large event memory (docs/configuration.md, Big tables); `0`: plain tables. Applies when dimstream creates the tables (a replay with `--target shadow` rebuilds an existing one so); not with `surrogate-key-index: true`.")
             // the range is EntitySpec's to check (one message, also for specs built in code): ConfigReader names the field
             .of("integer, 0 or 2 to " + EntitySpec.MAX_TABLE_PARTITIONS, ConfigKey.INTEGER, 0, "0", (path, raw, problems) -> (Integer) raw,
                     n -> n);
