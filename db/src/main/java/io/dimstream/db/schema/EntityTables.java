@@ -141,14 +141,8 @@ public final class EntityTables {
      * partitions get it with it). Its rows keep NULL there: their events are all in the memory.
      */
     private static void addEventSeq(Connection c, EntitySpec e) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM pg_attribute WHERE attrelid = ?::regclass AND attname = ? AND NOT attisdropped")) {
-            p.setString(1, Sql.table(e.table()));
-            p.setString(2, e.system().eventSeq());
-            try (ResultSet rs = p.executeQuery()) {
-                if (rs.next()) {
-                    return;
-                }
-            }
+        if (columns(c, e.table()).containsKey(e.system().eventSeq())) {
+            return;
         }
         exec(c, "ALTER TABLE " + Sql.table(e.table()) + " ADD COLUMN " + Sql.ident(e.system().eventSeq()) + " bigint");
         LOG.info("entity {}: added column {} to {}", e.name(), e.system().eventSeq(), e.table());

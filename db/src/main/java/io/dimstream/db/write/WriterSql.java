@@ -240,8 +240,16 @@ public final class WriterSql {
         // Before anything changes such a row's content or the memory must hold the event for a
         // region, the event is written into the memory from the row (rememberSlowStarts,
         // rememberType1Starts, prune's anchor).
-        String startsVersion = "(fast AND NOT is_deleted AND (newest IS NULL OR newest_deleted OR newest_hash IS DISTINCT FROM record_hash))";
-        insertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + winnersTable + " WHERE " + newer
+        // One predicate each, over ds_winners f, for what two statements must agree on: the fast
+        // upserts that start a version (fastNew inserts exactly them, insertMemory leaves exactly
+        // them out), and the re-assertions that overwrite the open version's type-1 values (with
+        // the version v; fastType1 overwrites exactly those rows, rememberType1Starts first
+        // remembers their starts).
+        String startsVersion = "(f.fast AND NOT f.is_deleted AND (f.newest IS NULL OR f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash))";
+        String overwritesType1 = type1.isEmpty() ? null : "f.fast AND NOT f.is_deleted AND f.newest IS NOT NULL AND NOT f.newest_deleted "
+                + "AND f.newest_hash = f.record_hash AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL AND NOT v." + del + " AND v." + hash
+                + " = f.record_hash AND (" + Sql.list("v", type1) + ") IS DISTINCT FROM (" + Sql.list("f", type1) + ")";
+        insertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + winnersTable + " f WHERE " + newer
                 + " AND NOT " + startsVersion;
         upsertMemory = "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + Sql.list(memCols) + " FROM " + winnersTable + " WHERE NOT " + newer
                 + " ON CONFLICT (" + keyList + ", event_time) DO UPDATE SET "
@@ -258,9 +266,7 @@ public final class WriterSql {
         // a re-assertion about to overwrite the type-1 values of the open version: its start event
         // keeps its own values in the memory first (a late event may later split the run between them)
         rememberType1Starts = type1.isEmpty() ? null : "INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + startAsEvent + " FROM "
-                + winnersTable + " f JOIN " + t + " v ON " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL "
-                + "WHERE f.fast AND NOT f.is_deleted AND f.newest IS NOT NULL AND NOT f.newest_deleted AND f.newest_hash = f.record_hash "
-                + "AND v." + hash + " = f.record_hash AND (" + Sql.list("v", type1) + ") IS DISTINCT FROM (" + Sql.list("f", type1) + ") AND " + notRemembered;
+                + winnersTable + " f, " + t + " v WHERE " + overwritesType1 + " AND " + notRemembered;
 
         // ---- the region: remembered events from p_time on, with the predecessor's state ---
         fillRegion = "INSERT INTO " + regionTable + " SELECT " + Sql.list("x", batchCols) + ", "
@@ -360,13 +366,10 @@ public final class WriterSql {
                 + vt + ", " + del + ", " + hash + ", " + Sql.ident(sc.sourceTopic()) + ", " + Sql.ident(sc.sourcePartition()) + ", "
                 + Sql.ident(sc.sourceOffset()) + ", " + es + ") SELECT " + Sql.list("f", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("f", attrs) + ", ")
                 + "f.surrogate_key, f.event_time, NULL, false, f.record_hash, f.source_topic, f.source_partition, f.source_offset, f.seq FROM " + winnersTable + " f "
-                + "WHERE f.fast AND NOT f.is_deleted AND (f.newest IS NULL OR f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash)";
+                + "WHERE " + startsVersion;
         // a re-assertion overwrites the type-1 columns of the open version in place
         fastType1 = type1.isEmpty() ? null : "UPDATE " + t + " v SET " + Sql.each(type1, a -> Sql.ident(a) + " = f." + Sql.ident(a), ", ")
-                + ", " + Sql.ident(sc.loadedAt()) + " = now() FROM " + winnersTable + " f WHERE f.fast AND NOT f.is_deleted "
-                + "AND f.newest IS NOT NULL AND NOT f.newest_deleted AND f.newest_hash = f.record_hash AND " + Sql.eq("v", "f", key)
-                + " AND v." + vt + " IS NULL AND NOT v." + del + " AND v." + hash + " = f.record_hash AND ("
-                + Sql.list("v", type1) + ") IS DISTINCT FROM (" + Sql.list("f", type1) + ")";
+                + ", " + Sql.ident(sc.loadedAt()) + " = now() FROM " + winnersTable + " f WHERE " + overwritesType1;
 
         // ---- pruning: per key, drop remembered events older than the latest one before
         // (newest - horizon); that one stays as the anchor and records the prune point. Over the
