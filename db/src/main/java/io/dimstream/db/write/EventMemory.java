@@ -59,10 +59,19 @@ public final class EventMemory {
                 + Sql.ident(sc.sourcePartition()) + ", " + v + "." + Sql.ident(sc.sourceOffset()) + ", " + v + "." + Sql.ident(sc.surrogateKey());
     }
 
-    /** Whether the version row {@code v} stands for its start event: event_seq set, not a delete's row, no memory row at its key and start. */
+    /** Whether the version row {@code v} stands for its start event: it records it ({@link #recordsItsStart}) and the memory has no row at its key and start. */
     static String standsForItsStart(EntitySpec e, String v) {
+        return recordsItsStart(e, v) + " AND NOT EXISTS (SELECT 1 FROM " + Sql.table(e.memoryTable()) + " y WHERE " + Sql.eq("y", v, e.key())
+                + " AND y.event_time = " + v + "." + Sql.ident(e.system().validFrom()) + ")";
+    }
+
+    /**
+     * Whether the version row {@code v} records its start event: {@code event_seq} set and not a
+     * delete's row. Probes that read the memory's row first at the same key and time (classify's
+     * same-time event, {@link UnchangedValues}) need no more than this.
+     */
+    static String recordsItsStart(EntitySpec e, String v) {
         SystemColumns sc = e.system();
-        return v + "." + Sql.ident(sc.eventSeq()) + " IS NOT NULL AND NOT " + v + "." + Sql.ident(sc.isDeleted()) + " AND NOT EXISTS (SELECT 1 FROM "
-                + Sql.table(e.memoryTable()) + " y WHERE " + Sql.eq("y", v, e.key()) + " AND y.event_time = " + v + "." + Sql.ident(sc.validFrom()) + ")";
+        return v + "." + Sql.ident(sc.eventSeq()) + " IS NOT NULL AND NOT " + v + "." + Sql.ident(sc.isDeleted());
     }
 }

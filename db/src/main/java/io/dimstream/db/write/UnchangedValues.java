@@ -159,7 +159,7 @@ final class UnchangedValues {
         }
         sql.append(", true FROM ").append(Sql.table(entity.table())).append(" v WHERE ");
         keyMatch(sql, entity, "v");
-        sql.append("v.").append(es).append(" IS NOT NULL AND NOT v.").append(Sql.ident(sc.isDeleted())).append(" AND v.").append(vf)
+        sql.append(EventMemory.recordsItsStart(entity, "v")).append(" AND v.").append(vf)
                 .append(" <= q.t::timestamptz AND (v.").append(vf).append(" < q.t::timestamptz OR v.").append(es).append(" <= q.s::bigint)")
                 .append(" ORDER BY v.").append(vf).append(" DESC LIMIT 1)) r ORDER BY 1 DESC, in_version LIMIT 1) m");
 

@@ -183,7 +183,7 @@ public final class WriterSql {
                 + " FROM " + m + " x WHERE " + Sql.eq("x", "s", key) + " AND x.event_time = s.event_time AND s.event_time <= nw.event_time LIMIT 1) xm ON true "
                 + "LEFT JOIN LATERAL (SELECT v." + es + " AS seq, v." + del + " AS is_deleted, v." + hash + " AS record_hash"
                 + (type1.isEmpty() ? "" : ", " + Sql.each(type1, a -> "v." + Sql.ident(a) + " AS " + Sql.ident(a), ", "))
-                + " FROM " + t + " v WHERE " + Sql.eq("v", "s", key) + " AND v." + vf + " = s.event_time AND v." + es + " IS NOT NULL AND NOT v." + del
+                + " FROM " + t + " v WHERE " + Sql.eq("v", "s", key) + " AND v." + vf + " = s.event_time AND " + EventMemory.recordsItsStart(e, "v")
                 + " AND xm.seq IS NULL AND s.event_time <= nw.event_time LIMIT 1) xv ON true "
                 + "CROSS JOIN LATERAL (SELECT coalesce(xm.seq, xv.seq) AS seq, coalesce(xm.is_deleted, xv.is_deleted) AS is_deleted, "
                 + "coalesce(xm.record_hash, xv.record_hash) AS record_hash, "
