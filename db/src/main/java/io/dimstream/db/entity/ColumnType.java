@@ -627,10 +627,15 @@ public enum ColumnType {
         return s.signum() == 0 ? "0" : s.toPlainString();
     }
 
-    /** ISO-8601 with an offset or 'Z', truncated to microseconds (PostgreSQL's precision). */
+    /**
+     * ISO-8601 with an offset or 'Z' ({@code OffsetDateTime.parse}), truncated to microseconds
+     * (PostgreSQL's precision); the common form is read by {@link IsoInstant} first, to the same result.
+     */
     public static java.util.Optional<Instant> parseInstant(String s) {
         try {
-            return java.util.Optional.of(OffsetDateTime.parse(s.trim()).toInstant().truncatedTo(ChronoUnit.MICROS));
+            String t = s.trim();
+            Instant fast = IsoInstant.parse(t);
+            return java.util.Optional.of((fast != null ? fast : OffsetDateTime.parse(t).toInstant()).truncatedTo(ChronoUnit.MICROS));
         } catch (DateTimeException | NullPointerException e) {
             return java.util.Optional.empty();
         }
