@@ -1,10 +1,14 @@
 package io.dimstream.db.event;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.json.InputJson;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -43,16 +47,16 @@ public final class NativeEventJson {
     }
 
     public static Parsed parse(String json, long seq, Source source) {
-        JsonNode root;
+        Fields f;
         try {
-            root = MAPPER.readTree(json);
+            f = readFields(json);
         } catch (JsonProcessingException e) {
             return rejected(source, notJson(e));
         }
-        if (root == null || !root.isObject()) {
+        if (f == null) {
             return rejected(source, "not a JSON object");
         }
-        JsonNode opNode = root.get("op");
+        JsonNode opNode = f.op();
         if (opNode == null || !opNode.isTextual()) {
             return rejected(source, "field 'op' is missing (expected \"upsert\" or \"delete\")");
         }
@@ -64,11 +68,10 @@ public final class NativeEventJson {
                 return rejected(source, "field 'op' has unknown value \"" + opNode.asText() + "\" (expected \"upsert\" or \"delete\")");
             }
         }
-        JsonNode data = root.get("data");
-        if (data == null || !data.isObject()) {
+        if (f.data() == null) {
             return rejected(source, "field 'data' is missing or not an object");
         }
-        JsonNode t = root.get("event_time");
+        JsonNode t = f.eventTime();
         Instant time = null;
         String badTime = null;
         if (t == null || t.isNull()) {
@@ -84,7 +87,79 @@ public final class NativeEventJson {
                 time = null;
             }
         }
-        return new Parsed(new Event(op, time, toMap(data), seq, source, badTime), null);
+        return new Parsed(new Event(op, time, f.data(), seq, source, badTime), null);
+    }
+
+    /** The three fields an event is read from; {@code data} is null unless it was an object. */
+    record Fields(JsonNode op, JsonNode eventTime, Map<String, Object> data) {
+    }
+
+    /**
+     * The whole text read in one pass with Jackson's streaming parser, the event's flat
+     * {@code data} object straight into its map (no tree in between: the tree and its copy were half
+     * of a load's parsing, docs/benchmarks.md). Everything else (op, event_time, unknown fields,
+     * nested objects and arrays inside data) is read as a tree, exactly as
+     * {@code MAPPER.readTree} reads it, under the same limits: the outcome is the tree reading's in
+     * every case ({@code NativeEventJsonStreamingTest} compares the two on generated texts). As there,
+     * a later duplicate field wins, and nothing after the object is read. Null when the text is
+     * not a JSON object.
+     */
+    static Fields readFields(String json) throws JsonProcessingException {
+        try (JsonParser p = MAPPER.getFactory().createParser(json)) {
+            JsonToken first = p.nextToken();
+            if (first != JsonToken.START_OBJECT) {
+                // not an object: read on as the tree would, so a syntax error further on is reported as one
+                JsonNode root = first == null ? null : MAPPER.readTree(p);
+                return root != null && root.isObject() ? readFields(root) : null;
+            }
+            JsonNode op = null;
+            JsonNode eventTime = null;
+            Map<String, Object> data = null;
+            for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+                JsonToken v = p.nextToken();
+                if ("data".equals(name) && v == JsonToken.START_OBJECT) {
+                    data = readObject(p);
+                } else {
+                    JsonNode n = MAPPER.readTree(p); // read (and so checked) as the tree reads it
+                    switch (name) {
+                        case "op" -> op = n;
+                        case "event_time" -> eventTime = n;
+                        case "data" -> data = null; // not an object; a later duplicate wins, as in the tree
+                        default -> { }
+                    }
+                }
+            }
+            return new Fields(op, eventTime, data);
+        } catch (JsonProcessingException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a parser over a String does no I/O
+        }
+    }
+
+    /** The same fields of an object read as a tree. */
+    static Fields readFields(JsonNode root) {
+        JsonNode data = root.get("data");
+        return new Fields(root.get("op"), root.get("event_time"), data != null && data.isObject() ? toMap(data) : null);
+    }
+
+    /** An object's fields into a map, the parser on its START_OBJECT; values as {@link #plain}. */
+    private static Map<String, Object> readObject(JsonParser p) throws IOException {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+            JsonToken v = p.nextToken();
+            Object value = switch (v) {
+                case VALUE_STRING -> p.getText();
+                case VALUE_NUMBER_INT -> p.getBigIntegerValue();
+                case VALUE_NUMBER_FLOAT -> p.getDecimalValue();
+                case VALUE_TRUE -> Boolean.TRUE;
+                case VALUE_FALSE -> Boolean.FALSE;
+                case VALUE_NULL -> null;
+                default -> plain(MAPPER.readTree(p)); // an object or an array, as the tree reading has it
+            };
+            m.put(name, value);
+        }
+        return m;
     }
 
     /**
