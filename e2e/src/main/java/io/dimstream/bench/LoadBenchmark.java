@@ -40,8 +40,9 @@ import org.postgresql.PGConnection;
  * <ul>
  *   <li><b>load</b>: {@code dimstream load --config C --entity bench_customer --input changes.jsonl}
  *       run by the repository's {@code ./dimstream} launcher itself (its JVM options and packaged jars;
- *       without it, or with {@code --launcher false}, a child JVM started as the launcher starts it,
- *       on the harness's class path), default settings
+ *       without it, or with {@code --launcher false}, a child JVM on the harness's class path with the
+ *       launcher's options for a command that ends, {@code --child-jvm-args}, by default
+ *       {@value #CHILD_JVM_DEFAULT}, without the class-data archive), default settings
  *       (no {@code --batch-size}, no {@code --parallel}); timed from the process start to its exit,
  *       so JVM start, class loading, JIT, Flyway's check, parsing and the writer are all inside, as
  *       a user pays them. The same child JVM run on an empty file gives the fixed part, printed
@@ -65,6 +66,12 @@ import org.postgresql.PGConnection;
  */
 public final class LoadBenchmark {
 
+    /** The launcher's JVM options for {@code load} (cli/src/dist/bin/dimstream-jvm.sh), the archive aside. */
+    static final String CHILD_JVM_DEFAULT = "-Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
+    /** The options of a child JVM started without the launcher ({@code --child-jvm-args}); a variant's come after them. */
+    private static List<String> childJvm = List.of(CHILD_JVM_DEFAULT.split(" "));
+
     public static void main(String[] args) throws Exception {
         Map<String, String> a = WriterBenchmark.parseArgs(args);
         String jdbc = a.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/dimstream_bench?user=postgres&password=postgres");
@@ -78,6 +85,7 @@ public final class LoadBenchmark {
                 ? Arrays.stream(a.get("load-batch-sizes").split(",")).map(Integer::parseInt).toList() : List.of();
         List<String> loadArgs = a.containsKey("load-args") ? List.of(a.get("load-args").trim().split("\\s+")) : List.of();
         boolean rotate = "true".equals(a.get("rotate"));
+        childJvm = List.of(a.getOrDefault("child-jvm-args", CHILD_JVM_DEFAULT).trim().split("\\s+"));
         // more variants of the load, each measured in every run: --batch-size B, JVM options, classes put first
         List<Variant> variants = new ArrayList<>();
         for (int b : extraBatches) {
@@ -271,9 +279,9 @@ public final class LoadBenchmark {
      * {@code dimstream load} in a child process: {@code launcher load ...} itself (the repository's
      * {@code ./dimstream}, run from the root as {@code e2e/bench.sh} does: its JVM options and packaged jars,
      * {@code DIMSTREAM_SKIP_BUILD=1}, a variant's JVM options in {@code JAVA_OPTS}), or, when the launcher is null
-     * ({@code --launcher false}, or no packaged jars) or the variant puts classes first, a JVM started as the
-     * launcher started it before 2026-12-02 ({@code -Xmx512m}, {@code MALLOC_ARENA_MAX=2}) on the harness's class
-     * path; seconds from start to exit.
+     * ({@code --launcher false}, or no packaged jars) or the variant puts classes first, a JVM on the harness's
+     * class path with {@code --child-jvm-args} (the launcher's options for {@code load} by default; before
+     * 2026-12-03 only {@code -Xmx512m}) and {@code MALLOC_ARENA_MAX=2}; seconds from start to exit.
      */
     static double runLoad(Path launcher, Path config, Path input, Variant v) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
@@ -281,8 +289,9 @@ public final class LoadBenchmark {
         if (viaLauncher) {
             cmd.add(launcher.toString());
         } else {
-            cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
-            cmd.addAll(v.jvmArgs());
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(childJvm);
+            cmd.addAll(v.jvmArgs()); // after them: the JVM takes the last of an option given twice
             String cp = System.getProperty("java.class.path");
             cmd.addAll(List.of("-cp", v.cpFirst() == null ? cp : v.cpFirst() + java.io.File.pathSeparator + cp, "io.dimstream.cli.DimstreamCli"));
         }
