@@ -96,8 +96,8 @@ public final class NativeEventJson {
 
     /**
      * The whole text read in one pass with Jackson's streaming parser, the event's flat
-     * {@code data} object straight into its map (no tree in between: the tree and its copy were half
-     * of a load's parsing, docs/benchmarks.md). Everything else (op, event_time, unknown fields,
+     * {@code data} object straight into its map (no tree in between: the tree and its copy into the
+     * map were 10-15% of the parse, docs/benchmarks.md). Everything else (op, event_time, unknown fields,
      * nested objects and arrays inside data) is read as a tree, exactly as
      * {@code MAPPER.readTree} reads it, under the same limits: the outcome is the tree reading's in
      * every case ({@code NativeEventJsonStreamingTest} compares the two on generated texts). As there,
@@ -108,9 +108,10 @@ public final class NativeEventJson {
         try (JsonParser p = MAPPER.getFactory().createParser(json)) {
             JsonToken first = p.nextToken();
             if (first != JsonToken.START_OBJECT) {
-                // not an object: read on as the tree would, so a syntax error further on is reported as one
-                JsonNode root = first == null ? null : MAPPER.readTree(p);
-                return root != null && root.isObject() ? readFields(root) : null;
+                if (first != null) {
+                    MAPPER.readTree(p); // not an object: read on as the tree would, so a syntax error in it is reported as one
+                }
+                return null;
             }
             JsonNode op = null;
             JsonNode eventTime = null;
@@ -135,12 +136,6 @@ public final class NativeEventJson {
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a parser over a String does no I/O
         }
-    }
-
-    /** The same fields of an object read as a tree. */
-    static Fields readFields(JsonNode root) {
-        JsonNode data = root.get("data");
-        return new Fields(root.get("op"), root.get("event_time"), data != null && data.isObject() ? toMap(data) : null);
     }
 
     /** An object's fields into a map, the parser on its START_OBJECT; values as {@link #plain}. */

@@ -47,8 +47,8 @@ class NativeEventJsonStreamingTest {
             if (root == null || !root.isObject()) {
                 return new Outcome(null, null, null, null, false);
             }
-            NativeEventJson.Fields f = NativeEventJson.readFields(root);
-            return new Outcome(null, f.op(), f.eventTime(), f.data(), true);
+            JsonNode data = root.get("data");
+            return new Outcome(null, root.get("op"), root.get("event_time"), data != null && data.isObject() ? NativeEventJson.toMap(data) : null, true);
         } catch (JsonProcessingException e) {
             return new Outcome(NativeEventJson.notJson(e), null, null, null, false);
         }
