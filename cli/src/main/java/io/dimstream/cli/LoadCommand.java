@@ -92,7 +92,8 @@ final class LoadCommand implements Callable<Integer> {
     String csvDelimiter;
 
     @Option(names = "--batch-size", paramLabel = "N",
-            description = "events per database transaction (default: batch-size of the config, 10000 if unset)")
+            description = "events per database transaction, at most: a batch also ends at a sixth of the heap, estimated "
+                    + "(default: load.batch-size of the config, 100000 if unset)")
     Integer batchSize;
 
     @Option(names = "--parallel", paramLabel = "N",

@@ -74,8 +74,10 @@ public final class ConfigKeys {
     // ---- load:
 
     public static final ConfigKey<Integer> LOAD_BATCH_SIZE = key("load", "batch-size")
-            .doc("Events per writer transaction of `dimstream load` (its `--batch-size` overrides it).")
-            .atLeast(1, 10_000);
+            .doc("Events per writer transaction of `dimstream load`, at most (its `--batch-size` overrides it): a batch "
+                    + "also ends when its events' estimated heap reaches a sixth of the JVM's maximum heap, so wide rows "
+                    + "make smaller batches instead of an `OutOfMemoryError`.")
+            .atLeast(1, 100_000);
 
     public static final ConfigSection LOAD = new ConfigSection("load",
             "The `load` verb (files into the history tables, without Kafka).", List.of(LOAD_BATCH_SIZE), List.of());

@@ -89,7 +89,7 @@ class DimstreamConfigTest {
                 Optional.of(new KafkaConfig("embedded")),
                 new PostgresConfig("jdbc:postgresql://127.0.0.1:5432/dimstream", "postgres", "s3cret", 10),
                 List.of(customer()),
-                10_000);
+                100_000);
 
         assertThat(parse(DESIGN_EXAMPLE)).isEqualTo(expected);
     }
@@ -128,7 +128,7 @@ class DimstreamConfigTest {
                 List.of(EntityConfig.builder().name("customer").topic("crm.customers").table("dim_customer")
                         .key(List.of("customer_id")).tracked(List.of("email")).columns(Map.of("customer_id", TEXT, "email", TEXT))
                         .build()),
-                10_000);
+                100_000);
 
         assertThat(parse(yaml)).isEqualTo(expected);
     }
@@ -365,7 +365,7 @@ class DimstreamConfigTest {
                   password: '****'
                   pool-size: 10
                 load:
-                  batch-size: 10000
+                  batch-size: 100000
                 entities:
                   - name: customer
                     topic: crm.customers

@@ -22,6 +22,11 @@ import org.slf4j.LoggerFactory;
  * Applies a file of native JSON events (one per line, DESIGN section 3) to an entity through the
  * same {@link Scd2Writer} the Kafka sink uses, one transaction per batch. Blank lines are
  * skipped; lines that are not an event are collected as rejections, never dropped silently.
+ *
+ * <p>A batch ends at its event count or when its events' estimated heap ({@link EventHeap}) reaches
+ * a sixth of the JVM's maximum heap, whichever comes first: a batch is held whole, and the writer
+ * needs about as much again while it applies it, so a big batch size is safe for rows of any width
+ * (fewer, bigger batches load a big file faster, docs/benchmarks.md).
  */
 public final class EventFileLoader {
 
@@ -30,6 +35,7 @@ public final class EventFileLoader {
     private final DataSource ds;
     private final EntitySpec entity;
     private final int batchSize;
+    private final long batchHeap;
     private final int parallelism;
     private final Scd2Writer writer;
 
@@ -44,6 +50,11 @@ public final class EventFileLoader {
      *                    is then atomic per part, not as a whole; loading the same file again converges.
      */
     public EventFileLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism) {
+        this(ds, entity, batchSize, parallelism, Runtime.getRuntime().maxMemory() / 6);
+    }
+
+    /** @param batchHeap the estimated heap ({@link EventHeap}) at which a batch ends before its event count */
+    EventFileLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism, long batchHeap) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size must be at least 1, got " + batchSize);
         }
@@ -53,6 +64,7 @@ public final class EventFileLoader {
         this.ds = ds;
         this.entity = entity;
         this.batchSize = batchSize;
+        this.batchHeap = batchHeap;
         this.parallelism = parallelism;
         this.writer = new Scd2Writer(ds);
     }
@@ -89,6 +101,7 @@ public final class EventFileLoader {
         ApplyResult total = ApplyResult.empty();
         List<Rejection> parseRejections = new ArrayList<>();
         List<Event> batch = new ArrayList<>(Math.min(batchSize, 10_000));
+        long heap = 0;
         long lineNo = 0;
         int batches = 0;
         try {
@@ -99,10 +112,12 @@ public final class EventFileLoader {
                     continue;
                 }
                 batch.add(parsed.event());
-                if (batch.size() == batchSize) {
+                heap += EventHeap.estimate(parsed.event());
+                if (batch.size() == batchSize || heap >= batchHeap) {
                     total = total.plus(apply(batch, total, parseRejections, lineNo, batches));
                     batches++;
                     batch.clear();
+                    heap = 0;
                 }
             }
             lineNo = source.position();

@@ -12,6 +12,11 @@
  *       each row an event or a rejection. A source only maps names (entity columns, an operation
  *       column, a time column); the writer's {@code EventValidator} types every value, so a file's
  *       value is judged exactly as the same value in a Kafka record.</li>
+ *   <li><b>A batch is bounded by the heap as well as by its count.</b> A batch is held whole (the
+ *       writer's statements run over all of it at once), so its events' estimated heap
+ *       ({@link io.dimstream.app.load.EventHeap}) ends it at a sixth of the JVM's maximum heap before
+ *       {@code load.batch-size} (100,000) does: wide rows make smaller batches, never an
+ *       {@code OutOfMemoryError}; narrow rows get the big batches that load a big file fastest.</li>
  *   <li><b>Event time is never guessed.</b> Rows take it from a time column, one
  *       {@code --event-time} for all, or a slice's instant; not the clock, not a file's
  *       modification time (a copy changes it, and history must not depend on when it was loaded).</li>

@@ -62,6 +62,26 @@ class EventFileLoaderTest {
     }
 
     @Test
+    void aBatchEndsAtItsEstimatedHeapBeforeItsCount() throws Exception {
+        EntitySpec e = entity("load_heap_bound");
+        List<String> lines = new ArrayList<>();
+        for (int i = 1; i <= 35; i++) {
+            lines.add(upsert(i + 100)); // ids k101..k135, names n101..n135: every event of the same estimate
+        }
+        long each = EventHeap.estimate(NativeEventJson.parse(lines.get(0), 1, Source.line("f.jsonl", 1)).event());
+        LoadReport report = new EventFileLoader(DS, e, 1000, 1, 10 * each).load(reader(lines), "f.jsonl", LOAD_START);
+
+        assertThat(report.batches()).isEqualTo(4); // 35 events: 10, 10, 10, 5, not one batch of 35
+        assertThat(report.result().newKeys()).isEqualTo(35);
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= 35; i++) {
+            int k = i + 100; // on line i
+            expected.add(String.format("k%03d|n%d|2026-01-01 00:00:%02d+00|null|f|file:f.jsonl|null|%d", k, k, k % 60, i));
+        }
+        assertThat(rows(e)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
     void anInputBreakingOffStopsTheLoadAfterTheBatchesReadBeforeIt() throws Exception {
         EntitySpec e = entity("load_overlap_broken");
         List<String> lines = new ArrayList<>();
