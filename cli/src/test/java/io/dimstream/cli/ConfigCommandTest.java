@@ -51,7 +51,7 @@ class ConfigCommandTest {
                   password: '****'
                   pool-size: 10
                 load:
-                  batch-size: 10000
+                  batch-size: 100000
                 entities:
                   - name: customer
                     topic: crm.customers
