@@ -13,8 +13,8 @@ import java.util.Map;
  *
  * <p>Object sizes of a 64-bit HotSpot JVM with compressed pointers, rounded up, and every text as if
  * it took two bytes a character (Latin-1 text takes one): an event of this project's benchmark
- * entity (8 columns, a 232-byte line) is estimated at about 1.2 KB, where a class histogram of a
- * loading JVM counted about 1.1 KB per event (docs/benchmarks.md). Field names are counted with
+ * entity (8 columns, a 232-byte line) is estimated at 1,462 bytes on average, where a class
+ * histogram of a loading JVM counted about 1.1 KB per event (docs/benchmarks.md). Field names are counted with
  * every event although the JSON reader shares them. Hand-written: a library that measures object
  * graphs (JOL) walks them by reflection, far too slowly for every event of a load.
  */
