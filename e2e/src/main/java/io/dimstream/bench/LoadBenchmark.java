@@ -69,8 +69,12 @@ public final class LoadBenchmark {
     /** The launcher's JVM options for {@code load} (cli/src/dist/bin/dimstream-jvm.sh), the archive aside. */
     static final String CHILD_JVM_DEFAULT = "-Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
-    /** The options of a child JVM started without the launcher ({@code --child-jvm-args}); a variant's come after them. */
-    private static List<String> childJvm = List.of(CHILD_JVM_DEFAULT.split(" "));
+    /**
+     * How a load is started: by {@code launcher} ({@code ./dimstream}), or, when it is null or a variant puts
+     * classes first, by a child JVM with {@code childJvm} ({@code --child-jvm-args}; a variant's options after them).
+     */
+    record Starter(Path launcher, List<String> childJvm) {
+    }
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = WriterBenchmark.parseArgs(args);
@@ -85,7 +89,6 @@ public final class LoadBenchmark {
                 ? Arrays.stream(a.get("load-batch-sizes").split(",")).map(Integer::parseInt).toList() : List.of();
         List<String> loadArgs = a.containsKey("load-args") ? List.of(a.get("load-args").trim().split("\\s+")) : List.of();
         boolean rotate = "true".equals(a.get("rotate"));
-        childJvm = List.of(a.getOrDefault("child-jvm-args", CHILD_JVM_DEFAULT).trim().split("\\s+"));
         // more variants of the load, each measured in every run: --batch-size B, JVM options, classes put first
         List<Variant> variants = new ArrayList<>();
         for (int b : extraBatches) {
@@ -105,6 +108,7 @@ public final class LoadBenchmark {
         Path script = Path.of("dimstream").toAbsolutePath();
         Path launcher = !"false".equals(a.get("launcher")) && Files.isExecutable(script)
                 && Files.isDirectory(Path.of("cli", "target", "lib")) ? script : null;
+        Starter starter = new Starter(launcher, List.of(a.getOrDefault("child-jvm-args", CHILD_JVM_DEFAULT).trim().split("\\s+")));
         System.out.println("loads run by: " + (launcher != null ? launcher + " (its jars)" : "java -cp <the harness's class path>"));
         Path dir = Files.createTempDirectory("dimstream-load-bench");
         Instant base = WriterBenchmark.BASE;
@@ -159,20 +163,20 @@ public final class LoadBenchmark {
             double[] loadavg = new double[runs];
             OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
             for (int run = 0; run < runs; run++) {
-                fixed[run] = runLoad(launcher, config, empty, DEFAULT);
+                fixed[run] = runLoad(starter, config, empty, DEFAULT);
                 // the variants before the default load on odd runs with --rotate true: no variant always
                 // finds the table and caches as the previous measurement left them
                 boolean variantsFirst = rotate && run % 2 == 1;
                 for (int b = 0; b < variants.size() && variantsFirst; b++) {
-                    loadB[b][run] = measureLoad(ds, spec, launcher, config, file, variants.get(b), t, n);
+                    loadB[b][run] = measureLoad(ds, spec, starter, config, file, variants.get(b), t, n);
                 }
                 WriterBenchmark.checkpoint(ds);
-                load[run] = runLoad(launcher, config, file, new Variant("load", List.of(), null, loadArgs));
+                load[run] = runLoad(starter, config, file, new Variant("load", List.of(), null, loadArgs));
                 byte[] versions = versionRows(ds, t);
                 expect(ds, t, n);
                 undo(ds, spec, t);
                 for (int b = 0; b < variants.size() && !variantsFirst; b++) {
-                    loadB[b][run] = measureLoad(ds, spec, launcher, config, file, variants.get(b), t, n);
+                    loadB[b][run] = measureLoad(ds, spec, starter, config, file, variants.get(b), t, n);
                 }
                 WriterBenchmark.checkpoint(ds);
                 w1[run] = timeWriter(writer, spec, changes, 1);
@@ -260,10 +264,10 @@ public final class LoadBenchmark {
     }
 
     /** One load after a CHECKPOINT, checked to have done the N changes, then undone (untimed). */
-    private static double measureLoad(DataSource ds, EntitySpec spec, Path launcher, Path config, Path file, Variant v, Instant t, int n)
+    private static double measureLoad(DataSource ds, EntitySpec spec, Starter starter, Path config, Path file, Variant v, Instant t, int n)
             throws Exception {
         WriterBenchmark.checkpoint(ds);
-        double s = runLoad(launcher, config, file, v);
+        double s = runLoad(starter, config, file, v);
         expect(ds, t, n);
         undo(ds, spec, t);
         return s;
@@ -283,14 +287,15 @@ public final class LoadBenchmark {
      * class path with {@code --child-jvm-args} (the launcher's options for {@code load} by default; before
      * 2026-12-03 only {@code -Xmx512m}) and {@code MALLOC_ARENA_MAX=2}; seconds from start to exit.
      */
-    static double runLoad(Path launcher, Path config, Path input, Variant v) throws IOException, InterruptedException {
+    static double runLoad(Starter starter, Path config, Path input, Variant v) throws IOException, InterruptedException {
+        Path launcher = starter.launcher();
         List<String> cmd = new ArrayList<>();
         boolean viaLauncher = launcher != null && v.cpFirst() == null;
         if (viaLauncher) {
             cmd.add(launcher.toString());
         } else {
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.addAll(childJvm);
+            cmd.addAll(starter.childJvm());
             cmd.addAll(v.jvmArgs()); // after them: the JVM takes the last of an option given twice
             String cp = System.getProperty("java.class.path");
             cmd.addAll(List.of("-cp", v.cpFirst() == null ? cp : v.cpFirst() + java.io.File.pathSeparator + cp, "io.dimstream.cli.DimstreamCli"));
