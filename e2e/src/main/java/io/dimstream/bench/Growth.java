@@ -40,7 +40,7 @@ final class Growth {
     record Point(long versions, String variant, double changesPerSecond) {
     }
 
-    static void run(Map<String, String> a, DataSource ds, EntitySpec spec, Scd2Writer writer, Random rnd, int parallel, int runs)
+    static void run(Map<String, String> a, DataSource ds, EntitySpec spec, BenchWriter writer, Random rnd, int parallel, int runs)
             throws Exception {
         List<Long> sizes = Arrays.stream(a.get("growth").split(",")).map(Long::parseLong).sorted().toList();
         double history = Double.parseDouble(a.getOrDefault("history", "0.3"));
@@ -65,20 +65,20 @@ final class Growth {
                 for (int i = from; i < Math.min(k, from + 100_000); i++) {
                     batch.add(WriterBenchmark.event(i, base, 0, rnd, seq++));
                 }
-                writer.applyParallel(spec, batch, parallel);
+                writer.apply(spec, batch, parallel);
             }
             List<Event> batch = new ArrayList<>();
             for (int i = keys; i < k; i++) {
                 if (i % 100 < Math.round(history * 100)) {
                     batch.add(WriterBenchmark.event(i, base, 1, rnd, seq++));
                     if (batch.size() == 100_000) {
-                        writer.applyParallel(spec, batch, parallel);
+                        writer.apply(spec, batch, parallel);
                         batch = new ArrayList<>();
                     }
                 }
             }
             if (!batch.isEmpty()) {
-                writer.applyParallel(spec, batch, parallel);
+                writer.apply(spec, batch, parallel);
             }
             keys = k;
             WriterBenchmark.vacuum(ds, spec);

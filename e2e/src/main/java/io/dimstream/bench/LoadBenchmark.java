@@ -47,7 +47,7 @@ import org.postgresql.PGConnection;
  *       so JVM start, class loading, JIT, Flyway's check, parsing and the writer are all inside, as
  *       a user pays them. The same child JVM run on an empty file gives the fixed part, printed
  *       apart (not subtracted);</li>
- *   <li><b>writer</b>: {@link Scd2Writer#applyParallel} of the same N events (built in memory by
+ *   <li><b>writer</b>: {@link BenchWriter#apply} (the one apply pipeline) of the same N events (built in memory by
  *       the generator that wrote the file), one batch, on 1 connection and on load's default
  *       connection count, timed around the call only (what {@link WriterBenchmark} measures);</li>
  *   <li><b>COPY</b>: the 2N version rows the load wrote (the N it closed, the N it opened), read back
@@ -124,7 +124,7 @@ public final class LoadBenchmark {
                 st.execute("DROP TABLE IF EXISTS bench_copy");
             }
             EntityTables.ensure(ds, spec);
-            Scd2Writer writer = new Scd2Writer(ds);
+            BenchWriter writer = new BenchWriter(ds, new Scd2Writer(ds));
             Random rnd = new Random(42);
             long t0 = System.nanoTime();
             for (int from = 0; from < rows; from += 100_000) {
@@ -132,7 +132,7 @@ public final class LoadBenchmark {
                 for (int i = from; i < Math.min(rows, from + 100_000); i++) {
                     batch.add(WriterBenchmark.event(i, base, 0, rnd, i));
                 }
-                writer.applyParallel(spec, batch, 2);
+                writer.apply(spec, batch, 2);
             }
             WriterBenchmark.vacuum(ds, spec);
             try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
@@ -323,9 +323,9 @@ public final class LoadBenchmark {
         return s;
     }
 
-    static double timeWriter(Scd2Writer w, EntitySpec spec, List<Event> events, int parallel) throws SQLException {
+    static double timeWriter(BenchWriter w, EntitySpec spec, List<Event> events, int parallel) throws SQLException {
         long t = System.nanoTime();
-        ApplyResult r = w.applyParallel(spec, events, parallel);
+        ApplyResult r = w.apply(spec, events, parallel);
         double s = (System.nanoTime() - t) / 1e9;
         if (r.changed() != events.size() || r.rowsInserted() != events.size() || r.rowsUpdated() != events.size()) {
             throw new IllegalStateException("writer did not do " + events.size() + " changes: " + r);

@@ -107,7 +107,7 @@ public final class WriterBenchmark {
                             + "(customer_id WITH =, tstzrange(valid_from, valid_to) WITH &&)");
                 }
             }
-            Scd2Writer writer = new Scd2Writer(ds, a.getOrDefault("work-mem", "64MB"));
+            BenchWriter writer = new BenchWriter(ds, new Scd2Writer(ds, a.getOrDefault("work-mem", "64MB")));
             Random rnd = new Random(42);
             if (a.containsKey("growth")) {
                 Growth.run(a, ds, spec, writer, rnd, parallel, runs);
@@ -120,7 +120,7 @@ public final class WriterBenchmark {
                 for (int i = from; i < Math.min(rows, from + 100_000); i++) {
                     batch.add(event(i, base, 0, rnd, i));
                 }
-                writer.applyParallel(spec, batch, parallel);
+                writer.apply(spec, batch, parallel);
             }
             boolean parentStats = !"false".equals(a.get("parent-stats"));
             vacuum(ds, spec, parentStats);
@@ -259,14 +259,14 @@ public final class WriterBenchmark {
         return k;
     }
 
-    static double timeApply(Scd2Writer w, EntitySpec spec, int[] keys, Instant base, int round, Random rnd, long seq, int parallel)
+    static double timeApply(BenchWriter w, EntitySpec spec, int[] keys, Instant base, int round, Random rnd, long seq, int parallel)
             throws SQLException {
         List<Event> batch = new ArrayList<>(keys.length);
         for (int i = 0; i < keys.length; i++) {
             batch.add(event(keys[i], base, round, rnd, seq + i));
         }
         long t = System.nanoTime();
-        ApplyResult r = w.applyParallel(spec, batch, parallel);
+        ApplyResult r = w.apply(spec, batch, parallel);
         double s = (System.nanoTime() - t) / 1e9;
         if (r.changed() != keys.length || r.rowsInserted() != keys.length || r.rowsUpdated() != keys.length) {
             throw new IllegalStateException("benchmark batch did not do " + keys.length + " changes: " + r);

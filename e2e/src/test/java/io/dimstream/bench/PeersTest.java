@@ -58,7 +58,7 @@ class PeersTest {
         Peers.Dbt.createSourceTable(ds, "peers_dbt_source");
         for (int r = 0; r < rounds.size(); r++) {
             List<Event> batch = rounds.get(r);
-            writer.applyParallel(spec, batch, 1);
+            writer.apply(spec, batch);
             Peers.Bare.apply(ds, spec.name(), "bench_bare", batch, "16MB");
             Peers.Dbt.applyToSource(ds, "peers_dbt_source", batch);
             if (r == 0) {

@@ -1,5 +1,6 @@
 package io.dimstream.db.jobs;
 
+import io.dimstream.db.apply.WriterLock;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;

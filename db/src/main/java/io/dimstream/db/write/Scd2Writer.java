@@ -137,8 +137,8 @@ public final class Scd2Writer {
      * applied, exactly as if the refused events had never been there (the writer is
      * order-independent). k refused events among n cost about {@code 16 k log16(n)} writer calls and
      * one more pass over the batch. Any other failure is thrown as without it. Callers apply a batch
-     * without isolating first and isolate only after it failed (the sink, replay jobs,
-     * {@link #applyParallel}): a savepoint per writer call makes every batch a subtransaction, which
+     * without isolating first and isolate only after it failed (the one apply pipeline,
+     * {@code io.dimstream.db.apply.BatchApplier}): a savepoint per writer call makes every batch a subtransaction, which
      * cost a third more time over the thousands of small batches of WriterPropertyTest.
      */
     private ApplyResult applyValid(Connection c, EntitySpec entity, List<TypedEvent> valid, List<Rejection> rejected, int received,
@@ -224,94 +224,12 @@ public final class Scd2Writer {
         }
     }
 
-    /**
-     * Applies a batch on up to {@code parallelism} connections at once, each taking the events of
-     * a disjoint set of keys (by key hash) in a transaction of its own, so a big batch uses more
-     * than one PostgreSQL backend (the apply is CPU-bound in the backend). Atomic per part, not
-     * for the whole batch: after a failure, applying the same batch again converges (the writer is
-     * idempotent), which is what {@code load} does. Values PostgreSQL refuses are isolated and
-     * returned as rejections, as {@link ApplyOptions#ISOLATING} does, the rest lands. The streaming sink,
-     * which must commit offsets with the rows, isolates on its own transaction.
-     */
-    public ApplyResult applyParallel(EntitySpec entity, List<Event> batch, int parallelism) throws SQLException {
-        if (parallelism <= 1) {
-            try {
-                return apply(entity, batch);
-            } catch (SQLException e) {
-                if (!SqlFailures.isData(e)) {
-                    throw e;
-                }
-                return Transactions.inTransaction(ds, c -> apply(c, entity, batch, ApplyOptions.ISOLATING));
-            }
-        }
-        Prepared prep = prepare(entity, batch);
-        int nKey = entity.key().size();
-        List<List<TypedEvent>> parts = new ArrayList<>();
-        for (int i = 0; i < parallelism; i++) {
-            parts.add(new ArrayList<>());
-        }
-        for (TypedEvent te : prep.events()) {
-            int h = keyIdentity(te, nKey).hashCode();
-            parts.get(Math.floorMod(h, parallelism)).add(te);
-        }
-        List<java.util.concurrent.CompletableFuture<ApplyResult>> futures = new ArrayList<>();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(parallelism);
-        try {
-            for (List<TypedEvent> part : parts) {
-                futures.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    // two transactions on one connection: a part PostgreSQL refuses a value of is
-                    // rolled back and applied again isolating the refused events, the rest lands
-                    try (Connection c = ds.getConnection()) {
-                        try {
-                            return part.isEmpty() ? ApplyResult.empty()
-                                    : Transactions.inTransaction(c, tx -> applyPrepared(tx, entity, part, part.size(), 0, List.of()));
-                        } catch (SQLException | RuntimeException ex) {
-                            if (!SqlFailures.isData(ex)) {
-                                throw ex;
-                            }
-                        }
-                        return Transactions.inTransaction(c, tx -> split(tx, entity, part));
-                    } catch (SQLException ex) {
-                        throw new java.util.concurrent.CompletionException(ex);
-                    }
-                }, pool));
-            }
-            ApplyResult total = ApplyResult.builder()
-                    .received(batch.size() - prep.events().size())
-                    .duplicates(prep.superseded())
-                    .rejected(prep.rejected())
-                    .build();
-            for (var f : futures) {
-                total = total.plus(f.join());
-            }
-            return total;
-        } catch (java.util.concurrent.CompletionException ex) {
-            if (ex.getCause() instanceof SQLException se) {
-                throw se;
-            }
-            throw ex;
-        } finally {
-            pool.shutdown();
-        }
-    }
-
     /** Validated events, one per key and event time (the latest arrival), with what was set aside. */
     private record Prepared(List<TypedEvent> events, int superseded, List<Rejection> rejected) {
     }
 
     /** The batch validated, and what the validator refused. */
     private record Validated(List<TypedEvent> events, List<Rejection> rejected) {
-    }
-
-    /** {@link #prepareValid} of the validated batch on a connection of its own (a read of the event memory), borrowed only when needed. */
-    private Prepared prepare(EntitySpec entity, List<Event> batch) throws SQLException {
-        Validated v = validate(entity, batch);
-        if (v.events().stream().noneMatch(TypedEvent::partial)) {
-            return prepareValid(null, entity, v.events(), v.rejected());
-        }
-        try (Connection c = ds.getConnection()) {
-            return prepareValid(c, entity, v.events(), v.rejected());
-        }
     }
 
     /** Each event through {@link EventValidator}: the one validation of events that arrive untyped. */

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 /** A customer-like entity and events for the jobs tests. */
-final class JobsFixtures {
+public final class JobsFixtures {
 
     private static final AtomicInteger N = new AtomicInteger();
     static final Instant T0 = Instant.parse("2025-08-01T00:00:00Z");
@@ -49,13 +49,13 @@ final class JobsFixtures {
     }
 
     /** A fresh customer entity with its tables made. */
-    static EntitySpec ensuredCustomer(DataSource ds, String prefix, Optional<Duration> horizon) throws SQLException {
+    public static EntitySpec ensuredCustomer(DataSource ds, String prefix, Optional<Duration> horizon) throws SQLException {
         EntitySpec spec = customer(prefix, horizon);
         EntityTables.ensure(ds, spec);
         return spec;
     }
 
-    static Event up(String id, int day, String email, String city, long login, long seq) {
+    public static Event up(String id, int day, String email, String city, long login, long seq) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("customer_id", id);
         d.put("email", email);
@@ -82,7 +82,7 @@ final class JobsFixtures {
         return out;
     }
 
-    static List<List<Object>> query(DataSource ds, String sql, Object... params) throws SQLException {
+    public static List<List<Object>> query(DataSource ds, String sql, Object... params) throws SQLException {
         List<List<Object>> out = new ArrayList<>();
         try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {

@@ -37,19 +37,15 @@ import java.util.Map;
  * The sink reads it straight into a {@link TypedEvent} ({@link #toSinkChange}) and applies it
  * without validating or hashing it again, when its entity has the record's shape.
  *
- * <p>The <b>older, untyped form</b> (no {@code format} field) is what releases before wrote, and
- * what {@link #encode(ChangeRecord)} still writes (tests, fixtures): the same fields without
- * {@code format}, {@code shape} and {@code hash}. The sink still reads it, and validates its event
- * as before ({@link SinkChange#untyped()}), so a changes topic holding records of both forms is
- * applied after an upgrade in place. Both forms share the data's encoding: values in {@code data}
- * keep their JSON types; decimals stay exact (BigDecimal). Columns whose value is
+ * <p>Besides the typed event, a record names what the sink must do to the entity's shape first. The
+ * data's values keep their JSON types; decimals stay exact (BigDecimal). Columns whose value is
  * {@link Unchanged#VALUE} are left out of {@code data} and listed in {@code "unchanged":["email"]}
  * (absent when there are none). Columns passed through for {@code new-columns:} are in
  * {@code data} like any other and named with their inferred SQL type in
  * {@code "new_columns":{"nickname":"text"}} (absent when there are none). Columns the topology
  * widened for the record's values (or that the source's schema retyped) are named with their new
  * SQL type in {@code "widened":{"visits":"bigint"}} (absent when there are none). {@link #decode}
- * reads either form as a {@link ChangeRecord} (the data as plain JSON values), for tools and tests.
+ * reads a record as a {@link ChangeRecord} (the data as plain JSON values), for tools and tests.
  */
 public final class ChangeCodec {
 
@@ -61,77 +57,11 @@ public final class ChangeCodec {
     private ChangeCodec() {
     }
 
-    public static byte[] encode(ChangeRecord r) {
-        return withClass(encodeUnclassified(r), classOffset(r.entity()), r.changeClass());
-    }
-
-    /**
-     * The change's JSON without its {@code "class"} field, for a change whose class is not known
-     * yet: the classifier finishes it with {@link #withClass}, splicing the field in at
-     * {@link #classOffset} instead of parsing and writing the whole record again (that round trip
-     * was the biggest cost of the classify step).
-     */
-    public static byte[] encodeUnclassified(ChangeRecord r) {
-        ByteArrayBuilder out = new ByteArrayBuilder(256);
-        try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
-            g.writeStartObject();
-            g.writeStringField("entity", r.entity());
-            g.writeStringField("op", r.op().name().toLowerCase(Locale.ROOT));
-            g.writeStringField("event_time", ColumnType.CANONICAL_TIMESTAMP.format(r.eventTime()));
-            g.writeFieldName("data");
-            List<String> unchanged = null;
-            if (r.data().containsValue(Unchanged.VALUE)) {
-                Map<String, Object> known = new LinkedHashMap<>();
-                unchanged = new ArrayList<>();
-                for (Map.Entry<String, Object> d : r.data().entrySet()) {
-                    if (d.getValue() == Unchanged.VALUE) {
-                        unchanged.add(d.getKey());
-                    } else {
-                        known.put(d.getKey(), d.getValue());
-                    }
-                }
-                MAPPER.writeValue(g, known);
-            } else {
-                MAPPER.writeValue(g, r.data());
-            }
-            if (unchanged != null) {
-                g.writeArrayFieldStart("unchanged");
-                for (String c : unchanged) {
-                    g.writeString(c);
-                }
-                g.writeEndArray();
-            }
-            if (!r.newColumns().isEmpty()) {
-                g.writeObjectFieldStart("new_columns");
-                for (Map.Entry<String, String> n : new java.util.TreeMap<>(r.newColumns()).entrySet()) {
-                    g.writeStringField(n.getKey(), n.getValue());
-                }
-                g.writeEndObject();
-            }
-            if (!r.widened().isEmpty()) {
-                g.writeObjectFieldStart("widened");
-                for (Map.Entry<String, String> n : new java.util.TreeMap<>(r.widened()).entrySet()) {
-                    g.writeStringField(n.getKey(), n.getValue());
-                }
-                g.writeEndObject();
-            }
-            g.writeObjectFieldStart("source");
-            g.writeStringField("topic", r.sourceTopic());
-            g.writeNumberField("partition", r.sourcePartition());
-            g.writeNumberField("offset", r.sourceOffset());
-            g.writeEndObject();
-            g.writeEndObject();
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("cannot encode change record of entity " + r.entity() + ": " + e.getMessage(), e);
-        }
-        return out.toByteArray();
-    }
-
     /**
      * The typed form of a validated event's change, without its {@code "class"} field (the
      * classifier splices it in with {@link #withClass} at {@link #classOffset}): the event as
      * {@link TypedEventCodec} of {@code entity} writes it, then {@code new_columns} and
-     * {@code widened} as in the older form.
+     * {@code widened}.
      */
     public static byte[] encodeUnclassified(EntitySpec entity, TypedEvent e, Map<String, String> newColumns,
                                             Map<String, String> widened) {
@@ -192,26 +122,23 @@ public final class ChangeCodec {
 
     /**
      * A change record as the sink applies it, read at {@code changesOffset} of the changes topic
-     * (its arrival order, {@link ArrivalSeq#ofChangesOffset}): exactly one of {@code typed} (the
-     * typed form, of the reader's shape: taken as written) and {@code untyped} (the older form, or a
-     * shape the reader's entity does not have: to validate) is set, unless the record is of another
-     * entity than the reader's, when neither is. {@code typedForm}: the record is of the typed form,
-     * whatever its shape (so an {@code untyped} event with it set is of another shape, one without it
-     * of the older form).
+     * (its arrival order, {@link ArrivalSeq#ofChangesOffset}): exactly one of {@code typed} (of the
+     * reader's shape: taken as written) and {@code untyped} (typed for a shape the reader's entity
+     * does not have, e.g. a column added in between: to validate again) is set, unless the record is
+     * of another entity than the reader's, when neither is.
      */
-    public record SinkChange(String entity, ChangeClass changeClass, TypedEvent typed, Event untyped, boolean typedForm) {
+    public record SinkChange(String entity, ChangeClass changeClass, TypedEvent typed, Event untyped) {
 
-        /** Why this record is validated again by the sink, or null when it is taken as written (or of another entity). */
-        public String validatedBecause() {
-            return untyped == null ? null : typedForm ? "other-shape" : "older-form";
-        }
+        /** Why a record is validated again by the sink: typed for another shape of its entity. */
+        public static final String OTHER_SHAPE = "other-shape";
     }
 
     /**
-     * Reads a change record for the sink, whose entity is {@code codec}'s: the typed form of the
-     * same shape straight into a {@link TypedEvent}; anything else as an {@link Event} to validate.
+     * Reads a change record for the sink, whose entity is {@code codec}'s: of the same shape straight
+     * into a {@link TypedEvent}; of another shape as an {@link Event} to validate.
      *
-     * @throws IllegalArgumentException as {@link #decode} does
+     * @throws IllegalArgumentException as {@link #decode} does, and for a record without the typed
+     *                                  form's {@code format} field
      */
     public static SinkChange toSinkChange(byte[] bytes, TypedEventCodec codec, long changesOffset) {
         JsonNode root = root(bytes);
@@ -220,16 +147,19 @@ public final class ChangeCodec {
             String entity = root.get("entity").asText();
             ChangeClass cls = changeClass(root.get("class").asText());
             if (!entity.equals(codec.entity().name())) {
-                return new SinkChange(entity, cls, null, null, TypedEventCodec.isTyped(root));
+                return new SinkChange(entity, cls, null, null);
+            }
+            if (!TypedEventCodec.isTyped(root)) {
+                throw new IllegalArgumentException("no \"format\" field: not a change record of the typed form the topology writes");
             }
             if (codec.readable(root)) {
-                return new SinkChange(entity, cls, codec.read(root, seq), null, true);
+                return new SinkChange(entity, cls, codec.read(root, seq), null);
             }
         } catch (NullPointerException | IllegalArgumentException e) {
             throw new IllegalArgumentException(Rejection.printable("malformed change record: " + new String(bytes, StandardCharsets.UTF_8)), e);
         }
         ChangeRecord change = changeRecord(root, bytes);
-        return new SinkChange(change.entity(), change.changeClass(), null, change.toEvent(changesOffset), TypedEventCodec.isTyped(root));
+        return new SinkChange(change.entity(), change.changeClass(), null, change.toEvent(changesOffset));
     }
 
     private static JsonNode root(byte[] bytes) {

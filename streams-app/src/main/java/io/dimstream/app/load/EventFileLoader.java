@@ -7,7 +7,6 @@ import io.dimstream.db.event.Rejection;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.Migrations;
 import io.dimstream.db.write.ApplyResult;
-import io.dimstream.db.write.Scd2Writer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.sql.SQLException;
@@ -20,7 +19,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies a file of native JSON events (one per line, DESIGN section 3) to an entity through the
- * same {@link Scd2Writer} the Kafka sink uses, one transaction per batch. Blank lines are
+ * one apply pipeline the Kafka sink uses ({@link ParallelLoad}), one transaction per batch (per part). Blank lines are
  * skipped; lines that are not an event are collected as rejections, never dropped silently.
  *
  * <p>A batch ends at its event count or when its events' estimated heap ({@link EventHeap}) reaches
@@ -36,8 +35,7 @@ public final class EventFileLoader {
     private final EntitySpec entity;
     private final int batchSize;
     private final long batchHeap;
-    private final int parallelism;
-    private final Scd2Writer writer;
+    private final ParallelLoad apply;
 
     public EventFileLoader(DataSource ds, EntitySpec entity, int batchSize) {
         this(ds, entity, batchSize, 1);
@@ -45,7 +43,7 @@ public final class EventFileLoader {
 
     /**
      * @param parallelism connections each batch is applied on at once, each taking the events of a
-     *                    disjoint set of keys in a transaction of its own ({@link Scd2Writer#applyParallel}):
+     *                    disjoint set of keys in a transaction of its own ({@link ParallelLoad}):
      *                    the apply is CPU-bound in the PostgreSQL backend, so this uses more cores. A batch
      *                    is then atomic per part, not as a whole; loading the same file again converges.
      */
@@ -58,15 +56,11 @@ public final class EventFileLoader {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size must be at least 1, got " + batchSize);
         }
-        if (parallelism < 1) {
-            throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
-        }
         this.ds = ds;
         this.entity = entity;
         this.batchSize = batchSize;
         this.batchHeap = batchHeap;
-        this.parallelism = parallelism;
-        this.writer = new Scd2Writer(ds);
+        this.apply = new ParallelLoad(ds, entity, parallelism);
     }
 
     /** Brings dimstream's own schema up to date and creates (or validates) the entity's tables. */
@@ -138,7 +132,7 @@ public final class EventFileLoader {
     private ApplyResult apply(List<Event> batch, ApplyResult soFar, List<Rejection> parseRejections, long lineNo, int batches)
             throws LoadException {
         try {
-            return writer.applyParallel(entity, batch, parallelism);
+            return apply.apply(batch, "the batch of " + batch.size() + " events ending at " + lineNo);
         } catch (SQLException e) {
             throw new LoadException("the database refused the batch ending at line " + lineNo + ": " + e.getMessage()
                     + " (SQL state " + e.getSQLState() + ")", new LoadReport(soFar, parseRejections, lineNo, batches), e);

@@ -1,22 +1,25 @@
 package io.dimstream.app.load;
 
+import io.dimstream.db.apply.Batch;
+import io.dimstream.db.apply.BatchApplier;
+import io.dimstream.db.apply.Outcome;
+import io.dimstream.db.apply.Position;
+import io.dimstream.db.apply.Prepared;
+import io.dimstream.db.apply.Step;
+import io.dimstream.db.apply.WriterLock;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.ArrivalSeq;
-import io.dimstream.db.event.Event;
+import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
+import io.dimstream.db.schema.EntityShapes;
+import io.dimstream.db.sink.SinkReject;
 import io.dimstream.db.snapshot.SnapshotSlices;
-import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import javax.sql.DataSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Applies one complete snapshot slice of a {@code mode: snapshot} entity without Kafka
@@ -28,8 +31,9 @@ import org.slf4j.LoggerFactory;
  *   <li>then, in one transaction, the slice is recorded complete for every key
  *       ({@link SnapshotSlices#completeLoaded}) and it and every complete slice after it are judged:
  *       each key live at such an instant {@code t'} with no remembered event there gets a delete at
- *       {@code t'} through the same writer. So a slice loaded after newer ones re-judges them, and
- *       the result equals loading the slices in time order.</li>
+ *       {@code t'} ({@link Step.DeleteLiveAt}, the step the sink and replays use too). So a slice
+ *       loaded after newer ones re-judges them, and the result equals loading the slices in time
+ *       order.</li>
  * </ol>
  * If the rows fail part-way, nothing is judged (like a slice whose end-of-slice marker never
  * came): loading the slice again completes it. Loading a slice again changes nothing: its rows
@@ -39,23 +43,20 @@ import org.slf4j.LoggerFactory;
  * changes-topic partitions; the slice is recorded under {@link SnapshotSlices#LOADED}, which the
  * sink's own judgements include); the deletes' arrival order is {@link ArrivalSeq#LOADED_ABSENCE},
  * so a row of that key at that instant arriving later (a corrected slice loaded again, a feed's
- * slice still being published) wins over them; their lineage is the input's name (as the rows'), row 0. The absent
- * keys of one judged slice are held in memory (keys only) before they are applied, as in the sink.
+ * slice still being published) wins over them; their lineage is the input's name (as the rows'), row 0.
  */
 public final class SliceLoader {
-
-    private static final Logger LOG = LoggerFactory.getLogger(SliceLoader.class);
 
     private final DataSource ds;
     private final EntitySpec entity;
     private final EventFileLoader rows;
-    private final Scd2Writer writer;
+    private final BatchApplier applier;
 
     public SliceLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism) {
         this.ds = ds;
         this.entity = entity;
         this.rows = new EventFileLoader(ds, entity, batchSize, parallelism);
-        this.writer = new Scd2Writer(ds);
+        this.applier = new BatchApplier(ds, new Scd2Writer(ds), EntityShapes.of(ds, entity));
     }
 
     /**
@@ -75,44 +76,30 @@ public final class SliceLoader {
         }
     }
 
+    /**
+     * Records the slice complete for every key and judges it and every complete slice after it, in
+     * one transaction of the one apply pipeline holding the table's writer lock.
+     */
     private ApplyResult judge(String name, Instant slice) throws SQLException {
-        Source lineage = new Source(name, null, 0L);
-        return Transactions.inTransaction(ds, c -> judgeAbsences(c, writer, entity, SnapshotSlices.completeLoaded(c, entity.name(), slice),
-                lineage));
+        Step.DeleteLiveAt absent = new Step.DeleteLiveAt(c -> SnapshotSlices.completeLoaded(c, entity.name(), slice),
+                ArrivalSeq.LOADED_ABSENCE, new Source(name, null, 0L), Step.KeyFilter.ALL, "slice " + slice + " of " + name);
+        Judgement steps = new Judgement(List.of(absent));
+        Outcome<Judgement, Void> out = applier.apply(Batch.of(entity.name(), WriterLock.Mode.EXCLUSIVE, shape -> steps,
+                "the absences of slice " + slice), Position.NONE);
+        return ((Outcome.Done<Judgement, Void>) out).applied().result();
     }
 
-    /**
-     * Judges each complete slice of {@code slices} (ascending) for every key of {@code entity}'s
-     * table, in the caller's transaction: each key live at its instant {@code t} with no
-     * remembered event at {@code t} gets a delete at {@code t} through {@code writer}, with the
-     * arrival order {@link ArrivalSeq#LOADED_ABSENCE} (a row of that key at {@code t} arriving later
-     * wins) and {@code lineage}. Each judgement sees the deletes of the one before. Only one
-     * slice's absent keys are held in memory at a time. Shared with the replay of a snapshot feed
-     * ({@code io.dimstream.app.replay.SnapshotReplay}).
-     */
-    public static ApplyResult judgeAbsences(java.sql.Connection c, Scd2Writer writer, EntitySpec entity, List<Instant> slices,
-                                            Source lineage) throws SQLException {
-        ApplyResult result = ApplyResult.empty();
-        for (Instant t : slices) {
-            List<Event> deletes = new ArrayList<>();
-            SnapshotSlices.forEachLiveWithoutEventAt(c, entity, t, key -> {
-                Map<String, Object> data = new LinkedHashMap<>();
-                for (int i = 0; i < key.size(); i++) {
-                    data.put(entity.key().get(i), key.get(i));
-                }
-                deletes.add(Event.delete(t, data, ArrivalSeq.LOADED_ABSENCE, lineage));
-            });
-            LOG.debug("slice {} of {} ({}): {} absent keys deleted", t, entity.name(), lineage, deletes.size());
-            if (deletes.isEmpty()) {
-                continue;
-            }
-            ApplyResult r = writer.apply(c, entity, deletes);
-            if (!r.rejected().isEmpty()) {
-                throw new IllegalStateException("the writer refused a delete made for slice " + t + " of " + entity.name() + ": "
-                        + r.rejected().get(0).reason());
-            }
-            result = result.plus(r);
+    /** The deletes of a slice's absent keys: no records, nothing to keep in the rejects. */
+    private record Judgement(List<Step> steps) implements Prepared {
+
+        @Override
+        public List<SinkReject> rejects() {
+            return List.of();
         }
-        return result;
+
+        @Override
+        public List<SinkReject> refused(Rejection rejection) {
+            return List.of();
+        }
     }
 }

@@ -1,7 +1,8 @@
 /**
- * {@code dimstream load}: events from a file or a query, applied in batches through the same
- * writer the streaming sink uses; parse errors and the writer's rejections are reported with
- * their line or row numbers.
+ * {@code dimstream load}: events from a file or a query, applied in batches through the one apply
+ * pipeline the streaming sink and replays use ({@link io.dimstream.db.apply.BatchApplier}, with no
+ * position: loading the same input again is a no-op); parse errors and the writer's rejections are
+ * reported with their line or row numbers.
  *
  * <p>Design notes:
  * <ul>
@@ -20,10 +21,15 @@
  *   <li><b>Event time is never guessed.</b> Rows take it from a time column, one
  *       {@code --event-time} for all, or a slice's instant; not the clock, not a file's
  *       modification time (a copy changes it, and history must not depend on when it was loaded).</li>
+ *   <li><b>Several connections, one writer lock.</b> {@link io.dimstream.app.load.ParallelLoad}
+ *       validates a batch once and splits it by key over {@code --parallel} connections, each part in
+ *       a transaction of its own, while one more connection holds the table's writer lock exclusive:
+ *       a {@code load} beside the running service makes the sink wait for each batch instead of
+ *       recomputing a key beside it.</li>
  *   <li><b>Slices without Kafka</b> ({@link io.dimstream.app.load.SliceLoader}): the rows as upserts
  *       at the slice's instant, then the slice recorded complete for every key and it and every
- *       later slice judged, as the sink judges a slice's end-of-slice marker
- *       ({@code io.dimstream.db.snapshot}). A directory's slices are named by a regex with a group
+ *       later slice judged by the pipeline's delete of what is live at an instant, the step the sink
+ *       runs for a slice's end-of-slice marker ({@code io.dimstream.db.snapshot}). A directory's slices are named by a regex with a group
  *       {@code t} ({@link io.dimstream.app.load.SliceFileNames}) and applied in time order.</li>
  * </ul>
  */

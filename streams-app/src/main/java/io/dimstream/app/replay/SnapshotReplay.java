@@ -1,8 +1,8 @@
 package io.dimstream.app.replay;
 
 import io.dimstream.app.change.SliceMarker;
-import io.dimstream.app.load.SliceLoader;
-import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.apply.Step;
+import io.dimstream.db.event.ArrivalSeq;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;
 import io.dimstream.db.jobs.PartitionProgress;
@@ -14,8 +14,6 @@ import io.dimstream.db.sink.PartitionRef;
 import io.dimstream.db.sink.SinkReject;
 import io.dimstream.db.snapshot.SnapshotSlices;
 import io.dimstream.db.sql.Transactions;
-import io.dimstream.db.write.ApplyResult;
-import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -37,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * transactions. {@link ReplayWorker} reads and applies the slice rows as any events (upserts at
  * the slice's instant, through the writer); this class takes the end-of-slice markers out of the
  * read records and, once a slice is complete in the range, judges it (and every complete slice
- * after it) exactly as {@code dimstream load --slice-at} does ({@link SliceLoader#judgeAbsences}).
+ * after it) exactly as {@code dimstream load --slice-at} does (a {@link Step.DeleteLiveAt} of the batch).
  *
  * <p><b>When a slice is complete in the range.</b> The source topic holds, on each partition
  * {@code p}, a slice's rows then its marker {@code marker(t, p)}; a marker names the topic's
@@ -85,7 +83,6 @@ final class SnapshotReplay {
     }
 
     private final ReplayJob job;
-    private final Scd2Writer writer;
     private final Map<Integer, Long> starts = new HashMap<>();
     /** What the committed batches read. */
     private TreeMap<Key, Part> parts = new TreeMap<>(ORDER);
@@ -96,14 +93,13 @@ final class SnapshotReplay {
     private final Map<Key, Part> changed = new HashMap<>();
     private final TreeMap<Instant, Mark> completing = new TreeMap<>();
 
-    private SnapshotReplay(ReplayJob job, Scd2Writer writer) {
+    private SnapshotReplay(ReplayJob job) {
         this.job = job;
-        this.writer = writer;
     }
 
     /** The job's slice state as its committed batches left it ({@code progress}: the job's stored range). */
-    static SnapshotReplay resume(DataSource ds, ReplayJob job, List<PartitionProgress> progress, Scd2Writer writer) throws SQLException {
-        SnapshotReplay s = new SnapshotReplay(job, writer);
+    static SnapshotReplay resume(DataSource ds, ReplayJob job, List<PartitionProgress> progress) throws SQLException {
+        SnapshotReplay s = new SnapshotReplay(job);
         progress.forEach(p -> s.starts.put(p.partition(), p.startOffset()));
         for (Part p : Transactions.inTransaction(ds, c -> ReplaySlices.load(c, job.id()))) {
             s.parts.put(new Key(p.slice(), p.partition()), p);
@@ -155,7 +151,7 @@ final class SnapshotReplay {
     /**
      * Computes what the poll's batch does to the slices: {@code rows} are its decoded slice rows
      * (each at its slice's instant, with its source partition and offset), the markers those
-     * {@link #control} kept. Called once per batch, before {@link #apply}; the state moves only at
+     * {@link #control} kept. Called once per batch, before {@link #judgement}; the state moves only at
      * {@link #committed}.
      */
     void prepare(List<Event> rows) {
@@ -212,34 +208,43 @@ final class SnapshotReplay {
         return !completing.isEmpty();
     }
 
-    /**
-     * In the batch's transaction, after its rows: stores what the batch read of the slices and
-     * judges the slices it completed (see the class notes). Can run again for the same batch (the
-     * worker retries a batch PostgreSQL refused, isolating the bad events).
-     */
-    ApplyResult apply(Connection c, EntitySpec target) throws SQLException {
-        if (next == null) {
-            return ApplyResult.empty();
+    /** In the batch's transaction: stores what the batch read of the slices (a resumed job goes on from it). */
+    void save(Connection c) throws SQLException {
+        if (next != null) {
+            ReplaySlices.save(c, job.id(), changed.values());
         }
-        ReplaySlices.save(c, job.id(), changed.values());
-        if (completing.isEmpty()) {
-            return ApplyResult.empty();
+    }
+
+    /**
+     * The batch's deletions by absence, judged in its transaction after its rows (see the class
+     * notes), or null when it completes no slice: a live job records each completed slice for the
+     * entity and judges it and every complete slice after it; a shadow job judges the slices its own
+     * range completed from the first one on. Deletes lose every tie ({@link ArrivalSeq#LOADED_ABSENCE})
+     * and carry the completing marker's place as lineage.
+     */
+    Step.DeleteLiveAt judgement() {
+        if (next == null || completing.isEmpty()) {
+            return null;
         }
         Instant first = completing.firstKey();
-        TreeSet<Instant> judged = new TreeSet<>();
-        if (job.target() == ReplayTarget.LIVE) {
-            for (Instant t : completing.keySet()) {
-                judged.addAll(SnapshotSlices.completeLoaded(c, job.entity(), t));
-            }
-        } else {
-            next.keySet().stream().map(Key::slice).filter(t -> !t.isBefore(first)).distinct().filter(t -> complete(next, t))
-                    .forEach(judged::add);
-        }
         Mark by = completing.firstEntry().getValue();
-        ApplyResult r = SliceLoader.judgeAbsences(c, writer, target, List.copyOf(judged), Source.kafka(job.topic(), by.partition(), by.offset()));
-        LOG.info("replay job {}: slices {} complete in the range; judged {}: {} versions deleted or cut", job.id(), completing.keySet(),
-                judged, r.rowsInserted() + r.rowsUpdated() + r.rowsDeleted());
-        return r;
+        List<Instant> slices = List.copyOf(completing.keySet());
+        TreeMap<Key, Part> state = next;
+        Step.LiveAt when = c -> {
+            TreeSet<Instant> judged = new TreeSet<>();
+            if (job.target() == ReplayTarget.LIVE) {
+                for (Instant t : slices) {
+                    judged.addAll(SnapshotSlices.completeLoaded(c, job.entity(), t));
+                }
+            } else {
+                state.keySet().stream().map(Key::slice).filter(t -> !t.isBefore(first)).distinct().filter(t -> complete(state, t))
+                        .forEach(judged::add);
+            }
+            LOG.info("replay job {}: slices {} complete in the range; judging {}", job.id(), slices, judged);
+            return List.copyOf(judged);
+        };
+        return new Step.DeleteLiveAt(when, ArrivalSeq.LOADED_ABSENCE, Source.kafka(job.topic(), by.partition(), by.offset()),
+                Step.KeyFilter.ALL, "replay job " + job.id() + "'s slices");
     }
 
     /** The pending batch committed. */

@@ -10,11 +10,13 @@ import io.dimstream.app.replay.ReplayWorker;
 import io.dimstream.app.replay.RetiredTablesCleanup;
 import io.dimstream.app.sink.CatchUp;
 import io.dimstream.app.sink.ChangeSink;
+import io.dimstream.app.sink.SinkMetrics;
 import io.dimstream.app.sink.SinkSettings;
 import io.dimstream.app.topology.DimstreamTopology;
 import io.dimstream.app.topology.EntityPipeline;
 import io.dimstream.app.topology.StreamThreadSupervisor;
 import io.dimstream.app.topology.StreamsConfigFactory;
+import io.dimstream.config.CdcOptions;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
 import io.dimstream.config.KafkaConfig;
@@ -22,7 +24,7 @@ import io.dimstream.config.PostgresConfig;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.schema.EntityTables;
-import io.dimstream.db.schema.EvolvedColumns;
+import io.dimstream.db.schema.EntityShapes;
 import io.dimstream.db.schema.Migrations;
 import io.dimstream.db.write.Scd2Writer;
 import io.micrometer.core.instrument.Gauge;
@@ -42,6 +44,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -145,12 +148,13 @@ public final class DimstreamService implements AutoCloseable {
             started.add(db);
             Migrations.migrate(db.dataSource());
             long tMigrated = System.nanoTime();
-            // each entity as the config declares it plus the columns added while running (the catalog),
-            // for the tables' check, the topology, the sink and the pruner alike
+            // each entity as the config declares it plus the columns added while running (the catalog):
+            // one owner of the shapes, for the tables' check, the topology, the sink, replays and the pruner alike
+            EntityShapes shapes = shapes(config, db.dataSource());
             Map<String, EntitySpec> merged = new HashMap<>();
-            for (EntityConfig e : config.entities()) {
-                EntitySpec spec = EvolvedColumns.withCatalog(db.dataSource(), e.toEntitySpec());
-                merged.put(e.name(), spec);
+            for (String name : shapes.entities()) {
+                EntitySpec spec = shapes.current(name);
+                merged.put(name, spec);
                 EntityTables.ensure(db.dataSource(), spec);
             }
             long tTables = System.nanoTime();
@@ -185,9 +189,9 @@ public final class DimstreamService implements AutoCloseable {
 
             // the sink's offsets live in PostgreSQL under its group: one group per application, so
             // two deployments sharing a database (or tests sharing one) never read each other's
-            SinkSettings sinkSettings = SinkSettings.from(config.sink(), options.applicationId() + "-sink")
+            SinkSettings sinkSettings = SinkSettingsFromConfig.of(config.sink(), options.applicationId() + "-sink")
                     .withInstanceId(options.instanceId().map(id -> id + "-sink").orElse(null));
-            ChangeSink sink = ChangeSink.create(config, sinkSettings, clients, db.dataSource(), registry).start();
+            ChangeSink sink = new ChangeSink(sinkSettings, clients, shapes, db.dataSource(), new SinkMetrics(registry)).start();
             started.add(sink);
 
             List<EntitySpec> specs = config.entities().stream().map(e -> merged.get(e.name())).toList();
@@ -198,7 +202,8 @@ public final class DimstreamService implements AutoCloseable {
             if (options.adminWorkers()) {
                 // admin actions are rows in PostgreSQL (the admin UI never talks to Kafka): replay
                 // jobs, the DLQ mirror, DLQ re-drives. A unique owner per instance for job leases.
-                ReplayWorker replay = new ReplayWorker(leaseOwner(options.applicationId()), pipelines, db.dataSource(), clients, options.replay())
+                ReplayWorker replay = new ReplayWorker(leaseOwner(options.applicationId()), pipelines, db.dataSource(), clients, options.replay(),
+                        shapes)
                         .metrics(registry).start();
                 started.add(replay);
                 // replay gauges from the jobs table (jobs by state, running jobs' progress and lag)
@@ -289,6 +294,14 @@ public final class DimstreamService implements AutoCloseable {
     }
 
     /** A unique owner per instance for job leases: {@code <application id>@<host>/<pid>/<random>}. */
+    /** The entities' shapes: the config's entities, those with {@code new-columns: type1} adding type-1 columns. */
+    static EntityShapes shapes(DimstreamConfig config, DataSource ds) {
+        Set<String> type1 = config.entities().stream()
+                .filter(e -> e.cdc().evolvesColumns() && e.cdc().newColumns() == CdcOptions.NewColumns.TYPE1)
+                .map(EntityConfig::name).collect(Collectors.toSet());
+        return new EntityShapes(ds, config.entities().stream().map(EntityConfig::toEntitySpec).toList(), type1);
+    }
+
     private static String leaseOwner(String applicationId) throws java.net.UnknownHostException {
         return applicationId + "@" + java.net.InetAddress.getLocalHost().getHostName() + "/"
                 + ProcessHandle.current().pid() + "/" + java.util.UUID.randomUUID().toString().substring(0, 8);

@@ -1,11 +1,10 @@
 package io.dimstream.app.sink;
 
-import io.dimstream.config.SinkConfig;
 import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.kafka.KafkaClients;
-import io.dimstream.config.DimstreamConfig;
-import io.dimstream.config.EntityConfig;
+import io.dimstream.db.apply.BatchApplier;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.schema.EntityShapes;
 import io.dimstream.db.sink.PartitionRef;
 import io.dimstream.db.sink.SinkGaps;
 import io.dimstream.db.sink.SinkOffsets;
@@ -97,6 +96,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     private final DatabaseBackoff backoff;
     private final PartitionBuffers buffers;
     private final ApplyExecutor executor;
+    private final OutOfRangePolicy outOfRange;
 
     private final AtomicBoolean started = new AtomicBoolean();
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -107,28 +107,27 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     private volatile Set<TopicPartition> ownedView = Set.of();
 
     /**
-     * @param kafka    the cluster and the {@code kafka.client:} settings (security) every client of dimstream takes
-     * @param entities the entities whose changes topics to read
-     * @param ds       the PostgreSQL holding the entity tables (created beforehand with
-     *                 {@code EntityTables.ensure}) and dimstream's schema (migrated)
+     * @param kafka  the cluster and the {@code kafka.client:} settings (security) every client of dimstream takes
+     * @param shapes the entities whose changes topics to read, as they are now (config plus catalog)
+     * @param ds     the PostgreSQL holding the entity tables (created beforehand with
+     *               {@code EntityTables.ensure}) and dimstream's schema (migrated)
      */
-    public ChangeSink(SinkSettings settings, KafkaClients kafka, List<EntitySpec> entities, DataSource ds, SinkMetrics metrics) {
-        if (entities.isEmpty()) {
+    public ChangeSink(SinkSettings settings, KafkaClients kafka, EntityShapes shapes, DataSource ds, SinkMetrics metrics) {
+        if (shapes.entities().isEmpty()) {
             throw new IllegalArgumentException("entities: the sink needs at least one entity");
         }
         this.settings = settings;
         this.ds = ds;
         this.metrics = metrics;
-        this.tx = new SinkTransaction(ds, new Scd2Writer(ds), settings.groupId());
+        this.tx = new SinkTransaction(new BatchApplier(ds, new Scd2Writer(ds), shapes), settings.groupId());
         this.backoff = new DatabaseBackoff(settings.backoffInitial(), settings.backoffMax(), LOG);
         this.buffers = new PartitionBuffers(settings.batchSize(), settings.batchMaxWait(), settings.backoffInitial(),
                 settings.backoffMax(), System::nanoTime);
         this.executor = new ApplyExecutor(settings.parallelism());
+        this.outOfRange = new OutOfRangePolicy(settings, ds, metrics, backoff, buffers);
         Map<String, EntitySpec> byTopic = new LinkedHashMap<>();
-        for (EntitySpec e : entities) {
-            if (byTopic.put(ChangeTopics.name(e.name()), e) != null) {
-                throw new IllegalArgumentException("entities: '" + e.name() + "' is listed twice");
-            }
+        for (String name : shapes.entities()) {
+            byTopic.put(ChangeTopics.name(name), shapes.configured(name));
         }
         this.entityByTopic = Map.copyOf(byTopic);
         Map<String, Object> p = kafka.properties();
@@ -146,34 +145,12 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         metrics.bindStatus(this::status);
     }
 
-    /** @param bootstrapServers the Kafka cluster ({@code host:port,...}); no client security settings */
+    /**
+     * A sink of {@code entities} (their columns added while running tracked) on a cluster without
+     * client security settings.
+     */
     public ChangeSink(SinkSettings settings, String bootstrapServers, List<EntitySpec> entities, DataSource ds, SinkMetrics metrics) {
-        this(settings, KafkaClients.of(bootstrapServers), entities, ds, metrics);
-    }
-
-    /** The sink of a config file's entities with {@link SinkSettings#defaults()}. */
-    public static ChangeSink create(DimstreamConfig config, String bootstrapServers, DataSource ds, MeterRegistry registry) {
-        return create(config, SinkSettings.defaults(), KafkaClients.of(bootstrapServers), ds, registry);
-    }
-
-    public static ChangeSink create(DimstreamConfig config, SinkSettings settings, KafkaClients kafka, DataSource ds,
-                                    MeterRegistry registry) {
-        List<EntitySpec> entities = new ArrayList<>();
-        java.util.Set<String> type1 = new java.util.HashSet<>();
-        for (EntityConfig e : config.entities()) {
-            try {
-                // the columns added while running, so a restarted sink writes them from its first batch
-                entities.add(io.dimstream.db.schema.EvolvedColumns.withCatalog(ds, e.toEntitySpec()));
-            } catch (java.sql.SQLException ex) {
-                throw new IllegalStateException("entity " + e.name() + ": cannot read dimstream.entity_columns: " + ex.getMessage(), ex);
-            }
-            if (e.cdc().evolvesColumns() && e.cdc().newColumns() == io.dimstream.config.CdcOptions.NewColumns.TYPE1) {
-                type1.add(e.name());
-            }
-        }
-        ChangeSink sink = new ChangeSink(settings, kafka, entities, ds, new SinkMetrics(registry));
-        sink.tx.type1NewColumns(type1);
-        return sink;
+        this(settings, KafkaClients.of(bootstrapServers), new EntityShapes(ds, entities, Set.of()), ds, metrics);
     }
 
     /** Runs {@link #run()} on a new thread named {@code dimstream-sink}; returns this. */
@@ -286,12 +263,12 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         }
     }
 
-    /** One poll; an out-of-range position is handled ({@link #outOfRange}) and gives no records. */
+    /** One poll; an out-of-range position is handled ({@link OutOfRangePolicy}) and gives no records. */
     private ConsumerRecords<byte[], byte[]> poll(KafkaConsumer<byte[], byte[]> c, Duration timeout) {
         try {
             return c.poll(timeout);
         } catch (OffsetOutOfRangeException e) {
-            outOfRange(c, e);
+            outOfRange.handle(c, e, this::fencedOff);
             return ConsumerRecords.empty();
         }
     }
@@ -362,7 +339,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     private boolean applyWave(KafkaConsumer<byte[], byte[]> c, List<List<PartitionBuffer>> wave, Set<PartitionBuffer> failedNow) {
         // the consumer is not thread-safe: positions and lags are read here, before the applies
         List<List<SinkTransaction.PartitionBatch>> batches = new ArrayList<>(wave.size());
-        List<Callable<SinkTransaction.Outcome>> tasks = new ArrayList<>(wave.size());
+        List<Callable<SinkTransaction.GroupOutcome>> tasks = new ArrayList<>(wave.size());
         for (List<PartitionBuffer> group : wave) {
             List<SinkTransaction.PartitionBatch> b = prepare(c, group);
             EntitySpec entity = group.get(0).entity;
@@ -370,13 +347,13 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             tasks.add(() -> tx.apply(entity, b));
         }
         long t0 = System.nanoTime();
-        List<ApplyExecutor.Done<SinkTransaction.Outcome>> done = executor.runAll(tasks);
+        List<ApplyExecutor.Done<SinkTransaction.GroupOutcome>> done = executor.runAll(tasks);
         Throwable unavailable = null;
         String unavailableWhat = null;
         for (int i = 0; i < wave.size(); i++) {
             List<PartitionBuffer> group = wave.get(i);
             List<SinkTransaction.PartitionBatch> b = batches.get(i);
-            ApplyExecutor.Done<SinkTransaction.Outcome> d = done.get(i);
+            ApplyExecutor.Done<SinkTransaction.GroupOutcome> d = done.get(i);
             if (d.ok()) {
                 settle(c, group, b, d.outcome(), t0);
                 continue;
@@ -422,7 +399,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     }
 
     private void settle(KafkaConsumer<byte[], byte[]> c, List<PartitionBuffer> group, List<SinkTransaction.PartitionBatch> batches,
-                        SinkTransaction.Outcome outcome, long t0) {
+                        SinkTransaction.GroupOutcome outcome, long t0) {
         if (outcome instanceof SinkTransaction.Fenced fenced) {
             int total = batches.stream().mapToInt(x -> x.records().size()).sum();
             fencedOff(c, buffers.get(fenced.tp()), fenced.stored(), total + " records");
@@ -525,57 +502,6 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                 buffers.lag(b, behind);
                 metrics.lag(b.tp, behind);
             }
-        }
-    }
-
-    /**
-     * Positions Kafka no longer has: records were deleted by retention before the sink applied them,
-     * or the topic was recreated. Never a silent jump: the partition stops (default), or with
-     * {@code on-offset-out-of-range: skip} moves to the log's start with the gap recorded.
-     */
-    private void outOfRange(KafkaConsumer<byte[], byte[]> c, OffsetOutOfRangeException e) {
-        for (Map.Entry<TopicPartition, Long> o : e.offsetOutOfRangePartitions().entrySet()) {
-            TopicPartition tp = o.getKey();
-            PartitionBuffer b = buffers.get(tp);
-            if (b == null) {
-                continue;
-            }
-            b.records.clear();
-            long start = c.beginningOffsets(List.of(tp)).get(tp);
-            long from = b.committed.orElse(o.getValue());
-            if (settings.onOffsetOutOfRange() == SinkConfig.OffsetOutOfRange.STOP) {
-                b.stopped = "stored offset " + from + " is outside the partition's log (it starts at " + start + "): records were "
-                        + "deleted by retention before the sink applied them, or the topic was recreated";
-                c.pause(List.of(tp));
-                metrics.partitionStopped(b.entity.name());
-                LOG.error("{}: {}. The partition is STOPPED on this instance (sink.on-offset-out-of-range: stop). Replay the "
-                        + "source topic for the missing changes, then restart with sink.on-offset-out-of-range: skip to record the "
-                        + "gap in dimstream.sink_gaps and go on", tp, b.stopped);
-                continue;
-            }
-            try {
-                boolean moved = Transactions.inTransaction(ds, conn ->
-                        SinkGaps.skip(conn, settings.groupId(), b.entity.name(), ref(tp), from, start));
-                if (!moved) {
-                    Map<PartitionRef, Long> now;
-                    try (Connection conn = ds.getConnection()) {
-                        now = SinkOffsets.read(conn, settings.groupId(), List.of(ref(tp)));
-                    }
-                    Long stored = now.get(ref(tp));
-                    fencedOff(c, b, stored == null ? OptionalLong.empty() : OptionalLong.of(stored), "the skip of a gap");
-                    continue;
-                }
-            } catch (SQLException | RuntimeException ex) {
-                // the position stays out of range: the next poll meets it again, after the backoff
-                backoff.failed("recording the gap [" + from + ", " + start + ") of " + tp, ex);
-                continue;
-            }
-            b.committed = OptionalLong.of(start);
-            c.seek(tp, start);
-            metrics.gap(b.entity.name(), Math.abs(start - from));
-            LOG.warn("{}: stored offset {} was outside the partition's log (it starts at {}): skipped, gap recorded in "
-                    + "dimstream.sink_gaps (sink.on-offset-out-of-range: skip). Replay the source topic for the missing changes",
-                    tp, from, start);
         }
     }
 

@@ -1,12 +1,14 @@
 package io.dimstream.app.sink;
 
-import io.dimstream.config.SinkConfig;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How a {@link ChangeSink} consumes, batches and reacts to failures.
+ * How a {@link ChangeSink} consumes, batches and reacts to failures. The sink knows no config file:
+ * the service makes these from the config's {@code sink:} section, where the defaults are declared
+ * ({@code io.dimstream.app.service.SinkSettingsFromConfig}).
  *
  * @param groupId           Kafka consumer group; also the {@code consumer_group} of the offsets
  *                          and rejects the sink keeps in PostgreSQL. Instances sharing it share
@@ -22,8 +24,8 @@ import java.util.Optional;
  *                          are applied at once, each in a transaction of its own (default 2)
  * @param onOffsetOutOfRange what to do when a partition's stored offset is no longer in the changes
  *                          topic's log (retention deleted records the sink never applied, or the
- *                          topic was recreated): {@link SinkConfig.OffsetOutOfRange#STOP} (default) the partition,
- *                          or {@link SinkConfig.OffsetOutOfRange#SKIP} to the log's start with the gap recorded in
+ *                          topic was recreated): {@link OnOffsetOutOfRange#STOP} (default) the partition,
+ *                          or {@link OnOffsetOutOfRange#SKIP} to the log's start with the gap recorded in
  *                          {@code dimstream.sink_gaps}
  * @param stuckAfter        a partition with records left to apply and no committed batch for this
  *                          long is reported stuck (health, metric); default 5 minutes
@@ -33,20 +35,19 @@ import java.util.Optional;
  */
 public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait, Duration backoffInitial,
                            Duration backoffMax, Map<String, Object> consumerOverrides, int parallelism,
-                           SinkConfig.OffsetOutOfRange onOffsetOutOfRange, Duration stuckAfter, Optional<String> instanceId) {
+                           OnOffsetOutOfRange onOffsetOutOfRange, Duration stuckAfter, Optional<String> instanceId) {
 
-    /** The sink's group under the default {@code service.application-id}. */
-    public static final String DEFAULT_GROUP_ID = io.dimstream.config.ServiceConfig.DEFAULTS.applicationId() + "-sink";
-    // the defaults of the keys of the config's sink: section are declared once, in the config
-    // (ConfigKeys, SinkConfig.DEFAULTS); the backoff is not configurable and lives only here
-    public static final int DEFAULT_BATCH_SIZE = SinkConfig.DEFAULTS.batchSize();
-    public static final Duration DEFAULT_BATCH_MAX_WAIT = SinkConfig.DEFAULTS.batchMaxWait();
+    /** The backoff after PostgreSQL failed is not configurable: 100 ms, doubled per failure, up to 10 s. */
     public static final Duration DEFAULT_BACKOFF_INITIAL = Duration.ofMillis(100);
     public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofSeconds(10);
-    public static final int DEFAULT_PARALLELISM = SinkConfig.DEFAULTS.parallelism();
-    public static final Duration DEFAULT_STUCK_AFTER = SinkConfig.DEFAULTS.stuckAfter();
 
     /** What the sink does with a partition whose stored offset left the log. */
+    public enum OnOffsetOutOfRange {
+        /** The partition stops, reported; replay the source for the missing changes. */
+        STOP,
+        /** The partition moves to the log's start, the gap recorded in {@code dimstream.sink_gaps}. */
+        SKIP
+    }
 
     public SinkSettings {
         if (groupId == null || groupId.isBlank()) {
@@ -72,27 +73,8 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
             throw new IllegalArgumentException("stuck-after: must be positive, got " + stuckAfter);
         }
         consumerOverrides = Map.copyOf(consumerOverrides);
-        java.util.Objects.requireNonNull(onOffsetOutOfRange, "on-offset-out-of-range");
-        java.util.Objects.requireNonNull(instanceId, "instanceId");
-    }
-
-    /**
-     * Group {@code dimstream-sink} ({@link #DEFAULT_GROUP_ID}), the config's {@code sink:} defaults ({@link SinkConfig#DEFAULTS}: batches of 20000
-     * records or 200 ms, 2 connections, stop on a gap, stuck after 5 minutes), backoff 100 ms to 10 s.
-     */
-    public static SinkSettings defaults() {
-        return from(SinkConfig.DEFAULTS, DEFAULT_GROUP_ID);
-    }
-
-    /**
-     * The settings of the config's {@code sink:} section (backoff and consumer settings at their defaults).
-     *
-     * @param defaultGroupId the group when the section names none ({@code <application-id>-sink})
-     */
-    public static SinkSettings from(SinkConfig sink, String defaultGroupId) {
-        return new SinkSettings(sink.groupId().orElse(defaultGroupId), sink.batchSize(), sink.batchMaxWait(), DEFAULT_BACKOFF_INITIAL,
-                DEFAULT_BACKOFF_MAX, Map.of(), sink.parallelism(), sink.onOffsetOutOfRange(),
-                sink.stuckAfter(), Optional.empty());
+        Objects.requireNonNull(onOffsetOutOfRange, "on-offset-out-of-range");
+        Objects.requireNonNull(instanceId, "instanceId");
     }
 
     public SinkSettings withGroupId(String id) {
@@ -120,7 +102,7 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
                 onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
-    public SinkSettings withOnOffsetOutOfRange(SinkConfig.OffsetOutOfRange what) {
+    public SinkSettings withOnOffsetOutOfRange(OnOffsetOutOfRange what) {
         return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 what, stuckAfter, instanceId);
     }

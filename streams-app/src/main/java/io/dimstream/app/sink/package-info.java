@@ -17,10 +17,16 @@
  *       after a failure, goes alone;</li>
  *   <li>{@link io.dimstream.app.sink.ApplyExecutor}: a wave's transactions at once, every outcome read
  *       the same way;</li>
- *   <li>{@link io.dimstream.app.sink.SinkTransaction}: ONE transaction path, a lone partition being a
- *       group of one: lock and fence every offset, read the records into typed events (validated once,
- *       by the topology; only records of the older untyped form, or of another shape, are validated
- *       here), apply them ({@code Scd2Writer.applyTyped}), rejects, advance, batch figures.</li>
+ *   <li>{@link io.dimstream.app.sink.SinkTransaction}: the sink as a source of the one apply pipeline
+ *       ({@link io.dimstream.db.apply.BatchApplier}), a lone partition being a group of one: the
+ *       group's records become steps ({@link io.dimstream.app.sink.SinkSteps}: typed events, validated
+ *       once by the topology, only records of another shape of the entity validated here; markers as
+ *       deletes of what is live at an instant over the partition's keys), the columns the records name
+ *       a shape change, and the partitions' fenced offsets the position
+ *       ({@link io.dimstream.app.sink.SinkPosition}: lock and fence every offset, advance them, the
+ *       batch figures). The applier runs it all in one transaction and returns the counts as values:
+ *       the sink's parallel groups share one {@code SinkTransaction} and nothing of a group is kept
+ *       in its fields.</li>
  *   <li>{@link io.dimstream.app.sink.SinkMetrics}: the sink's meters (served by
  *       {@code io.dimstream.app.metrics}, which depends on this package, never the reverse).</li>
  *   <li>{@link io.dimstream.app.sink.CatchUp}: whether Kafka Streams has committed its inputs and the
@@ -40,31 +46,20 @@
  * thread is in {@link io.dimstream.app.sink.ChangeSink#failure()} and the status.
  *
  * <p><b>Columns added while running</b> ({@code new-columns:}): a group whose change records name
- * columns in {@code new_columns} that the entity does not have yet adds them first, in the group's
- * transaction and before anything is written ({@link io.dimstream.db.schema.EvolvedColumns#add}:
- * an advisory lock per entity, {@code ALTER TABLE} of the table and its event memory, the catalog
- * row), then applies the group with the extended spec; once committed, later groups use it. Only
- * records whose bytes hold {@code "new_columns":} are read twice for it. The first type wins.
- * Columns a record names in {@code "widened"} ({@code schema-evolution: lenient}: a value its type
- * refused, or a retype by the record's schema) are widened next, the same way
- * ({@link io.dimstream.db.schema.EvolvedColumns#widen}: {@code ALTER COLUMN ... TYPE}, the view made
- * again, the catalog row); a change that is no safe widening throws before any DDL, so the
- * partition retries, turns stuck and says why until the column is changed by hand. After a commit
- * that changed columns, the spec is read again from the catalog (two transactions may have
- * changed different columns).
+ * columns in {@code new_columns} or {@code widened} hands them to the applier as its shape change;
+ * the entity's one shape owner ({@link io.dimstream.db.schema.EntityShapes}) adds and widens them in
+ * the group's transaction before anything is written, and reads the catalog again once it commits.
+ * Only records whose bytes hold {@code "new_columns":} or {@code "widened":} are read twice for it.
+ * A change that is no safe widening throws before any DDL, so the partition retries, turns stuck
+ * and says why until the column is changed by hand.
  *
- * <p>Snapshot feeds: an end-of-slice marker splits a batch; after the events before it, in the same
- * transaction, the slice is recorded complete on the partition and it and every complete slice
- * after it are judged ({@link io.dimstream.db.snapshot.SnapshotSlices}): the keys live at the slice's
- * instant without an event there, filtered to this partition's keys with
- * {@link io.dimstream.app.change.ChangesPartitioner}, get delete events at that instant through the
- * writer (arrival: the marker's offset). A marker for another entity or partition is a reject.
- *
- * <p>Truncates ({@code on-truncate: delete-all}): a {@link io.dimstream.app.change.TruncateMarker}
- * splits a batch the same way; after the changes before it, every key of this partition live at the
- * truncate's time with no event at exactly that time gets a delete at that time through the writer
- * (the same query as a slice with no rows; lineage: the truncate's source record). Nothing is
- * recorded: a truncate is judged once, when it arrives, and judging it again (a re-delivery) finds
- * nothing, its deletes being remembered at its time.
+ * <p><b>Snapshot feeds and truncates.</b> An end-of-slice marker, or a truncate marker
+ * ({@code on-truncate: delete-all}), splits a batch: the events before it, then a
+ * {@link io.dimstream.db.apply.Step.DeleteLiveAt} over this partition's keys (filtered with
+ * {@link io.dimstream.app.change.ChangesPartitioner}; arrival order: the marker's offset), then the
+ * events after it, in the same transaction. A slice is recorded complete on the partition in the
+ * transaction and it and every complete slice after it are judged
+ * ({@link io.dimstream.db.snapshot.SnapshotSlices}); a truncate is judged once, when it arrives (a
+ * re-delivery finds its deletes remembered). A marker for another entity or partition is a reject.
  */
 package io.dimstream.app.sink;

@@ -1,5 +1,6 @@
 package io.dimstream.app.decode;
 
+import io.dimstream.app.change.TestChanges;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -132,16 +133,16 @@ class ColumnInferenceTest {
         ChangeRecord change = new ChangeRecord("customer", ChangeClass.CHANGED, Op.UPSERT, Instant.parse("2025-01-01T00:00:00Z"), data,
                 "crm.customers", 0, 42, Map.of("nickname", "text"));
 
-        byte[] bytes = ChangeCodec.encode(change);
+        byte[] bytes = TestChanges.encode(change);
 
-        assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("{\"entity\":\"customer\",\"class\":\"CHANGED\",\"op\":\"upsert\","
+        assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("{\"entity\":\"customer\",\"class\":\"CHANGED\",\"format\":2,\"shape\":\"test-other-shape\",\"op\":\"upsert\","
                 + "\"event_time\":\"2025-01-01T00:00:00.000000Z\",\"data\":{\"id\":\"K1\",\"nickname\":\"Al\"},"
                 + "\"new_columns\":{\"nickname\":\"text\"},\"source\":{\"topic\":\"crm.customers\",\"partition\":0,\"offset\":42}}");
         assertThat(ChangeCodec.decode(bytes)).isEqualTo(change);
         assertThat(ChangeCodec.mayHaveNewColumns(bytes)).isTrue();
         ChangeRecord plain = new ChangeRecord("customer", ChangeClass.CHANGED, Op.UPSERT, change.eventTime(), data, "crm.customers", 0, 42);
-        assertThat(ChangeCodec.mayHaveNewColumns(ChangeCodec.encode(plain))).isFalse();
-        assertThat(ChangeCodec.decode(ChangeCodec.encode(plain)).newColumns()).isEqualTo(Map.of());
+        assertThat(ChangeCodec.mayHaveNewColumns(TestChanges.encode(plain))).isFalse();
+        assertThat(ChangeCodec.decode(TestChanges.encode(plain)).newColumns()).isEqualTo(Map.of());
     }
 
     @Test
@@ -152,9 +153,9 @@ class ColumnInferenceTest {
         ChangeRecord change = new ChangeRecord("customer", ChangeClass.CHANGED, Op.UPSERT, Instant.parse("2025-01-01T00:00:00Z"), data,
                 "crm.customers", 0, 42, Map.of(), Map.of("visits", "bigint", "name", "character varying(8)"));
 
-        byte[] bytes = ChangeCodec.encode(change);
+        byte[] bytes = TestChanges.encode(change);
 
-        assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("{\"entity\":\"customer\",\"class\":\"CHANGED\",\"op\":\"upsert\","
+        assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("{\"entity\":\"customer\",\"class\":\"CHANGED\",\"format\":2,\"shape\":\"test-other-shape\",\"op\":\"upsert\","
                 + "\"event_time\":\"2025-01-01T00:00:00.000000Z\",\"data\":{\"id\":\"K1\",\"visits\":3000000000},"
                 + "\"widened\":{\"name\":\"character varying(8)\",\"visits\":\"bigint\"},"
                 + "\"source\":{\"topic\":\"crm.customers\",\"partition\":0,\"offset\":42}}");
@@ -162,7 +163,7 @@ class ColumnInferenceTest {
         assertThat(ChangeCodec.mayHaveNewColumns(bytes)).isTrue();
         // a data value spelling the field's name is only a maybe: decode then finds none
         Map<String, Object> tricky = Map.of("id", "\"widened\":");
-        byte[] maybe = ChangeCodec.encode(new ChangeRecord("customer", ChangeClass.CHANGED, Op.UPSERT, change.eventTime(), tricky,
+        byte[] maybe = TestChanges.encode(new ChangeRecord("customer", ChangeClass.CHANGED, Op.UPSERT, change.eventTime(), tricky,
                 "crm.customers", 0, 42));
         assertThat(ChangeCodec.decode(maybe).widened()).isEqualTo(Map.of());
     }

@@ -116,7 +116,7 @@ class EventFileLoaderTest {
             lines.add(upsert(i));
         }
         FlakyDataSource flaky = new FlakyDataSource(DS);
-        flaky.refuseConnectionsAfter(2); // one connection per batch at parallelism 1: the third batch is refused
+        flaky.refuseConnectionsAfter(3); // one for the entity's shape, then one per batch at parallelism 1: the third batch is refused
         BreakingSource source = new BreakingSource(new JsonLinesSource(reader(lines), "f.jsonl", LOAD_START), Long.MAX_VALUE);
         assertThatThrownBy(() -> new EventFileLoader(flaky, e, 10, 1).load(source, "f.jsonl"))
                 .isInstanceOfSatisfying(LoadException.class, ex -> {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ class ExactDuplicatesTest {
         Event repeat = Event.upsert(T, Map.of("id", "K", "photo", new byte[] {0, 1}), 2, Source.kafka("t", 0, 2L));
         Event other = Event.upsert(T, Map.of("id", "K", "photo", new byte[] {0, 2}), 3, Source.kafka("t", 0, 3L));
 
-        assertThat(ReplayWorker.withoutExactDuplicates(List.of(first, repeat, other))).isEqualTo(List.of(first, other));
+        assertThat(ReplayPoll.withoutExactDuplicates(List.of(first, repeat, other), new HashMap<>())).isEqualTo(List.of(first, other));
     }
 
     @Test
@@ -31,7 +32,7 @@ class ExactDuplicatesTest {
         Event again = Event.upsert(T, Map.of("id", "K", "n", "x"), 4, Source.kafka("t", 0, 4L));
         java.util.Map<Source, List<Source>> repeats = new java.util.HashMap<>();
 
-        assertThat(ReplayWorker.withoutExactDuplicates(List.of(first, other, repeat, again), repeats)).isEqualTo(List.of(first, other));
+        assertThat(ReplayPoll.withoutExactDuplicates(List.of(first, other, repeat, again), repeats)).isEqualTo(List.of(first, other));
         assertThat(repeats).isEqualTo(Map.of(Source.kafka("t", 0, 1L), List.of(Source.kafka("t", 2, 3L), Source.kafka("t", 0, 4L))));
     }
 }

@@ -27,6 +27,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -73,7 +74,7 @@ class ReplayRepairIT {
         List<CustomerFeed.FeedRecord> feed = new CustomerFeed(400 + n, 30, Instant.parse("2025-08-01T00:00:00Z")).next(records);
         Setup s = new Setup(pipeline, pipeline.entity(), topic, ReplayFixtures.produce(bootstrap, topic, pipeline.entity(), feed));
         // as the live path writes it: a producer's exact repeat is dropped by the topology's dedup (the first arrival's lineage stays)
-        new Scd2Writer(ds).apply(s.spec(), ReplayWorker.withoutExactDuplicates(s.events()));
+        new Scd2Writer(ds).apply(s.spec(), ReplayPoll.withoutExactDuplicates(s.events(), new HashMap<>()));
         assertThat(EntityTableReader.rows(ds, s.spec())).isEqualTo(new ReferenceModel(s.spec()).rows(s.events()));
         return s;
     }

@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.TestChanges;
 import static io.dimstream.app.sink.SinkFixtures.delete;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +38,7 @@ class SinkBatchRecordTest {
         long o = firstOffset;
         for (ChangeRecord c : changes) {
             out.add(new ConsumerRecord<>(tp.topic(), tp.partition(), o++,
-                    ChangeCodec.key(List.of(String.valueOf(c.data().get("customer_id")))), ChangeCodec.encode(c)));
+                    ChangeCodec.key(List.of(String.valueOf(c.data().get("customer_id")))), TestChanges.encode(c)));
         }
         return out;
     }
@@ -67,7 +68,7 @@ class SinkBatchRecordTest {
     void aCommittedBatchRecordsOneRowWithItsEventsByClassAndLag() throws Exception {
         EntitySpec e = SinkFixtures.customer("batches_ok", DS);
         TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-ok");
+        SinkTransaction tx = SinkFixtures.tx("batches-ok", e);
 
         SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1),
@@ -92,9 +93,9 @@ class SinkBatchRecordTest {
         EntitySpec e = SinkFixtures.customer("batches_merged", DS);
         TopicPartition p0 = new TopicPartition(ChangeTopics.name(e.name()), 0);
         TopicPartition p1 = new TopicPartition(ChangeTopics.name(e.name()), 1);
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-merged");
+        SinkTransaction tx = SinkFixtures.tx("batches-merged", e);
 
-        SinkTransaction.Outcome done = tx.apply(e, List.of(
+        SinkTransaction.GroupOutcome done = tx.apply(e, List.of(
                 new SinkTransaction.PartitionBatch(p1, OptionalLong.empty(), records(p1, 0,
                         upsert(e.name(), "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 11)), 1, 0L, 0),
                 new SinkTransaction.PartitionBatch(p0, OptionalLong.empty(), records(p0, 0,
@@ -114,7 +115,7 @@ class SinkBatchRecordTest {
                 SinkFixtures.Row.of("C2", "b@x.io", "Rome", 1L, "2025-08-01T10:00:00Z", null, true, false, 11L));
 
         // partition 1's expected offset is stale (another instance moved it): neither partition's batch lands
-        SinkTransaction.Outcome fenced = tx.apply(e, List.of(
+        SinkTransaction.GroupOutcome fenced = tx.apply(e, List.of(
                 new SinkTransaction.PartitionBatch(p0, OptionalLong.of(2), records(p0, 2,
                         delete(e.name(), "2025-08-03T09:00:00Z", "C1", 13)), 3, 0L, 0),
                 new SinkTransaction.PartitionBatch(p1, OptionalLong.of(0), records(p1, 0,
@@ -130,11 +131,11 @@ class SinkBatchRecordTest {
     void aFencedBatchRecordsNothing() throws Exception {
         EntitySpec e = SinkFixtures.customer("batches_fenced", DS);
         TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-fenced");
+        SinkTransaction tx = SinkFixtures.tx("batches-fenced", e);
         SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0, 0L);
 
-        SinkTransaction.Outcome stale = SinkFixtures.applyOne(tx, tp, e, OptionalLong.of(0), records(tp, 0,
+        SinkTransaction.GroupOutcome stale = SinkFixtures.applyOne(tx, tp, e, OptionalLong.of(0), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0, 0L);
 
         assertThat(stale).isEqualTo(new SinkTransaction.Fenced(tp, OptionalLong.of(1)));
@@ -160,7 +161,7 @@ class SinkBatchRecordTest {
                 p.executeUpdate();
             }
         }
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-prune");
+        SinkTransaction tx = SinkFixtures.tx("batches-prune", e);
 
         SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0, 0L);

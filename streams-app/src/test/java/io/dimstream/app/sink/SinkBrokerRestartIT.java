@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.service.SinkSettingsFromConfig;
 import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.topology.TopicPlanner;
 import static io.dimstream.app.sink.SinkFixtures.delete;
@@ -36,7 +37,7 @@ class SinkBrokerRestartIT {
         String group = "broker-restart";
         EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir);
         String bootstrap = kafka.bootstrapServers();
-        try (ChangeSink sink = new ChangeSink(SinkSettings.defaults().withGroupId(group), bootstrap, List.of(e), DS,
+        try (ChangeSink sink = new ChangeSink(SinkSettingsFromConfig.defaults().withGroupId(group), bootstrap, List.of(e), DS,
                 new SinkMetrics(new SimpleMeterRegistry())).start()) {
             kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
             SinkFixtures.produce(bootstrap, topic, raws(List.of(

@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.service.SinkSettingsFromConfig;
 import io.dimstream.app.testing.FlakyDataSource;
 import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.topology.TopicPlanner;
@@ -37,7 +38,7 @@ class SinkDatabaseOutageIT {
         FlakyDataSource flaky = new FlakyDataSource(DS);
         // down from the start: even the stored offsets cannot be read at assignment
         flaky.failNextConnections(6);
-        SinkSettings settings = SinkSettings.defaults().withGroupId(group).withBackoff(Duration.ofMillis(50), Duration.ofMillis(400));
+        SinkSettings settings = SinkSettingsFromConfig.defaults().withGroupId(group).withBackoff(Duration.ofMillis(50), Duration.ofMillis(400));
 
         try (ChangeSink sink = new ChangeSink(settings, KAFKA.get().bootstrapServers(), List.of(e), flaky,
                 new SinkMetrics(new SimpleMeterRegistry())).start()) {

@@ -1,7 +1,7 @@
 package io.dimstream.app.sink;
 
 import io.dimstream.app.testing.FlakyDataSource;
-import io.dimstream.config.SinkConfig;
+import io.dimstream.app.service.SinkSettingsFromConfig;
 import static io.dimstream.app.sink.SinkFixtures.raws;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,7 +43,7 @@ class SinkFailuresIT {
     private static final DataSource DS = TestPostgres.dataSource();
 
     private static SinkSettings settings(String group) {
-        return SinkSettings.defaults().withGroupId(group).withBatching(100, Duration.ofMillis(50))
+        return SinkSettingsFromConfig.defaults().withGroupId(group).withBatching(100, Duration.ofMillis(50))
                 .withBackoff(Duration.ofMillis(50), Duration.ofMillis(500)).withStuckAfter(Duration.ofSeconds(2));
     }
 
@@ -145,7 +145,7 @@ class SinkFailuresIT {
         long[] logStart = gap(e, "fail-gap-skip", first, lost, after);
 
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (ChangeSink sink = new ChangeSink(settings("fail-gap-skip").withOnOffsetOutOfRange(SinkConfig.OffsetOutOfRange.SKIP),
+        try (ChangeSink sink = new ChangeSink(settings("fail-gap-skip").withOnOffsetOutOfRange(SinkSettings.OnOffsetOutOfRange.SKIP),
                 KAFKA.get().bootstrapServers(), List.of(e), DS, new SinkMetrics(registry)).start()) {
             List<Row> expected = new ArrayList<>(rowsOf(first));
             expected.addAll(rowsOf(after));

@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.TestChanges;
 import io.dimstream.app.change.ChangeTopics;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,7 +32,7 @@ class SinkFenceTest {
         long o = firstOffset;
         for (ChangeRecord c : changes) {
             out.add(new ConsumerRecord<>(tp.topic(), tp.partition(), o++,
-                    ChangeCodec.key(List.of(String.valueOf(c.data().get("customer_id")))), ChangeCodec.encode(c)));
+                    ChangeCodec.key(List.of(String.valueOf(c.data().get("customer_id")))), TestChanges.encode(c)));
         }
         return out;
     }
@@ -54,9 +55,9 @@ class SinkFenceTest {
         String group = "fence-stale";
         // another instance has applied up to offset 7 meanwhile; this one still expects 5
         storeOffset(group, tp, 7);
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), group);
+        SinkTransaction tx = SinkFixtures.tx(group, e);
 
-        SinkTransaction.Outcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.of(5), records(tp, 5,
+        SinkTransaction.GroupOutcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.of(5), records(tp, 5,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1),
                 upsert(e.name(), "2025-08-02T09:00:00Z", "C2", "b@x.io", "Rome", 1, 2)), 7);
 
@@ -71,9 +72,9 @@ class SinkFenceTest {
         TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 2);
         String group = "fence-first";
         storeOffset(group, tp, 3);
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), group);
+        SinkTransaction tx = SinkFixtures.tx(group, e);
 
-        SinkTransaction.Outcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
+        SinkTransaction.GroupOutcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1);
 
         assertThat(out).isEqualTo(new SinkTransaction.Fenced(tp, OptionalLong.of(3)));
@@ -86,11 +87,11 @@ class SinkFenceTest {
         EntitySpec e = SinkFixtures.customer("fence_ok", DS);
         TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 1);
         String group = "fence-ok";
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), group);
+        SinkTransaction tx = SinkFixtures.tx(group, e);
 
-        SinkTransaction.Outcome first = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
+        SinkTransaction.GroupOutcome first = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 2);
-        SinkTransaction.Outcome second = SinkFixtures.applyOne(tx, tp, e, OptionalLong.of(2), records(tp, 2,
+        SinkTransaction.GroupOutcome second = SinkFixtures.applyOne(tx, tp, e, OptionalLong.of(2), records(tp, 2,
                 upsert(e.name(), "2025-08-02T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 2)), 4);
 
         assertThat(first).isInstanceOf(SinkTransaction.Committed.class);
@@ -107,9 +108,9 @@ class SinkFenceTest {
         TopicPartition p0 = new TopicPartition(ChangeTopics.name(e.name()), 0);
         TopicPartition p1 = new TopicPartition(ChangeTopics.name(e.name()), 1);
         String group = "fence-merged";
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), group);
+        SinkTransaction tx = SinkFixtures.tx(group, e);
 
-        SinkTransaction.Outcome first = tx.apply(e, List.of(
+        SinkTransaction.GroupOutcome first = tx.apply(e, List.of(
                 new SinkTransaction.PartitionBatch(p1, OptionalLong.empty(), records(p1, 0,
                         upsert(e.name(), "2025-08-01T09:00:00Z", "C2", "b@x.io", "Rome", 1, 1)), 1, 0L, 0),
                 new SinkTransaction.PartitionBatch(p0, OptionalLong.empty(), records(p0, 0,
@@ -117,7 +118,7 @@ class SinkFenceTest {
                         upsert(e.name(), "2025-08-02T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 2)), 2, 0L, 0)));
         // then p1 is fenced (another instance moved it to 5): p0's part is rolled back too
         storeOffsetAdvance(group, p1, 5);
-        SinkTransaction.Outcome fenced = tx.apply(e, List.of(
+        SinkTransaction.GroupOutcome fenced = tx.apply(e, List.of(
                 new SinkTransaction.PartitionBatch(p0, OptionalLong.of(2), records(p0, 2,
                         upsert(e.name(), "2025-08-03T09:00:00Z", "C1", "a@x.io", "Nice", 3, 3)), 3, 0L, 0),
                 new SinkTransaction.PartitionBatch(p1, OptionalLong.of(1), records(p1, 1,

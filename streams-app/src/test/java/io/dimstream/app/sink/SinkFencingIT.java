@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.service.SinkSettingsFromConfig;
 import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.topology.TopicPlanner;
 import static io.dimstream.app.sink.SinkFixtures.raws;
@@ -58,7 +59,7 @@ class SinkFencingIT {
         String topic = ChangeTopics.name(name);
         KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
         String group = "fencing";
-        SinkSettings settings = SinkSettings.defaults().withGroupId(group).withBatching(7, Duration.ofMillis(50));
+        SinkSettings settings = SinkSettingsFromConfig.defaults().withGroupId(group).withBatching(7, Duration.ofMillis(50));
         int keys = 30;
 
         ChangeSink a = new ChangeSink(settings, KAFKA.get().bootstrapServers(), List.of(e), DS, new SinkMetrics(new SimpleMeterRegistry()))
@@ -109,7 +110,7 @@ class SinkFencingIT {
         String topic = ChangeTopics.name(name);
         KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
         String group = "fenced";
-        try (ChangeSink sink = new ChangeSink(SinkSettings.defaults().withGroupId(group), KAFKA.get().bootstrapServers(), List.of(e), DS,
+        try (ChangeSink sink = new ChangeSink(SinkSettingsFromConfig.defaults().withGroupId(group), KAFKA.get().bootstrapServers(), List.of(e), DS,
                 new SinkMetrics(new SimpleMeterRegistry())).start()) {
             // offsets 0 and 1, the commit marker at 2
             SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(List.of(

@@ -1,15 +1,20 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.TestChanges;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import java.util.OptionalLong;
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.apply.BatchApplier;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.schema.EntityShapes;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.event.Op;
 import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.write.Scd2Writer;
+import io.dimstream.db.testing.TestPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -78,7 +83,7 @@ final class SinkFixtures {
     /** A record to send: key bytes (null: the first key part of the change) and value bytes. */
     record Raw(byte[] key, byte[] value) {
         static Raw of(ChangeRecord r) {
-            return new Raw(ChangeCodec.key(List.of(String.valueOf(r.data().get("customer_id")))), ChangeCodec.encode(r));
+            return new Raw(ChangeCodec.key(List.of(String.valueOf(r.data().get("customer_id")))), TestChanges.encode(r));
         }
     }
 
@@ -144,18 +149,24 @@ final class SinkFixtures {
         return t == null ? null : t.withOffsetSameInstant(ZoneOffset.UTC).toInstant().toString();
     }
 
+    /** The sink's transaction of {@code group} over {@code entities} (their columns added while running tracked). */
+    static SinkTransaction tx(String group, EntitySpec... entities) {
+        return new SinkTransaction(new BatchApplier(TestPostgres.dataSource(), new Scd2Writer(TestPostgres.dataSource()),
+                EntityShapes.of(TestPostgres.dataSource(), entities)), group);
+    }
+
     /** One partition's batch as a group of one (the sink's single transaction path). */
-    static SinkTransaction.Outcome applyOne(SinkTransaction tx, TopicPartition tp, EntitySpec e, OptionalLong expected,
+    static SinkTransaction.GroupOutcome applyOne(SinkTransaction tx, TopicPartition tp, EntitySpec e, OptionalLong expected,
                                             List<ConsumerRecord<byte[], byte[]>> records, long next) throws SQLException {
         return applyOne(tx, tp, e, expected, records, next, 0, null);
     }
 
-    static SinkTransaction.Outcome applyOne(SinkTransaction tx, TopicPartition tp, EntitySpec e, OptionalLong expected,
+    static SinkTransaction.GroupOutcome applyOne(SinkTransaction tx, TopicPartition tp, EntitySpec e, OptionalLong expected,
                                             List<ConsumerRecord<byte[], byte[]>> records, long next, int partitions) throws SQLException {
         return applyOne(tx, tp, e, expected, records, next, partitions, null);
     }
 
-    static SinkTransaction.Outcome applyOne(SinkTransaction tx, TopicPartition tp, EntitySpec e, OptionalLong expected,
+    static SinkTransaction.GroupOutcome applyOne(SinkTransaction tx, TopicPartition tp, EntitySpec e, OptionalLong expected,
                                             List<ConsumerRecord<byte[], byte[]>> records, long next, int partitions, Long lagAfter)
             throws SQLException {
         return tx.apply(e, List.of(new SinkTransaction.PartitionBatch(tp, expected, records, next, lagAfter, partitions)));

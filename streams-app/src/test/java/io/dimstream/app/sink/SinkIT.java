@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.service.SinkSettingsFromConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.dimstream.app.change.ChangeTopics;
@@ -42,7 +43,7 @@ class SinkIT {
     private static final DataSource DS = TestPostgres.dataSource();
 
     private static ChangeSink sink(String group, EntitySpec e, SinkMetrics metrics) {
-        return new ChangeSink(SinkSettings.defaults().withGroupId(group), KAFKA.get().bootstrapServers(), List.of(e), DS, metrics)
+        return new ChangeSink(SinkSettingsFromConfig.defaults().withGroupId(group), KAFKA.get().bootstrapServers(), List.of(e), DS, metrics)
                 .start();
     }
 
@@ -143,7 +144,7 @@ class SinkIT {
         SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(changes));
 
         String group = "sinkit-backlog-" + parallelism;
-        SinkSettings settings = SinkSettings.defaults().withGroupId(group).withBatching(5, Duration.ofMillis(200))
+        SinkSettings settings = SinkSettingsFromConfig.defaults().withGroupId(group).withBatching(5, Duration.ofMillis(200))
                 .withParallelism(parallelism);
         try (ChangeSink sink = new ChangeSink(settings, KAFKA.get().bootstrapServers(), List.of(e), DS, new SinkMetrics(new SimpleMeterRegistry()))
                 .start()) {

@@ -71,9 +71,9 @@ class SinkIsolationTest {
         Set<Integer> poisoned = new TreeSet<>(List.of(17, 4_242, 9_998));
         List<ChangeRecord> changes = feed(e.name(), 10_000, poisoned, 7L);
         List<ConsumerRecord<byte[], byte[]>> records = SinkFixtures.records(tp, 0, changes);
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "iso-10k");
+        SinkTransaction tx = SinkFixtures.tx("iso-10k", e);
 
-        SinkTransaction.Outcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records, 10_000);
+        SinkTransaction.GroupOutcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records, 10_000);
 
         // the reference: the 9,997 good events applied alone, with the same arrival order (offsets)
         List<Event> good = new ArrayList<>();
@@ -100,16 +100,16 @@ class SinkIsolationTest {
         EntitySpec e = withPoisonCheck("iso_group");
         TopicPartition p0 = new TopicPartition(ChangeTopics.name(e.name()), 0);
         TopicPartition p1 = new TopicPartition(ChangeTopics.name(e.name()), 1);
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "iso-group");
+        SinkTransaction tx = SinkFixtures.tx("iso-group", e);
 
-        SinkTransaction.Outcome out = tx.apply(e, List.of(
-                SinkTransaction.PartitionBatch.of(p0, OptionalLong.empty(), SinkFixtures.records(p0, 0, List.of(
+        SinkTransaction.GroupOutcome out = tx.apply(e, List.of(
+                new SinkTransaction.PartitionBatch(p0, OptionalLong.empty(), SinkFixtures.records(p0, 0, List.of(
                         upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1),
                         upsert(e.name(), "2025-08-02T09:00:00Z", "C1", "poison@x.io", "Lyon", 2, 2),
-                        upsert(e.name(), "2025-08-03T09:00:00Z", "C1", "a@x.io", "Nice", 3, 3))), 3),
-                SinkTransaction.PartitionBatch.of(p1, OptionalLong.empty(), SinkFixtures.records(p1, 0, List.of(
+                        upsert(e.name(), "2025-08-03T09:00:00Z", "C1", "a@x.io", "Nice", 3, 3))), 3, null, 0),
+                new SinkTransaction.PartitionBatch(p1, OptionalLong.empty(), SinkFixtures.records(p1, 0, List.of(
                         upsert(e.name(), "2025-08-01T09:00:00Z", "C2", "poison@y.io", "Rome", 1, 4),
-                        upsert(e.name(), "2025-08-02T09:00:00Z", "C3", "c@x.io", "Oslo", 1, 5))), 2)));
+                        upsert(e.name(), "2025-08-02T09:00:00Z", "C3", "c@x.io", "Oslo", 1, 5))), 2, null, 0)));
 
         assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> assertThat(c.rejects()).isEqualTo(2));
         assertThat(SinkFixtures.rows(DS, e)).containsExactly(
@@ -126,7 +126,7 @@ class SinkIsolationTest {
     void aFailureThatIsNoRecordsFaultRollsBackTheWholeBatch() throws Exception {
         EntitySpec e = SinkFixtures.customer("iso_other", DS);
         TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "iso-other");
+        SinkTransaction tx = SinkFixtures.tx("iso-other", e);
         try (Connection c = DS.getConnection(); Statement s = c.createStatement()) {
             // a table altered by hand so that no statement of the writer can run: class 42, not data
             s.execute("ALTER TABLE " + e.table() + " RENAME COLUMN city TO town");

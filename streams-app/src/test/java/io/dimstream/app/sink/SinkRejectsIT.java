@@ -1,5 +1,7 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.service.SinkSettingsFromConfig;
+import io.dimstream.app.change.TestChanges;
 import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.topology.TopicPlanner;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
@@ -72,18 +74,18 @@ class SinkRejectsIT {
                 SinkFixtures.SOURCE_TOPIC, 0, 3);
         ChangeRecord otherEntity = upsert("supplier", "2025-08-01T12:00:00Z", "S1", "s@x.io", "Kiel", 1, 4);
         String notJson = "{\"entity\": \"rejects_customer\", \"class\": ";
-        String noTime = "{\"entity\":\"rejects_customer\",\"class\":\"NEW\",\"op\":\"upsert\",\"data\":{\"customer_id\":\"C9\"},"
+        String noTime = "{\"entity\":\"rejects_customer\",\"class\":\"NEW\",\"format\":2,\"shape\":\"test-other-shape\",\"op\":\"upsert\",\"data\":{\"customer_id\":\"C9\"},"
                 + "\"source\":{\"topic\":\"crm.customers\",\"partition\":0,\"offset\":5}}";
         List<Raw> records = List.of(
                 Raw.of(upsert(name, "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)),         // offset 0
                 new Raw("[\"C7\"]".getBytes(StandardCharsets.UTF_8), notJson.getBytes(StandardCharsets.UTF_8)), // 1
                 Raw.of(upsert(name, "2025-08-02T09:00:00Z", "C1", "a@x.io", "Lyon", 2, 2)),          // 2
-                new Raw("[null]".getBytes(StandardCharsets.UTF_8), ChangeCodec.encode(invalid)),      // 3
+                new Raw("[null]".getBytes(StandardCharsets.UTF_8), TestChanges.encode(invalid)),      // 3
                 Raw.of(otherEntity),                                                                  // 4
                 new Raw("[\"C9\"]".getBytes(StandardCharsets.UTF_8), noTime.getBytes(StandardCharsets.UTF_8)), // 5
                 Raw.of(upsert(name, "2025-08-01T10:00:00Z", "C2", "b@x.io", "Rome", 1, 6)));         // 6
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (ChangeSink sink = new ChangeSink(SinkSettings.defaults().withGroupId(group), KAFKA.get().bootstrapServers(), List.of(e), DS,
+        try (ChangeSink sink = new ChangeSink(SinkSettingsFromConfig.defaults().withGroupId(group), KAFKA.get().bootstrapServers(), List.of(e), DS,
                 new SinkMetrics(registry)).start()) {
             SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, records);
 
@@ -95,10 +97,10 @@ class SinkRejectsIT {
                 assertThat(rejects(group)).containsExactly(
                         new Reject(topic, 0, 1, name, "change record is not JSON: Unexpected end-of-input within/between Object entries",
                                 notJson),
-                        new Reject(topic, 0, 3, name, "key column 'customer_id' is NULL", new String(ChangeCodec.encode(invalid),
+                        new Reject(topic, 0, 3, name, "key column 'customer_id' is NULL", new String(TestChanges.encode(invalid),
                                 StandardCharsets.UTF_8)),
                         new Reject(topic, 0, 4, name, "change of entity 'supplier' on the changes topic of entity '" + name + "'",
-                                new String(ChangeCodec.encode(otherEntity), StandardCharsets.UTF_8)),
+                                new String(TestChanges.encode(otherEntity), StandardCharsets.UTF_8)),
                         new Reject(topic, 0, 5, name, "malformed change record: a required field is missing (entity, class, op, event_time, "
                                 + "data and source are required)", noTime));
                 assertThat(SinkFixtures.storedOffsets(DS, group, topic)).isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), topic));

@@ -63,12 +63,12 @@ class SinkSnapshotSliceTest {
             entity = spec;
             String name = spec.name();
             feed = new SnapshotSliceFeed(entity);
-            tx = new SinkTransaction(DS, new Scd2Writer(DS), "snapshot-" + name);
+            tx = SinkFixtures.tx("snapshot-" + name, entity);
         }
 
         void apply(int p, List<ConsumerRecord<byte[], byte[]>> batch) throws Exception {
             long next = feed.offset(p);
-            SinkTransaction.Outcome out = SinkFixtures.applyOne(tx, feed.tp(p), entity, stored.getOrDefault(p, OptionalLong.empty()), batch, next,
+            SinkTransaction.GroupOutcome out = SinkFixtures.applyOne(tx, feed.tp(p), entity, stored.getOrDefault(p, OptionalLong.empty()), batch, next,
                     SnapshotSliceFeed.PARTITIONS);
             assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> assertThat(c.rejects()).isZero());
             stored.put(p, OptionalLong.of(next));
@@ -290,7 +290,7 @@ class SinkSnapshotSliceTest {
         sink.slice(T1, SLICE_1);
         // a marker claiming partition 1, read from partition 0
         long next = sink.feed.offset(0) + 1;
-        SinkTransaction.Outcome out = SinkFixtures.applyOne(sink.tx, sink.feed.tp(0), sink.entity, sink.stored.get(0),
+        SinkTransaction.GroupOutcome out = SinkFixtures.applyOne(sink.tx, sink.feed.tp(0), sink.entity, sink.stored.get(0),
                 List.of(sink.feed.marker(0, new SliceMarker(sink.entity.name(), T2, 1, 2))), next, SnapshotSliceFeed.PARTITIONS);
 
         assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> assertThat(c.rejects()).isEqualTo(1));

@@ -50,7 +50,7 @@ class SinkTruncateTest {
 
         Feed(String name) throws Exception {
             entity = SinkFixtures.customer(name, DS);
-            tx = new SinkTransaction(DS, new Scd2Writer(DS), "truncate-" + name);
+            tx = SinkFixtures.tx("truncate-" + name, entity);
         }
 
         TopicPartition tp(int p) {
@@ -82,7 +82,7 @@ class SinkTruncateTest {
         /** Applies a batch of partition p; returns the rejects. */
         int apply(int p, List<ConsumerRecord<byte[], byte[]>> batch) throws Exception {
             long to = next.getOrDefault(p, 0L);
-            SinkTransaction.Outcome out = SinkFixtures.applyOne(tx, tp(p), entity, stored.getOrDefault(p, OptionalLong.empty()), batch, to,
+            SinkTransaction.GroupOutcome out = SinkFixtures.applyOne(tx, tp(p), entity, stored.getOrDefault(p, OptionalLong.empty()), batch, to,
                     PARTITIONS);
             assertThat(out).isInstanceOf(SinkTransaction.Committed.class);
             stored.put(p, OptionalLong.of(to));

@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.TestChanges;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.app.change.ChangeClass;
@@ -32,31 +33,28 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 /**
- * The sink reads the changes topic's typed form straight into typed events, and still reads the
- * older, untyped form (an upgrade in place finds both in one partition). Real PostgreSQL, no broker.
+ * The sink reads the changes topic's typed form straight into typed events; a record of another
+ * shape of its entity is validated again; a record without the typed form (no {@code format} field:
+ * nothing dimstream writes) is refused to the rejects naming why, the records around it landing.
+ * Real PostgreSQL, no broker.
  */
 class SinkTypedChangesTest {
 
     private static final DataSource DS = TestPostgres.dataSource();
 
     @Test
-    void untypedRecordsOfTheReleaseBeforeAndTypedRecordsInOneBatchLandAsOneHistory() throws Exception {
+    void recordsWithoutTheTypedFormAreRefusedNamingWhyAndTheTypedOnesAroundThemLand() throws Exception {
         EntitySpec e = SinkFixtures.customer("upgrade_mix", DS);
         TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
         List<byte[]> untyped = fixture("untyped-v1.jsonl");
-        // the fixture is what the untyped encoder writes
-        assertThat(untyped).extracting(b -> new String(b, StandardCharsets.UTF_8)).containsExactly(
-                text(ChangeCodec.encode(SinkFixtures.upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), ChangeClass.NEW),
-                text(ChangeCodec.encode(SinkFixtures.upsert(e.name(), "2025-08-01T09:30:00Z", "C2", "b@x.io", "Rome", 1, 2)), ChangeClass.NEW),
-                text(ChangeCodec.encode(unchangedEmail(e.name())), ChangeClass.CHANGED));
         Map<String, Object> c1 = new LinkedHashMap<>();
         c1.put("customer_id", "C1");
-        c1.put("email", Unchanged.VALUE);
+        c1.put("email", "a@x.io");
         c1.put("city", "Lyon");
         c1.put("last_login", 2L);
         byte[] typedUpsert = typed(e, Event.upsert(Instant.parse("2025-08-01T10:00:00Z"), c1, 0, Source.kafka("crm.customers", 0, 3)),
-                ChangeClass.CHANGED);
-        byte[] typedDelete = typed(e, Event.delete(Instant.parse("2025-08-01T11:00:00Z"), Map.of("customer_id", "C2"), 0,
+                ChangeClass.NEW);
+        byte[] typedDelete = typed(e, Event.delete(Instant.parse("2025-08-01T11:00:00Z"), Map.of("customer_id", "C1"), 0,
                 Source.kafka("crm.customers", 0, 5)), ChangeClass.DELETED);
         byte[] badTyped = new String(typed(e, Event.upsert(Instant.parse("2025-08-01T12:00:00Z"), Map.of("customer_id", "C3", "email", "c@x.io",
                 "city", "Nice", "last_login", 7L), 0, Source.kafka("crm.customers", 0, 6)), ChangeClass.NEW), StandardCharsets.UTF_8)
@@ -66,24 +64,22 @@ class SinkTypedChangesTest {
         for (int i = 0; i < values.size(); i++) {
             records.add(new ConsumerRecord<>(tp.topic(), 0, i, null, values.get(i)));
         }
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "upgrade-mix");
+        SinkTransaction tx = SinkFixtures.tx("untyped-refused", e);
 
-        SinkTransaction.Outcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records, values.size());
+        SinkTransaction.GroupOutcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records, values.size());
 
         assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> {
-            assertThat(c.rejects()).isEqualTo(1);
+            assertThat(c.rejects()).isEqualTo(4);
             assertThat(c.disagreements()).as("the topology's classes are the writer's").isEmpty();
-            assertThat(c.validated()).as("the three records of the older form, not the typed ones").isEqualTo(Map.of("older-form", 3));
+            assertThat(c.validated()).as("no record of another shape").isEmpty();
         });
         assertThat(SinkFixtures.rows(DS, e)).containsExactly(
-                SinkFixtures.Row.of("C1", "a@x.io", "Paris", 1L, "2025-08-01T09:00:00Z", "2025-08-01T10:00:00Z", false, false, 1L),
-                SinkFixtures.Row.of("C1", "a@x.io", "Lyon", 2L, "2025-08-01T10:00:00Z", null, true, false, 3L),
-                SinkFixtures.Row.of("C2", "b@x.io", "Rome", 1L, "2025-08-01T09:30:00Z", "2025-08-01T10:30:00Z", false, false, 2L),
-                SinkFixtures.Row.of("C2", "b@x.io", "Oslo", 2L, "2025-08-01T10:30:00Z", "2025-08-01T11:00:00Z", false, false, 4L),
-                SinkFixtures.Row.of("C2", "b@x.io", "Oslo", 2L, "2025-08-01T11:00:00Z", null, false, true, 5L));
-        assertThat(rejects("upgrade-mix")).containsExactly(
+                SinkFixtures.Row.of("C1", "a@x.io", "Lyon", 2L, "2025-08-01T10:00:00Z", "2025-08-01T11:00:00Z", false, false, 3L),
+                SinkFixtures.Row.of("C1", "a@x.io", "Lyon", 2L, "2025-08-01T11:00:00Z", null, false, true, 5L));
+        String notTyped = "malformed change record: no \"format\" field: not a change record of the typed form the topology writes";
+        assertThat(rejects("untyped-refused")).containsExactly("0|0|" + notTyped, "0|1|" + notTyped, "0|3|" + notTyped,
                 "0|5|malformed change record: column 'last_login': \"seven\" is not a bigint as the typed form writes it");
-        assertThat(SinkFixtures.storedOffsets(DS, "upgrade-mix", tp.topic())).isEqualTo(Map.of(0, 6L));
+        assertThat(SinkFixtures.storedOffsets(DS, "untyped-refused", tp.topic())).isEqualTo(Map.of(0, 6L));
     }
 
     @Test
@@ -101,9 +97,9 @@ class SinkTypedChangesTest {
         for (int i = 0; i < values.size(); i++) {
             records.add(new ConsumerRecord<>(tp.topic(), 0, i, null, values.get(i)));
         }
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "class-disagree");
+        SinkTransaction tx = SinkFixtures.tx("class-disagree", e);
 
-        SinkTransaction.Outcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records, values.size());
+        SinkTransaction.GroupOutcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records, values.size());
 
         assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> {
             assertThat(c.result().newKeys()).isEqualTo(1);
@@ -139,9 +135,9 @@ class SinkTypedChangesTest {
         for (int i = 0; i < values.size(); i++) {
             records.add(new ConsumerRecord<>(tp.topic(), 0, i, null, values.get(i)));
         }
-        SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "other-shape");
+        SinkTransaction tx = SinkFixtures.tx("other-shape", e);
 
-        SinkTransaction.Outcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records, values.size());
+        SinkTransaction.GroupOutcome out = SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records, values.size());
 
         assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> {
             assertThat(c.rejects()).isZero();
@@ -159,23 +155,7 @@ class SinkTypedChangesTest {
                 SinkFixtures.Row.of("C1", "a@x.io", "Lyon", 2L, "2025-08-01T10:00:00Z", null, true, false, 2L));
     }
 
-    /** C2 at 10:30: Oslo, last login 2, the email the source did not send. */
-    private static ChangeRecord unchangedEmail(String entity) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("customer_id", "C2");
-        data.put("city", "Oslo");
-        data.put("last_login", 2L);
-        data.put("email", Unchanged.VALUE);
-        return new ChangeRecord(entity, ChangeClass.CHANGED, Op.UPSERT, Instant.parse("2025-08-01T10:30:00Z"), data,
-                SinkFixtures.SOURCE_TOPIC, 0, 4);
-    }
 
-    /** The encoded untyped record under {@code cls} (SinkFixtures gives every upsert CHANGED). */
-    private static String text(byte[] encoded, ChangeClass cls) {
-        ChangeRecord r = ChangeCodec.decode(encoded);
-        return new String(ChangeCodec.encode(new ChangeRecord(r.entity(), cls, r.op(), r.eventTime(), r.data(), r.sourceTopic(),
-                r.sourcePartition(), r.sourceOffset())), StandardCharsets.UTF_8);
-    }
 
     /** The typed change record the topology writes of an event it validated. */
     private static byte[] typed(EntitySpec e, Event event, ChangeClass cls) {

@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.TestChanges;
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
@@ -76,7 +77,7 @@ final class SnapshotSliceFeed {
             }
             long o = take(p);
             ChangeRecord c = new ChangeRecord(entity.name(), ChangeClass.NEW, Op.UPSERT, slice, r.data(), "crm.snapshots", p, o);
-            out.add(new ConsumerRecord<>(tp(p).topic(), p, o, ChangeCodec.key(List.of(r.id())), ChangeCodec.encode(c)));
+            out.add(new ConsumerRecord<>(tp(p).topic(), p, o, ChangeCodec.key(List.of(r.id())), TestChanges.encode(c)));
         }
         if (marker) {
             out.add(marker(p, new SliceMarker(entity.name(), slice, p, PARTITIONS)));

@@ -1,6 +1,6 @@
-package io.dimstream.app.sink;
+package io.dimstream.app.service;
 
-import io.dimstream.config.SinkConfig;
+import io.dimstream.app.sink.SinkSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.config.DimstreamConfig;
@@ -10,7 +10,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The sink's settings take the {@code sink:} keys' defaults from the config, where they are declared once. */
-class SinkSettingsTest {
+class SinkSettingsFromConfigTest {
 
     private static final String BASE = """
             postgres: {url: embedded}
@@ -24,9 +24,9 @@ class SinkSettingsTest {
 
     @Test
     void withoutASinkSectionTheSettingsAreTheDefaults() {
-        assertThat(SinkSettings.from(parse(BASE).sink(), "app-sink")).isEqualTo(SinkSettings.defaults().withGroupId("app-sink"));
-        assertThat(SinkSettings.defaults()).isEqualTo(new SinkSettings("dimstream-sink", 20_000, Duration.ofMillis(200),
-                Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 2, SinkConfig.OffsetOutOfRange.STOP, Duration.ofMinutes(5),
+        assertThat(SinkSettingsFromConfig.of(parse(BASE).sink(), "app-sink")).isEqualTo(SinkSettingsFromConfig.defaults().withGroupId("app-sink"));
+        assertThat(SinkSettingsFromConfig.defaults()).isEqualTo(new SinkSettings("dimstream-sink", 20_000, Duration.ofMillis(200),
+                Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 2, SinkSettings.OnOffsetOutOfRange.STOP, Duration.ofMinutes(5),
                 Optional.empty()));
     }
 
@@ -42,8 +42,8 @@ class SinkSettingsTest {
                   stuck-after: PT1M
                 """);
 
-        assertThat(SinkSettings.from(config.sink(), "app-sink")).isEqualTo(new SinkSettings("crm-sink", 800, Duration.ofMillis(50),
-                Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 3, SinkConfig.OffsetOutOfRange.SKIP, Duration.ofMinutes(1),
+        assertThat(SinkSettingsFromConfig.of(config.sink(), "app-sink")).isEqualTo(new SinkSettings("crm-sink", 800, Duration.ofMillis(50),
+                Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 3, SinkSettings.OnOffsetOutOfRange.SKIP, Duration.ofMinutes(1),
                 Optional.empty()));
     }
 }

@@ -1,0 +1,168 @@
+package io.dimstream.app.load;
+
+import io.dimstream.db.apply.Applied;
+import io.dimstream.db.apply.Batch;
+import io.dimstream.db.apply.BatchApplier;
+import io.dimstream.db.apply.Outcome;
+import io.dimstream.db.apply.Position;
+import io.dimstream.db.apply.Prepared;
+import io.dimstream.db.apply.Step;
+import io.dimstream.db.apply.WriterLock;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.event.EventValidator;
+import io.dimstream.db.event.Rejection;
+import io.dimstream.db.event.TypedEvent;
+import io.dimstream.db.sink.SinkReject;
+import io.dimstream.db.schema.EntityShapes;
+import io.dimstream.db.write.ApplyResult;
+import io.dimstream.db.write.Scd2Writer;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import javax.sql.DataSource;
+
+/**
+ * {@code load} as a source of the one apply pipeline: a batch of a file's events, validated once
+ * here, applied by the {@link BatchApplier} with no position (loading the same input again is a
+ * no-op), values PostgreSQL refuses isolated and reported, the rest landing.
+ *
+ * <p><b>On several connections.</b> The apply is CPU-bound in the PostgreSQL backend, so with
+ * {@code parallelism} above 1 a batch's events are split by key ({@link #part}) into that many
+ * parts, each applied in a transaction of its own on its own connection. The batch is then atomic
+ * per part, not as a whole; loading the same input again converges. While the parts run, one more
+ * connection holds the table's writer lock EXCLUSIVE ({@link WriterLock}): the running service's
+ * sink (and any replay) waits for the whole batch instead of recomputing a key beside it, and the
+ * parts, whose keys are disjoint, take none. With one connection the batch's own transaction takes
+ * it.
+ */
+public final class ParallelLoad {
+
+    private final DataSource ds;
+    private final BatchApplier applier;
+    private final String entity;
+    private final int parallelism;
+
+    /** A load of {@code entity} (as the config declares it; its catalog's columns are loaded too) on {@code parallelism} connections. */
+    public ParallelLoad(DataSource ds, EntitySpec entity, int parallelism) {
+        this(ds, new BatchApplier(ds, new Scd2Writer(ds), EntityShapes.of(ds, entity)), entity.name(), parallelism);
+    }
+
+    /** A load of {@code entity} through {@code applier} (its writer and shapes) on {@code parallelism} connections. */
+    public ParallelLoad(DataSource ds, BatchApplier applier, String entity, int parallelism) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
+        }
+        this.ds = ds;
+        this.applier = applier;
+        this.entity = entity;
+        this.parallelism = parallelism;
+    }
+
+    /** A part's events as the pipeline's steps; a file has no records to keep in the rejects: they are reported. */
+    private record Part(List<Step> steps) implements Prepared {
+
+        @Override
+        public List<SinkReject> rejects() {
+            return List.of();
+        }
+
+        @Override
+        public List<SinkReject> refused(Rejection rejection) {
+            return List.of();
+        }
+    }
+
+    /** Applies {@code events} (see the class comment); what was refused comes back in the result's rejections. */
+    public ApplyResult apply(List<Event> events, String what) throws SQLException {
+        EntitySpec shape = applier.shapes().current(entity);
+        EventValidator validator = new EventValidator(shape);
+        List<Rejection> invalid = new ArrayList<>();
+        List<List<TypedEvent>> parts = new ArrayList<>();
+        for (int i = 0; i < parallelism; i++) {
+            parts.add(new ArrayList<>());
+        }
+        for (Event e : events) {
+            EventValidator.Result v = validator.validate(e);
+            if (v.ok()) {
+                parts.get(part(v.event(), shape.key().size(), parallelism)).add(v.event());
+            } else {
+                invalid.add(v.rejection());
+            }
+        }
+        ApplyResult total = ApplyResult.builder().received(invalid.size()).rejected(invalid).build();
+        if (parallelism == 1) {
+            return total.plus(applyPart(parts.get(0), WriterLock.Mode.EXCLUSIVE, what));
+        }
+        try (Connection leader = ds.getConnection()) {
+            leader.setAutoCommit(false);
+            try {
+                WriterLock.take(leader, shape, WriterLock.Mode.EXCLUSIVE);
+                total = total.plus(applyParts(parts, what));
+            } finally {
+                leader.rollback(); // it wrote nothing: ending it releases the lock
+            }
+        }
+        return total;
+    }
+
+    private ApplyResult applyParts(List<List<TypedEvent>> parts, String what) throws SQLException {
+        ExecutorService pool = Executors.newFixedThreadPool(parts.size());
+        try {
+            List<CompletableFuture<ApplyResult>> futures = new ArrayList<>();
+            for (int i = 0; i < parts.size(); i++) {
+                List<TypedEvent> part = parts.get(i);
+                String partWhat = what + " (part " + (i + 1) + " of " + parts.size() + ")";
+                futures.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return applyPart(part, WriterLock.Mode.NONE, partWhat);
+                    } catch (SQLException e) {
+                        throw new CompletionException(e);
+                    }
+                }, pool));
+            }
+            ApplyResult total = ApplyResult.empty();
+            for (CompletableFuture<ApplyResult> f : futures) {
+                total = total.plus(f.join());
+            }
+            return total;
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof SQLException se) {
+                throw se;
+            }
+            throw e;
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private ApplyResult applyPart(List<TypedEvent> part, WriterLock.Mode lock, String what) throws SQLException {
+        if (part.isEmpty()) {
+            return ApplyResult.empty();
+        }
+        Part steps = new Part(List.of(new Step.TypedEvents(part)));
+        Outcome<Part, Void> out = applier.apply(Batch.of(entity, lock, shape -> steps, what), Position.NONE);
+        Applied<Part> applied = ((Outcome.Done<Part, Void>) out).applied();
+        return applied.result();
+    }
+
+    /**
+     * The part of a batch an event goes to: by its typed key values (equal keys, equal part; a
+     * bytea key's bytes by content), so one key's events are in one part and its history is
+     * computed from all of them.
+     */
+    static int part(TypedEvent e, int keyColumns, int parts) {
+        int h = 1;
+        for (int i = 0; i < keyColumns; i++) {
+            Object v = e.values().get(i);
+            h = 31 * h + (v instanceof byte[] b ? ByteBuffer.wrap(b).hashCode() : v.hashCode());
+        }
+        return Math.floorMod(h, parts);
+    }
+}

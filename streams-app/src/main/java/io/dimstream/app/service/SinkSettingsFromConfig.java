@@ -1,0 +1,41 @@
+package io.dimstream.app.service;
+
+import io.dimstream.app.sink.SinkSettings;
+import io.dimstream.config.ServiceConfig;
+import io.dimstream.config.SinkConfig;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The sink's settings from the config's {@code sink:} section, where every key's default is declared
+ * once ({@code ConfigKeys}, {@link SinkConfig#DEFAULTS}): the sink itself knows no config file.
+ */
+public final class SinkSettingsFromConfig {
+
+    /** The sink's group under the default {@code service.application-id}: {@code dimstream-sink}. */
+    public static final String DEFAULT_GROUP_ID = ServiceConfig.DEFAULTS.applicationId() + "-sink";
+
+    private SinkSettingsFromConfig() {
+    }
+
+    /**
+     * Group {@code dimstream-sink} ({@link #DEFAULT_GROUP_ID}), the config's {@code sink:} defaults
+     * ({@link SinkConfig#DEFAULTS}: batches of 20000 records or 200 ms, 2 connections, stop on a gap,
+     * stuck after 5 minutes), backoff 100 ms to 10 s.
+     */
+    public static SinkSettings defaults() {
+        return of(SinkConfig.DEFAULTS, DEFAULT_GROUP_ID);
+    }
+
+    /**
+     * The settings of the config's {@code sink:} section (backoff and consumer settings at their defaults).
+     *
+     * @param defaultGroupId the group when the section names none ({@code <application-id>-sink})
+     */
+    public static SinkSettings of(SinkConfig sink, String defaultGroupId) {
+        return new SinkSettings(sink.groupId().orElse(defaultGroupId), sink.batchSize(), sink.batchMaxWait(),
+                SinkSettings.DEFAULT_BACKOFF_INITIAL, SinkSettings.DEFAULT_BACKOFF_MAX, Map.of(), sink.parallelism(),
+                sink.onOffsetOutOfRange() == SinkConfig.OffsetOutOfRange.SKIP ? SinkSettings.OnOffsetOutOfRange.SKIP
+                        : SinkSettings.OnOffsetOutOfRange.STOP, sink.stuckAfter(), Optional.empty());
+    }
+}
