@@ -74,11 +74,11 @@ final class JsonbText {
         try {
             node = READER.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("expected jsonb (a JSON text), got " + ColumnType.describe(text) + ": "
+            throw new IllegalArgumentException("expected jsonb (a JSON text), got " + ValueType.describe(text) + ": "
                     + InputJson.notJson(e));
         }
         if (node == null || node.isMissingNode()) {
-            throw new IllegalArgumentException("expected jsonb (a JSON text), got " + ColumnType.describe(text) + ": no JSON value");
+            throw new IllegalArgumentException("expected jsonb (a JSON text), got " + ValueType.describe(text) + ": no JSON value");
         }
         return node;
     }
@@ -115,7 +115,7 @@ final class JsonbText {
             }
             out.append(']');
         } else {
-            throw new IllegalArgumentException("expected jsonb, got " + ColumnType.describe(v) + ": not a JSON value");
+            throw new IllegalArgumentException("expected jsonb, got " + ValueType.describe(v) + ": not a JSON value");
         }
     }
 
@@ -188,7 +188,7 @@ final class JsonbText {
 
     private static void check(String s) {
         try {
-            ColumnType.checkText(s);
+            TextValues.checkText(s);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("jsonb " + e.getMessage().replace("text contains", "string contains")
                     .replace("which PostgreSQL cannot store", "which jsonb cannot store"));
