@@ -2,7 +2,6 @@ package io.dimstream.app.topology;
 
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
-import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.RecordHash;
 import io.dimstream.db.event.TypedEvent;
@@ -24,16 +23,13 @@ import java.util.Map;
  *
  * <p>Wire format (internal, versioned): {@code [1: version=2][1: 0 delete | 1 upsert][32: tracked
  * hash, upserts only][8: content fingerprint][8: event time, epoch micros][2: class offset]
- * [unclassified change JSON]}. Version 1 ({@code [1: 1][1][32?][8: fingerprint][change JSON with
- * class NEW]}) is still read, so records left on the repartition topic by an older release are
- * classified after an upgrade.
+ * [unclassified change JSON]}. No other version is read: nothing released wrote one.
  *
  * @param trackedHash null for a delete
  */
 record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerprint, int classOffset, byte[] unclassified) {
 
     private static final byte VERSION = 2;
-    private static final byte VERSION_1 = 1;
     private static final int HASH_BYTES = 32;
 
     /** The business key bytes: {@link ChangeCodec#key} of the key values' canonical texts. */
@@ -48,22 +44,10 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
     /**
      * @param classOffset {@link ChangeCodec#classOffset} of the entity's name: the same for every
      *                    event of the entity, so the caller computes it once
-     */
-    static PendingChange of(EntitySpec entity, TypedEvent e, int classOffset) {
-        return of(entity, e, classOffset, Map.of());
-    }
-
-    /**
-     * @param newColumns columns the config does not declare, passed through for {@code new-columns:}
-     *                   (column to SQL type), named in the change record for the sink to add
-     */
-    static PendingChange of(EntitySpec entity, TypedEvent e, int classOffset, Map<String, String> newColumns) {
-        return of(entity, e, classOffset, newColumns, Map.of());
-    }
-
-    /**
-     * @param widened columns whose type this task widened for the event's values, or which the
-     *                source's schema retyped (column to SQL type), named for the sink to widen
+     * @param newColumns  columns the config does not declare, passed through for {@code new-columns:}
+     *                    (column to SQL type), named in the change record for the sink to add
+     * @param widened     columns whose type this task widened for the event's values, or which the
+     *                    source's schema retyped (column to SQL type), named for the sink to widen
      */
     static PendingChange of(EntitySpec entity, TypedEvent e, int classOffset, Map<String, String> newColumns,
                             Map<String, String> widened) {
@@ -102,8 +86,9 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
     static PendingChange fromBytes(byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes);
         byte version = b.get();
-        if (version != VERSION && version != VERSION_1) {
-            throw new IllegalStateException("pending change of unknown format version " + version);
+        if (version != VERSION) {
+            throw new IllegalStateException("pending change of unknown format version " + version + " (this build writes and reads "
+                    + VERSION + "): the repartition topic holds records of another dimstream build");
         }
         byte[] hash = null;
         if (b.get() == 1) {
@@ -111,11 +96,6 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
             b.get(hash);
         }
         long fingerprint = b.getLong();
-        if (version == VERSION_1) {
-            ChangeRecord c = ChangeCodec.decode(Arrays.copyOfRange(bytes, b.position(), bytes.length));
-            return new PendingChange(KeyState.micros(c.eventTime()), hash, fingerprint, ChangeCodec.classOffset(c.entity()),
-                    ChangeCodec.encodeUnclassified(c));
-        }
         long micros = b.getLong();
         int offset = b.getShort() & 0xFFFF;
         return new PendingChange(micros, hash, fingerprint, offset, Arrays.copyOfRange(bytes, b.position(), bytes.length));
