@@ -87,8 +87,7 @@ record PendingChange(long eventMicros, byte[] trackedHash, long contentFingerpri
         ByteBuffer b = ByteBuffer.wrap(bytes);
         byte version = b.get();
         if (version != VERSION) {
-            throw new IllegalStateException("pending change of unknown format version " + version + " (this build writes and reads "
-                    + VERSION + "): the repartition topic holds records of another dimstream build");
+            throw new IllegalStateException("pending change of unknown format version " + version);
         }
         byte[] hash = null;
         if (b.get() == 1) {
