@@ -251,6 +251,9 @@ class PagesTest {
             assertThat(html).contains("hx-get=\"/dashboard/table\" hx-trigger=\"every 10s\" hx-headers='{\"X-Dimstream-Poll\": \"1\"}' hx-swap=\"outerHTML\"")
                     .contains("<script src=\"/webjars/htmx.org/2.0.4/dist/htmx.min.js\" defer></script>")
                     .contains("<td class=\"num\" data-class=\"changed\">1</td>")
+                    // the classes say whose they are: the writer's, as the sink applied the events
+                    .contains("<th colspan=\"8\" id=\"events-by-class\">events by class, as the sink applied them (last hour)</th>")
+                    .contains("each in the class the writer gave it against PostgreSQL (<code>dimstream.sink_batches</code>)")
                     .contains("<td class=\"num\" data-figure=\"columns\"><a href=\"/columns/customer\">4</a></td>")
                     .contains("<td class=\"num\">8</td>")
                     .contains("<td class=\"num\">2 events, 8 ms</td>");

@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
  * rows of a query through the SCD2 writer; with {@code --slice-at} (or a directory and
  * {@code --slice-at-from-name}) as complete snapshot slices, deletions by absence included.
  */
-@Command(name = "load", mixinStandardHelpOptions = true,
+@Command(name = "load", mixinStandardHelpOptions = true, resourceBundle = "io.dimstream.cli.ConfigDefaults",
         description = {"Applies events to an entity's history table, through the same writer as the Kafka pipeline:",
                 "native JSON events (.jsonl), the rows of a .csv or .parquet file, or the rows of a query (--query);",
                 "with --slice-at, or a directory and --slice-at-from-name, rows as complete snapshot slices",
@@ -93,7 +93,7 @@ final class LoadCommand implements Callable<Integer> {
 
     @Option(names = "--batch-size", paramLabel = "N",
             description = "events per database transaction, at most: a batch also ends at a sixth of the heap, estimated "
-                    + "(default: load.batch-size of the config, 100000 if unset)")
+                    + "(default: load.batch-size of the config, ${bundle:default.load.batch-size} if unset)")
     Integer batchSize;
 
     @Option(names = "--parallel", paramLabel = "N",

@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
  * process is asked to stop (SIGTERM or Ctrl-C), then stops the sink (the open batch is abandoned:
  * nothing of it was committed, it is read again), Kafka Streams, and the embedded parts.
  */
-@Command(name = "run", mixinStandardHelpOptions = true,
+@Command(name = "run", mixinStandardHelpOptions = true, resourceBundle = "io.dimstream.cli.ConfigDefaults",
         description = {"Runs the pipeline for every configured entity until stopped (SIGTERM or Ctrl-C).",
                 "More instances with the same --application-id share the partitions the Kafka way."})
 final class RunCommand implements Callable<Integer> {
@@ -42,15 +42,15 @@ final class RunCommand implements Callable<Integer> {
     Path dataDir;
 
     // --application-id, --partitions, --prune-interval and --replay-*: no defaults here; absent, the
-    // config's service: section decides (ConfigKeys declares its defaults)
-    @Option(names = "--application-id", description = "Kafka Streams application id; overrides service.application-id (default dimstream)")
+    // config's service: section decides. Their help names the key's default from ConfigKeys (ConfigDefaults)
+    @Option(names = "--application-id", description = "Kafka Streams application id; overrides service.application-id (default ${bundle:default.service.application-id})")
     String applicationId;
 
-    @Option(names = "--partitions", description = "partitions of the topics dimstream creates; overrides service.partitions (default 3)")
+    @Option(names = "--partitions", description = "partitions of the topics dimstream creates; overrides service.partitions (default ${bundle:default.service.partitions})")
     Integer partitions;
 
     @Option(names = "--prune-interval", paramLabel = "DURATION",
-            description = "how often the event memory is pruned beyond each entity's horizon; overrides service.prune-interval (default PT1H)")
+            description = "how often the event memory is pruned beyond each entity's horizon; overrides service.prune-interval (default ${bundle:default.service.prune-interval})")
     Duration pruneInterval;
 
     @Option(names = "--metrics-port", defaultValue = "9464", description = "Prometheus scrape port (GET /metrics), -1 for none; default: ${DEFAULT-VALUE}")
@@ -64,17 +64,17 @@ final class RunCommand implements Callable<Integer> {
     String metricsHost;
 
     @Option(names = "--replay-batch-size", paramLabel = "N",
-            description = "records per replay-job transaction; overrides service.replay.batch-size (default 5000)")
+            description = "records per replay-job transaction; overrides service.replay.batch-size (default ${bundle:default.service.replay.batch-size})")
     Integer replayBatchSize;
 
     @Option(names = "--replay-pause", paramLabel = "DURATION",
             description = "pause between two replay-job batches (a throttle that leaves PostgreSQL to the live sink); "
-                    + "overrides service.replay.pause (default PT0S)")
+                    + "overrides service.replay.pause (default ${bundle:default.service.replay.pause})")
     Duration replayPause;
 
     @Option(names = "--replay-lease", paramLabel = "DURATION",
             description = "how long a replay job stays this instance's without a heartbeat: a job of an instance that died "
-                    + "is resumed by another after this; overrides service.replay.lease (default PT30S)")
+                    + "is resumed by another after this; overrides service.replay.lease (default ${bundle:default.service.replay.lease})")
     Duration replayLease;
 
     @Option(names = "--replay-poll", hidden = true)

@@ -13,6 +13,7 @@ import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Source;
 import io.dimstream.db.schema.EvolvedColumns;
+import io.dimstream.db.sink.SinkBatches;
 import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ExpectedRow;
 import io.dimstream.db.write.ReferenceModel;
@@ -36,16 +37,20 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code dimstream demo --exit}: an embedded broker and PostgreSQL, the pipeline, a generated
  * burst of 300 events whose second half carries a field the config does not declare
  * ({@link CustomerFeed#NEW_FIELD}); the printed summary is compared whole (addresses, ports, the
- * time the column was added and the record that first carried it masked), then the demo's
- * PostgreSQL is started again on its data folder and the table is compared whole with the
- * reference model of the same feed. The feed is seeded and a key's events keep their order through
- * the pipeline, so the counts and the table are the same on every run.
+ * time the column was added, the record that first carried it and the writer's classes masked),
+ * then the demo's PostgreSQL is started again on its data folder, the writer's classes are compared
+ * with the sink's batches there, and the table is compared whole with the reference model of the
+ * same feed. The feed is seeded and a key's events keep their order through the pipeline, so the
+ * topology's counts and the table are the same on every run.
  */
 class DemoStreamingIT {
 
     private static final String TOPIC = "crm.customers";
     private static final int EVENTS = 300;
     private static final String FIELD = CustomerFeed.NEW_FIELD;
+    private static final String APPLIED_LINE = "events by class, as the sink applied them to PostgreSQL (the admin dashboard's figures): ";
+    /** The writer's classes: how a late event is judged within a batch depends on the batching, checked against PostgreSQL below. */
+    private static final Pattern APPLIED = Pattern.compile(Pattern.quote(APPLIED_LINE) + "(\\{.*})$", Pattern.MULTILINE);
     private static final Pattern ADDED = Pattern.compile(
             "column " + FIELD + " text \\(tracked\\) added to dim_customer while running at (\\S+), first carried by (\\S+)\n");
 
@@ -70,14 +75,18 @@ class DemoStreamingIT {
         assertThat(added.find()).as(run.out()).isTrue();
         Instant addedAt = Instant.parse(added.group(1));
         String firstSource = added.group(2);
+        Matcher applied = APPLIED.matcher(run.out());
+        assertThat(applied.find()).as(run.out()).isTrue();
         String out = run.out()
                 .replace(added.group(1), "<time>").replace(firstSource, "<record>")
+                .replace(applied.group(0), APPLIED_LINE + "<classes>")
                 .replaceAll("jdbc:postgresql://localhost:\\d+/", "jdbc:postgresql://localhost:<port>/")
                 .replaceAll("127\\.0\\.0\\.1:\\d+", "127.0.0.1:<port>");
         assertThat(out).isEqualTo("""
                 starting an embedded Kafka broker, an embedded PostgreSQL and the pipeline ...
                 producing 300 generated customer events to crm.customers ...
-                events by class: {changed=158, deleted=16, dlq=6, duplicate=3, late=7, new=50, unchanged=60}
+                events by class, as the sink applied them to PostgreSQL (the admin dashboard's figures): <classes>
+                events that never reached the sink, as the topology counted them (Prometheus dimstream_events_total): {dlq=6, duplicate=3}
                 table dim_customer: %d versions, %d current rows, %d deleted keys
                 schema change: from event 151 on, the source also sends preferred_channel (NULL for customers without one)
                   column preferred_channel text (tracked) added to dim_customer while running at <time>, first carried by <record>
@@ -104,6 +113,12 @@ class DemoStreamingIT {
             assertThat(catalog.get(0).addedAt()).isEqualTo(addedAt).isBetween(before, after);
             assertThat(catalog.get(0).firstSource()).isEqualTo(firstSource);
             assertFirstCarriedTheField(feed, firstSource);
+
+            // the writer's classes as the sink's batches recorded them, every event that reached the sink once
+            // (the 300 records less the 6 sent to the DLQ and the 3 duplicates the topology dropped)
+            Map<String, Long> byClass = SinkBatches.summary(db.dataSource(), "customer", before).byClass();
+            assertThat(applied.group(1)).isEqualTo(byClass.toString());
+            assertThat(byClass.values().stream().mapToLong(Long::longValue).sum()).as(byClass.toString()).isEqualTo(EVENTS - 6 - 3);
 
             List<ExpectedRow> table = EntityTableReader.rows(db.dataSource(), EvolvedColumns.withCatalog(db.dataSource(), configured));
             assertThat(table).isEqualTo(model);

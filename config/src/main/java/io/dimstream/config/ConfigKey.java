@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -27,11 +26,9 @@ import java.util.function.Function;
  * @param printer     the value as {@link DimstreamConfig#describeMasked()} writes it
  * @param secret      printed as {@value Secrets#MASK}
  * @param description the reference's sentence
- * @param replacedBy  for a deprecated key, the key to write instead
  */
 public record ConfigKey<T>(String section, String name, String type, TypeReference<?> raw, T defaultValue, String defaultText,
-                           Parser<T> parser, Function<T, Object> printer, boolean secret, String description,
-                           Optional<ConfigKey<T>> replacedBy) {
+                           Parser<T> parser, Function<T, Object> printer, boolean secret, String description) {
 
     /** How a bound raw value becomes the key's value. */
     @FunctionalInterface
@@ -75,11 +72,6 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
     /** The key's full path, e.g. {@code sink.batch-size}. */
     public String path() {
         return section.isEmpty() ? name : section + "." + name;
-    }
-
-    /** Whether the reference lists this key as deprecated. */
-    public boolean deprecated() {
-        return replacedBy.isPresent();
     }
 
     /** The value of a raw value bound to {@link #raw}, {@link #defaultValue} when absent (null) or wrong. */
@@ -160,7 +152,7 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
 
         /** A key of any kind. */
         <T> ConfigKey<T> of(String type, TypeReference<?> raw, T dflt, String dfltText, Parser<T> parser, Function<T, Object> printer) {
-            return new ConfigKey<>(section, name, type, raw, dflt, dfltText, parser, printer, secret, description, Optional.empty());
+            return new ConfigKey<>(section, name, type, raw, dflt, dfltText, parser, printer, secret, description);
         }
 
         /** An integer of at least {@code min}. */
@@ -291,13 +283,6 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
         ConfigKey<Boolean> bool(boolean dflt) {
             return of("boolean", BOOLEAN, dflt, String.valueOf(dflt), (path, raw, problems) -> (Boolean) raw, b -> b);
         }
-    }
-
-    /** A key that is an old name of {@code current}: read the same, printed under the current name. */
-    ConfigKey<T> deprecatedAlias(String section, String name) {
-        return new ConfigKey<>(section, name, type, raw, defaultValue, defaultText, parser, printer, secret,
-                "Deprecated: the old name of `" + path() + "`, still read (with a warning); giving both is refused.",
-                Optional.of(this));
     }
 
     /** A positive ISO-8601 duration or null after a problem. */

@@ -82,9 +82,6 @@ public final class ConfigKeys {
     public static final ConfigSection LOAD = new ConfigSection("load",
             "The `load` verb (files into the history tables, without Kafka).", List.of(LOAD_BATCH_SIZE), List.of());
 
-    /** The top-level {@code batch-size} of older configs: {@link #LOAD_BATCH_SIZE}. */
-    public static final ConfigKey<Integer> BATCH_SIZE = LOAD_BATCH_SIZE.deprecatedAlias("", "batch-size");
-
     // ---- sink:
 
     public static final ConfigKey<String> SINK_GROUP_ID = key("sink", "group-id")
@@ -198,11 +195,11 @@ public final class ConfigKeys {
             .doc("The entities, each a source topic and its history table: see the `entities[]` section. At least one is required.")
             .of("list of entities", ConfigKey.ANY, null, "", (path, raw, problems) -> cast(raw), l -> l);
 
-    /** The top level: the sections, {@code entities} and the deprecated {@code batch-size}. */
+    /** The top level: the sections and {@code entities}. */
     public static final ConfigSection ROOT = new ConfigSection("",
             "One YAML file; `${VAR}` reads the environment (an unset variable is an error naming it, `$${` is a literal `${`); "
                     + "a wrong config is refused at startup with a message naming every wrong field by its path.",
-            List.of(ENTITIES, BATCH_SIZE), List.of(KAFKA, POSTGRES, LOAD, SINK, SERVICE, ADMIN));
+            List.of(ENTITIES), List.of(KAFKA, POSTGRES, LOAD, SINK, SERVICE, ADMIN));
 
     // ---- entities[]: each key read through EntityValues (its value, default and single-key checks here); the checks
     // that involve several keys (format- or mode-only keys, columns/key/tracked consistency) are EntityRules'.

@@ -32,8 +32,6 @@ import java.util.stream.Collectors;
  */
 final class ConfigReader {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ConfigReader.class);
-
     private static final YAMLMapper MAPPER = YAMLMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -43,23 +41,13 @@ final class ConfigReader {
 
     private final String source;
     private final List<String> problems = new ArrayList<>();
-    private final List<String> warnings;
 
-    private ConfigReader(String source, List<String> warnings) {
+    private ConfigReader(String source) {
         this.source = source;
-        this.warnings = warnings;
     }
 
     static DimstreamConfig read(String yaml, String source, Map<String, String> env) {
-        List<String> warnings = new ArrayList<>();
-        DimstreamConfig config = read(yaml, source, env, warnings);
-        warnings.forEach(w -> LOG.warn("{}", w));
-        return config;
-    }
-
-    /** @param warnings receives what is accepted but should change (deprecated keys) */
-    static DimstreamConfig read(String yaml, String source, Map<String, String> env, List<String> warnings) {
-        return new ConfigReader(source, warnings).read(yaml, env);
+        return new ConfigReader(source).read(yaml, env);
     }
 
     private DimstreamConfig read(String yaml, Map<String, String> env) {
@@ -194,7 +182,7 @@ final class ConfigReader {
             kafka = Optional.of(new KafkaConfig(servers, values.get(ConfigKeys.KAFKA_STREAMS), values.get(ConfigKeys.KAFKA_CLIENT)));
         }
         PostgresConfig postgres = postgres(values);
-        int batchSize = loadBatchSize(values);
+        int batchSize = values.get(ConfigKeys.LOAD_BATCH_SIZE);
         List<EntityConfig> entities = new ArrayList<>();
         List<EntityValues> rawEntities = values.get(ConfigKeys.ENTITIES);
         if (rawEntities == null || rawEntities.isEmpty()) {
@@ -226,21 +214,6 @@ final class ConfigReader {
                 values.get(ConfigKeys.ServiceReplayKeys.PAUSE), values.get(ConfigKeys.ServiceReplayKeys.LEASE),
                 values.get(ConfigKeys.ServiceReplayKeys.POLL), values.get(ConfigKeys.ServiceReplayKeys.KEEP_REPLACED_TABLES));
         return new ServiceConfig(applicationId, partitions, pruneInterval, replay);
-    }
-
-    /** {@code load.batch-size}, or the deprecated top-level {@code batch-size} (with a warning), not both. */
-    private int loadBatchSize(ConfigValues values) {
-        if (values.given(ConfigKeys.BATCH_SIZE)) {
-            if (values.given(ConfigKeys.LOAD_BATCH_SIZE)) {
-                problems.add(ConfigKeys.BATCH_SIZE.path() + ": the old name of " + ConfigKeys.LOAD_BATCH_SIZE.path()
-                        + ", which is given too: keep only " + ConfigKeys.LOAD_BATCH_SIZE.path());
-            } else {
-                warnings.add(source + ": " + ConfigKeys.BATCH_SIZE.path() + " is deprecated, write " + ConfigKeys.LOAD_BATCH_SIZE.path()
-                        + " (load:\n  batch-size: ...) instead");
-                return values.get(ConfigKeys.BATCH_SIZE);
-            }
-        }
-        return values.get(ConfigKeys.LOAD_BATCH_SIZE);
     }
 
     private SinkConfig sink(ConfigValues values) {

@@ -34,11 +34,6 @@ final class ConfigValues {
         return sections.contains(section.path());
     }
 
-    /** Whether the file gives the key a value. */
-    boolean given(ConfigKey<?> key) {
-        return raw.get(key) != null;
-    }
-
     /** The key's value; its default when absent or wrong (the problem recorded). */
     <T> T get(ConfigKey<T> key) {
         return key.read(raw.get(key), problems);

@@ -47,7 +47,7 @@ class ConfigReferenceTest {
             }
         }
         assertThat(md).contains("| `sink.batch-size` | integer | `20000` | Events per PostgreSQL transaction, at most.");
-        assertThat(md).contains("| `batch-size` | integer | `100000` | Deprecated: the old name of `load.batch-size`");
+        assertThat(md).doesNotContain("Deprecated");
         assertThat(md).contains("| `postgres.password` | text |  | **Secret.** ");
     }
 

@@ -138,7 +138,7 @@ class DimstreamConfigTest {
         String yaml = DESIGN_EXAMPLE
                 .replace("    format: json ", "    format: debezium-avro ")
                 .replace("lateness-horizon: P30D", "lateness-horizon: unlimited\n    system-columns: {valid_from: start_ts, is_current: current_flag}")
-                .replace("  user: postgres\n", "  user: postgres\n  pool-size: 3\n") + "batch-size: 500\n";
+                .replace("  user: postgres\n", "  user: postgres\n  pool-size: 3\n") + "load:\n  batch-size: 500\n";
 
         DimstreamConfig config = parse(yaml);
 
@@ -245,7 +245,7 @@ class DimstreamConfigTest {
     @Test
     void unknownTopLevelKeyIsRefused() {
         assertThat(refusal(DESIGN_EXAMPLE + "batchsize: 10\n"))
-                .isEqualTo("config test.yml: batchsize: unknown key (known here: admin, batch-size, entities, kafka, load, postgres, service, sink)");
+                .isEqualTo("config test.yml: batchsize: unknown key (known here: admin, entities, kafka, load, postgres, service, sink)");
     }
 
     @Test
@@ -256,10 +256,10 @@ class DimstreamConfigTest {
                 .isEqualTo("config test.yml: postgres.user: expected a single value, got a list");
         assertThat(refusal(designWith("  bootstrap-servers: embedded ", "  bootstrap-servers: {a: b} ")))
                 .isEqualTo("config test.yml: kafka.bootstrap-servers: expected a single value, got a mapping");
-        assertThat(refusal(DESIGN_EXAMPLE + "batch-size: lots\n"))
-                .isEqualTo("config test.yml: batch-size: \"lots\" is not an integer");
-        assertThat(refusal(DESIGN_EXAMPLE + "batch-size: 0\n"))
-                .isEqualTo("config test.yml: batch-size: must be at least 1, got 0");
+        assertThat(refusal(DESIGN_EXAMPLE + "load:\n  batch-size: lots\n"))
+                .isEqualTo("config test.yml: load.batch-size: \"lots\" is not an integer");
+        assertThat(refusal(DESIGN_EXAMPLE + "load:\n  batch-size: 0\n"))
+                .isEqualTo("config test.yml: load.batch-size: must be at least 1, got 0");
     }
 
     @Test
@@ -517,25 +517,17 @@ class DimstreamConfigTest {
     }
 
     @Test
-    void loadBatchSizeIsReadAndTheOldTopLevelNameStillWorksWithAWarning() {
-        assertThat(parse(DESIGN_EXAMPLE + "load:\n  batch-size: 700\n").batchSize()).isEqualTo(700);
+    void loadBatchSizeIsReadAndATopLevelBatchSizeIsAnUnknownKey() {
+        DimstreamConfig config = parse(DESIGN_EXAMPLE + "load:\n  batch-size: 700\n");
+        assertThat(config.batchSize()).isEqualTo(700);
+        assertThat(config.describeMasked()).contains("load:\n  batch-size: 700\n").doesNotContain("\nbatch-size");
 
-        List<String> warnings = new java.util.ArrayList<>();
-        DimstreamConfig old = ConfigReader.read(DESIGN_EXAMPLE + "batch-size: 500\n", "config test.yml", ENV, warnings);
-        assertThat(old.batchSize()).isEqualTo(500);
-        assertThat(warnings).containsExactly("config test.yml: batch-size is deprecated, write load.batch-size"
-                + " (load:\n  batch-size: ...) instead");
-        assertThat(old.describeMasked()).contains("load:\n  batch-size: 500\n").doesNotContain("\nbatch-size");
-
-        List<String> none = new java.util.ArrayList<>();
-        ConfigReader.read(DESIGN_EXAMPLE + "load:\n  batch-size: 500\n", "config test.yml", ENV, none);
-        assertThat(none).isEmpty();
+        assertThat(refusal(DESIGN_EXAMPLE + "batch-size: 500\n"))
+                .isEqualTo("config test.yml: batch-size: unknown key (known here: admin, entities, kafka, load, postgres, service, sink)");
     }
 
     @Test
-    void bothNamesOfTheLoadBatchSizeAreRefused() {
-        assertThat(refusal(DESIGN_EXAMPLE + "batch-size: 500\nload:\n  batch-size: 600\n"))
-                .isEqualTo("config test.yml: batch-size: the old name of load.batch-size, which is given too: keep only load.batch-size");
+    void aLoadSectionsUnknownKeyOrShapeIsRefused() {
         assertThat(refusal(DESIGN_EXAMPLE + "load:\n  batch-size: 0\n  size: 3\n"))
                 .isEqualTo("config test.yml: load.size: unknown key (known here: batch-size)");
         assertThat(refusal(DESIGN_EXAMPLE + "load: 5\n"))

@@ -13,7 +13,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -52,19 +51,10 @@ public final class Dashboard {
         for (EntitySpec e : catalog.specs()) {
             TableCounts counts = TableCounts.of(ds, e);
             SinkBatches.Summary s = SinkBatches.summary(ds, e.name(), since);
-            Map<String, Long> byClass = new LinkedHashMap<>();
-            byClass.put("new", s.newKeys());
-            byClass.put("changed", s.changed());
-            byClass.put("deleted", s.deleted());
-            byClass.put("unchanged", s.unchanged());
-            byClass.put("late", s.late());
-            byClass.put("duplicate", s.duplicates());
-            byClass.put("quarantined", s.quarantined());
-            byClass.put("rejected", s.rejected());
             double rate = BigDecimal.valueOf(s.newKeys() + s.changed() + s.deleted() + s.late())
                     .divide(BigDecimal.valueOf(WINDOW.toMinutes()), 2, RoundingMode.HALF_UP).doubleValue();
             IntegrityRuns.Run run = integrity.latest(e.name()).orElse(null);
-            out.add(new EntityStatus(e.name(), e.table(), e.dataColumns().size(), e.evolved().size(), counts.currentRows(), counts.versions(), counts.deletedKeys(), byClass,
+            out.add(new EntityStatus(e.name(), e.table(), e.dataColumns().size(), e.evolved().size(), counts.currentRows(), counts.versions(), counts.deletedKeys(), s.byClass(),
                     rate, s.lag(), s.lastBatchAt().orElse(null), s.lastBatchEvents().orElse(null), s.lastApplyMillis().orElse(null),
                     counts.quarantinePending(), dlq.getOrDefault(e.name(), 0L), counts.sinkRejects(), counts.sinkGaps(),
                     run == null ? "not run" : run.ok() ? "ok" : "failed",

@@ -8,8 +8,11 @@ import java.util.Map;
  *
  * @param columns         the entity's own columns (key, tracked, type-1), those added while running included
  * @param columnsAdded    of those, the columns added while running ({@code dimstream.entity_columns})
- * @param eventsLastHour  events the sink applied in the last hour by class (new, changed, deleted,
- *                        unchanged, late, duplicate, quarantined, rejected)
+ * @param eventsLastHour  events the sink applied in the last hour by the class the writer gave each
+ *                        against PostgreSQL ({@code SinkBatches.Summary.byClass}: new, changed, deleted,
+ *                        unchanged, late, duplicate, quarantined, rejected); the demo's summary prints the
+ *                        same map. Records the topology never passed to the sink (exact duplicates it
+ *                        dropped, DLQ records) are not in it
  * @param changesPerMinute versions made per minute over the last hour: (new + changed + deleted + late) / 60
  * @param sinkLag         records waiting in the changes topic after each partition's newest batch; null: unknown
  * @param lastBatchAt     null when no batch within the last day

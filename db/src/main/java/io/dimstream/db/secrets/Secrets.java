@@ -66,16 +66,6 @@ public final class Secrets {
         return b.toString();
     }
 
-    /**
-     * The same as {@link #mask}.
-     *
-     * @deprecated call {@link #mask}; kept so code written against the old name still compiles
-     */
-    @Deprecated
-    public static String maskUrl(String text) {
-        return mask(text);
-    }
-
     /** A setting's value as printed: {@value #MASK} for a secret's name, else the value with any secret inside masked. */
     public static String maskValue(String name, String value) {
         return looksSecret(name) ? MASK : mask(value);

@@ -9,6 +9,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -92,6 +95,27 @@ public final class SinkBatches {
                           long unchanged, long late, long duplicates, long quarantined, long rejected,
                           Optional<Instant> lastBatchAt, Optional<Integer> lastBatchEvents, Optional<Integer> lastApplyMillis,
                           Long lag) {
+
+        /**
+         * The batches' events by the class the writer gave each against PostgreSQL, in the
+         * dashboard's order: new, changed, deleted, unchanged, late, duplicate, quarantined,
+         * rejected. Every event the sink read is in exactly one, so the values add up to
+         * {@link #events}. Records the topology never passed to the sink (exact duplicates it
+         * dropped, records sent to the DLQ) are in none: they are the topology's
+         * {@code dimstream_events_total}. The dashboard and the demo's summary both show this map.
+         */
+        public Map<String, Long> byClass() {
+            Map<String, Long> m = new LinkedHashMap<>();
+            m.put("new", newKeys);
+            m.put("changed", changed);
+            m.put("deleted", deleted);
+            m.put("unchanged", unchanged);
+            m.put("late", late);
+            m.put("duplicate", duplicates);
+            m.put("quarantined", quarantined);
+            m.put("rejected", rejected);
+            return Collections.unmodifiableMap(m);
+        }
     }
 
     /** The dashboard's figures of one entity (two index range scans). */

@@ -1,6 +1,7 @@
 package io.dimstream.db.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.ApplyResult;
@@ -46,6 +47,9 @@ class SinkBatchesTest {
         SinkBatches.Summary s = SinkBatches.summary(DS, "sb_x", since);
         assertThat(s).isEqualTo(new SinkBatches.Summary("sb_x", since, 2, 7, 0, 2, 0, 1, 1, 1, 1, 1,
                 Optional.of(newest), Optional.of(5), Optional.of(7), 10L));
+        // the dashboard's and the demo summary's map: every class, in the dashboard's order, adding up to the events
+        assertThat(s.byClass()).containsExactly(entry("new", 0L), entry("changed", 2L), entry("deleted", 0L), entry("unchanged", 1L),
+                entry("late", 1L), entry("duplicate", 1L), entry("quarantined", 1L), entry("rejected", 1L));
         assertThat(SinkBatches.summary(DS, "sb_none", since)).isEqualTo(new SinkBatches.Summary("sb_none", since, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, Optional.empty(), Optional.empty(), Optional.empty(), null));
     }

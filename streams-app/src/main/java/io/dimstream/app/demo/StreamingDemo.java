@@ -1,5 +1,6 @@
 package io.dimstream.app.demo;
 
+import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.service.DimstreamService;
 import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.DimstreamConfig;
@@ -8,17 +9,23 @@ import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.TableSummary;
 import io.dimstream.db.read.VersionRow;
 import io.dimstream.db.schema.EvolvedColumns;
+import io.dimstream.db.sink.SinkBatches;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -59,6 +66,7 @@ public final class StreamingDemo {
     public Running start(PrintWriter out, int events) throws InterruptedException {
         out.println("starting an embedded Kafka broker, an embedded PostgreSQL and the pipeline ...");
         out.flush();
+        Instant startedAt = Instant.now();
         DimstreamService service = DimstreamService.start(config, new ServiceOptions(dataDir, "dimstream-demo", PARTITIONS, Duration.ofHours(1)), registry);
         String topic = service.pipelines().get(0).sourceTopic();
         CustomerFeed feed = feed(events);
@@ -69,7 +77,7 @@ public final class StreamingDemo {
         if (!service.awaitCaughtUp(events, Duration.ofMinutes(5))) {
             out.println("warning: the pipeline had not caught up after 5 minutes");
         }
-        return new Running(service, producer, feed, topic);
+        return new Running(service, producer, feed, topic, startedAt);
     }
 
     /** The demo's feed for a burst of {@code events}: the source starts sending {@link CustomerFeed#NEW_FIELD} half-way through. */
@@ -77,9 +85,13 @@ public final class StreamingDemo {
         return new CustomerFeed(SEED, CUSTOMERS, START, events / 2);
     }
 
-    /** The demo after its first burst. */
-    public record Running(DimstreamService service, KafkaProducer<byte[], byte[]> producer, CustomerFeed feed, String topic)
-            implements AutoCloseable {
+    /**
+     * The demo after its first burst.
+     *
+     * @param startedAt when the demo started: the sink's batches since then are the burst's
+     */
+    public record Running(DimstreamService service, KafkaProducer<byte[], byte[]> producer, CustomerFeed feed, String topic,
+                          Instant startedAt) implements AutoCloseable {
 
         /** Produces {@code perSecond} events a second until interrupted. */
         public void trickle(int perSecond) throws InterruptedException {
@@ -96,20 +108,26 @@ public final class StreamingDemo {
         }
     }
 
-    /** What the burst did: events by class, the table's shape, one key's history, where to look. */
+    /**
+     * What the burst did: its events by class as the sink applied them (the admin dashboard's
+     * figures) and those that never reached the sink (the topology's), the table's shape, one
+     * key's history, where to look.
+     */
     public void report(PrintWriter out, Running running, int metricsPort) throws SQLException {
         EntitySpec customer = config.entities().get(0).toEntitySpec();
-        TreeMap<String, Long> byClass = new TreeMap<>();
-        registry.find("dimstream.events").counters().forEach(c -> byClass.merge(c.getId().getTag("class"), (long) c.count(), Long::sum));
-        out.println("events by class: " + byClass);
-        TableSummary summary = new TableSummary(running.service().database().dataSource());
+        DataSource ds = running.service().database().dataSource();
+        out.println("events by class, as the sink applied them to PostgreSQL (the admin dashboard's figures): "
+                + SinkBatches.summary(ds, customer.name(), running.startedAt()).byClass());
+        out.println("events that never reached the sink, as the topology counted them (Prometheus dimstream_events_total): "
+                + neverReachedTheSink());
+        TableSummary summary = new TableSummary(ds);
         TableSummary.Shape shape = summary.shape(customer);
         out.printf(Locale.ROOT, "table %s: %d versions, %d current rows, %d deleted keys%n", customer.table(), shape.versions(),
                 shape.currentRows(), shape.deletedKeys());
-        List<EvolvedColumns.Column> catalog = EvolvedColumns.list(running.service().database().dataSource(), customer.name());
+        List<EvolvedColumns.Column> catalog = EvolvedColumns.list(ds, customer.name());
         customer = EvolvedColumns.merge(customer, catalog);
         reportSchemaChange(out, running, customer, catalog, summary);
-        List<VersionRow> history = new HistoryQueries(running.service().database().dataSource()).history(customer, List.of("C0001"));
+        List<VersionRow> history = new HistoryQueries(ds).history(customer, List.of("C0001"));
         out.println("history of C0001:");
         for (VersionRow v : history) {
             out.printf(Locale.ROOT, "  %s .. %-27s %-8s %s%n", v.validFrom(), v.validTo() == null ? "" : v.validTo(),
@@ -125,6 +143,28 @@ public final class StreamingDemo {
                     + "/health/ready");
         }
         out.flush();
+    }
+
+    /**
+     * The topology's counts of the source records it did not pass to the sink as events: exact
+     * duplicates it dropped, records it sent to the DLQ, and any other class that is not a
+     * {@link ChangeClass} (skipped, control, truncate, message). The change classes are left out:
+     * the sink judges those events again against PostgreSQL, and its classes are the ones the
+     * summary and the dashboard show.
+     */
+    private Map<String, Long> neverReachedTheSink() {
+        Set<String> changeClasses = new HashSet<>();
+        for (ChangeClass c : ChangeClass.values()) {
+            changeClasses.add(c.name().toLowerCase(Locale.ROOT));
+        }
+        Map<String, Long> byClass = new TreeMap<>();
+        for (Counter c : registry.find("dimstream.events").counters()) {
+            String cls = c.getId().getTag("class");
+            if (!changeClasses.contains(cls)) {
+                byClass.merge(cls, (long) c.count(), Long::sum);
+            }
+        }
+        return byClass;
     }
 
     /**

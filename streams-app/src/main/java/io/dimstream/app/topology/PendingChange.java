@@ -23,7 +23,7 @@ import java.util.Map;
  *
  * <p>Wire format (internal, versioned): {@code [1: version=2][1: 0 delete | 1 upsert][32: tracked
  * hash, upserts only][8: content fingerprint][8: event time, epoch micros][2: class offset]
- * [unclassified change JSON]}.
+ * [unclassified change JSON]}. No other version is read: nothing released wrote one.
  *
  * @param trackedHash null for a delete
  */

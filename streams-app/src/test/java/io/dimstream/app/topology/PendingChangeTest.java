@@ -1,12 +1,14 @@
 package io.dimstream.app.topology;
 
-import io.dimstream.app.change.TestChanges;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.dimstream.app.change.TestChanges;
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.db.event.Op;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
@@ -41,5 +43,16 @@ class PendingChangeTest {
                 .isEqualTo("{\"entity\":\"customer\",\"class\":\"CHANGED\",\"format\":2,\"shape\":\"test-other-shape\",\"op\":\"upsert\",\"event_time\":\"2025-08-22T17:00:00.123456Z\","
                         + "\"data\":{\"customer_id\":\"C1\",\"email\":\"a@example.com\"},"
                         + "\"source\":{\"topic\":\"crm.customers\",\"partition\":2,\"offset\":17}}");
+    }
+
+    @Test
+    void refusesAnotherFormatVersionNamingIt() {
+        // version 1 was never released: a record in it is not read as if it were version 2
+        byte[] json = TestChanges.encode(change(ChangeClass.NEW));
+        byte[] v1 = ByteBuffer.allocate(2 + 32 + 8 + json.length).put((byte) 1).put((byte) 1).put(new byte[32]).putLong(99L).put(json).array();
+
+        assertThatThrownBy(() -> PendingChange.fromBytes(v1))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("pending change of unknown format version 1");
     }
 }
