@@ -25,8 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Copies every record of the entities' dead-letter topics ({@code <topic>.dlq}) into
- * {@code dimstream.dlq_records}, so the admin UI can browse them without Kafka. A consumer group
+ * Copies every record of the entities' dead-letter topics ({@code <application-id>.<entity>.dlq})
+ * into {@code dimstream.dlq_records}, so the admin UI can browse them without Kafka. A consumer group
  * of its own ({@code <application-id>-dlq-mirror}); offsets are committed to Kafka only after the
  * rows are committed in PostgreSQL, and the insert is idempotent (unique DLQ topic, partition,
  * offset), so a crash in between re-reads records without duplicating them.

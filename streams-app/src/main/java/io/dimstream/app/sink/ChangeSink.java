@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The streaming sink (DESIGN section 2): reads the changes topics of all configured entities
- * ({@code dimstream.<entity>.changes}) with one {@code read_committed} consumer and applies them to
+ * ({@code <application-id>.<entity>.changes}) with one {@code read_committed} consumer and applies them to
  * the SCD2 tables in batches, each batch in ONE PostgreSQL transaction together with its
  * partition's next offset in {@code dimstream.sink_offsets}. This class is the poll loop and the
  * rebalance listener; the parts it drives are each on their own:
@@ -126,7 +126,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         this.executor = new ApplyExecutor(settings.parallelism());
         Map<String, EntitySpec> byTopic = new LinkedHashMap<>();
         for (EntitySpec e : entities) {
-            if (byTopic.put(ChangeTopics.name(e.name()), e) != null) {
+            if (byTopic.put(ChangeTopics.name(settings.applicationId(), e.name()), e) != null) {
                 throw new IllegalArgumentException("entities: '" + e.name() + "' is listed twice");
             }
         }

@@ -1,5 +1,7 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.ChangeTopics;
+import io.dimstream.config.ServiceConfig;
 import io.dimstream.config.SinkConfig;
 import java.time.Duration;
 import java.util.Map;
@@ -8,6 +10,9 @@ import java.util.Optional;
 /**
  * How a {@link ChangeSink} consumes, batches and reacts to failures.
  *
+ * @param applicationId     the deployment the sink belongs to ({@code service.application-id}): it
+ *                          names the changes topics the sink reads ({@link ChangeTopics#name}), so
+ *                          two deployments on one Kafka cluster never read each other's changes
  * @param groupId           Kafka consumer group; also the {@code consumer_group} of the offsets
  *                          and rejects the sink keeps in PostgreSQL. Instances sharing it share
  *                          the partitions.
@@ -31,12 +36,14 @@ import java.util.Optional;
  *                          instance takes its partitions back at once instead of after the session
  *                          timeout); empty for dynamic membership
  */
-public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait, Duration backoffInitial,
+public record SinkSettings(String applicationId, String groupId, int batchSize, Duration batchMaxWait, Duration backoffInitial,
                            Duration backoffMax, Map<String, Object> consumerOverrides, int parallelism,
                            SinkConfig.OffsetOutOfRange onOffsetOutOfRange, Duration stuckAfter, Optional<String> instanceId) {
 
+    /** The default {@code service.application-id}. */
+    public static final String DEFAULT_APPLICATION_ID = ServiceConfig.DEFAULTS.applicationId();
     /** The sink's group under the default {@code service.application-id}. */
-    public static final String DEFAULT_GROUP_ID = io.dimstream.config.ServiceConfig.DEFAULTS.applicationId() + "-sink";
+    public static final String DEFAULT_GROUP_ID = DEFAULT_APPLICATION_ID + "-sink";
     // the defaults of the keys of the config's sink: section are declared once, in the config
     // (ConfigKeys, SinkConfig.DEFAULTS); the backoff is not configurable and lives only here
     public static final int DEFAULT_BATCH_SIZE = SinkConfig.DEFAULTS.batchSize();
@@ -49,6 +56,9 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
     /** What the sink does with a partition whose stored offset left the log. */
 
     public SinkSettings {
+        if (applicationId == null || applicationId.isBlank()) {
+            throw new IllegalArgumentException("application-id: must not be empty");
+        }
         if (groupId == null || groupId.isBlank()) {
             throw new IllegalArgumentException("group-id: must not be empty");
         }
@@ -77,62 +87,69 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
     }
 
     /**
-     * Group {@code dimstream-sink} ({@link #DEFAULT_GROUP_ID}), the config's {@code sink:} defaults ({@link SinkConfig#DEFAULTS}: batches of 20000
+     * Application id {@code dimstream}, group {@code dimstream-sink} ({@link #DEFAULT_GROUP_ID}), the config's {@code sink:} defaults ({@link SinkConfig#DEFAULTS}: batches of 20000
      * records or 200 ms, 2 connections, stop on a gap, stuck after 5 minutes), backoff 100 ms to 10 s.
      */
     public static SinkSettings defaults() {
-        return from(SinkConfig.DEFAULTS, DEFAULT_GROUP_ID);
+        return from(SinkConfig.DEFAULTS, DEFAULT_APPLICATION_ID);
     }
 
     /**
      * The settings of the config's {@code sink:} section (backoff and consumer settings at their defaults).
      *
-     * @param defaultGroupId the group when the section names none ({@code <application-id>-sink})
+     * @param applicationId the deployment's application id; the group is {@code <application-id>-sink}
+     *                      when the section names none
      */
-    public static SinkSettings from(SinkConfig sink, String defaultGroupId) {
-        return new SinkSettings(sink.groupId().orElse(defaultGroupId), sink.batchSize(), sink.batchMaxWait(), DEFAULT_BACKOFF_INITIAL,
-                DEFAULT_BACKOFF_MAX, Map.of(), sink.parallelism(), sink.onOffsetOutOfRange(),
+    public static SinkSettings from(SinkConfig sink, String applicationId) {
+        return new SinkSettings(applicationId, sink.groupId().orElse(applicationId + "-sink"), sink.batchSize(), sink.batchMaxWait(),
+                DEFAULT_BACKOFF_INITIAL, DEFAULT_BACKOFF_MAX, Map.of(), sink.parallelism(), sink.onOffsetOutOfRange(),
                 sink.stuckAfter(), Optional.empty());
     }
 
+    /** These settings for another deployment: its changes topics; the group stays as it is. */
+    public SinkSettings withApplicationId(String id) {
+        return new SinkSettings(id, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+                onOffsetOutOfRange, stuckAfter, instanceId);
+    }
+
     public SinkSettings withGroupId(String id) {
-        return new SinkSettings(id, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+        return new SinkSettings(applicationId, id, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withBatching(int size, Duration maxWait) {
-        return new SinkSettings(groupId, size, maxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+        return new SinkSettings(applicationId, groupId, size, maxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withParallelism(int n) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, n,
+        return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, n,
                 onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withBackoff(Duration initial, Duration max) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, initial, max, consumerOverrides, parallelism,
+        return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, initial, max, consumerOverrides, parallelism,
                 onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withConsumerOverrides(Map<String, Object> overrides) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, overrides, parallelism,
+        return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, overrides, parallelism,
                 onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withOnOffsetOutOfRange(SinkConfig.OffsetOutOfRange what) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+        return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 what, stuckAfter, instanceId);
     }
 
     public SinkSettings withStuckAfter(Duration after) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+        return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 onOffsetOutOfRange, after, instanceId);
     }
 
     /** @param id the consumer's {@code group.instance.id}; null or blank for dynamic membership */
     public SinkSettings withInstanceId(String id) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+        return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 onOffsetOutOfRange, stuckAfter, id == null || id.isBlank() ? Optional.empty() : Optional.of(id));
     }
 }

@@ -66,7 +66,7 @@ class SinkBatchRecordTest {
     @Test
     void aCommittedBatchRecordsOneRowWithItsEventsByClassAndLag() throws Exception {
         EntitySpec e = SinkFixtures.customer("batches_ok", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 0);
         SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-ok");
 
         SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
@@ -90,8 +90,8 @@ class SinkBatchRecordTest {
     @Test
     void theDueBatchesOfSeveralPartitionsGoInOneTransactionAndOneFencedPartitionRollsThemAllBack() throws Exception {
         EntitySpec e = SinkFixtures.customer("batches_merged", DS);
-        TopicPartition p0 = new TopicPartition(ChangeTopics.name(e.name()), 0);
-        TopicPartition p1 = new TopicPartition(ChangeTopics.name(e.name()), 1);
+        TopicPartition p0 = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 0);
+        TopicPartition p1 = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 1);
         SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-merged");
 
         SinkTransaction.Outcome done = tx.apply(e, List.of(
@@ -129,7 +129,7 @@ class SinkBatchRecordTest {
     @Test
     void aFencedBatchRecordsNothing() throws Exception {
         EntitySpec e = SinkFixtures.customer("batches_fenced", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 0);
         SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), "batches-fenced");
         SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0, 0L);
@@ -145,7 +145,7 @@ class SinkBatchRecordTest {
     @Test
     void recordingABatchDeletesThatPartitionsRowsOlderThanADayOnly() throws Exception {
         EntitySpec e = SinkFixtures.customer("batches_prune", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 0);
         try (Connection c = DS.getConnection(); PreparedStatement p = c.prepareStatement(
                 "INSERT INTO dimstream.sink_batches (consumer_group, entity, topic, partition, first_offset, next_offset, finished_at, "
                         + "events, new_keys, changed, deleted, unchanged, late, duplicates, quarantined, rejected, rows_inserted, "

@@ -50,7 +50,7 @@ class SinkFenceTest {
     @Test
     void aBatchWithAStaleExpectedOffsetCommitsNoRowsAndLeavesTheOffset() throws Exception {
         EntitySpec e = SinkFixtures.customer("fence_stale", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 0);
         String group = "fence-stale";
         // another instance has applied up to offset 7 meanwhile; this one still expects 5
         storeOffset(group, tp, 7);
@@ -68,7 +68,7 @@ class SinkFenceTest {
     @Test
     void aFirstBatchIsFencedWhenAnotherInstanceStoredAnOffsetFirst() throws Exception {
         EntitySpec e = SinkFixtures.customer("fence_first", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 2);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 2);
         String group = "fence-first";
         storeOffset(group, tp, 3);
         SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), group);
@@ -84,7 +84,7 @@ class SinkFenceTest {
     @Test
     void aBatchWithTheStoredOffsetCommitsItsRowsAndAdvancesTheOffset() throws Exception {
         EntitySpec e = SinkFixtures.customer("fence_ok", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 1);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 1);
         String group = "fence-ok";
         SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), group);
 
@@ -104,8 +104,8 @@ class SinkFenceTest {
     @Test
     void aMergedBatchOfTwoPartitionsCommitsBothOrNeither() throws Exception {
         EntitySpec e = SinkFixtures.customer("fence_merged", DS);
-        TopicPartition p0 = new TopicPartition(ChangeTopics.name(e.name()), 0);
-        TopicPartition p1 = new TopicPartition(ChangeTopics.name(e.name()), 1);
+        TopicPartition p0 = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 0);
+        TopicPartition p1 = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 1);
         String group = "fence-merged";
         SinkTransaction tx = new SinkTransaction(DS, new Scd2Writer(DS), group);
 

@@ -55,8 +55,8 @@ class SinkFencingIT {
     void twoInstancesShareThePartitionsAndTheSurvivorTakesOverWithoutLossOrDoubles() throws Exception {
         String name = "fencing_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = ChangeTopics.name(name);
-        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
+        String topic = ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, name);
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettings.DEFAULT_APPLICATION_ID, name, 3, (short) 1)));
         String group = "fencing";
         SinkSettings settings = SinkSettings.defaults().withGroupId(group).withBatching(7, Duration.ofMillis(50));
         int keys = 30;
@@ -106,8 +106,8 @@ class SinkFencingIT {
     void aSinkWhoseOffsetAnotherInstanceAdvancedRollsBackAndResumesAtTheStoredOffset() throws Exception {
         String name = "fenced_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = ChangeTopics.name(name);
-        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
+        String topic = ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, name);
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettings.DEFAULT_APPLICATION_ID, name, 1, (short) 1)));
         String group = "fenced";
         try (ChangeSink sink = new ChangeSink(SinkSettings.defaults().withGroupId(group), KAFKA.get().bootstrapServers(), List.of(e), DS,
                 new SinkMetrics(new SimpleMeterRegistry())).start()) {

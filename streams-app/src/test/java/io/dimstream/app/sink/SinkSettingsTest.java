@@ -24,8 +24,9 @@ class SinkSettingsTest {
 
     @Test
     void withoutASinkSectionTheSettingsAreTheDefaults() {
-        assertThat(SinkSettings.from(parse(BASE).sink(), "app-sink")).isEqualTo(SinkSettings.defaults().withGroupId("app-sink"));
-        assertThat(SinkSettings.defaults()).isEqualTo(new SinkSettings("dimstream-sink", 20_000, Duration.ofMillis(200),
+        assertThat(SinkSettings.from(parse(BASE).sink(), "app")).isEqualTo(SinkSettings.defaults().withApplicationId("app")
+                .withGroupId("app-sink"));
+        assertThat(SinkSettings.defaults()).isEqualTo(new SinkSettings("dimstream", "dimstream-sink", 20_000, Duration.ofMillis(200),
                 Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 2, SinkConfig.OffsetOutOfRange.STOP, Duration.ofMinutes(5),
                 Optional.empty()));
     }
@@ -42,7 +43,7 @@ class SinkSettingsTest {
                   stuck-after: PT1M
                 """);
 
-        assertThat(SinkSettings.from(config.sink(), "app-sink")).isEqualTo(new SinkSettings("crm-sink", 800, Duration.ofMillis(50),
+        assertThat(SinkSettings.from(config.sink(), "app")).isEqualTo(new SinkSettings("app", "crm-sink", 800, Duration.ofMillis(50),
                 Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 3, SinkConfig.OffsetOutOfRange.SKIP, Duration.ofMinutes(1),
                 Optional.empty()));
     }

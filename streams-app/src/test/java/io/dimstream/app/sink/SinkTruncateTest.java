@@ -54,7 +54,7 @@ class SinkTruncateTest {
         }
 
         TopicPartition tp(int p) {
-            return new TopicPartition(ChangeTopics.name(entity.name()), p);
+            return new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, entity.name()), p);
         }
 
         ConsumerRecord<byte[], byte[]> change(int p, ChangeRecord c) {

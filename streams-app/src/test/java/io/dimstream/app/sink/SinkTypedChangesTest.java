@@ -42,7 +42,7 @@ class SinkTypedChangesTest {
     @Test
     void untypedRecordsOfTheReleaseBeforeAndTypedRecordsInOneBatchLandAsOneHistory() throws Exception {
         EntitySpec e = SinkFixtures.customer("upgrade_mix", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 0);
         List<byte[]> untyped = fixture("untyped-v1.jsonl");
         // the fixture is what the untyped encoder writes
         assertThat(untyped).extracting(b -> new String(b, StandardCharsets.UTF_8)).containsExactly(
@@ -89,7 +89,7 @@ class SinkTypedChangesTest {
     @Test
     void classesTheWriterJudgesOtherwiseAreCountedPerClassAndExported() throws Exception {
         EntitySpec e = SinkFixtures.customer("class_disagree", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 0);
         Map<String, Object> c9 = Map.of("customer_id", "C9", "email", "n@x.io", "city", "Bern", "last_login", 1L);
         Map<String, Object> c9Again = Map.of("customer_id", "C9", "email", "n@x.io", "city", "Bern", "last_login", 1L);
         // the topology calls a key PostgreSQL has never seen CHANGED (its store was ahead of the table),
@@ -122,7 +122,7 @@ class SinkTypedChangesTest {
     @Test
     void typedRecordsOfAnotherShapeAreValidatedAgainCountedAndExported() throws Exception {
         EntitySpec e = SinkFixtures.customer("other_shape", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettings.DEFAULT_APPLICATION_ID, e.name()), 0);
         byte[] asWritten = typed(e, Event.upsert(Instant.parse("2025-08-01T09:00:00Z"),
                 Map.of("customer_id", "C1", "email", "a@x.io", "city", "Paris", "last_login", 1L), 0, Source.kafka("crm.customers", 0, 1)),
                 ChangeClass.NEW);
