@@ -41,7 +41,8 @@
  *       partition, and a slice can be larger than a batch should be.</li>
  *   <li>{@link io.dimstream.app.replay.DlqMirror}: copies {@code <application-id>.<entity>.dlq}
  *       records into {@code dimstream.dlq_records} (own consumer group, idempotent insert, Kafka
- *       offsets committed after PostgreSQL).</li>
+ *       offsets committed after PostgreSQL); once at start, what it had not mirrored of a DLQ topic's
+ *       former name, {@code <source topic>.dlq}.</li>
  *   <li>{@link io.dimstream.app.replay.RedriveExecutor}: produces re-drive requests back to the
  *       source topic (original key, value and headers minus {@code dimstream.*}), at least once.</li>
  * </ul>

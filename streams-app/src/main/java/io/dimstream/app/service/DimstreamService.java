@@ -149,6 +149,8 @@ public final class DimstreamService implements AutoCloseable {
             TopicSetup.createTopics(clients, pipelines, options.partitions(), replication, kafka != null);
             SinkSettings sinkSettings = SinkSettings.from(config.sink(), options.applicationId())
                     .withInstanceId(options.instanceId().map(id -> id + "-sink").orElse(null));
+            // a deployment whose changes topics were named otherwise before: their unapplied tail is replayed once
+            ChangesTopicUpgrade.run(db.dataSource(), clients, sinkSettings.groupId(), pipelines);
             long tTopics = System.nanoTime();
 
             Map<String, Object> overrides = new HashMap<>();
