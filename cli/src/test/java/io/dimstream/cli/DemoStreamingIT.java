@@ -102,7 +102,7 @@ class DemoStreamingIT {
                   2025-08-02T00:52:01Z ..                             current  {email=ivan.okafor@example.com, full_name=Ivan Okafor, country=US, city=Austin, loyalty_tier=bronze, preferred_channel=null, last_login=1754095921}
                 where to look:
                   PostgreSQL: jdbc:postgresql://localhost:<port>/postgres?user=postgres  (tables dim_customer, dim_customer_current, function dim_customer_as_of(timestamptz))
-                  Kafka: 127.0.0.1:<port>  topics crm.customers (source), crm.customers.dlq (bad records), dimstream.customer.changes (changes)
+                  Kafka: 127.0.0.1:<port>  topics crm.customers (source), dimstream-demo.customer.dlq (bad records), dimstream-demo.customer.changes (changes)
                 """.formatted(versions, current, deletedKeys, withValue));
         assertThat(withValue).as("versions holding a value").isPositive();
 

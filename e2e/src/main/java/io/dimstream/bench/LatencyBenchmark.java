@@ -58,6 +58,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class LatencyBenchmark {
 
     private static final String TOPIC = "bench.latency";
+    /** The service's application id, which names its changes topic. */
+    private static final String APPLICATION_ID = "latency-bench";
+    private static final String CHANGES = ChangeTopics.name(APPLICATION_ID, "customer");
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = WriterBenchmark.parseArgs(args);
@@ -106,7 +109,7 @@ public final class LatencyBenchmark {
             try (Databases.Handle db = Databases.open(jdbc, null, null, 2)) {
                 awaitRunning(dir.resolve("service.out"), service);
                 rss.start();
-                OffsetPoller poller = new OffsetPoller(db, ChangeTopics.name("customer"), partitions);
+                OffsetPoller poller = new OffsetPoller(db, CHANGES, partitions);
                 poller.start();
                 StageSampler stages = new StageSampler(kafka.bootstrapServers(), partitions, poller);
                 stages.start();
@@ -142,7 +145,7 @@ public final class LatencyBenchmark {
         }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.dimstream.cli.DimstreamCli", "run",
                 "--config", config.toString(), "--data-dir", dir.resolve("service").toString(),
-                "--application-id", "latency-bench", "--partitions", Integer.toString(partitions), "--metrics-port", "-1"));
+                "--application-id", APPLICATION_ID, "--partitions", Integer.toString(partitions), "--metrics-port", "-1"));
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectOutput(dir.resolve("service.out").toFile())
                 .redirectError(dir.resolve("service.err").toFile());
@@ -251,7 +254,7 @@ public final class LatencyBenchmark {
                 Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> changes = new HashMap<>();
                 for (int i = 0; i < partitions; i++) {
                     source.put(new TopicPartition(TOPIC, i), org.apache.kafka.clients.admin.OffsetSpec.latest());
-                    changes.put(new TopicPartition(ChangeTopics.name("customer"), i), org.apache.kafka.clients.admin.OffsetSpec.latest());
+                    changes.put(new TopicPartition(CHANGES, i), org.apache.kafka.clients.admin.OffsetSpec.latest());
                 }
                 var committed = new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel.READ_COMMITTED);
                 long t0 = System.nanoTime();
@@ -408,7 +411,7 @@ public final class LatencyBenchmark {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> tps = new ArrayList<>();
             for (int i = 0; i < partitions; i++) {
-                tps.add(new TopicPartition(ChangeTopics.name("customer"), i));
+                tps.add(new TopicPartition(CHANGES, i));
             }
             consumer.assign(tps);
             consumer.seekToBeginning(tps);

@@ -68,7 +68,7 @@ class ServiceHealthIT {
                 assertThat(sink.get("status")).isEqualTo("DOWN");
                 // the first statement of the batch that names the column says so: the fast path's insert
                 // ("of relation ...") or, for a batch of keys with several events, the region's select (v.city)
-                assertThat((String) sink.get("detail")).matches("(dimstream\\.customer\\.changes-\\d stuck for \\d+ s with \\d+ records left: "
+                assertThat((String) sink.get("detail")).matches("(" + h.applicationId + "\\.customer\\.changes-\\d stuck for \\d+ s with \\d+ records left: "
                         + "ERROR: column (\"city\" of relation \"" + h.table + "\"|v\\.city) does not exist \\(SQL state 42703\\)(; )?)+");
             });
             assertThat(ServiceHarness.get(port, "/health/live").getKey()).isEqualTo(200);
@@ -88,7 +88,7 @@ class ServiceHealthIT {
                     ConsumerConfig.GROUP_ID_CONFIG, h.applicationId + "-sink",
                     ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "health-it-sink",
                     ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-                thief.subscribe(List.of("dimstream.customer.changes"));
+                thief.subscribe(List.of(h.applicationId + ".customer.changes"));
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
                     thief.poll(Duration.ofMillis(100));
                     Map.Entry<Integer, String> live = ServiceHarness.get(port, "/health/live");

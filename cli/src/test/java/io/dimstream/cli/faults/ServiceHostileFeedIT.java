@@ -146,7 +146,7 @@ class ServiceHostileFeedIT {
             }
             expectedDlq.values().forEach(l -> l.sort(null));
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-                    .untilAsserted(() -> assertThat(dlq(started)).isEqualTo(expectedDlq));
+                    .untilAsserted(() -> assertThat(dlq(h.applicationId + ".customer.dlq", started)).isEqualTo(expectedDlq));
             // 1,048,000 bytes plus the reason headers still fit the DLQ topic's 1 MB limit: kept whole
             // (a record that does not fit is cut with dimstream.truncated headers: OversizeRecordsIT)
             assertThat(dlqValue("HUGE")).isEqualTo(Map.entry(1_048_000, false));
@@ -167,13 +167,14 @@ class ServiceHostileFeedIT {
         }
     }
 
-    /** The mirrored DLQ of the customer entity after row {@code afterId}: by key (cut at 40 characters), the reasons, sorted. */
-    private static Map<String, List<String>> dlq(long afterId) throws Exception {
+    /** The mirrored DLQ topic of the customer entity after row {@code afterId}: by key (cut at 40 characters), the reasons, sorted. */
+    private static Map<String, List<String>> dlq(String topic, long afterId) throws Exception {
         Map<String, List<String>> out = new TreeMap<>();
         try (Connection c = TestPostgres.dataSource().getConnection(); PreparedStatement p = c.prepareStatement(
                 "SELECT convert_from(key, 'UTF8'), error FROM dimstream.dlq_records WHERE entity = 'customer' "
-                        + "AND dlq_topic = 'crm.customers.dlq' AND id > ?")) {
-            p.setLong(1, afterId);
+                        + "AND dlq_topic = ? AND id > ?")) {
+            p.setString(1, topic);
+            p.setLong(2, afterId);
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     String k = rs.getString(1);

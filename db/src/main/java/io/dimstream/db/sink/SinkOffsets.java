@@ -88,6 +88,28 @@ public final class SinkOffsets {
         }
     }
 
+    /**
+     * Deletes every offset stored for the group's partitions of {@code topic} and returns them by
+     * partition, the rows locked until the transaction ends: a concurrent caller waits, then finds
+     * none. For a sink that stops reading a topic for good and hands its place to something else in
+     * the same transaction (the changes topic of an entity renamed; see
+     * {@code io.dimstream.app.service.ChangesTopicUpgrade}).
+     */
+    public static Map<Integer, Long> take(Connection c, String group, String topic) throws SQLException {
+        Map<Integer, Long> out = new HashMap<>();
+        try (PreparedStatement p = c.prepareStatement("DELETE FROM dimstream.sink_offsets WHERE consumer_group = ? AND topic = ? "
+                + "RETURNING partition, next_offset")) {
+            p.setString(1, group);
+            p.setString(2, topic);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getInt(1), rs.getLong(2));
+                }
+            }
+        }
+        return out;
+    }
+
     /** Every offset stored for the group's partitions of {@code topics}: what "caught up" is measured against. */
     public static Map<PartitionRef, Long> ofTopics(Connection c, String group, Collection<String> topics) throws SQLException {
         Map<PartitionRef, Long> out = new HashMap<>();

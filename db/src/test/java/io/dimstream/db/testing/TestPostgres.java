@@ -23,6 +23,7 @@ public final class TestPostgres {
     private static final Logger LOG = LoggerFactory.getLogger(TestPostgres.class);
     private static DataSource shared;
     private static String sharedUrl;
+    private static String serverUrl;
 
     private TestPostgres() {
     }
@@ -40,9 +41,23 @@ public final class TestPostgres {
         return sharedUrl;
     }
 
+    /**
+     * Another fresh database on the same server, migrated, dropped when the JVM ends: for a test of
+     * two deployments, each with a database of its own ({@code dimstream.*} tables included).
+     *
+     * @return its JDBC URL, user and password included as parameters
+     */
+    public static synchronized String newDatabase() {
+        dataSource();
+        String url = withDatabase(serverUrl, create(serverUrl));
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setURL(url);
+        Migrations.migrate(ds);
+        return url;
+    }
+
     private static void start() {
         String url = System.getenv("DIMSTREAM_TEST_JDBC_URL");
-        String serverUrl;
         if (url != null && !url.isBlank()) {
             serverUrl = url;
             LOG.info("tests use PostgreSQL from DIMSTREAM_TEST_JDBC_URL");
@@ -55,18 +70,23 @@ public final class TestPostgres {
             serverUrl = h.jdbcUrl();
             LOG.info("tests use embedded PostgreSQL (no DIMSTREAM_TEST_JDBC_URL, no Docker)");
         }
-        String db = "dimstream_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        try (Connection c = DriverManager.getConnection(serverUrl); Statement s = c.createStatement()) {
-            s.execute("CREATE DATABASE " + db);
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot create test database on " + serverUrl + ": " + e.getMessage(), e);
-        }
-        sharedUrl = withDatabase(serverUrl, db);
+        sharedUrl = withDatabase(serverUrl, create(serverUrl));
         PGSimpleDataSource ds = new PGSimpleDataSource();
         ds.setURL(sharedUrl);
         shared = ds;
         Migrations.migrate(ds);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> drop(serverUrl, db)));
+    }
+
+    /** Creates a database of a random name on the server, dropped when the JVM ends; returns its name. */
+    private static String create(String server) {
+        String db = "dimstream_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (Connection c = DriverManager.getConnection(server); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + db);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create test database on " + server + ": " + e.getMessage(), e);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> drop(server, db)));
+        return db;
     }
 
     private static void drop(String serverUrl, String db) {

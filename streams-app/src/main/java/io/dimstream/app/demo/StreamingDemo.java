@@ -137,7 +137,8 @@ public final class StreamingDemo {
         out.println("  PostgreSQL: " + running.service().database().jdbcUrl() + "  (tables " + customer.table() + ", "
                 + customer.currentView() + ", function " + customer.asOfFunction() + "(timestamptz))");
         out.println("  Kafka: " + running.service().bootstrapServers() + "  topics " + running.topic() + " (source), "
-                + running.topic() + ".dlq (bad records), " + running.service().pipelines().get(0).changesTopic() + " (changes)");
+                + running.service().pipelines().get(0).dlqTopic() + " (bad records), " + running.service().pipelines().get(0).changesTopic()
+                + " (changes)");
         if (metricsPort >= 0) {
             out.println("  metrics: http://localhost:" + metricsPort + "/metrics  health: http://localhost:" + metricsPort
                     + "/health/ready");

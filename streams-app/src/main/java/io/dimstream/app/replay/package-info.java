@@ -42,9 +42,10 @@
  *       of each slice is {@link io.dimstream.db.jobs.ReplaySlices}, kept with the positions, so a
  *       resume is exact. Why not commit positions only at slice boundaries: slices span every
  *       partition, and a slice can be larger than a batch should be.</li>
- *   <li>{@link io.dimstream.app.replay.DlqMirror}: copies {@code <topic>.dlq} records into
- *       {@code dimstream.dlq_records} (own consumer group, idempotent insert, Kafka offsets committed
- *       after PostgreSQL).</li>
+ *   <li>{@link io.dimstream.app.replay.DlqMirror}: copies {@code <application-id>.<entity>.dlq}
+ *       records into {@code dimstream.dlq_records} (own consumer group, idempotent insert, Kafka
+ *       offsets committed after PostgreSQL); once at start, what it had not mirrored of a DLQ topic's
+ *       former name, {@code <source topic>.dlq}.</li>
  *   <li>{@link io.dimstream.app.replay.RedriveExecutor}: produces re-drive requests back to the
  *       source topic (original key, value and headers minus {@code dimstream.*}), at least once.</li>
  * </ul>

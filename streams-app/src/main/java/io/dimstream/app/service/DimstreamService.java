@@ -119,21 +119,7 @@ public final class DimstreamService implements AutoCloseable {
         try {
             Files.createDirectories(options.dataDir());
             EmbeddedKafka kafka = null;
-            KafkaConfig kafkaConfig = config.kafka().orElseThrow(() -> new IllegalArgumentException(
-                    "kafka.bootstrap-servers: required to run the pipeline (\"embedded\" starts a broker inside the process)"));
-            List<String> streamsProblems = new ArrayList<>(KafkaClients.problems(kafkaConfig.client()));
-            streamsProblems.addAll(StreamsConfigFactory.problems(kafkaConfig.streams()));
-            // the sink's connections besides the others the service takes from the same pool (the
-            // health probe, replay jobs, the DLQ mirror and re-drive, the memory pruner): only the
-            // service needs them, so `load` and `check` may run on a smaller pool
-            if (config.sink().parallelism() + OTHER_CONNECTIONS > config.postgres().poolSize()) {
-                streamsProblems.add("sink.parallelism: " + config.sink().parallelism() + " connections need postgres.pool-size of at least "
-                        + (config.sink().parallelism() + OTHER_CONNECTIONS) + " (the service's other work takes " + OTHER_CONNECTIONS
-                        + " more), got " + config.postgres().poolSize());
-            }
-            if (!streamsProblems.isEmpty()) {
-                throw new IllegalArgumentException(String.join("; ", streamsProblems));
-            }
+            KafkaConfig kafkaConfig = checkSettings(config);
             String bootstrap = kafkaConfig.bootstrapServers();
             if (kafkaConfig.embedded()) {
                 kafka = EmbeddedKafka.start(options.dataDir().resolve("kafka"));
@@ -159,11 +145,18 @@ public final class DimstreamService implements AutoCloseable {
             }
             long tTables = System.nanoTime();
 
-            List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config).stream()
+            // every topic the deployment owns is named after its application id (EntityPipeline, ChangeTopics)
+            List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config, options.applicationId()).stream()
                     .map(p -> p.withEntity(merged.get(p.entity().name()))).toList();
             short replication = (short) (kafka != null ? 1 : -1);
             KafkaClients clients = KafkaClients.of(bootstrap, kafkaConfig);
             TopicSetup.createTopics(clients, pipelines, options.partitions(), replication, kafka != null);
+            // the sink's offsets live in PostgreSQL under its group: one group per application, so
+            // two deployments sharing a database (or tests sharing one) never read each other's
+            SinkSettings sinkSettings = SinkSettingsFromConfig.of(config.sink(), options.applicationId())
+                    .withInstanceId(options.instanceId().map(id -> id + "-sink").orElse(null));
+            // a deployment whose changes topics were named otherwise before: their unapplied tail is replayed once
+            ChangesTopicUpgrade.run(db.dataSource(), clients, sinkSettings.groupId(), pipelines);
             long tTopics = System.nanoTime();
 
             Map<String, Object> overrides = new HashMap<>();
@@ -187,10 +180,6 @@ public final class DimstreamService implements AutoCloseable {
             streams.start();
             started.add(() -> streams.close(closeOptions(options)));
 
-            // the sink's offsets live in PostgreSQL under its group: one group per application, so
-            // two deployments sharing a database (or tests sharing one) never read each other's
-            SinkSettings sinkSettings = SinkSettingsFromConfig.of(config.sink(), options.applicationId() + "-sink")
-                    .withInstanceId(options.instanceId().map(id -> id + "-sink").orElse(null));
             ChangeSink sink = new ChangeSink(sinkSettings, clients, shapes, db.dataSource(), new SinkMetrics(registry)).start();
             started.add(sink);
 
@@ -237,7 +226,8 @@ public final class DimstreamService implements AutoCloseable {
                     + "workers {} ms", ms(t0, System.nanoTime()), ms(t0, tMigrated), ms(tMigrated, tTables), ms(tTables, tTopics),
                     ms(tTopics, System.nanoTime()));
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
-                    pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.entity().table()).collect(Collectors.joining(", ")));
+                    pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.changesTopic() + " -> " + p.entity().table() + " (DLQ "
+                            + p.dlqTopic() + ")").collect(Collectors.joining(", ")));
             CatchUp catchUp = new CatchUp(clients, db.dataSource(), options.applicationId(),
                     pipelines.stream().map(EntityPipeline::sourceTopic).toList(),
                     pipelines.stream().filter(p -> !p.partitionedByKey())
@@ -261,6 +251,31 @@ public final class DimstreamService implements AutoCloseable {
             }
             throw new IllegalStateException("dimstream could not start: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The config's Kafka section, checked with what the service needs besides the config's own
+     * checks: the client and Kafka Streams settings, and a pool big enough for the sink's connections
+     * and the others the service takes from it (the health probe, replay jobs, the DLQ mirror and
+     * re-drive, the memory pruner; only the service needs them, so {@code load} and {@code check}
+     * may run on a smaller pool).
+     *
+     * @throws IllegalArgumentException naming every problem
+     */
+    private static KafkaConfig checkSettings(DimstreamConfig config) {
+        KafkaConfig kafkaConfig = config.kafka().orElseThrow(() -> new IllegalArgumentException(
+                "kafka.bootstrap-servers: required to run the pipeline (\"embedded\" starts a broker inside the process)"));
+        List<String> problems = new ArrayList<>(KafkaClients.problems(kafkaConfig.client()));
+        problems.addAll(StreamsConfigFactory.problems(kafkaConfig.streams()));
+        if (config.sink().parallelism() + OTHER_CONNECTIONS > config.postgres().poolSize()) {
+            problems.add("sink.parallelism: " + config.sink().parallelism() + " connections need postgres.pool-size of at least "
+                    + (config.sink().parallelism() + OTHER_CONNECTIONS) + " (the service's other work takes " + OTHER_CONNECTIONS
+                    + " more), got " + config.postgres().poolSize());
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+        return kafkaConfig;
     }
 
     /** Health as gauges (Prometheus {@code dimstream_health_ready}, {@code dimstream_health_live}). */

@@ -8,7 +8,10 @@
  * <p>Start order: (embedded broker,) PostgreSQL and its migrations, each entity's table created or
  * validated (with the columns added while running), the topics ({@link io.dimstream.app.service.TopicSetup}
  * creates what {@link io.dimstream.app.topology.TopicPlanner} plans and has the partition counts of
- * control-record entities checked), Kafka Streams with its supervisor, the sink, the memory pruning
+ * control-record entities checked; every topic is named after the application id, and
+ * {@link io.dimstream.app.service.ChangesTopicUpgrade} queues, once, the replay a deployment whose
+ * changes topics had another name before needs for what its sink had not applied of them), Kafka
+ * Streams with its supervisor, the sink, the memory pruning
  * ({@link io.dimstream.app.service.MemoryPruning}: a schedule over {@code Scd2Writer.prune}, whose SQL
  * is db's), the admin workers (replay, DLQ mirror, re-drive), the health monitor. A failing step
  * closes what started before it, in reverse order; {@code close()} does the same.

@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The streaming sink (DESIGN section 2): reads the changes topics of all configured entities
- * ({@code dimstream.<entity>.changes}) with one {@code read_committed} consumer and applies them to
+ * ({@code <application-id>.<entity>.changes}) with one {@code read_committed} consumer and applies them to
  * the SCD2 tables in batches, each batch in ONE PostgreSQL transaction together with its
  * partition's next offset in {@code dimstream.sink_offsets}. This class is the poll loop and the
  * rebalance listener; the parts it drives are each on their own:
@@ -127,7 +127,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         this.outOfRange = new OutOfRangePolicy(settings, ds, metrics, backoff, buffers);
         Map<String, EntitySpec> byTopic = new LinkedHashMap<>();
         for (String name : shapes.entities()) {
-            byTopic.put(ChangeTopics.name(name), shapes.configured(name));
+            byTopic.put(ChangeTopics.name(settings.applicationId(), name), shapes.configured(name));
         }
         this.entityByTopic = Map.copyOf(byTopic);
         Map<String, Object> p = kafka.properties();

@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.change.ChangeTopics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -10,6 +11,9 @@ import java.util.Optional;
  * the service makes these from the config's {@code sink:} section, where the defaults are declared
  * ({@code io.dimstream.app.service.SinkSettingsFromConfig}).
  *
+ * @param applicationId     the deployment the sink belongs to ({@code service.application-id}): it
+ *                          names the changes topics the sink reads ({@link ChangeTopics#name}), so
+ *                          two deployments on one Kafka cluster never read each other's changes
  * @param groupId           Kafka consumer group; also the {@code consumer_group} of the offsets
  *                          and rejects the sink keeps in PostgreSQL. Instances sharing it share
  *                          the partitions.
@@ -33,7 +37,7 @@ import java.util.Optional;
  *                          instance takes its partitions back at once instead of after the session
  *                          timeout); empty for dynamic membership
  */
-public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait, Duration backoffInitial,
+public record SinkSettings(String applicationId, String groupId, int batchSize, Duration batchMaxWait, Duration backoffInitial,
                            Duration backoffMax, Map<String, Object> consumerOverrides, int parallelism,
                            OnOffsetOutOfRange onOffsetOutOfRange, Duration stuckAfter, Optional<String> instanceId) {
 
@@ -50,6 +54,9 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
     }
 
     public SinkSettings {
+        if (applicationId == null || applicationId.isBlank()) {
+            throw new IllegalArgumentException("application-id: must not be empty");
+        }
         if (groupId == null || groupId.isBlank()) {
             throw new IllegalArgumentException("group-id: must not be empty");
         }
@@ -77,44 +84,50 @@ public record SinkSettings(String groupId, int batchSize, Duration batchMaxWait,
         Objects.requireNonNull(instanceId, "instanceId");
     }
 
+    /** These settings for another deployment: its changes topics; the group stays as it is. */
+    public SinkSettings withApplicationId(String id) {
+        return new SinkSettings(id, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+                onOffsetOutOfRange, stuckAfter, instanceId);
+    }
+
     public SinkSettings withGroupId(String id) {
-        return new SinkSettings(id, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+        return new SinkSettings(applicationId, id, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withBatching(int size, Duration maxWait) {
-        return new SinkSettings(groupId, size, maxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+        return new SinkSettings(applicationId, groupId, size, maxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withParallelism(int n) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, n,
+        return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, n,
                 onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withBackoff(Duration initial, Duration max) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, initial, max, consumerOverrides, parallelism,
+        return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, initial, max, consumerOverrides, parallelism,
                 onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withConsumerOverrides(Map<String, Object> overrides) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, overrides, parallelism,
+        return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, overrides, parallelism,
                 onOffsetOutOfRange, stuckAfter, instanceId);
     }
 
     public SinkSettings withOnOffsetOutOfRange(OnOffsetOutOfRange what) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+        return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 what, stuckAfter, instanceId);
     }
 
     public SinkSettings withStuckAfter(Duration after) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+        return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 onOffsetOutOfRange, after, instanceId);
     }
 
     /** @param id the consumer's {@code group.instance.id}; null or blank for dynamic membership */
     public SinkSettings withInstanceId(String id) {
-        return new SinkSettings(groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
+        return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 onOffsetOutOfRange, stuckAfter, id == null || id.isBlank() ? Optional.empty() : Optional.of(id));
     }
 }

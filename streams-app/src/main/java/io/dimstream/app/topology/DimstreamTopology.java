@@ -22,9 +22,9 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * The dimstream topology (DESIGN section 2), per entity:
  * <pre>
- * source topic (bytes) --[E-decode: decode + validate]--+-- bad --[E-dlq]--> &lt;source&gt;.dlq (original bytes + dimstream.* headers)
+ * source topic (bytes) --[E-decode: decode + validate]--+-- bad --[E-dlq]--> &lt;app-id&gt;.E.dlq (original bytes + dimstream.* headers)
  *                                                       +-- valid, re-keyed by business key
- *   --[E-by-key: repartition]--> [E-classify: dedup + classify, store E-key-state] --[E-changes]--> dimstream.E.changes
+ *   --[E-by-key: repartition]--> [E-classify: dedup + classify, store E-key-state] --[E-changes]--> &lt;app-id&gt;.E.changes
  * </pre>
  * The explicit repartition makes every event of a key meet in one task, whatever the source topic's
  * key. With {@code partitioned-by-key: true} the producers already guarantee that (every event of a

@@ -140,19 +140,25 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
         return carriesControlRecords() && !partitionedByKey;
     }
 
-    /** {@code <source topic>.dlq}: records that could not be decoded or validated, original bytes kept. */
-    public static String dlqTopicOf(String sourceTopic) {
-        return sourceTopic + ".dlq";
+    /**
+     * {@code <application-id>.<entity>.dlq}: records that could not be decoded or validated, original
+     * bytes kept. Named like the changes topic ({@link ChangeTopics#name}), beside it: per deployment,
+     * so each deployment's DLQ mirror copies only the records its own topology refused, even when two
+     * deployments read one source topic; and every topic a deployment owns begins with its
+     * application id.
+     */
+    public static String dlqTopicOf(String applicationId, String entity) {
+        return applicationId + "." + entity + ".dlq";
     }
 
-    /** An entity of the config with the default topic names and the decoder its format names. */
-    public static EntityPipeline of(EntityConfig entity) {
+    /** An entity of the config with the topic names of deployment {@code applicationId} and the decoder its format names. */
+    public static EntityPipeline of(String applicationId, EntityConfig entity) {
         return builder()
                 .entity(entity.toEntitySpec())
                 .sourceTopic(entity.topic())
                 .decoder(Decoders.forEntity(entity))
-                .changesTopic(ChangeTopics.name(entity.name()))
-                .dlqTopic(dlqTopicOf(entity.topic()))
+                .changesTopic(ChangeTopics.name(applicationId, entity.name()))
+                .dlqTopic(dlqTopicOf(applicationId, entity.name()))
                 .snapshot(entity.snapshot())
                 .partitionedByKey(entity.partitionedByKey())
                 .deletesOnTruncate(entity.cdc().onTruncate() == CdcOptions.OnTruncate.DELETE_ALL)
@@ -172,8 +178,8 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
         return newColumns != CdcOptions.NewColumns.IGNORE;
     }
 
-    /** Every entity of the config, in config order. */
-    public static List<EntityPipeline> fromConfig(DimstreamConfig config) {
-        return config.entities().stream().map(EntityPipeline::of).toList();
+    /** Every entity of the config, in config order, with the topic names of deployment {@code applicationId}. */
+    public static List<EntityPipeline> fromConfig(DimstreamConfig config, String applicationId) {
+        return config.entities().stream().map(e -> of(applicationId, e)).toList();
     }
 }

@@ -56,9 +56,9 @@ public final class TopicPlanner {
         return topics;
     }
 
-    /** The changes topic of one entity, as {@link #plan} makes it. */
-    public static NewTopic changesTopic(String entity, int partitions, short replicationFactor) {
-        return topic(ChangeTopics.name(entity), partitions, replicationFactor, CHANGES_RETENTION);
+    /** The changes topic of one entity of deployment {@code applicationId}, as {@link #plan} makes it. */
+    public static NewTopic changesTopic(String applicationId, String entity, int partitions, short replicationFactor) {
+        return topic(ChangeTopics.name(applicationId, entity), partitions, replicationFactor, CHANGES_RETENTION);
     }
 
     /**

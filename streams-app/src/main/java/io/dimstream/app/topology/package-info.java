@@ -1,9 +1,16 @@
 /**
  * The Kafka Streams topology: per entity, decode and validate the source topic (bad records to
- * {@code <topic>.dlq} with their original bytes and reason headers), re-key by business key, drop
- * exact duplicates and classify each event (NEW, CHANGED, DELETED, UNCHANGED, LATE) against a
- * per-key state store, and emit {@link io.dimstream.app.change.ChangeRecord}s to
- * {@code dimstream.<entity>.changes} for the sink.
+ * {@code <application-id>.<entity>.dlq} with their original bytes and reason headers), re-key by
+ * business key, drop exact duplicates and classify each event (NEW, CHANGED, DELETED, UNCHANGED,
+ * LATE) against a per-key state store, and emit {@link io.dimstream.app.change.ChangeRecord}s to
+ * {@code <application-id>.<entity>.changes} for the sink.
+ *
+ * <p>Every topic the topology writes besides the source's begins with the deployment's application
+ * id: the changes and DLQ topics ({@link io.dimstream.app.change.ChangeTopics},
+ * {@link io.dimstream.app.topology.EntityPipeline#dlqTopicOf}) as Kafka Streams' own repartition and
+ * changelog topics do ({@link io.dimstream.app.topology.DimstreamTopology#repartitionTopic}). Two
+ * deployments on one cluster with entities of the same name (staging and production with one config)
+ * so share nothing but the source topics they both read.
  *
  * <p>Cost per event, where it matters: the decode step writes the change record's JSON once,
  * without its class ({@link io.dimstream.app.topology.PendingChange}); the classify step reads

@@ -53,7 +53,7 @@ final class ReplayFixtures {
     }
 
     static EntityPipeline pipeline(DimstreamConfig config, String entity) {
-        return EntityPipeline.of(config.entity(entity));
+        return EntityPipeline.of("dimstream", config.entity(entity));
     }
 
     /** A produced record: where it landed, and the valid event it carries (null when malformed). */

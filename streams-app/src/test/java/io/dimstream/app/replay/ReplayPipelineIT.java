@@ -117,7 +117,7 @@ class ReplayPipelineIT {
                     .containsAll(malformed);
             assertThat(mirrored).allSatisfy(r -> {
                 assertThat(r.error()).isNotBlank();
-                assertThat(List.of(r.sourceTopic(), r.dlqTopic(), r.redriveState())).isEqualTo(List.of(topic, topic + ".dlq", "none"));
+                assertThat(List.of(r.sourceTopic(), r.dlqTopic(), r.redriveState())).isEqualTo(List.of(topic, "replay-pipeline-it." + entity + ".dlq", "none"));
             });
             DlqRecords.DlqRecord one = mirrored.get(mirrored.size() - 1);
             assertThat(dlq.requestRedrive(List.of(one.id()), "carol")).containsExactly(one.id());

@@ -127,7 +127,7 @@ class SnapshotReplayIT {
                     lateness-horizon: unlimited
                     columns: {customer_id: text, email: text, city: text, last_login: bigint}
                 """.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), entity, topic, entity), "test config", Map.of());
-        EntityPipeline pipeline = EntityPipeline.of(config.entity(entity));
+        EntityPipeline pipeline = EntityPipeline.of("dimstream", config.entity(entity));
         EntityTables.ensure(ds, pipeline.entity());
         List<Slice> slices = slices();
         Map<Instant, Placed> placed = new TreeMap<>();

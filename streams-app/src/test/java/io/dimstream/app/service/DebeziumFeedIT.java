@@ -257,7 +257,7 @@ class DebeziumFeedIT {
                     """.formatted(kafka.bootstrapServers()), "test config", Map.of());
             // retried: the topics just created may not be in every broker's metadata yet (then the check sees none)
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                    assertThatThrownBy(() -> TopicSetup.createTopics(KafkaClients.of(kafka.bootstrapServers()), EntityPipeline.fromConfig(orders), 2,
+                    assertThatThrownBy(() -> TopicSetup.createTopics(KafkaClients.of(kafka.bootstrapServers()), EntityPipeline.fromConfig(orders, "dimstream"), 2,
                             (short) 1, false))
                             .isInstanceOf(IllegalStateException.class)
                             .hasMessage("entity purchase is on-truncate: delete-all, so its changes topic dimstream.purchase.changes must have as "

@@ -75,7 +75,7 @@ class PipelineIT {
 
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                         assertThat(EntityTableReader.rows(TestPostgres.dataSource(), customer)).isEqualTo(expected));
-                assertThat(dlqValues(kafka.bootstrapServers(), "crm.customers.dlq", malformed.size()))
+                assertThat(dlqValues(kafka.bootstrapServers(), "pipeline-it.customer.dlq", malformed.size()))
                         .containsExactlyInAnyOrderElementsOf(malformed);
             }
         }

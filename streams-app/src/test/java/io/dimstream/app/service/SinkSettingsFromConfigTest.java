@@ -24,8 +24,9 @@ class SinkSettingsFromConfigTest {
 
     @Test
     void withoutASinkSectionTheSettingsAreTheDefaults() {
-        assertThat(SinkSettingsFromConfig.of(parse(BASE).sink(), "app-sink")).isEqualTo(SinkSettingsFromConfig.defaults().withGroupId("app-sink"));
-        assertThat(SinkSettingsFromConfig.defaults()).isEqualTo(new SinkSettings("dimstream-sink", 20_000, Duration.ofMillis(200),
+        assertThat(SinkSettingsFromConfig.of(parse(BASE).sink(), "app")).isEqualTo(SinkSettingsFromConfig.defaults().withApplicationId("app")
+                .withGroupId("app-sink"));
+        assertThat(SinkSettingsFromConfig.defaults()).isEqualTo(new SinkSettings("dimstream", "dimstream-sink", 20_000, Duration.ofMillis(200),
                 Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 2, SinkSettings.OnOffsetOutOfRange.STOP, Duration.ofMinutes(5),
                 Optional.empty()));
     }
@@ -42,7 +43,7 @@ class SinkSettingsFromConfigTest {
                   stuck-after: PT1M
                 """);
 
-        assertThat(SinkSettingsFromConfig.of(config.sink(), "app-sink")).isEqualTo(new SinkSettings("crm-sink", 800, Duration.ofMillis(50),
+        assertThat(SinkSettingsFromConfig.of(config.sink(), "app")).isEqualTo(new SinkSettings("app", "crm-sink", 800, Duration.ofMillis(50),
                 Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 3, SinkSettings.OnOffsetOutOfRange.SKIP, Duration.ofMinutes(1),
                 Optional.empty()));
     }

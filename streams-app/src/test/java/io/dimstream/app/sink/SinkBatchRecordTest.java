@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.service.SinkSettingsFromConfig;
 import io.dimstream.app.change.TestChanges;
 import static io.dimstream.app.sink.SinkFixtures.delete;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
@@ -67,7 +68,7 @@ class SinkBatchRecordTest {
     @Test
     void aCommittedBatchRecordsOneRowWithItsEventsByClassAndLag() throws Exception {
         EntitySpec e = SinkFixtures.customer("batches_ok", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
         SinkTransaction tx = SinkFixtures.tx("batches-ok", e);
 
         SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
@@ -91,8 +92,8 @@ class SinkBatchRecordTest {
     @Test
     void theDueBatchesOfSeveralPartitionsGoInOneTransactionAndOneFencedPartitionRollsThemAllBack() throws Exception {
         EntitySpec e = SinkFixtures.customer("batches_merged", DS);
-        TopicPartition p0 = new TopicPartition(ChangeTopics.name(e.name()), 0);
-        TopicPartition p1 = new TopicPartition(ChangeTopics.name(e.name()), 1);
+        TopicPartition p0 = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
+        TopicPartition p1 = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 1);
         SinkTransaction tx = SinkFixtures.tx("batches-merged", e);
 
         SinkTransaction.GroupOutcome done = tx.apply(e, List.of(
@@ -130,7 +131,7 @@ class SinkBatchRecordTest {
     @Test
     void aFencedBatchRecordsNothing() throws Exception {
         EntitySpec e = SinkFixtures.customer("batches_fenced", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
         SinkTransaction tx = SinkFixtures.tx("batches-fenced", e);
         SinkFixtures.applyOne(tx, tp, e, OptionalLong.empty(), records(tp, 0,
                 upsert(e.name(), "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1)), 1, 0, 0L);
@@ -146,7 +147,7 @@ class SinkBatchRecordTest {
     @Test
     void recordingABatchDeletesThatPartitionsRowsOlderThanADayOnly() throws Exception {
         EntitySpec e = SinkFixtures.customer("batches_prune", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
         try (Connection c = DS.getConnection(); PreparedStatement p = c.prepareStatement(
                 "INSERT INTO dimstream.sink_batches (consumer_group, entity, topic, partition, first_offset, next_offset, finished_at, "
                         + "events, new_keys, changed, deleted, unchanged, late, duplicates, quarantined, rejected, rows_inserted, "

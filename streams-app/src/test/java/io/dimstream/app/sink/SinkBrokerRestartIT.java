@@ -33,13 +33,13 @@ class SinkBrokerRestartIT {
     void aRunningSinkSurvivesABrokerRestartWithoutLossOrDoubles() throws Exception {
         String name = "restart_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = ChangeTopics.name(name);
+        String topic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name);
         String group = "broker-restart";
         EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir);
         String bootstrap = kafka.bootstrapServers();
         try (ChangeSink sink = new ChangeSink(SinkSettingsFromConfig.defaults().withGroupId(group), bootstrap, List.of(e), DS,
                 new SinkMetrics(new SimpleMeterRegistry())).start()) {
-            kafka.createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
+            kafka.createTopics(List.of(TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name, 3, (short) 1)));
             SinkFixtures.produce(bootstrap, topic, raws(List.of(
                     upsert(name, "2025-08-01T09:00:00Z", "C1", "a@x.io", "Paris", 1, 1),
                     upsert(name, "2025-08-01T10:00:00Z", "C3", "c@x.io", "Riga", 1, 2),

@@ -32,8 +32,8 @@ class SinkDatabaseOutageIT {
     void recordsProducedWhilePostgresIsDownAreAppliedOnceItIsBack() throws Exception {
         String name = "outage_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = ChangeTopics.name(name);
-        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
+        String topic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name);
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name, 3, (short) 1)));
         String group = "outage";
         FlakyDataSource flaky = new FlakyDataSource(DS);
         // down from the start: even the stored offsets cannot be read at assignment

@@ -66,8 +66,8 @@ class SinkFailuresIT {
     void aBrokenTableHoldsBackOnlyItsOwnPartitionsAndResumesOnceFixed() throws Exception {
         EntitySpec broken = SinkFixtures.customer("fail_broken", DS);
         EntitySpec fine = SinkFixtures.customer("fail_fine", DS);
-        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(broken.name(), 1, (short) 1),
-                TopicPlanner.changesTopic(fine.name(), 1, (short) 1)));
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, broken.name(), 1, (short) 1),
+                TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, fine.name(), 1, (short) 1)));
         try (Connection c = DS.getConnection(); Statement s = c.createStatement()) {
             s.execute("ALTER TABLE " + broken.table() + " RENAME COLUMN city TO town");
         }
@@ -76,8 +76,8 @@ class SinkFailuresIT {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (ChangeSink sink = new ChangeSink(settings("fail-broken"), KAFKA.get().bootstrapServers(), List.of(broken, fine), DS,
                 new SinkMetrics(registry)).start()) {
-            SinkFixtures.produce(KAFKA.get().bootstrapServers(), ChangeTopics.name(broken.name()), raws(a));
-            SinkFixtures.produce(KAFKA.get().bootstrapServers(), ChangeTopics.name(fine.name()), raws(b));
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, broken.name()), raws(a));
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, fine.name()), raws(b));
 
             // the other entity lands whole while the broken one fails; then the broken partition is stuck
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(SinkFixtures.rows(DS, fine))
@@ -104,15 +104,15 @@ class SinkFailuresIT {
                 assertThat(sink.status().healthy()).isTrue();
                 assertThat(partition(sink.status(), broken.name()).failing()).isEmpty();
             });
-            assertThat(SinkFixtures.storedOffsets(DS, "fail-broken", ChangeTopics.name(broken.name())))
-                    .isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), ChangeTopics.name(broken.name())));
+            assertThat(SinkFixtures.storedOffsets(DS, "fail-broken", ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, broken.name())))
+                    .isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, broken.name())));
         }
     }
 
     @Test
     void aStoredOffsetThatLeftTheLogStopsThePartitionByDefault() throws Exception {
         EntitySpec e = SinkFixtures.customer("fail_gap_stop", DS);
-        String topic = ChangeTopics.name(e.name());
+        String topic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name());
         List<ChangeRecord> first = changes(e.name(), "F", 5, 0);
         List<ChangeRecord> lost = changes(e.name(), "L", 5, 100);
         List<ChangeRecord> after = changes(e.name(), "Z", 5, 200);
@@ -138,7 +138,7 @@ class SinkFailuresIT {
     @Test
     void withSkipAStoredOffsetThatLeftTheLogIsSkippedAndTheGapRecorded() throws Exception {
         EntitySpec e = SinkFixtures.customer("fail_gap_skip", DS);
-        String topic = ChangeTopics.name(e.name());
+        String topic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name());
         List<ChangeRecord> first = changes(e.name(), "F", 5, 0);
         List<ChangeRecord> lost = changes(e.name(), "L", 5, 100);
         List<ChangeRecord> after = changes(e.name(), "Z", 5, 200);
@@ -165,14 +165,14 @@ class SinkFailuresIT {
     @Test
     void aSinkThreadKilledByAnErrorIsReportedFailed() throws Exception {
         EntitySpec e = SinkFixtures.customer("fail_error", DS);
-        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(e.name(), 1, (short) 1)));
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name(), 1, (short) 1)));
         FlakyDataSource flaky = new FlakyDataSource(DS);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (ChangeSink sink = new ChangeSink(settings("fail-error"), KAFKA.get().bootstrapServers(), List.of(e), flaky,
                 new SinkMetrics(registry)).start()) {
             await().atMost(Duration.ofSeconds(60)).until(() -> sink.status().partitions().size() == 1);
             flaky.dieWith(new OutOfMemoryError("test: Java heap space"));
-            SinkFixtures.produce(KAFKA.get().bootstrapServers(), ChangeTopics.name(e.name()), raws(changes(e.name(), "E", 3, 0)));
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), raws(changes(e.name(), "E", 3, 0)));
 
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 assertThat(sink.status().state()).isEqualTo(SinkStatus.State.FAILED);
@@ -192,8 +192,8 @@ class SinkFailuresIT {
      */
     private static long[] gap(EntitySpec e, String group, List<ChangeRecord> first, List<ChangeRecord> lost,
                               List<ChangeRecord> after) throws Exception {
-        String topic = ChangeTopics.name(e.name());
-        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(e.name(), 1, (short) 1)));
+        String topic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name());
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name(), 1, (short) 1)));
         try (ChangeSink sink = new ChangeSink(settings(group), KAFKA.get().bootstrapServers(), List.of(e), DS,
                 new SinkMetrics(new SimpleMeterRegistry())).start()) {
             SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(first));

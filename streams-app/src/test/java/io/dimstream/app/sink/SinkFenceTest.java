@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.service.SinkSettingsFromConfig;
 import io.dimstream.app.change.TestChanges;
 import io.dimstream.app.change.ChangeTopics;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
@@ -51,7 +52,7 @@ class SinkFenceTest {
     @Test
     void aBatchWithAStaleExpectedOffsetCommitsNoRowsAndLeavesTheOffset() throws Exception {
         EntitySpec e = SinkFixtures.customer("fence_stale", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
         String group = "fence-stale";
         // another instance has applied up to offset 7 meanwhile; this one still expects 5
         storeOffset(group, tp, 7);
@@ -69,7 +70,7 @@ class SinkFenceTest {
     @Test
     void aFirstBatchIsFencedWhenAnotherInstanceStoredAnOffsetFirst() throws Exception {
         EntitySpec e = SinkFixtures.customer("fence_first", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 2);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 2);
         String group = "fence-first";
         storeOffset(group, tp, 3);
         SinkTransaction tx = SinkFixtures.tx(group, e);
@@ -85,7 +86,7 @@ class SinkFenceTest {
     @Test
     void aBatchWithTheStoredOffsetCommitsItsRowsAndAdvancesTheOffset() throws Exception {
         EntitySpec e = SinkFixtures.customer("fence_ok", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 1);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 1);
         String group = "fence-ok";
         SinkTransaction tx = SinkFixtures.tx(group, e);
 
@@ -105,8 +106,8 @@ class SinkFenceTest {
     @Test
     void aMergedBatchOfTwoPartitionsCommitsBothOrNeither() throws Exception {
         EntitySpec e = SinkFixtures.customer("fence_merged", DS);
-        TopicPartition p0 = new TopicPartition(ChangeTopics.name(e.name()), 0);
-        TopicPartition p1 = new TopicPartition(ChangeTopics.name(e.name()), 1);
+        TopicPartition p0 = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
+        TopicPartition p1 = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 1);
         String group = "fence-merged";
         SinkTransaction tx = SinkFixtures.tx(group, e);
 

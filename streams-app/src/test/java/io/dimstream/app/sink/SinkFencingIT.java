@@ -56,8 +56,8 @@ class SinkFencingIT {
     void twoInstancesShareThePartitionsAndTheSurvivorTakesOverWithoutLossOrDoubles() throws Exception {
         String name = "fencing_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = ChangeTopics.name(name);
-        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
+        String topic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name);
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name, 3, (short) 1)));
         String group = "fencing";
         SinkSettings settings = SinkSettingsFromConfig.defaults().withGroupId(group).withBatching(7, Duration.ofMillis(50));
         int keys = 30;
@@ -107,8 +107,8 @@ class SinkFencingIT {
     void aSinkWhoseOffsetAnotherInstanceAdvancedRollsBackAndResumesAtTheStoredOffset() throws Exception {
         String name = "fenced_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = ChangeTopics.name(name);
-        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
+        String topic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name);
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name, 1, (short) 1)));
         String group = "fenced";
         try (ChangeSink sink = new ChangeSink(SinkSettingsFromConfig.defaults().withGroupId(group), KAFKA.get().bootstrapServers(), List.of(e), DS,
                 new SinkMetrics(new SimpleMeterRegistry())).start()) {

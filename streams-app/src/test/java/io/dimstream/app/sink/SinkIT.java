@@ -51,8 +51,8 @@ class SinkIT {
     void appliesNewChangeDeleteAndALateEventExactlyAndResumesWithoutReapplying() throws Exception {
         String name = "sinkit_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = ChangeTopics.name(name);
-        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
+        String topic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name);
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name, 3, (short) 1)));
         String group = "sinkit-main";
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -126,8 +126,8 @@ class SinkIT {
     void aBacklogOnSeveralPartitionsEndsExactWhateverTheParallelism(int parallelism) throws Exception {
         String name = "sinkit_backlog_" + parallelism;
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = ChangeTopics.name(name);
-        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 3, (short) 1)));
+        String topic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name);
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name, 3, (short) 1)));
         String[] days = {"2025-08-01T09:00:00Z", "2025-08-02T09:00:00Z", "2025-08-03T09:00:00Z"};
         String[] cities = {"Paris", "Lyon", "Nice"};
         List<ChangeRecord> changes = new ArrayList<>();
@@ -178,8 +178,8 @@ class SinkIT {
     void prometheusScrapeShowsTheSinkMeters() throws Exception {
         String name = "sinkit_prom";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = ChangeTopics.name(name);
-        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
+        String topic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name);
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name, 1, (short) 1)));
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (ChangeSink sink = sink("sinkit-prom", e, new SinkMetrics(prometheus))) {
             SinkFixtures.produce(KAFKA.get().bootstrapServers(), topic, raws(List.of(

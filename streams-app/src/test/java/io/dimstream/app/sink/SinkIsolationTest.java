@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.service.SinkSettingsFromConfig;
 import static io.dimstream.app.sink.SinkFixtures.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -67,7 +68,7 @@ class SinkIsolationTest {
     void aBatchOfTenThousandWithThreeRefusedValuesLandsTheRestInOneTransactionWithTheOffset() throws Exception {
         EntitySpec e = withPoisonCheck("iso_10k");
         EntitySpec reference = SinkFixtures.customer("iso_10k_ref", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
         Set<Integer> poisoned = new TreeSet<>(List.of(17, 4_242, 9_998));
         List<ChangeRecord> changes = feed(e.name(), 10_000, poisoned, 7L);
         List<ConsumerRecord<byte[], byte[]>> records = SinkFixtures.records(tp, 0, changes);
@@ -98,8 +99,8 @@ class SinkIsolationTest {
     @Test
     void aGroupOfTwoPartitionsIsolatesEachPartitionsRefusedRecordAndAdvancesBothOffsets() throws Exception {
         EntitySpec e = withPoisonCheck("iso_group");
-        TopicPartition p0 = new TopicPartition(ChangeTopics.name(e.name()), 0);
-        TopicPartition p1 = new TopicPartition(ChangeTopics.name(e.name()), 1);
+        TopicPartition p0 = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
+        TopicPartition p1 = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 1);
         SinkTransaction tx = SinkFixtures.tx("iso-group", e);
 
         SinkTransaction.GroupOutcome out = tx.apply(e, List.of(
@@ -125,7 +126,7 @@ class SinkIsolationTest {
     @Test
     void aFailureThatIsNoRecordsFaultRollsBackTheWholeBatch() throws Exception {
         EntitySpec e = SinkFixtures.customer("iso_other", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
         SinkTransaction tx = SinkFixtures.tx("iso-other", e);
         try (Connection c = DS.getConnection(); Statement s = c.createStatement()) {
             // a table altered by hand so that no statement of the writer can run: class 42, not data

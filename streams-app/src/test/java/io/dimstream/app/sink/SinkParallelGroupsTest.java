@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.service.SinkSettingsFromConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.app.change.ChangeClass;
@@ -34,8 +35,8 @@ class SinkParallelGroupsTest {
     @Test
     void eachParallelGroupGetsItsOwnCountsEveryRound() throws Exception {
         EntitySpec e = SinkFixtures.customer("parallel_groups", DS);
-        TopicPartition p0 = new TopicPartition(ChangeTopics.name(e.name()), 0);
-        TopicPartition p1 = new TopicPartition(ChangeTopics.name(e.name()), 1);
+        TopicPartition p0 = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
+        TopicPartition p1 = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 1);
         SinkTransaction tx = SinkFixtures.tx("parallel-groups", e);
         try (ApplyExecutor executor = new ApplyExecutor(2)) {
             long next0 = 0;

@@ -63,8 +63,8 @@ class SinkRejectsIT {
     void malformedAndInvalidRecordsAreKeptWithReasonAndOffsetWhileTheOthersApply() throws Exception {
         String name = "rejects_customer";
         EntitySpec e = SinkFixtures.customer(name, DS);
-        String topic = ChangeTopics.name(name);
-        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(name, 1, (short) 1)));
+        String topic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name);
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, name, 1, (short) 1)));
         String group = "rejects";
 
         Map<String, Object> nullKey = new LinkedHashMap<>();

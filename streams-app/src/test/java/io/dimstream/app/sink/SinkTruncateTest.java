@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.service.SinkSettingsFromConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.app.change.ChangeRecord;
@@ -54,7 +55,7 @@ class SinkTruncateTest {
         }
 
         TopicPartition tp(int p) {
-            return new TopicPartition(ChangeTopics.name(entity.name()), p);
+            return new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, entity.name()), p);
         }
 
         ConsumerRecord<byte[], byte[]> change(int p, ChangeRecord c) {

@@ -1,5 +1,6 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.service.SinkSettingsFromConfig;
 import io.dimstream.app.change.TestChanges;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,7 +46,7 @@ class SinkTypedChangesTest {
     @Test
     void recordsWithoutTheTypedFormAreRefusedNamingWhyAndTheTypedOnesAroundThemLand() throws Exception {
         EntitySpec e = SinkFixtures.customer("upgrade_mix", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
         List<byte[]> untyped = fixture("untyped-v1.jsonl");
         Map<String, Object> c1 = new LinkedHashMap<>();
         c1.put("customer_id", "C1");
@@ -85,7 +86,7 @@ class SinkTypedChangesTest {
     @Test
     void classesTheWriterJudgesOtherwiseAreCountedPerClassAndExported() throws Exception {
         EntitySpec e = SinkFixtures.customer("class_disagree", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
         Map<String, Object> c9 = Map.of("customer_id", "C9", "email", "n@x.io", "city", "Bern", "last_login", 1L);
         Map<String, Object> c9Again = Map.of("customer_id", "C9", "email", "n@x.io", "city", "Bern", "last_login", 1L);
         // the topology calls a key PostgreSQL has never seen CHANGED (its store was ahead of the table),
@@ -118,7 +119,7 @@ class SinkTypedChangesTest {
     @Test
     void typedRecordsOfAnotherShapeAreValidatedAgainCountedAndExported() throws Exception {
         EntitySpec e = SinkFixtures.customer("other_shape", DS);
-        TopicPartition tp = new TopicPartition(ChangeTopics.name(e.name()), 0);
+        TopicPartition tp = new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, e.name()), 0);
         byte[] asWritten = typed(e, Event.upsert(Instant.parse("2025-08-01T09:00:00Z"),
                 Map.of("customer_id", "C1", "email", "a@x.io", "city", "Paris", "last_login", 1L), 0, Source.kafka("crm.customers", 0, 1)),
                 ChangeClass.NEW);

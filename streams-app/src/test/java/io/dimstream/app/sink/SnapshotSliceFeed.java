@@ -1,6 +1,9 @@
 package io.dimstream.app.sink;
 
+import io.dimstream.app.service.SinkSettingsFromConfig;
 import io.dimstream.app.change.TestChanges;
+import io.dimstream.app.change.ChangeTopics;
+
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
@@ -60,7 +63,7 @@ final class SnapshotSliceFeed {
     }
 
     TopicPartition tp(int partition) {
-        return new TopicPartition(io.dimstream.app.change.ChangeTopics.name(entity.name()), partition);
+        return new TopicPartition(ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, entity.name()), partition);
     }
 
     /** The next offset the partition's next record gets (the sink's expected stored offset is this, once applied). */

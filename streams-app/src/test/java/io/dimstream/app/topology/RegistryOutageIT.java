@@ -130,7 +130,7 @@ class RegistryOutageIT {
                     .sourceTopic(TOPIC)
                     .decoder(new AvroEventDecoder(deserializer, customer.key()))
                     .changesTopic("dimstream.customer.changes")
-                    .dlqTopic(EntityPipeline.dlqTopicOf(TOPIC))
+                    .dlqTopic(TOPIC + ".dlq")
                     .build();
             fake.down.set(true);
             // a replaced thread's old group member does not leave the group (Kafka Streams' consumers never

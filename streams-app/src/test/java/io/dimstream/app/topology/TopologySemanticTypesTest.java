@@ -45,7 +45,7 @@ class TopologySemanticTypesTest {
 
     @Test
     void typedValuesCrossTheChangesTopicAndAMalformedEncodingIsDeadLettered() {
-        EntityPipeline pipeline = EntityPipeline.of(SemanticTypesTest.ENTITY);
+        EntityPipeline pipeline = EntityPipeline.of(TopologyFixtures.APPLICATION_ID, SemanticTypesTest.ENTITY);
         String bad = "{\"before\":null,\"after\":{\"id\":2,\"born\":3000000},\"op\":\"c\",\"ts_ms\":1529507597100}";
 
         try (TopologyTestDriver driver = driver(List.of(pipeline), new SimpleMeterRegistry(), stateDir)) {
@@ -65,7 +65,7 @@ class TopologySemanticTypesTest {
                     ((io.dimstream.app.decode.Decoded.Ok) pipeline.decoder().decode(null, resource("semantic-types.json"), 0L,
                             "pg.public.typed", 0, 0L)).event()).get(sinkTyped.size() - 1));
 
-            assertThat(deadLetters(output(driver, "pg.public.typed.dlq"))).isEqualTo(List.of(new DeadLetter("{\"id\":2}", bad,
+            assertThat(deadLetters(output(driver, pipeline.dlqTopic()))).isEqualTo(List.of(new DeadLetter("{\"id\":2}", bad,
                     dlqHeaders("column 'born': io.debezium.time.Date value 3000000 (days since 1970-01-01) is outside 0001-01-01 to "
                             + "9999-12-31", "typed", "pg.public.typed", 1))));
         }
@@ -73,7 +73,7 @@ class TopologySemanticTypesTest {
 
     @Test
     void theSinksReadingOfTheChangeLandsInPostgresAndReadsBackAsTheSameTypedValues() throws Exception {
-        EntityPipeline pipeline = EntityPipeline.of(SemanticTypesTest.ENTITY);
+        EntityPipeline pipeline = EntityPipeline.of(TopologyFixtures.APPLICATION_ID, SemanticTypesTest.ENTITY);
         io.dimstream.app.change.ChangeRecord change;
         try (TopologyTestDriver driver = driver(List.of(pipeline), new SimpleMeterRegistry(), stateDir)) {
             input(driver, "pg.public.typed").pipeInput(utf8("{\"id\":1}"), resource("semantic-types.json"), NOW);

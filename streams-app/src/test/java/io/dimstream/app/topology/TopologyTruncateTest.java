@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangeRecord;
+import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.change.SliceMarker;
 import io.dimstream.app.change.TruncateMarker;
 import io.dimstream.config.DimstreamConfig;
@@ -41,14 +42,15 @@ import org.junit.jupiter.api.io.TempDir;
 class TopologyTruncateTest {
 
     static final String TOPIC = "pg.public.customers";
-    static final String CHANGES = "dimstream.customer.changes";
+    static final String CHANGES = ChangeTopics.name(TopologyFixtures.APPLICATION_ID, "customer");
+    static final String DLQ = EntityPipeline.dlqTopicOf(TopologyFixtures.APPLICATION_ID, "customer");
     static final Instant COMMIT = Instant.parse("2025-08-22T17:00:00Z");
 
     @TempDir
     Path stateDir;
 
     static EntityPipeline pipeline(String options) {
-        return EntityPipeline.of(DimstreamConfig.parse("""
+        return EntityPipeline.of(TopologyFixtures.APPLICATION_ID, DimstreamConfig.parse("""
                 postgres: {url: embedded}
                 entities:
                   - {name: customer, topic: %s, format: debezium-json, table: dim_customer, key: [customer_id], tracked: [city],
@@ -126,7 +128,7 @@ class TopologyTruncateTest {
                     truncate(5, 2, OptionalInt.of(0)),
                     // the classifier does not know of the sink's deletes: same content, so UNCHANGED (the sink places it anyway)
                     change(ChangeClass.UNCHANGED, "C1", "Oslo", 5, 3));
-            assertThat(output(d, TOPIC + ".dlq").readRecordsToList()).isEmpty();
+            assertThat(output(d, DLQ).readRecordsToList()).isEmpty();
             assertThat(counts(registry, "customer"))
                     .isEqualTo(Map.of("new", 2.0, "unchanged", 1.0, "truncate", 1.0, "message", 1.0, "skipped", 1.0));
         }
@@ -157,7 +159,7 @@ class TopologyTruncateTest {
                         change(ChangeClass.NEW, "C1", "Oslo", 0, 0),
                         change(ChangeClass.NEW, "C2", "Rome", 0, 1),
                         change(ChangeClass.UNCHANGED, "C1", "Oslo", 5, 3));
-                assertThat(output(d, TOPIC + ".dlq").readRecordsToList()).isEmpty();
+                assertThat(output(d, DLQ).readRecordsToList()).isEmpty();
             }
         }
         assertThat(counts(registry, "customer"))

@@ -35,8 +35,10 @@ class TopologyWideningTest {
     @TempDir
     Path stateDir;
 
+    private static final String DLQ = EntityPipeline.dlqTopicOf(TopologyFixtures.APPLICATION_ID, "widened");
+
     private static EntityPipeline pipeline(String evolution) {
-        return EntityPipeline.of(DimstreamConfig.parse("""
+        return EntityPipeline.of(TopologyFixtures.APPLICATION_ID, DimstreamConfig.parse("""
                 postgres: {url: "jdbc:postgresql://localhost/x", user: u, password: p}
                 entities:
                   - name: widened
@@ -81,7 +83,7 @@ class TopologyWideningTest {
                             List.of("[\"a\"]", Map.of("id", "a", "name", "Al", "visits", n(5)),
                                     Map.of("visits", "bigint", "name", "character varying(8)"))));
             // no schema in the record: a string in an integer column is a bad value, not a retype
-            assertThat(deadLetters(output(driver, "pg.public.widened.dlq"))).isEqualTo(List.of(new DeadLetter("{\"id\":\"d\"}",
+            assertThat(deadLetters(output(driver, DLQ))).isEqualTo(List.of(new DeadLetter("{\"id\":\"d\"}",
                     change("d", "\"Di\"", "\"many\""), dlqHeaders("column 'visits': expected bigint, got string \"many\"", "widened",
                     "pg.public.widened", 4))));
         }
@@ -94,7 +96,7 @@ class TopologyWideningTest {
             input(driver, "pg.public.widened").pipeInput(utf8("{\"id\":\"b\"}"), utf8(change("b", "\"Bo\"", "3000000000")), NOW);
 
             assertThat(changes(output(driver, pipeline.changesTopic()))).isEmpty();
-            assertThat(deadLetters(output(driver, "pg.public.widened.dlq"))).isEqualTo(List.of(new DeadLetter("{\"id\":\"b\"}",
+            assertThat(deadLetters(output(driver, DLQ))).isEqualTo(List.of(new DeadLetter("{\"id\":\"b\"}",
                     change("b", "\"Bo\"", "3000000000"), dlqHeaders("column 'visits': value 3000000000 is out of range for integer",
                     "widened", "pg.public.widened", 0))));
         }

@@ -81,7 +81,7 @@ class TopologyWiringTest {
     }
 
     @Test
-    void pipelinesFromConfigTakeTheDefaultTopicNamesAndTheFormatsDecoder() {
+    void pipelinesFromConfigNameTheirTopicsAfterTheApplicationIdAndTakeTheFormatsDecoder() {
         DimstreamConfig config = DimstreamConfig.parse("""
                 postgres: {url: embedded}
                 entities:
@@ -92,14 +92,17 @@ class TopologyWiringTest {
                      columns: {id: text, a: text}}
                 """, "config test.yml", Map.of());
 
-        List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config);
+        List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config, "staging");
 
         assertThat(pipelines).extracting(p -> List.of(p.entity().name(), p.sourceTopic(), p.changesTopic(), p.dlqTopic(),
                 p.decoder().format().getClass().getSimpleName())).isEqualTo(List.of(
-                List.of("customer", "crm.customers", "dimstream.customer.changes", "crm.customers.dlq", NativeJsonDecoder.class.getSimpleName()),
-                List.of("account", "pg.accounts", "dimstream.account.changes", "pg.accounts.dlq", DebeziumJsonDecoder.class.getSimpleName()),
-                List.of("seeded", "ydb.changes", "dimstream.seeded.changes", "ydb.changes.dlq", SeedJsonDecoder.class.getSimpleName())));
+                List.of("customer", "crm.customers", "staging.customer.changes", "staging.customer.dlq", NativeJsonDecoder.class.getSimpleName()),
+                List.of("account", "pg.accounts", "staging.account.changes", "staging.account.dlq", DebeziumJsonDecoder.class.getSimpleName()),
+                List.of("seeded", "ydb.changes", "staging.seeded.changes", "staging.seeded.dlq", SeedJsonDecoder.class.getSimpleName())));
         assertThat(pipelines.get(0).entity()).isEqualTo(config.entity("customer").toEntitySpec());
+        // the default application id keeps the changes topic's name from before it was named per deployment
+        assertThat(EntityPipeline.fromConfig(config, "dimstream")).extracting(p -> List.of(p.changesTopic(), p.dlqTopic()))
+                .first().isEqualTo(List.of("dimstream.customer.changes", "dimstream.customer.dlq"));
     }
 
     @Test
@@ -165,7 +168,7 @@ class TopologyWiringTest {
                 """, "config test.yml", Map.of());
 
         assertThat(config.kafka().orElseThrow().streams()).isEqualTo(Map.of("commit.interval.ms", "100", "sasl.jaas.config", "secret stuff"));
-        assertThat(EntityPipeline.fromConfig(config).get(0).partitionedByKey()).isTrue();
+        assertThat(EntityPipeline.fromConfig(config, "dimstream").get(0).partitionedByKey()).isTrue();
         assertThat(config.describeMasked()).startsWith("""
                 kafka:
                   bootstrap-servers: k:9092
