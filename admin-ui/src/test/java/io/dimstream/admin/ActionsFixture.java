@@ -9,6 +9,7 @@ import io.dimstream.db.jobs.QuarantineActions;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.ApplyResult;
+import io.dimstream.db.write.MemoryPruner;
 import io.dimstream.db.write.Scd2Writer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -91,7 +92,7 @@ final class ActionsFixture {
         Scd2Writer w = new Scd2Writer(ds);
         // L2: day 0 is pruned, day 5 stays as the key's prune point; day 3 later can no longer be placed
         w.apply(ledger, List.of(ev(1, 0, "L2", 10), ev(2, 5, "L2", 20), ev(3, 100, "L2", 30)));
-        if (w.prune(ledger) != 1) {
+        if (new MemoryPruner(ds).prune(ledger) != 1) {
             throw new IllegalStateException("expected exactly L2's day-0 event to be pruned");
         }
         w.apply(ledger, List.of(ev(4, 0, "L1", 1), ev(5, 100, "L1", 2), ev(6, 0, XSS_KEY, 7), ev(7, 100, XSS_KEY, 8)));

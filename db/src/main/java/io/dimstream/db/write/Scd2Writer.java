@@ -392,38 +392,6 @@ public final class Scd2Writer {
                 .build();
     }
 
-    /**
-     * Drops remembered events beyond the entity's lateness horizon, per key keeping the latest
-     * event before the cut as an anchor that records the prune point (an event at or before it is
-     * quarantined from then on, since history before it can no longer be recomputed exactly).
-     * Versions keep their content; those older than the anchor lose their {@code event_seq}
-     * ({@link EventMemory}: their starts are no longer read as events), and an anchor the memory had
-     * no row of is written into it from its version. No-op for an unlimited horizon.
-     *
-     * @return the number of remembered events removed
-     */
-    public long prune(EntitySpec entity) throws SQLException {
-        if (entity.latenessHorizon().isEmpty()) {
-            return 0;
-        }
-        WriterSql sql = sqlCache.computeIfAbsent(entity, WriterSql::new);
-        return Transactions.inTransaction(ds, c -> {
-            long removed;
-            try (PreparedStatement p = c.prepareStatement(sql.prune)) {
-                p.setString(1, entity.latenessHorizon().get().toString());
-                try (ResultSet rs = p.executeQuery()) {
-                    rs.next();
-                    removed = rs.getLong(1);
-                }
-            }
-            try (PreparedStatement p = c.prepareStatement("UPDATE dimstream.entities SET last_pruned_at = now() WHERE name = ?")) {
-                p.setString(1, entity.name());
-                p.executeUpdate();
-            }
-            return removed;
-        });
-    }
-
     private static boolean everPruned(Connection c, EntitySpec entity) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("SELECT last_pruned_at IS NOT NULL FROM dimstream.entities WHERE name = ?")) {
             p.setString(1, entity.name());

@@ -10,6 +10,7 @@ import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ReferenceModel;
+import io.dimstream.db.write.MemoryPruner;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -23,6 +24,7 @@ class QuarantineActionsTest {
 
     private final DataSource ds = TestPostgres.dataSource();
     private final Scd2Writer writer = new Scd2Writer(ds);
+    private final MemoryPruner pruner = new MemoryPruner(ds);
     private final QuarantineActions actions = new QuarantineActions(ds, writer);
 
     private EntitySpec fresh() throws SQLException {
@@ -63,7 +65,7 @@ class QuarantineActionsTest {
         List<Event> history = List.of(up("C2", 0, "a@x", "Oslo", 1, 1), up("C2", 5, "b@x", "Oslo", 1, 2),
                 up("C2", 100, "c@x", "Rome", 1, 3));
         writer.apply(spec, history);
-        assertThat(writer.prune(spec)).isEqualTo(1); // day 0 goes; day 5 stays as the anchor (prune point)
+        assertThat(pruner.prune(spec)).isEqualTo(1); // day 0 goes; day 5 stays as the anchor (prune point)
         List<?> before = JobsFixtures.wholeRows(ds, spec.table());
         writer.apply(spec, List.of(up("C2", 3, "d@x", "Bern", 1, 4)));
         long id = pendingId(spec);

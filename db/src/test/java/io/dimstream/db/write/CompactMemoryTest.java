@@ -33,6 +33,7 @@ class CompactMemoryTest {
 
     private final DataSource ds = TestPostgres.dataSource();
     private final Scd2Writer writer = new Scd2Writer(ds);
+    private final MemoryPruner pruner = new MemoryPruner(ds);
 
     @Test
     void inOrderChangesAreRememberedByTheirVersionsAndEverythingElseByTheMemory() throws SQLException {
@@ -155,7 +156,7 @@ class CompactMemoryTest {
         List<EntityTableReader.StoredRow> before = EntityTableReader.withSurrogateKeys(ds, spec);
 
         // P1: cut at 10 - 2 = 8, anchor the start at 3, the start at 1 forgotten; P2: its only event is its anchor
-        assertThat(writer.prune(spec)).isEqualTo(1);
+        assertThat(pruner.prune(spec)).isEqualTo(1);
 
         assertThat(EntityTableReader.withSurrogateKeys(ds, spec)).isEqualTo(before);
         assertThat(eventSeqs(spec)).isEqualTo(List.of("P1 01:00 null", "P1 03:00 2", "P1 10:00 3", "P2 01:00 4"));
@@ -163,7 +164,7 @@ class CompactMemoryTest {
                 "P1 03:00 seq 2 upsert Ann Rome 2 offset 2 pruned_to 03:00",
                 "P1 10:00 seq 3 upsert Ann Bern 3 offset 3 pruned_to null",
                 "P2 01:00 seq 4 upsert Bob Kyiv 1 offset 4 pruned_to null"));
-        assertThat(writer.prune(spec)).as("pruned again: nothing more").isZero();
+        assertThat(pruner.prune(spec)).as("pruned again: nothing more").isZero();
 
         // with a wider horizon: an event at the prune point is quarantined, a late one after it lands exactly
         EntitySpec wide = spec.withLatenessHorizon(Optional.of(Duration.ofDays(30)));

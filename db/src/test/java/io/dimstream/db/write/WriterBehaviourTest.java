@@ -33,6 +33,7 @@ class WriterBehaviourTest {
 
     private final DataSource ds = TestPostgres.dataSource();
     private final Scd2Writer writer = new Scd2Writer(ds);
+    private final MemoryPruner pruner = new MemoryPruner(ds);
 
     @Test
     void lateEventInsideVersionSplitsIt() throws SQLException {
@@ -252,7 +253,7 @@ class WriterBehaviourTest {
                 up(4, 10, "P1", "Ann", "Bern", 4L)));
         List<EntityTableReader.StoredRow> before = EntityTableReader.withSurrogateKeys(ds, spec);
 
-        writer.prune(spec);
+        pruner.prune(spec);
         assertThat(EntityTableReader.withSurrogateKeys(ds, spec)).isEqualTo(before);
         writer.apply(spec, List.of(up(5, 9, "P1", "Ann", "Rome", 5L)));
 
@@ -269,7 +270,7 @@ class WriterBehaviourTest {
                 up(1, 1, "P1", "Ann", "Oslo", 1L),
                 up(2, 3, "P1", "Ann", "Rome", 2L),
                 up(3, 10, "P1", "Ann", "Bern", 3L)));
-        writer.prune(narrow);
+        pruner.prune(narrow);
         List<EntityTableReader.StoredRow> before = EntityTableReader.withSurrogateKeys(ds, narrow);
         EntitySpec wide = Fixtures.people(narrow.name(), narrow.table(), Optional.of(Duration.ofDays(30)));
 
@@ -299,7 +300,7 @@ class WriterBehaviourTest {
 
         // each key keeps its latest event before the cut (its newest minus 2 h) as the anchor: P1's at 3, P2's at 1;
         // only P1's event at 1 goes
-        assertThat(writer.prune(narrow)).isEqualTo(1);
+        assertThat(pruner.prune(narrow)).isEqualTo(1);
         assertThat(EntityTableReader.withSurrogateKeys(ds, narrow)).isEqualTo(before);
         EntitySpec wide = narrow.withLatenessHorizon(Optional.of(Duration.ofDays(30)));
         ApplyResult result = writer.apply(wide, List.of(up(6, 2, "P1", "Ann", "Lima", 4L), up(7, 9, "P2", "Bob", "Rome", 5L)));

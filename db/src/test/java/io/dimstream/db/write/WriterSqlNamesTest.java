@@ -41,6 +41,7 @@ class WriterSqlNamesTest {
 
     private final DataSource ds = TestPostgres.dataSource();
     private final Scd2Writer writer = new Scd2Writer(ds);
+    private final MemoryPruner pruner = new MemoryPruner(ds);
 
     /** The bare (unquoted) lower-case words of every statement {@link WriterSql} generates for {@code spec}. */
     static TreeSet<String> bareWords(EntitySpec spec) {
@@ -138,7 +139,7 @@ class WriterSqlNamesTest {
         List<Event> applied = new ArrayList<>();
         for (int i = 0; i < batches.size(); i++) {
             if (i == 4) {
-                assertThat(writer.prune(spec)).as("events pruned").isZero(); // marks A's anchor at 05:00
+                assertThat(pruner.prune(spec)).as("events pruned").isZero(); // marks A's anchor at 05:00
             }
             results.add(writer.apply(spec, batches.get(i)));
             batches.get(i).stream().filter(e -> !e.data().containsValue("late") && !e.data().containsValue("z")).forEach(applied::add);

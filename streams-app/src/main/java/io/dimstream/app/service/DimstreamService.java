@@ -26,7 +26,7 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.EntityShapes;
 import io.dimstream.db.schema.Migrations;
-import io.dimstream.db.write.Scd2Writer;
+import io.dimstream.db.write.MemoryPruner;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -184,7 +184,7 @@ public final class DimstreamService implements AutoCloseable {
             started.add(sink);
 
             List<EntitySpec> specs = config.entities().stream().map(e -> merged.get(e.name())).toList();
-            MemoryPruning pruning = MemoryPruning.start(new Scd2Writer(db.dataSource()), specs, options.pruneInterval());
+            MemoryPruning pruning = MemoryPruning.start(new MemoryPruner(db.dataSource()), shapes, options.pruneInterval());
             started.add(pruning);
 
             int workersFrom = started.size();

@@ -1,10 +1,10 @@
 package io.dimstream.app.service;
 
 import io.dimstream.db.entity.EntitySpec;
-import io.dimstream.db.write.Scd2Writer;
+import io.dimstream.db.schema.EntityShapes;
+import io.dimstream.db.write.MemoryPruner;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The schedule of the event memory's pruning: every {@code service.prune-interval}, on a daemon
  * thread of its own, each entity's remembered events beyond its lateness horizon are dropped by
- * {@link Scd2Writer#prune} (the SQL is the writer's, in db). A failure is logged and retried at the
- * next turn. {@link #close()} stops the thread.
+ * {@link MemoryPruner} (the SQL is the writer's, in db), with the entity's shape as it is at that
+ * turn ({@link EntityShapes}: a column added while running is the anchors' too). A failure is logged
+ * and retried at the next turn. {@link #close()} stops the thread.
  */
 final class MemoryPruning implements AutoCloseable {
 
@@ -28,28 +29,28 @@ final class MemoryPruning implements AutoCloseable {
     }
 
     /** Starts pruning {@code specs} every {@code interval}, the first time one interval from now. */
-    static MemoryPruning start(Scd2Writer writer, List<EntitySpec> specs, Duration interval) {
+    static MemoryPruning start(MemoryPruner pruner, EntityShapes shapes, Duration interval) {
         ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "dimstream-pruner");
             t.setDaemon(true);
             return t;
         });
         long every = interval.toMillis();
-        List<EntitySpec> entities = List.copyOf(specs);
-        executor.scheduleWithFixedDelay(() -> prune(writer, entities), every, every, TimeUnit.MILLISECONDS);
+        executor.scheduleWithFixedDelay(() -> prune(pruner, shapes), every, every, TimeUnit.MILLISECONDS);
         return new MemoryPruning(executor);
     }
 
     /** One turn: each entity in order, a failing one logged and left for the next turn. */
-    static void prune(Scd2Writer writer, List<EntitySpec> specs) {
-        for (EntitySpec spec : specs) {
+    static void prune(MemoryPruner pruner, EntityShapes shapes) {
+        for (String entity : shapes.entities()) {
             try {
-                long removed = writer.prune(spec);
+                EntitySpec spec = shapes.reread(entity);
+                long removed = pruner.prune(spec);
                 if (removed > 0) {
                     LOG.info("pruned {} remembered events of {} beyond its lateness horizon", removed, spec.name());
                 }
             } catch (SQLException | RuntimeException e) {
-                LOG.warn("pruning the event memory of {} failed (will retry): {}", spec.name(), e.getMessage());
+                LOG.warn("pruning the event memory of {} failed (will retry): {}", entity, e.getMessage());
             }
         }
     }

@@ -12,7 +12,7 @@
  * {@link io.dimstream.app.service.ChangesTopicUpgrade} queues, once, the replay a deployment whose
  * changes topics had another name before needs for what its sink had not applied of them), Kafka
  * Streams with its supervisor, the sink, the memory pruning
- * ({@link io.dimstream.app.service.MemoryPruning}: a schedule over {@code Scd2Writer.prune}, whose SQL
+ * ({@link io.dimstream.app.service.MemoryPruning}: a schedule over {@code MemoryPruner}, whose SQL
  * is db's), the admin workers (replay, DLQ mirror, re-drive), the health monitor. A failing step
  * closes what started before it, in reverse order; {@code close()} does the same.
  *

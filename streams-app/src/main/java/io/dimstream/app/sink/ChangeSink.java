@@ -6,18 +6,14 @@ import io.dimstream.db.apply.BatchApplier;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.schema.EntityShapes;
 import io.dimstream.db.sink.PartitionRef;
-import io.dimstream.db.sink.SinkGaps;
 import io.dimstream.db.sink.SinkOffsets;
 import io.dimstream.db.sql.SqlFailures;
-import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.write.Scd2Writer;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,11 +27,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -60,23 +54,11 @@ import org.slf4j.LoggerFactory;
  * and the consumer re-seeks to the stored offset. Offsets are also committed to Kafka after each
  * batch, only so that the usual tools show the group's lag; the sink never reads them.
  *
- * <p><b>Failures</b> (what each is: {@link SqlFailures}):
- * <ul>
- *   <li>a record that cannot be applied (undecodable, refused by the writer's validation, or a value
- *       PostgreSQL refuses) is kept in {@code dimstream.sink_rejects} with the reason, in the batch's
- *       transaction; the rest of the batch lands;</li>
- *   <li>PostgreSQL unavailable (transient): nothing advances, every partition pauses, the batch is
- *       retried with exponential backoff; one log line when it fails, one when it is back;</li>
- *   <li>anything else (a table altered by hand, a permission, a bug): only that partition's batches
- *       wait and retry with backoff, alone; the other partitions and entities go on; the partition
- *       reports the failure and becomes stuck after {@code stuck-after};</li>
- *   <li>a stored offset no longer in the log (retention deleted what the sink never applied, or the
- *       topic was recreated): by default the partition stops, reported; with
- *       {@code on-offset-out-of-range: skip} the sink moves past the gap and records it in
- *       {@code dimstream.sink_gaps} in the same transaction;</li>
- *   <li>anything that escapes (an Error, a Kafka authorization failure): the thread ends,
- *       {@link #failure()} and {@link #status()} say why, and health reports the sink down.</li>
- * </ul>
+ * <p><b>Failures</b> (what each is: {@link SqlFailures}; the sink package's notes say what the sink
+ * does with each): a record that cannot be applied goes to the rejects and the rest lands;
+ * PostgreSQL unavailable pauses every partition with backoff; any other failure holds back only its
+ * partition ({@code stuck-after}); a stored offset no longer in the log is {@link OutOfRangePolicy}'s;
+ * whatever ends the thread is in {@link #failure()} and {@link #status()}.
  *
  * <p>One thread: {@link #run()} (or {@link #start()}) polls and applies; the consumer is only ever
  * touched by it. {@link #close()} from any thread stops it; the records already buffered are
@@ -97,6 +79,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
     private final PartitionBuffers buffers;
     private final ApplyExecutor executor;
     private final OutOfRangePolicy outOfRange;
+    private final SinkProgress progress;
 
     private final AtomicBoolean started = new AtomicBoolean();
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -125,23 +108,13 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                 settings.backoffMax(), System::nanoTime);
         this.executor = new ApplyExecutor(settings.parallelism());
         this.outOfRange = new OutOfRangePolicy(settings, ds, metrics, backoff, buffers);
+        this.progress = new SinkProgress(settings, buffers, metrics);
         Map<String, EntitySpec> byTopic = new LinkedHashMap<>();
         for (String name : shapes.entities()) {
             byTopic.put(ChangeTopics.name(settings.applicationId(), name), shapes.configured(name));
         }
         this.entityByTopic = Map.copyOf(byTopic);
-        Map<String, Object> p = kafka.properties();
-        p.putAll(settings.consumerOverrides());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId());
-        settings.instanceId().ifPresent(id -> p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        // positions always come from PostgreSQL; an out-of-range one is reported, never reset silently
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
-        // a poll can fill the batches of as many partitions as there are connections to apply them on
-        p.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.batchSize() * settings.parallelism());
-        p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
-        this.consumerProps = Map.copyOf(p);
+        this.consumerProps = settings.consumerProperties(kafka.properties());
         metrics.bindStatus(this::status);
     }
 
@@ -231,7 +204,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                     flushDue(c);
                 }
                 updatePauses(c);
-                updateLag(c);
+                progress.updateLag(c);
                 publish(SinkStatus.State.RUNNING);
             } catch (WakeupException e) {
                 if (!closing) {
@@ -341,7 +314,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         List<List<SinkTransaction.PartitionBatch>> batches = new ArrayList<>(wave.size());
         List<Callable<SinkTransaction.GroupOutcome>> tasks = new ArrayList<>(wave.size());
         for (List<PartitionBuffer> group : wave) {
-            List<SinkTransaction.PartitionBatch> b = prepare(c, group);
+            List<SinkTransaction.PartitionBatch> b = progress.batches(c, group);
             EntitySpec entity = group.get(0).entity;
             batches.add(b);
             tasks.add(() -> tx.apply(entity, b));
@@ -370,7 +343,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                 }
             } else {
                 for (PartitionBuffer g : group) {
-                    partitionFailed(g, what, d.failure());
+                    progress.partitionFailed(g, what, d.failure());
                     failedNow.add(g);
                 }
             }
@@ -383,21 +356,6 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         return true;
     }
 
-    private List<SinkTransaction.PartitionBatch> prepare(KafkaConsumer<byte[], byte[]> c, List<PartitionBuffer> group) {
-        List<SinkTransaction.PartitionBatch> out = new ArrayList<>(group.size());
-        for (PartitionBuffer b : group) {
-            List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> batch = List.copyOf(b.firstBatch(settings.batchSize()));
-            int n = batch.size();
-            // the whole buffer: up to the consumer's position, which is past any skipped transaction markers
-            long next = n == b.records.size() ? c.position(b.tp) : batch.get(n - 1).offset() + 1;
-            if (b.partitionCount == 0 && b.hasControlRecord(settings.batchSize())) {
-                b.partitionCount = c.partitionsFor(b.tp.topic()).size();
-            }
-            out.add(new SinkTransaction.PartitionBatch(b.tp, b.committed, batch, next, lagAfter(c, b.tp, next), b.partitionCount));
-        }
-        return out;
-    }
-
     private void settle(KafkaConsumer<byte[], byte[]> c, List<PartitionBuffer> group, List<SinkTransaction.PartitionBatch> batches,
                         SinkTransaction.GroupOutcome outcome, long t0) {
         if (outcome instanceof SinkTransaction.Fenced fenced) {
@@ -405,72 +363,11 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             fencedOff(c, buffers.get(fenced.tp()), fenced.stored(), total + " records");
             return;
         }
-        SinkTransaction.Committed done = (SinkTransaction.Committed) outcome;
-        Map<TopicPartition, OffsetAndMetadata> kafkaOffsets = new HashMap<>();
-        int total = 0;
-        for (int i = 0; i < group.size(); i++) {
-            PartitionBuffer b = group.get(i);
-            SinkTransaction.PartitionBatch batch = batches.get(i);
-            if (b.failure != null) {
-                LOG.warn("{}: applied again after {} failed attempts", b.tp, b.failures);
-            }
-            buffers.applied(b, batch.records().size(), batch.nextOffset());
-            kafkaOffsets.put(b.tp, new OffsetAndMetadata(batch.nextOffset()));
-            total += batch.records().size();
-        }
-        if (total > 0) {
-            metrics.batchCommitted(group.get(0).entity.name(), total, Duration.ofNanos(System.nanoTime() - t0), done.result(),
-                    done.rejects());
-            metrics.classDisagreements(group.get(0).entity.name(), done.disagreements());
-            metrics.recordsValidated(group.get(0).entity.name(), done.validated());
-        }
-        LOG.debug("{}: applied {} records in one transaction", kafkaOffsets.keySet(), total);
-        c.commitAsync(kafkaOffsets, (offsets, ex) -> {
-            if (ex != null) {
-                LOG.debug("monitoring-only Kafka commit of {} failed: {}", offsets, ex.toString());
-            }
-        });
+        progress.committed(c, group, batches, (SinkTransaction.Committed) outcome, t0);
     }
 
-    /** A failure neither transient nor a record's: this partition waits and retries alone, the others go on. */
-    private void partitionFailed(PartitionBuffer b, String what, Throwable e) {
-        String state = SqlFailures.sqlState(e).map(s -> " (SQL state " + s + ")").orElse("");
-        String reason = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse(e.toString());
-        String previous = b.failure;
-        Duration wait = buffers.failed(b, reason + state);
-        metrics.partitionFailure(b.entity.name(), SqlFailures.classify(e).name().toLowerCase(java.util.Locale.ROOT));
-        if (previous == null || !previous.equals(b.failure)) {
-            LOG.error("{}: {} failed: {}{}; the partition waits and retries (next in {}), the others go on. Nothing is skipped: "
-                    + "fix the cause (the table, its permissions) and it resumes by itself", b.tp, what, reason, state, wait, e);
-        } else {
-            LOG.debug("{}: {} failed again ({} attempts)", b.tp, what, b.failures);
-        }
-    }
-
-    /** Records left after {@code next}: the log end the consumer knows, minus next; null when it knows none. */
-    private static Long lagAfter(KafkaConsumer<byte[], byte[]> c, TopicPartition tp, long next) {
-        OptionalLong lag = c.currentLag(tp);
-        return lag.isPresent() ? Math.max(0, c.position(tp) + lag.getAsLong() - next) : null;
-    }
-
-    private static String describe(OptionalLong offset) {
-        return offset.isPresent() ? Long.toString(offset.getAsLong()) : "none";
-    }
-
-    /**
-     * Another instance applied the partition meanwhile (PostgreSQL holds {@code stored}, not what this
-     * instance expected): drop what is buffered and read again from the stored offset.
-     */
     private void fencedOff(KafkaConsumer<byte[], byte[]> c, PartitionBuffer b, OptionalLong stored, String rolledBack) {
-        LOG.warn("{}: fenced: PostgreSQL holds next offset {} but this instance expected {}; another instance applied "
-                        + "the partition meanwhile. Rolled back {}; re-reading from the stored offset",
-                b.tp, describe(stored), describe(b.committed), rolledBack);
-        buffers.fenced(b, stored);
-        if (stored.isPresent()) {
-            c.seek(b.tp, stored.getAsLong());
-        } else {
-            c.seekToBeginning(List.of(b.tp));
-        }
+        progress.fencedOff(c, b, stored, rolledBack);
     }
 
     /** Pauses what must not fetch ({@link PartitionBuffers#hold}), resumes the rest. */
@@ -494,28 +391,8 @@ public final class ChangeSink implements Runnable, AutoCloseable {
         }
     }
 
-    private void updateLag(KafkaConsumer<byte[], byte[]> c) {
-        for (PartitionBuffer b : buffers.all()) {
-            OptionalLong lag = b.resolved && b.stopped == null ? c.currentLag(b.tp) : OptionalLong.empty();
-            if (lag.isPresent()) {
-                long behind = c.position(b.tp) + lag.getAsLong() - b.committed.orElse(0L);
-                buffers.lag(b, behind);
-                metrics.lag(b.tp, behind);
-            }
-        }
-    }
-
     private void publish(SinkStatus.State state) {
-        List<SinkStatus.Partition> parts = new ArrayList<>();
-        long now = buffers.now();
-        for (PartitionBuffer b : buffers.all()) {
-            parts.add(new SinkStatus.Partition(b.tp.topic(), b.tp.partition(), b.entity.name(), b.committed.orElse(-1L), b.lag,
-                    b.records.size(), Optional.ofNullable(b.failure), Optional.ofNullable(b.stopped),
-                    Duration.ofNanos(Math.max(0, now - b.lastProgressNanos)), buffers.stuck(b, settings.stuckAfter())));
-        }
-        Throwable f = failure;
-        status = new SinkStatus(state, Optional.ofNullable(f).map(Throwable::toString),
-                backoff.failing() ? Optional.of(backoff.lastFailure()) : Optional.empty(), parts);
+        status = progress.status(state, failure, backoff);
     }
 
     private static PartitionRef ref(TopicPartition tp) {

@@ -37,8 +37,7 @@ import org.apache.kafka.common.TopicPartition;
  *       change records) is from the writer's count for the same events ({@code ClassDisagreement});
  *       registered at its first disagreement;</li>
  *   <li>{@value #VALIDATED} (counter, tags {@code entity}, {@code reason}): change records the sink
- *       validated again instead of taking the topology's typed event as written: {@code older-form}
- *       (written before the typed form: expected while upgrading in place) or {@code other-shape}
+ *       validated again instead of taking the topology's typed event as written: {@code other-shape}
  *       (typed for a shape of the entity this instance does not have, e.g. a column added by another
  *       instance meanwhile); registered at its first such record;</li>
  *   <li>{@value #FAILURES} (counter, tags {@code entity}, {@code kind}): batch transactions of a

@@ -2,9 +2,11 @@ package io.dimstream.app.sink;
 
 import io.dimstream.app.change.ChangeTopics;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
  * How a {@link ChangeSink} consumes, batches and reacts to failures. The sink knows no config file:
@@ -129,5 +131,25 @@ public record SinkSettings(String applicationId, String groupId, int batchSize, 
     public SinkSettings withInstanceId(String id) {
         return new SinkSettings(applicationId, groupId, batchSize, batchMaxWait, backoffInitial, backoffMax, consumerOverrides, parallelism,
                 onOffsetOutOfRange, stuckAfter, id == null || id.isBlank() ? Optional.empty() : Optional.of(id));
+    }
+
+    /**
+     * The sink consumer's properties: the cluster's client settings ({@code kafka.client:}), then
+     * {@link #consumerOverrides}, then what the sink needs whatever they say: its group (and static
+     * membership), read_committed, no auto-commit, no offset reset (positions come from PostgreSQL;
+     * an out-of-range one is reported, never reset silently); by default a poll can fill the batches
+     * of as many partitions as there are connections to apply them on.
+     */
+    public Map<String, Object> consumerProperties(Map<String, Object> client) {
+        Map<String, Object> p = new HashMap<>(client);
+        p.putAll(consumerOverrides);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        instanceId.ifPresent(id -> p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        p.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batchSize * parallelism);
+        p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
+        return Map.copyOf(p);
     }
 }

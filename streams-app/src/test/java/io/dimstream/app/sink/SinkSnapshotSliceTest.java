@@ -10,6 +10,7 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ReferenceModel;
+import io.dimstream.db.write.MemoryPruner;
 import io.dimstream.db.write.Scd2Writer;
 import java.time.Instant;
 import java.util.HashMap;
@@ -269,7 +270,7 @@ class SinkSnapshotSliceTest {
             sink.slice(T1.plusSeconds(86_400L * d), c1);
         }
         // horizon 1 day: C1 keeps its events from T3 on; T3 is the anchor and the prune point
-        new Scd2Writer(DS).prune(spec);
+        new MemoryPruner(DS).prune(spec);
         List<String> before = SinkFixtures.fullRows(DS, spec);
 
         // slice T2's marker again: C1 has no remembered event at T2 any more, which proves nothing
