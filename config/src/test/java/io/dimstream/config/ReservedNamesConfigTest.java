@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class ReservedNamesConfigTest {
 
-    private static final String RESERVED = "beyond, cut, dup, event_seq, fast, in_version, late, mem_in_version, mem_seq, new_seq, new_sk, newest, newest_deleted, newest_hash, no_row, old_hash, p_time, prev_deleted, prev_exists, prev_hash, rstart, run_no, run_start, single, t0, valid_from, valid_to, win";
+    private static final String RESERVED = "beyond, cut, dup, event_seq, fast, in_version, late, mem_in_version, mem_seq, new_seq, new_sk, newest, newest_deleted, newest_hash, newest_seq, no_row, old_hash, p_time, prev_deleted, prev_exists, prev_hash, prev_seq, rstart, run_no, run_start, single, t0, valid_from, valid_to, win";
 
     private static String config(String table, String tracked, String systemColumns) {
         return """
@@ -55,7 +55,7 @@ class ReservedNamesConfigTest {
 
     @Test
     void aSystemColumnRenamedToAWorkOrMemoryColumnIsRefused() {
-        String all = "beyond, cut, dup, event_seq, event_time, fast, in_version, is_deleted, late, mem_in_version, mem_seq, new_seq, new_sk, newest, newest_deleted, newest_hash, no_row, old_hash, p_time, prev_deleted, prev_exists, prev_hash, pruned_to, record_hash, rstart, run_no, run_start, seq, single, source_offset, source_partition, source_topic, surrogate_key, t0, valid_from, valid_to, win";
+        String all = "beyond, cut, dup, event_seq, event_time, fast, in_version, is_deleted, late, mem_in_version, mem_seq, new_seq, new_sk, newest, newest_deleted, newest_hash, newest_seq, no_row, old_hash, p_time, prev_deleted, prev_exists, prev_hash, prev_seq, pruned_to, record_hash, rstart, run_no, run_start, seq, single, source_offset, source_partition, source_topic, surrogate_key, t0, valid_from, valid_to, win";
         assertThat(refusal(config("dim_customer", "email", "{is_current: fast}")))
                 .isEqualTo("config test.yml: entities[0].system-columns.is_current: 'fast' is a name the writer's SQL uses for a "
                         + "column of its own (reserved: " + all + ")");

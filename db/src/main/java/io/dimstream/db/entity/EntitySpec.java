@@ -72,8 +72,8 @@ public record EntitySpec(
      */
     public static final List<String> WORK_COLUMNS = List.of(
             // ds_batch, ds_winners, ds_affected_keys, ds_region, ds_region_versions
-            "single", "newest", "newest_deleted", "newest_hash", "fast", "t0", "p_time", "rstart",
-            "prev_exists", "prev_deleted", "prev_hash", "valid_from", "valid_to", "event_seq",
+            "single", "newest", "newest_deleted", "newest_hash", "newest_seq", "fast", "t0", "p_time", "rstart",
+            "prev_exists", "prev_deleted", "prev_hash", "prev_seq", "valid_from", "valid_to", "event_seq",
             // derived in the statements
             "beyond", "dup", "mem_seq", "mem_in_version", "in_version", "win", "late", "run_start", "run_no", "no_row", "old_hash",
             "new_sk", "new_seq", "cut");

@@ -6,18 +6,21 @@ import java.util.List;
 
 /**
  * What one {@link Scd2Writer#apply} did. Every input event is counted exactly once in one of:
- * newKeys, changed, deleted, unchanged, late, duplicates, quarantined, rejected.
+ * newKeys, changed, deleted, unchanged, late, duplicates, quarantined, rejected. Each is judged at
+ * the event's arrival (against the events with a lower {@code seq}, in the batch too), so the
+ * counts of an input are the same however it is cut into batches.
  *
  * <ul>
  *   <li>newKeys: an upsert for a key that had no earlier event;</li>
- *   <li>changed: an upsert whose tracked hash differs from the key's previous event (or the
- *       previous event was a delete: a resurrection);</li>
+ *   <li>changed: an upsert whose tracked hash differs from the key's event before it (or that
+ *       event was a delete: a resurrection);</li>
  *   <li>deleted: a delete after an upsert (or of a key with no earlier event);</li>
- *   <li>unchanged: the same state as the previous event (a re-assertion, or a repeated delete);</li>
- *   <li>late: older than the key's newest event before this batch, placed exactly;</li>
- *   <li>duplicates: the same key and event time as an event already applied that wins by arrival
- *       (an exact re-delivery, or an older arrival), so nothing changes;</li>
- *   <li>quarantined: beyond the lateness horizon, kept in {@code dimstream.quarantine};</li>
+ *   <li>unchanged: the same state as the event before it (a re-assertion, or a repeated delete);</li>
+ *   <li>late: older than the key's newest event at its arrival, placed exactly;</li>
+ *   <li>duplicates: the same key and event time as a remembered event that wins by arrival or
+ *       has the same content (an exact re-delivery, a repeat, or an older arrival), so nothing changes;</li>
+ *   <li>quarantined: beyond the lateness horizon at its arrival (or at or before the key's prune
+ *       point), kept in {@code dimstream.quarantine};</li>
  *   <li>rejected: not a valid event for the entity, with the reason.</li>
  * </ul>
  * rowsInserted/Updated/Deleted count what the version table saw.

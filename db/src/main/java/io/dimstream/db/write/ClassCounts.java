@@ -5,23 +5,16 @@ import java.sql.SQLException;
 
 /**
  * How many winning events fall in each class of {@link ApplyResult} that reaches the table. The
- * writer's two classifying statements ({@code WriterSql.classify} for the fast path,
- * {@code WriterSql.classifyRegion} for the recomputed regions) return them under the column labels
- * {@code late, new_keys, changed, deleted, unchanged}, read here by label, not by position.
+ * writer's classifying statement ({@code WriterSql.classify}, judging each event at its arrival)
+ * returns them under the column labels {@code late, new_keys, changed, deleted, unchanged}, read
+ * here by label, not by position.
  */
 record ClassCounts(int late, int newKeys, int changed, int deleted, int unchanged) {
-
-    static final ClassCounts NONE = new ClassCounts(0, 0, 0, 0, 0);
 
     /** The classes in the current row of {@code rs}, by their column labels. */
     static ClassCounts read(ResultSet rs) throws SQLException {
         return new ClassCounts(rs.getInt("late"), rs.getInt("new_keys"), rs.getInt("changed"), rs.getInt("deleted"),
                 rs.getInt("unchanged"));
-    }
-
-    ClassCounts plus(ClassCounts o) {
-        return new ClassCounts(late + o.late, newKeys + o.newKeys, changed + o.changed, deleted + o.deleted,
-                unchanged + o.unchanged);
     }
 
     int total() {

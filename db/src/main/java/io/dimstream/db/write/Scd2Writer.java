@@ -1,12 +1,9 @@
 package io.dimstream.db.write;
 
-import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.Rejection;
-import io.dimstream.db.event.Source;
-import io.dimstream.db.event.SurrogateKey;
 import io.dimstream.db.event.TypedEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,14 +15,11 @@ import io.dimstream.db.sql.SqlFailures;
 import io.dimstream.db.sql.Transactions;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
-import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyIn;
 
 /**
  * Applies batches of events to an entity's SCD2 table, exactly as DESIGN section 3 defines
@@ -42,8 +36,10 @@ import org.postgresql.copy.CopyIn;
  * is a close and an insert; a late event's region is the tail of history after it. Re-applying any
  * batch finds nothing distinct and writes nothing.
  *
- * <p>Events older than their key's newest remembered event by more than the lateness horizon,
- * or at/before the key's prune point, go to {@code dimstream.quarantine} with the reason.
+ * <p>Events older than their key's newest event at their arrival by more than the lateness
+ * horizon, or at/before the key's prune point, go to {@code dimstream.quarantine} with the reason.
+ * Every event is judged at its arrival ({@code seq}), inside a batch too ({@link ArrivalOrder}):
+ * any batching of the same input gives the same table, quarantine and counts.
  */
 public final class Scd2Writer {
 
@@ -126,7 +122,7 @@ public final class Scd2Writer {
     }
 
     /**
-     * Resolves unchanged values, keeps one event per key and time, applies: at once, or with the
+     * Resolves unchanged values, applies in arrival order ({@link ArrivalOrder}): at once, or with the
      * refused events isolated ({@link ApplyOptions#isolate()}).
      *
      * <p><b>Isolating.</b> For a batch PostgreSQL refused for a data reason ({@link SqlFailures.Kind#DATA}:
@@ -134,8 +130,9 @@ public final class Scd2Writer {
      * events are split in {@value #SPLIT} parts, each applied under a savepoint; a refused part rolls
      * back to its savepoint and is split again, until the refused events stand alone. Those come back
      * in {@link ApplyResult#rejected()} with the SQLSTATE and PostgreSQL's message; everything else is
-     * applied, exactly as if the refused events had never been there (the writer is
-     * order-independent). k refused events among n cost about {@code 16 k log16(n)} writer calls and
+     * applied, exactly as if the refused events had never been there (the parts are cut from the
+     * events in arrival order, so applying them one after the other judges each event as the whole
+     * batch would, a batching giving what any other gives). k refused events among n cost about {@code 16 k log16(n)} writer calls and
      * one more pass over the batch. Any other failure is thrown as without it. Callers apply a batch
      * without isolating first and isolate only after it failed (the one apply pipeline,
      * {@code io.dimstream.db.apply.BatchApplier}): a savepoint per writer call makes every batch a subtransaction, which
@@ -150,15 +147,14 @@ public final class Scd2Writer {
         if (options.isolate()) {
             ApplyResult set = ApplyResult.builder()
                     .received(received - prep.events().size())
-                    .duplicates(prep.superseded())
                     .rejected(prep.rejected())
                     .build();
             return set.plus(split(c, entity, prep.events()));
         }
         if (prep.events().isEmpty()) {
-            return ApplyResult.builder().received(received).duplicates(prep.superseded()).rejected(prep.rejected()).build();
+            return ApplyResult.builder().received(received).rejected(prep.rejected()).build();
         }
-        return applyPrepared(c, entity, prep.events(), received, prep.superseded(), prep.rejected());
+        return applyPrepared(c, entity, prep.events(), received, prep.rejected());
     }
 
     /**
@@ -169,8 +165,10 @@ public final class Scd2Writer {
      */
     private static final int SPLIT = 16;
 
-    /** The events in {@value #SPLIT} parts, each applied by {@link #isolating}. */
-    private ApplyResult split(Connection c, EntitySpec entity, List<TypedEvent> events) throws SQLException {
+    /** The events in arrival order ({@code seq}), in {@value #SPLIT} parts, each applied by {@link #isolating}. */
+    private ApplyResult split(Connection c, EntitySpec entity, List<TypedEvent> unordered) throws SQLException {
+        List<TypedEvent> events = new ArrayList<>(unordered);
+        events.sort(Comparator.comparingLong(TypedEvent::seq));
         int parts = Math.min(SPLIT, events.size());
         ApplyResult result = ApplyResult.empty();
         for (int i = 0; i < parts; i++) {
@@ -187,7 +185,7 @@ public final class Scd2Writer {
         Savepoint sp = c.setSavepoint();
         try {
             freshWorkTables(c, entity);
-            ApplyResult result = applyPrepared(c, entity, events, events.size(), 0, List.of());
+            ApplyResult result = applyPrepared(c, entity, events, events.size(), List.of());
             c.releaseSavepoint(sp);
             return result;
         } catch (SQLException e) {
@@ -224,8 +222,8 @@ public final class Scd2Writer {
         }
     }
 
-    /** Validated events, one per key and event time (the latest arrival), with what was set aside. */
-    private record Prepared(List<TypedEvent> events, int superseded, List<Rejection> rejected) {
+    /** Validated events, unchanged values resolved, with what was set aside. */
+    private record Prepared(List<TypedEvent> events, List<Rejection> rejected) {
     }
 
     /** The batch validated, and what the validator refused. */
@@ -250,34 +248,39 @@ public final class Scd2Writer {
 
     /**
      * Resolves values the source did not send ({@link UnchangedValues}, reading the event memory on
-     * {@code c}, which may be null for a batch without them), keeps one event per key and time.
+     * {@code c}, which may be null for a batch without them). Every event is kept: several events of
+     * a key at one time are judged one after the other, in arrival order ({@link ArrivalOrder}), as
+     * if they had come in batches of their own; keeping only the latest here would lose an earlier
+     * one that stays when the later is quarantined or a duplicate.
      */
     private static Prepared prepareValid(Connection c, EntitySpec entity, List<TypedEvent> valid, List<Rejection> rejected)
             throws SQLException {
-        valid = UnchangedValues.resolve(c, entity, valid);
-        // one event per key and event time: the latest arrival (highest seq) wins
-        Map<List<Object>, TypedEvent> winners = new LinkedHashMap<>();
-        int superseded = 0;
-        int nKey = entity.key().size();
-        for (TypedEvent te : valid) {
-            List<Object> id = keyIdentity(te, nKey);
-            id.add(te.eventTime());
-            TypedEvent prev = winners.get(id);
-            if (prev == null) {
-                winners.put(id, te);
-            } else {
-                superseded++;
-                if (te.seq() > prev.seq()) {
-                    winners.put(id, te);
-                }
-            }
-        }
-        return new Prepared(new ArrayList<>(winners.values()), superseded, rejected);
+        return new Prepared(UnchangedValues.resolve(c, entity, valid), rejected);
     }
 
-    private ApplyResult applyPrepared(Connection c, EntitySpec entity, List<TypedEvent> events, int received,
-                                      int superseded, List<Rejection> rejected) throws SQLException {
+    /**
+     * Applies prepared events in their arrival order: round by round ({@link ArrivalOrder}), each
+     * judged against what the memory and the rounds before it remember, so the batch gives what its
+     * events applied one at a time would.
+     */
+    private ApplyResult applyPrepared(Connection c, EntitySpec entity, List<TypedEvent> events, int received, List<Rejection> rejected)
+            throws SQLException {
         WriterSql sql = sqlCache.computeIfAbsent(entity, WriterSql::new);
+        ApplyResult result = ApplyResult.builder().received(received - events.size()).rejected(rejected).build();
+        for (List<ArrivalOrder.Arrived> round : ArrivalOrder.rounds(entity, events)) {
+            if (!round.isEmpty()) {
+                result = result.plus(applyRound(c, entity, sql, round));
+            }
+        }
+        return result;
+    }
+
+    /** What the classify statement found in a round: quarantined, winners, winners off the fast path, fast deletes, the winners' classes. */
+    private record Classified(int quarantined, int winners, int slow, int fastDeletes, ClassCounts classes) {
+    }
+
+    /** One round: COPY, classify, write the winners. */
+    private ApplyResult applyRound(Connection c, EntitySpec entity, WriterSql sql, List<ArrivalOrder.Arrived> round) throws SQLException {
         try (Statement s = c.createStatement()) {
             // the transaction's settings, the work tables (created once per session) and their
             // emptying, in one round trip. JIT compiling these big one-shot statements cost ~0.6 s
@@ -289,16 +292,41 @@ public final class Scd2Writer {
         // but PostgreSQL's quicksort checks for presorted input first, so a batch already in that
         // order (Java's natural order agrees with C-like collations) costs one pass of comparisons
         // (auto_explain, 100k events: the sort node took 125 ms instead of 169 ms).
-        List<TypedEvent> ordered = new ArrayList<>(events);
-        ordered.sort(keyOrder(entity.key().size()));
+        List<ArrivalOrder.Arrived> ordered = new ArrayList<>(round);
+        Comparator<TypedEvent> byKey = keyOrder(entity.key().size());
+        ordered.sort((a, b) -> byKey.compare(a.event(), b.event()));
         timed("copy", () -> {
-            copy(c, entity, sql, ordered);
+            RoundCopy.copy(c, entity, sql, ordered);
             return 0;
         });
-        int quarantined;
-        int winning;
-        int slow;
-        ClassCounts fast;
+        Classified k = classify(c, entity, sql);
+        int duplicates = round.size() - k.quarantined() - k.winners();
+        if (k.winners() == 0) {
+            return ApplyResult.builder().received(round.size()).duplicates(duplicates).quarantined(k.quarantined()).build();
+        }
+        int[] rows = write(c, sql, k);
+        ClassCounts classes = k.classes();
+        if (classes.total() != k.winners()) {
+            throw new IllegalStateException("classification of " + k.winners() + " events does not add up: late " + classes.late() + ", new "
+                    + classes.newKeys() + ", changed " + classes.changed() + ", deleted " + classes.deleted() + ", unchanged " + classes.unchanged());
+        }
+        return ApplyResult.builder()
+                .received(round.size())
+                .newKeys(classes.newKeys())
+                .changed(classes.changed())
+                .deleted(classes.deleted())
+                .unchanged(classes.unchanged())
+                .late(classes.late())
+                .duplicates(duplicates)
+                .quarantined(k.quarantined())
+                .rowsInserted(rows[0])
+                .rowsUpdated(rows[1])
+                .rowsDeleted(rows[2])
+                .build();
+    }
+
+    /** The classify statement over the COPYed round: quarantines, fills ds_winners, counts. */
+    private Classified classify(Connection c, EntitySpec entity, WriterSql sql) throws SQLException {
         String horizon = entity.latenessHorizon().map(Object::toString).orElse(null);
         try (PreparedStatement p = c.prepareStatement(everPruned(c, entity) ? sql.classifyPruned : sql.classify)) {
             p.setString(1, horizon);
@@ -306,23 +334,20 @@ public final class Scd2Writer {
             p.setString(3, horizon);
             try (ResultSet rs = timed("classify", p::executeQuery)) {
                 rs.next();
-                quarantined = rs.getInt("quarantined");
-                winning = rs.getInt("winners");
-                slow = rs.getInt("slow_winners");
-                fast = ClassCounts.read(rs);
+                return new Classified(rs.getInt("quarantined"), rs.getInt("winners"), rs.getInt("slow_winners"), rs.getInt("fast_deletes"),
+                        ClassCounts.read(rs));
             }
         }
-        int duplicates = superseded + (events.size() - quarantined - winning);
-        if (winning == 0) {
-            return ApplyResult.builder().received(received).duplicates(duplicates).quarantined(quarantined).rejected(rejected).build();
-        }
-        ClassCounts region = ClassCounts.NONE;
+    }
+
+    /** The round's winners into the memory and the table; returns the rows inserted, updated, deleted. */
+    private static int[] write(Connection c, WriterSql sql, Classified k) throws SQLException {
         int rowsDeleted = 0;
         int rowsUpdated = 0;
-        int rowsInserted = 0;
+        int rowsInserted;
         try (Statement s = c.createStatement()) {
             int slowKeys = 0;
-            if (slow > 0) {
+            if (k.slow() > 0) {
                 // true row counts for the region's joins: without them the planner may loop over
                 // the whole table for every batch row (seen: 0.36 s for 1,800 closes on a 10k-row
                 // table). The fast path's statements need none: PROBES fixes their plan shape
@@ -334,13 +359,13 @@ public final class Scd2Writer {
                 slowKeys = timed("affected keys", () -> s.executeUpdate(sql.fillAffectedKeys));
             }
             timed("memory", () -> s.executeUpdate(sql.insertMemory));
-            if (slow > 0) {
+            if (k.slow() > 0) {
                 timed("memory upsert", () -> s.executeUpdate(sql.upsertMemory));
             }
             rowsUpdated += timed("fast close", () -> s.executeUpdate(sql.fastClose));
             // fast deletes (also those of keys with no version, which close nothing)
-            int fastDeletes = fast.deleted();
-            if (fastDeletes > 0) {
+            boolean deletes = k.fastDeletes() > 0;
+            if (deletes) {
                 try (ResultSet rs = timed("fast close deleted", () -> s.executeQuery(sql.fastCloseDeleted))) {
                     rs.next();
                     rowsUpdated += rs.getInt(1);
@@ -354,42 +379,20 @@ public final class Scd2Writer {
             if (slowKeys > 0) {
                 timed("analyze affected keys", () -> s.execute(sql.analyzeAffectedKeys));
                 timed("region", () -> s.executeUpdate(sql.fillRegion));
-                // these two join work tables with each other: hashing is right there
+                // this one joins work tables with each other: hashing is right there
                 s.execute(JOINS);
-                try (ResultSet rs = timed("counts", () -> s.executeQuery(sql.classifyRegion))) {
-                    rs.next();
-                    region = ClassCounts.read(rs);
-                }
                 timed("versions", () -> s.executeUpdate(sql.fillRegionVersions));
                 s.execute(PROBES);
                 timed("analyze region versions", () -> s.execute(sql.analyzeRegionVersions));
                 rowsDeleted = timed("delete", () -> s.executeUpdate(sql.deleteRows));
                 rowsUpdated += timed("update", () -> s.executeUpdate(sql.updateRows));
             }
-            if (fastDeletes > 0 || slowKeys > 0) {
+            if (deletes || slowKeys > 0) {
                 // ds_region_versions holds the is_deleted rows of fast deletes and the region's versions
                 rowsInserted += timed("insert", () -> s.executeUpdate(sql.insertRows));
             }
         }
-        ClassCounts classes = fast.plus(region);
-        if (classes.total() != winning) {
-            throw new IllegalStateException("classification of " + winning + " events does not add up: late " + classes.late() + ", new "
-                    + classes.newKeys() + ", changed " + classes.changed() + ", deleted " + classes.deleted() + ", unchanged " + classes.unchanged());
-        }
-        return ApplyResult.builder()
-                .received(received)
-                .newKeys(classes.newKeys())
-                .changed(classes.changed())
-                .deleted(classes.deleted())
-                .unchanged(classes.unchanged())
-                .late(classes.late())
-                .duplicates(duplicates)
-                .quarantined(quarantined)
-                .rejected(rejected)
-                .rowsInserted(rowsInserted)
-                .rowsUpdated(rowsUpdated)
-                .rowsDeleted(rowsDeleted)
-                .build();
+        return new int[] {rowsInserted, rowsUpdated, rowsDeleted};
     }
 
     private static boolean everPruned(Connection c, EntitySpec entity) throws SQLException {
@@ -433,59 +436,18 @@ public final class Scd2Writer {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static java.util.Comparator<TypedEvent> keyOrder(int nKey) {
+    private static Comparator<TypedEvent> keyOrder(int nKey) {
         return (a, b) -> {
             for (int i = 0; i < nKey; i++) {
                 Object x = a.values().get(i);
                 Object y = b.values().get(i);
                 // bytea's byte[] is not Comparable: unsigned bytes, as PostgreSQL orders bytea
-                int cmp = x instanceof byte[] xb ? java.util.Arrays.compareUnsigned(xb, (byte[]) y) : ((Comparable) x).compareTo(y);
+                int cmp = x instanceof byte[] xb ? Arrays.compareUnsigned(xb, (byte[]) y) : ((Comparable) x).compareTo(y);
                 if (cmp != 0) {
                     return cmp;
                 }
             }
             return 0;
         };
-    }
-
-    private static void copy(Connection c, EntitySpec e, WriterSql sql, List<TypedEvent> events) throws SQLException {
-        int nKey = e.key().size();
-        List<String> cols = e.dataColumns();
-        List<ColumnType> types = cols.stream().map(e::type).toList();
-        // "single": the key's only event in this batch (a candidate for the fast path)
-        Map<List<Object>, Integer> perKey = new HashMap<>();
-        for (TypedEvent te : events) {
-            perKey.merge(keyIdentity(te, nKey), 1, Integer::sum);
-        }
-        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.copyBatch);
-        try {
-            CopyWriter cw = new CopyWriter(in);
-            String[] keyText = new String[nKey];
-            for (TypedEvent te : events) {
-                for (int i = 0; i < nKey; i++) {
-                    keyText[i] = types.get(i).canonical(te.values().get(i));
-                    cw.text(keyText[i]);
-                }
-                cw.raw(ColumnType.CANONICAL_TIMESTAMP.format(te.eventTime()))
-                        .raw(Long.toString(te.seq()))
-                        .raw(te.delete() ? "t" : "f")
-                        .bytes(te.hash());
-                for (int i = nKey; i < cols.size(); i++) {
-                    cw.value(types.get(i), te.values().get(i));
-                }
-                Source src = te.source();
-                cw.text(src == null ? null : src.topic());
-                cw.raw(src == null || src.partition() == null ? null : src.partition().toString());
-                cw.raw(src == null || src.offset() == null ? null : src.offset().toString());
-                cw.raw(Long.toString(SurrogateKey.of(e.name(), Arrays.asList(keyText), te.eventTime())));
-                cw.raw(perKey.get(keyIdentity(te, nKey)) == 1 ? "t" : "f");
-                cw.endRow();
-            }
-            cw.finish();
-        } finally {
-            if (in.isActive()) {
-                in.cancelCopy();
-            }
-        }
     }
 }

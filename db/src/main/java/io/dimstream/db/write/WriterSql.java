@@ -1,6 +1,5 @@
 package io.dimstream.db.write;
 
-import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.sql.Sql;
@@ -17,9 +16,10 @@ import java.util.List;
  * searches first (unless a {@code search_path} names it later): a user's table of the same name
  * neither stops their creation nor shadows them.
  * <ul>
- *   <li>{@code ds_batch}: the batch as COPY delivered it (one row per key and event time);</li>
+ *   <li>{@code ds_batch}: a round of the batch ({@link ArrivalOrder}) as COPY delivered it (one
+ *       row per key and event time), with what the round's earlier arrivals of the key say;</li>
  *   <li>{@code ds_winners}: the events that change the key's memory (not duplicates, not
- *       quarantined), with the key's newest remembered event before the batch;</li>
+ *       quarantined), with the key's newest event at their arrival;</li>
  *   <li>{@code ds_affected_keys}: per key whose region is recomputed, the earliest new event time
  *       {@code t0}, the remembered event just before it ({@code p_time}) and the start of the
  *       version holding it ({@code rstart}): the region from {@code p_time} on is recomputed;</li>
@@ -50,6 +50,7 @@ public final class WriterSql {
     final String analyzeAffectedKeys;
     final String analyzeRegionVersions;
     final String copyBatch;
+    final String copyArrived;
     final String classify;
     final String classifyPruned;
     final String fastClose;
@@ -63,7 +64,6 @@ public final class WriterSql {
     final String insertMemory;
     final String upsertMemory;
     final String fillRegion;
-    final String classifyRegion;
     final String fillRegionVersions;
     final String deleteRows;
     final String updateRows;
@@ -103,11 +103,11 @@ public final class WriterSql {
         List<String> memCols = batchCols;
         String eventDefs = keyDefs + ", event_time timestamptz, seq bigint, is_deleted boolean, record_hash bytea, " + attrDefs
                 + "source_topic text, source_partition integer, source_offset bigint, surrogate_key bigint";
-        createTemp = "CREATE TEMP TABLE IF NOT EXISTS " + batchTable + " (" + eventDefs + ", single boolean) ON COMMIT DELETE ROWS;\n"
+        createTemp = "CREATE TEMP TABLE IF NOT EXISTS " + batchTable + " (" + eventDefs + ", " + ClassifySql.BATCH_EXTRA_DEFS + ") ON COMMIT DELETE ROWS;\n"
                 + "CREATE TEMP TABLE IF NOT EXISTS " + winnersTable + " (" + eventDefs
                 + ", newest timestamptz, newest_deleted boolean, newest_hash bytea, fast boolean) ON COMMIT DELETE ROWS;\n"
                 + "CREATE TEMP TABLE IF NOT EXISTS " + affectedKeysTable + " (" + keyDefs
-                + ", t0 timestamptz, newest timestamptz, p_time timestamptz, rstart timestamptz) ON COMMIT DELETE ROWS;\n"
+                + ", t0 timestamptz, p_time timestamptz, rstart timestamptz) ON COMMIT DELETE ROWS;\n"
                 + "CREATE TEMP TABLE IF NOT EXISTS " + regionTable + " (" + eventDefs
                 + ", prev_exists boolean, prev_deleted boolean, prev_hash bytea, rstart timestamptz) ON COMMIT DELETE ROWS;\n"
                 + "CREATE TEMP TABLE IF NOT EXISTS " + regionVersionsTable + " (" + keyDefs + ", valid_from timestamptz, valid_to timestamptz, is_deleted boolean, "
@@ -129,103 +129,20 @@ public final class WriterSql {
         analyzeWinners = "ANALYZE " + winnersTable + " (" + keyList + ", event_time, fast)";
         analyzeAffectedKeys = "ANALYZE " + affectedKeysTable + " (" + keyList + ")";
         analyzeRegionVersions = "ANALYZE " + regionVersionsTable + " (" + keyList + ", valid_from)";
-        copyBatch = "COPY " + batchTable + " (" + eventCols + ", single) FROM STDIN";
 
-        // ---- classify the batch against the memory, in one statement ----------------------
-        // c:    each event with its key's newest remembered event (one backward index probe)
-        //       and, when the entity was ever pruned, the key's prune point; then judged:
-        //       dup:    the same (key, time) is remembered and this is not a later arrival with
-        //               other content. A remembered event at the same time can only exist when
-        //               the event is not newer than the newest, so that probe is skipped
-        //               (one-time filter) for in-order events;
-        //       beyond: older than the lateness horizon allows, or at/before the prune point
-        //               -> quarantine, kept once per source record (V011's unique indexes, any
-        //               of which ON CONFLICT DO NOTHING honours): a record re-read by a replay
-        //               (another seq) or redelivered finds its row there and adds none. It still
-        //               counts as quarantined (judged beyond, and kept in the quarantine, once):
-        //               QuarantineActions.apply relies on that count to refuse such an event;
-        //       fast:   the key's only event in the batch and newer than all it remembers.
-        //       The winners (neither dup nor beyond) go to ds_winners. c is materialized once and read by
-        //       every consumer: a chain of CTEs each read twice cost a copy of the batch per
-        //       link (~170 ms per 100k events each, three of them).
-        // params: 1 horizon (interval or null), 2 entity name, 3 horizon.
-        // Returns one row, read by label: quarantined, winners, slow_winners, and the classes of
-        // the fast winners (ClassCounts: late, always 0 on the fast path, new_keys, changed,
-        // deleted, unchanged).
-        String keyJson = Sql.jsonObject("q", key, c -> e.type(c) == ColumnType.JSONB);
-        String dataJson = Sql.jsonObject("q", e.dataColumns(), c -> e.type(c) == ColumnType.JSONB);
-        String contentS = "(s.is_deleted, s.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("s", type1)) + ")";
-        String contentM = "(x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1)) + ")";
-        String classifyHead = "WITH c AS MATERIALIZED (SELECT j.*, "
-                + "(NOT j.dup AND (coalesce(j.event_time < j.newest - ?::interval, false) OR coalesce(j.event_time <= j.pruned_to, false))) AS beyond, "
-                + "(j.single AND (j.newest IS NULL OR j.event_time > j.newest)) AS fast "
-                + "FROM (SELECT s.*, nw.event_time AS newest, nw.is_deleted AS newest_deleted, nw.record_hash AS newest_hash, x.seq AS mem_seq, "
-                + "x.in_version AS mem_in_version, "
-                + "(x.seq IS NOT NULL AND NOT (s.seq > x.seq AND " + contentS + " IS DISTINCT FROM " + contentM + ")) AS dup, ";
-        String classifyTail = " AS pruned_to FROM (SELECT * FROM " + batchTable + " ORDER BY " + keyList + ") s "
-                // the key's newest event: the memory's newest, or the newest version's start when later
-                // (an in-order event that started a version has no memory row: the version shows it);
-                // the memory's row on a tie. One backward probe of each primary key, no sort: the
-                // pick is expressions over both (a CROSS JOIN LATERAL of expressions is flattened).
-                + "LEFT JOIN LATERAL (SELECT x.event_time, x.is_deleted, x.record_hash FROM " + m + " x WHERE " + Sql.eq("x", "s", key)
-                + " ORDER BY x.event_time DESC LIMIT 1) nm ON true "
-                + "LEFT JOIN LATERAL (SELECT v." + vf + " AS event_time, v." + del + " AS is_deleted, v." + hash + " AS record_hash FROM " + t
-                + " v WHERE " + Sql.eq("v", "s", key) + " ORDER BY v." + vf + " DESC LIMIT 1) nv ON true "
-                + "CROSS JOIN LATERAL (SELECT greatest(nm.event_time, nv.event_time) AS event_time, "
-                + "CASE WHEN nm.event_time IS NULL OR nv.event_time > nm.event_time THEN nv.is_deleted ELSE nm.is_deleted END AS is_deleted, "
-                + "CASE WHEN nm.event_time IS NULL OR nv.event_time > nm.event_time THEN nv.record_hash ELSE nm.record_hash END AS record_hash) nw "
-                // the remembered event at the same time: the memory's row, else (probed only then) a
-                // version started by an event the memory keeps no row of (its event_seq set, not a
-                // delete's row). LIMIT 1 keeps each subquery from being flattened into the join, so
-                // `event_time <= newest` gates the probes (a one-time filter) instead of filtering
-                // their result: in-order events probe neither. At most one of xm, xv is found.
-                + "LEFT JOIN LATERAL (SELECT x.seq, x.is_deleted, x.record_hash" + (type1.isEmpty() ? "" : ", " + Sql.list("x", type1))
-                + " FROM " + m + " x WHERE " + Sql.eq("x", "s", key) + " AND x.event_time = s.event_time AND s.event_time <= nw.event_time LIMIT 1) xm ON true "
-                + "LEFT JOIN LATERAL (SELECT v." + es + " AS seq, v." + del + " AS is_deleted, v." + hash + " AS record_hash"
-                + (type1.isEmpty() ? "" : ", " + Sql.each(type1, a -> "v." + Sql.ident(a) + " AS " + Sql.ident(a), ", "))
-                + " FROM " + t + " v WHERE " + Sql.eq("v", "s", key) + " AND v." + vf + " = s.event_time AND " + EventMemory.recordsItsStart(e, "v")
-                + " AND xm.seq IS NULL AND s.event_time <= nw.event_time LIMIT 1) xv ON true "
-                + "CROSS JOIN LATERAL (SELECT coalesce(xm.seq, xv.seq) AS seq, coalesce(xm.is_deleted, xv.is_deleted) AS is_deleted, "
-                + "coalesce(xm.record_hash, xv.record_hash) AS record_hash, "
-                + (type1.isEmpty() ? "" : Sql.each(type1, a -> "coalesce(xm." + Sql.ident(a) + ", xv." + Sql.ident(a) + ") AS " + Sql.ident(a), ", ") + ", ")
-                + "(xm.seq IS NULL AND xv.seq IS NOT NULL) AS in_version) x"
-                + ") j), "
-                // a later arrival repeating the remembered content changes no version, but it is
-                // now the arrival a same-time event must beat: remember its seq
-                + "bump AS (UPDATE " + m + " x SET seq = j.seq FROM c j WHERE j.dup AND j.seq > j.mem_seq AND NOT j.mem_in_version AND "
-                + Sql.eq("x", "j", key) + " AND x.event_time = j.event_time), "
-                // the same for a version start the memory has no row of: it gets one now, with the new
-                // seq, which wins over the row's event_seq from then on (the version row is not written)
-                + "bumpv AS (INSERT INTO " + m + " (" + Sql.list(memCols) + ") SELECT " + EventMemory.versionAsEvent(e, "v", "j.seq") + " FROM c j JOIN " + t
-                + " v ON " + Sql.eq("v", "j", key) + " AND v." + vf + " = j.event_time WHERE j.dup AND j.seq > j.mem_seq AND j.mem_in_version), "
-                + "qi AS (INSERT INTO dimstream.quarantine (entity, event_key, event_time, event, seq, reason, source_topic, source_partition, source_offset) "
-                + "SELECT ?, " + keyJson + ", q.event_time, "
-                + "jsonb_build_object('op', CASE WHEN q.is_deleted THEN 'delete' ELSE 'upsert' END, 'event_time', q.event_time, 'data', "
-                + "CASE WHEN q.is_deleted THEN " + keyJson + " ELSE " + dataJson + " END), q.seq, "
-                + "CASE WHEN q.event_time <= q.pruned_to THEN format('event_time %s is at or before the prune point %s of its key: "
-                + "history before it is no longer remembered', q.event_time, q.pruned_to) "
-                + "ELSE format('event_time %s is older than the newest event of its key (%s) by more than the lateness horizon %s', "
-                + "q.event_time, q.newest, ?::interval) END, "
-                + "q.source_topic, q.source_partition, q.source_offset FROM c q WHERE q.beyond ON CONFLICT DO NOTHING), "
-                + "ins AS (INSERT INTO " + winnersTable + " (" + eventCols + ", newest, newest_deleted, newest_hash, fast) SELECT " + eventCols
-                + ", newest, newest_deleted, newest_hash, fast FROM c WHERE NOT beyond AND NOT dup) "
-                + "SELECT count(*) FILTER (WHERE beyond) AS quarantined, count(*) FILTER (WHERE win) AS winners, "
-                + "count(*) FILTER (WHERE win AND NOT fast) AS slow_winners, 0 AS late, "
-                + "count(*) FILTER (WHERE win AND fast AND NOT is_deleted AND newest IS NULL) AS new_keys, "
-                + "count(*) FILTER (WHERE win AND fast AND NOT is_deleted AND newest IS NOT NULL AND (newest_deleted OR newest_hash IS DISTINCT FROM record_hash)) AS changed, "
-                + "count(*) FILTER (WHERE win AND fast AND is_deleted AND (newest IS NULL OR NOT newest_deleted)) AS deleted, "
-                + "count(*) FILTER (WHERE win AND fast AND newest IS NOT NULL AND newest_deleted = is_deleted AND (is_deleted OR newest_hash = record_hash)) AS unchanged "
-                + "FROM (SELECT c.*, NOT c.beyond AND NOT c.dup AS win FROM c) c";
-        classify = classifyHead + "NULL::timestamptz" + classifyTail;
-        classifyPruned = classifyHead + "(SELECT x.pruned_to FROM " + m + " x WHERE " + Sql.eq("x", "s", key)
-                + " ORDER BY x.event_time LIMIT 1)" + classifyTail;
+        // ---- classify the batch (a round of it) against the memory, at each event's arrival: ClassifySql
+        ClassifySql cs = new ClassifySql(e, batchTable, winnersTable);
+        copyBatch = cs.copyBatch();
+        copyArrived = cs.copyArrived();
+        classify = cs.classify("NULL::timestamptz");
+        classifyPruned = cs.classify("(SELECT x.pruned_to FROM " + m + " x WHERE " + Sql.eq("x", "s", key) + " ORDER BY x.event_time LIMIT 1)");
 
         // ---- affected keys and their recompute region --------------------------------------
-        fillAffectedKeys = "INSERT INTO " + affectedKeysTable + " (" + keyList + ", t0, newest, p_time, rstart) "
-                + "SELECT " + Sql.list("g", key) + ", g.t0, g.newest, p.event_time, "
+        fillAffectedKeys = "INSERT INTO " + affectedKeysTable + " (" + keyList + ", t0, p_time, rstart) "
+                + "SELECT " + Sql.list("g", key) + ", g.t0, p.event_time, "
                 + "(SELECT v." + vf + " FROM " + t + " v WHERE " + Sql.eq("v", "g", key) + " AND v." + vf + " <= p.event_time ORDER BY v." + vf
                 + " DESC LIMIT 1) "
-                + "FROM (SELECT " + keyList + ", min(event_time) t0, min(newest) newest FROM " + winnersTable + " WHERE NOT fast GROUP BY " + keyList + ") g "
+                + "FROM (SELECT " + keyList + ", min(event_time) t0 FROM " + winnersTable + " WHERE NOT fast GROUP BY " + keyList + ") g "
                 + "LEFT JOIN LATERAL (SELECT x.event_time FROM " + m + " x WHERE " + Sql.eq("x", "g", key)
                 + " AND x.event_time < g.t0 ORDER BY x.event_time DESC LIMIT 1) p ON true";
 
@@ -274,17 +191,6 @@ public final class WriterSql {
                 + "FROM " + m + " x JOIN " + affectedKeysTable + " a ON " + Sql.eq("x", "a", key)
                 + " WHERE x.event_time >= coalesce(a.p_time, '-infinity'::timestamptz) "
                 + "WINDOW win AS (PARTITION BY " + Sql.list("x", key) + " ORDER BY x.event_time)";
-
-        // ---- classification of the region's winners (counts only) ---------------------------
-        // Returns one row, read by label (ClassCounts): late, new_keys, changed, deleted, unchanged.
-        classifyRegion = "SELECT "
-                + "count(*) FILTER (WHERE late) AS late, "
-                + "count(*) FILTER (WHERE NOT late AND NOT r.is_deleted AND NOT r.prev_exists) AS new_keys, "
-                + "count(*) FILTER (WHERE NOT late AND NOT r.is_deleted AND r.prev_exists AND (r.prev_deleted OR r.prev_hash IS DISTINCT FROM r.record_hash)) AS changed, "
-                + "count(*) FILTER (WHERE NOT late AND r.is_deleted AND (NOT r.prev_exists OR NOT r.prev_deleted)) AS deleted, "
-                + "count(*) FILTER (WHERE NOT late AND r.prev_exists AND r.prev_deleted = r.is_deleted AND (r.is_deleted OR r.prev_hash = r.record_hash)) AS unchanged "
-                + "FROM (SELECT r.*, (a.newest IS NOT NULL AND r.event_time < a.newest) AS late FROM " + winnersTable + " s JOIN " + regionTable + " r ON "
-                + Sql.eq("r", "s", key) + " AND r.event_time = s.event_time JOIN " + affectedKeysTable + " a ON " + Sql.eq("a", "s", key) + ") r";
 
         // ---- the versions the region must have ---------------------------------------------
         // run_start: first event of the region, or a state change (delete flag, or hash of an upsert).

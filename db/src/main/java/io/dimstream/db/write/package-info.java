@@ -22,6 +22,19 @@
  *       region is recomputed, a re-assertion overwrites type-1 values or pruning anchors a key,
  *       the version starts involved are written into the memory from their rows; the probes that
  *       read the newest or a same-time event probe both places (both by primary key).</li>
+ *   <li><b>Arrival order, in every batching.</b> Each event is judged (duplicate, late, beyond the
+ *       lateness horizon, its class) against what the events that arrived before it (lower
+ *       {@code seq}) left, inside a batch too, so the table, the quarantine and the counts are those
+ *       of the events applied one at a time, however the input was cut into batches
+ *       ({@link io.dimstream.db.write.ArrivalOrder}). Before, an event arriving after a much newer one
+ *       of its key in the same batch was neither late nor quarantined, and {@code load} gave
+ *       another history by batch size (issue 30). A batch is applied in rounds: a key's events go
+ *       to the next round where one meets an earlier event of the batch at the same time (in the
+ *       round they would have been judged against the batch's first, not against each other), and
+ *       each round's COPY carries, for an event with earlier arrivals of its key in the round, the
+ *       newest of them (and the one just before it, for an event replacing the memory's newest).
+ *       An in-order stream (a key's one event per batch) is one round with nothing more to carry:
+ *       the fast path pays one hash lookup per event in Java, no SQL.</li>
  *   <li><b>Fast path.</b> An event that is its key's only one in the batch and newer than all the
  *       key remembers is handled against the key's newest remembered state: close the open
  *       version and insert the successor, or overwrite type-1 columns in place. The successor
@@ -30,8 +43,8 @@
  *   <li><b>Plan shapes are pinned.</b> Every statement that joins the batch with a big table
  *       (entity or memory) runs with hash/merge joins, materialization, seq and bitmap scans off:
  *       one index probe per batch row, whatever the statistics of a fast-growing table say. Only
- *       the region statements that join work tables with each other ({@code classifyRegion},
- *       {@code fillRegionVersions}) may hash.</li>
+ *       the region statement that joins work tables with each other ({@code fillRegionVersions})
+ *       may hash.</li>
  *   <li><b>Exact late placement.</b> For other keys the region from the remembered event just
  *       before the batch's earliest event on is recomputed over memory and batch together (LAG
  *       for run starts, a running sum for run numbers, LEAD for valid_to) into

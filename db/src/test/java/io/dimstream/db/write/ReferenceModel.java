@@ -2,12 +2,15 @@ package io.dimstream.db.write;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
+import io.dimstream.db.event.Source;
 import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.RecordHash;
 import io.dimstream.db.event.TypedEvent;
 import io.dimstream.db.event.Unchanged;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -33,6 +36,14 @@ import java.util.TreeMap;
  *
  * <p>Events are typed and hashed by {@link EventValidator} (so model and writer agree on coercion);
  * events it rejects are not part of any history and are ignored here.
+ *
+ * <p>{@link #inArrivalOrder} adds the entity's finite lateness horizon, which makes the result depend
+ * on arrival order: the events are taken one at a time, in the order given, as the writer applying
+ * each alone would. An event older than its key's newest applied event time by more than the horizon
+ * is quarantined, not applied (and so never raises the newest); an event that repeats the event
+ * remembered at its key and time (same content, or not a later arrival) is a duplicate, judged
+ * first, whatever the horizon. It also counts each event's class as the writer reports it. The
+ * writer must give the same table, quarantine and counts whatever batches the events come in.
  */
 public final class ReferenceModel {
 
@@ -69,6 +80,137 @@ public final class ReferenceModel {
         }
         rows.sort(order(spec));
         return rows;
+    }
+
+    /**
+     * The events' classes as the writer counts them ({@link ApplyResult}): each applied event is
+     * late (older than its key's newest event at its arrival) or, against the key's event just before
+     * it at its arrival, new, changed, deleted or unchanged.
+     */
+    public record Counts(int newKeys, int changed, int deleted, int unchanged, int late, int duplicates, int quarantined) {
+
+        /** The same classes of a writer's result. */
+        public static Counts of(ApplyResult r) {
+            return new Counts(r.newKeys(), r.changed(), r.deleted(), r.unchanged(), r.late(), r.duplicates(), r.quarantined());
+        }
+    }
+
+    /**
+     * A row of {@code dimstream.quarantine} for a lateness-horizon event: its key (each key column's
+     * canonical text), its time and arrival ({@code seq}), and its key's newest event time at its
+     * arrival (the reason names it).
+     */
+    public record Quarantined(List<String> key, Instant eventTime, long seq, Instant newest) {
+    }
+
+    /** The table, the quarantine (ordered by key, time, seq) and the counts of events taken in arrival order. */
+    public record Outcome(List<ExpectedRow> rows, List<Quarantined> quarantine, Counts counts) {
+    }
+
+    /**
+     * The events taken one at a time in the order given (their arrival order; a re-delivery keeps
+     * its {@code seq}), with the entity's lateness horizon (see the class comment). The quarantine
+     * keeps one row per source record, as the writer does: per Kafka record (topic, partition,
+     * offset) or, for an event with no partition (a file's line), per content; an event judged
+     * beyond the horizon counts as quarantined either way. No pruning: no prune point quarantines.
+     */
+    public Outcome inArrivalOrder(List<Event> events) {
+        Duration horizon = spec.latenessHorizon().orElse(null);
+        Map<List<Object>, TreeMap<Instant, TypedEvent>> timelines = new HashMap<>();
+        int[] classes = new int[7]; // newKeys, changed, deleted, unchanged, late, duplicates, quarantined
+        Map<List<Object>, Quarantined> quarantine = new LinkedHashMap<>();
+        for (Event e : events) {
+            EventValidator.Result r = validator.validate(e);
+            if (!r.ok()) {
+                continue;
+            }
+            TypedEvent t = r.event();
+            TreeMap<Instant, TypedEvent> timeline = timelines.computeIfAbsent(keyOf(t), k -> new TreeMap<>());
+            if (t.partial()) {
+                t = resolved(t, timeline);
+            }
+            TypedEvent same = timeline.get(t.eventTime());
+            Instant newest = timeline.isEmpty() ? null : timeline.lastKey();
+            if (same != null && !(t.seq() > same.seq() && !sameContent(t, same))) {
+                classes[5]++;
+                if (t.seq() > same.seq()) { // the later arrival of the same content is the one a same-time event must beat
+                    timeline.put(t.eventTime(), new TypedEvent(same.delete(), same.eventTime(), same.values(), same.hash(), t.seq(), same.source()));
+                }
+                continue;
+            }
+            if (horizon != null && newest != null && t.eventTime().isBefore(newest.minus(horizon))) {
+                classes[6]++;
+                quarantine.putIfAbsent(recordOf(t), new Quarantined(keyText(t), t.eventTime(), t.seq(), newest));
+                continue;
+            }
+            if (newest != null && t.eventTime().isBefore(newest)) {
+                classes[4]++;
+            } else {
+                Map.Entry<Instant, TypedEvent> before = timeline.lowerEntry(t.eventTime());
+                classes[classOf(t, before == null ? null : before.getValue())]++;
+            }
+            timeline.put(t.eventTime(), t);
+        }
+        List<ExpectedRow> rows = new ArrayList<>();
+        for (TreeMap<Instant, TypedEvent> timeline : timelines.values()) {
+            rows.addAll(history(new ArrayList<>(timeline.values())));
+        }
+        rows.sort(order(spec));
+        List<Quarantined> kept = new ArrayList<>(quarantine.values());
+        kept.sort(QUARANTINE_ORDER);
+        return new Outcome(rows, kept, new Counts(classes[0], classes[1], classes[2], classes[3], classes[4], classes[5], classes[6]));
+    }
+
+    /** Key text, then event time, then seq. */
+    public static final Comparator<Quarantined> QUARANTINE_ORDER = Comparator.comparing(Quarantined::key, ReferenceModel::compareTexts)
+            .thenComparing(Quarantined::eventTime).thenComparingLong(Quarantined::seq);
+
+    private static int compareTexts(List<String> a, List<String> b) {
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            int c = a.get(i).compareTo(b.get(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(a.size(), b.size());
+    }
+
+    /** 0 new, 1 changed, 2 deleted, 3 unchanged: the event against the key's event just before it (null: none). */
+    private static int classOf(TypedEvent e, TypedEvent before) {
+        if (before == null) {
+            return e.delete() ? 2 : 0;
+        }
+        if (e.delete()) {
+            return before.delete() ? 3 : 2;
+        }
+        return !before.delete() && Arrays.equals(before.hash(), e.hash()) ? 3 : 1;
+    }
+
+    /** What the writer compares to call a same-time event a repeat: delete or not, hash, type-1 values. */
+    private boolean sameContent(TypedEvent a, TypedEvent b) {
+        return a.delete() == b.delete() && Arrays.equals(a.hash(), b.hash()) && type1Of(a).equals(type1Of(b));
+    }
+
+    /** The identity the quarantine keeps one row per (V011): the Kafka record, or the content of a record without one. */
+    private List<Object> recordOf(TypedEvent e) {
+        List<Object> id = new ArrayList<>(keyOf(e));
+        id.add(e.eventTime());
+        Source s = e.source();
+        if (s != null && s.partition() != null) {
+            id.addAll(Arrays.asList(s.topic(), s.partition(), s.offset()));
+        } else {
+            id.add(e.delete());
+            id.add(e.delete() ? List.of() : new ArrayList<>(e.values()));
+        }
+        return id;
+    }
+
+    private List<String> keyText(TypedEvent e) {
+        List<String> key = new ArrayList<>();
+        for (int i = 0; i < spec.key().size(); i++) {
+            key.add(spec.type(spec.key().get(i)).canonical(e.values().get(i)));
+        }
+        return key;
     }
 
     /** Rows of one key from its events, one per event time, ordered by event time. */

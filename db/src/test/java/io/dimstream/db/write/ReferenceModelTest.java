@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -165,5 +166,77 @@ class ReferenceModelTest {
         List<Event> events = List.of(up(1, 1, "P1", "Ann", "Oslo", 1L), up(2, 2, null, "Bob", "Rome", 1L));
 
         assertThat(model.rows(events)).isEqualTo(List.of(version("P1", "Ann", "Oslo", 1L, 1, null)));
+    }
+
+    // ---- in arrival order, with a finite lateness horizon ----
+
+    private final ReferenceModel horizon30 = new ReferenceModel(Fixtures.people("people", "people", Optional.of(Duration.ofHours(30))));
+
+    @Test
+    void anEventArrivingAfterAMuchNewerOneIsQuarantinedAndTheEarlierEventAtItsTimeStays() {
+        ReferenceModel.Outcome o = horizon30.inArrivalOrder(List.of(
+                up(1, 10, "P1", "Ann", "Oslo", 1L),
+                up(2, 100, "P1", "Ann", "Rome", 2L),
+                up(3, 10, "P1", "Ann", "Bern", 3L)));
+
+        assertThat(o.rows()).isEqualTo(List.of(
+                version("P1", "Ann", "Oslo", 1L, 10, 100),
+                version("P1", "Ann", "Rome", 2L, 100, null)));
+        assertThat(o.quarantine()).containsExactly(new ReferenceModel.Quarantined(List.of("P1"), Fixtures.h(10), 3, Fixtures.h(100)));
+        assertThat(o.counts()).isEqualTo(new ReferenceModel.Counts(1, 1, 0, 0, 0, 0, 1));
+    }
+
+    @Test
+    void anExactRepeatOfAnAppliedEventIsADuplicateWhateverTheHorizon() {
+        ReferenceModel.Outcome o = horizon30.inArrivalOrder(List.of(
+                up(1, 10, "P1", "Ann", "Oslo", 1L),
+                up(2, 100, "P1", "Ann", "Rome", 2L),
+                up(3, 10, "P1", "Ann", "Oslo", 1L)));
+
+        assertThat(o.quarantine()).isEmpty();
+        assertThat(o.counts()).isEqualTo(new ReferenceModel.Counts(1, 1, 0, 0, 0, 1, 0));
+    }
+
+    @Test
+    void lateAndBeyondAreJudgedAgainstTheNewestAppliedEventAtArrivalAndAQuarantinedEventNeverRaisesIt() {
+        ReferenceModel.Outcome o = horizon30.inArrivalOrder(List.of(
+                up(1, 100, "P1", "Ann", "Oslo", 1L),
+                up(2, 80, "P1", "Ann", "Rome", 2L),   // late, within the horizon of 100
+                up(3, 60, "P1", "Ann", "Bern", 3L),   // beyond: 40 hours older than 100
+                up(4, 75, "P1", "Ann", "Bern", 4L),   // late
+                del(5, 40, "P1")));                   // beyond
+
+        assertThat(o.rows()).isEqualTo(List.of(
+                version("P1", "Ann", "Bern", 4L, 75, 80),
+                version("P1", "Ann", "Rome", 2L, 80, 100),
+                version("P1", "Ann", "Oslo", 1L, 100, null)));
+        assertThat(o.quarantine()).containsExactly(
+                new ReferenceModel.Quarantined(List.of("P1"), Fixtures.h(40), 5, Fixtures.h(100)),
+                new ReferenceModel.Quarantined(List.of("P1"), Fixtures.h(60), 3, Fixtures.h(100)));
+        assertThat(o.counts()).isEqualTo(new ReferenceModel.Counts(1, 0, 0, 0, 2, 0, 2));
+    }
+
+    @Test
+    void anEventsClassIsJudgedAgainstTheEventBeforeItAtItsArrival() {
+        // 3 arrives before 2, which has its content: 3 is a change of 1 when it arrives, 2 is late
+        ReferenceModel.Outcome o = horizon30.inArrivalOrder(List.of(
+                up(1, 1, "P1", "Ann", "Oslo", 1L),
+                up(2, 3, "P1", "Ann", "Rome", 2L),
+                up(3, 2, "P1", "Ann", "Rome", 3L),
+                up(4, 3, "P1", "Ann", "Bern", 4L)));  // replaces 3's content: a change of what was before 3 at its arrival
+
+        assertThat(o.rows()).isEqualTo(List.of(
+                version("P1", "Ann", "Oslo", 1L, 1, 2),
+                version("P1", "Ann", "Rome", 3L, 2, 3),
+                version("P1", "Ann", "Bern", 4L, 3, null)));
+        assertThat(o.counts()).isEqualTo(new ReferenceModel.Counts(1, 2, 0, 0, 1, 0, 0));
+    }
+
+    @Test
+    void withAnUnlimitedHorizonTheRowsInArrivalOrderAreTheOrderFreeRows() {
+        List<Event> events = List.of(up(1, 100, "P1", "Ann", "Oslo", 1L), up(2, 1, "P1", "Ann", "Rome", 2L), del(3, 50, "P1"));
+
+        assertThat(model.inArrivalOrder(events).rows()).isEqualTo(model.rows(events));
+        assertThat(model.inArrivalOrder(events).quarantine()).isEmpty();
     }
 }

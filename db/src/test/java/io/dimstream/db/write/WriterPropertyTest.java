@@ -25,8 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import javax.sql.DataSource;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -180,38 +178,9 @@ class WriterPropertyTest {
         int i = 0;
         while (i < events.size()) {
             int size = 1 + random.nextInt(8);
-            applyInParts(spec, events.subList(i, Math.min(events.size(), i + size)), parallelism);
+            PartsApply.apply(writer, spec, events.subList(i, Math.min(events.size(), i + size)), parallelism);
             i += size;
         }
-    }
-
-    /**
-     * A batch as {@code load} applies it on several connections: split by key into {@code parts},
-     * each part in a transaction of its own, all at once.
-     */
-    private void applyInParts(EntitySpec spec, List<Event> batch, int parts) throws SQLException {
-        if (parts == 1) {
-            writer.apply(spec, batch);
-            return;
-        }
-        List<List<Event>> split = new ArrayList<>();
-        for (int p = 0; p < parts; p++) {
-            split.add(new ArrayList<>());
-        }
-        for (Event e : batch) {
-            split.get(Math.floorMod(List.of(e.data().get("region"), e.data().get("num")).hashCode(), parts)).add(e);
-        }
-        List<CompletableFuture<ApplyResult>> running = new ArrayList<>();
-        for (List<Event> part : split) {
-            running.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    return writer.apply(spec, part);
-                } catch (SQLException e) {
-                    throw new CompletionException(e);
-                }
-            }));
-        }
-        running.forEach(CompletableFuture::join);
     }
 
     private static EntitySpec spec(String name, String table) {
