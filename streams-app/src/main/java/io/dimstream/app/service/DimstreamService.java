@@ -3,29 +3,19 @@ package io.dimstream.app.service;
 import io.dimstream.app.health.HealthMonitor;
 import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.app.kafka.KafkaClients;
-import io.dimstream.app.replay.DlqMirror;
-import io.dimstream.app.replay.RedriveExecutor;
-import io.dimstream.app.replay.ReplayMeters;
-import io.dimstream.app.replay.ReplayWorker;
-import io.dimstream.app.replay.RetiredTablesCleanup;
 import io.dimstream.app.sink.CatchUp;
 import io.dimstream.app.sink.ChangeSink;
 import io.dimstream.app.sink.SinkMetrics;
 import io.dimstream.app.sink.SinkSettings;
-import io.dimstream.app.topology.DimstreamTopology;
 import io.dimstream.app.topology.EntityPipeline;
-import io.dimstream.app.topology.StreamThreadSupervisor;
 import io.dimstream.app.topology.StreamsConfigFactory;
 import io.dimstream.config.CdcOptions;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
 import io.dimstream.config.KafkaConfig;
-import io.dimstream.config.PostgresConfig;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
-import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.EntityShapes;
-import io.dimstream.db.schema.Migrations;
 import io.dimstream.db.write.Scd2Writer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,31 +26,17 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * PostgreSQL: the replay worker, the DLQ mirror and the DLQ re-drive (package
  * {@code io.dimstream.app.replay}).
  * {@link #close()} stops them in reverse order. This is the thin launcher DESIGN section 1 asks
- * for: it wires the parts, it holds no logic of its own. The topics are planned by
+ * for: it wires the parts, it holds no logic of its own; {@link #start} takes the steps of
+ * {@link StartSteps} one after the other. The topics are planned by
  * {@link io.dimstream.app.topology.TopicPlanner} and created by {@link TopicSetup}; the memory
  * pruning runs on {@link MemoryPruning}'s schedule; {@link #awaitCaughtUp} is {@link CatchUp}'s.
  */
@@ -98,9 +75,6 @@ public final class DimstreamService implements AutoCloseable {
 
     /** Connections the service takes from the pool besides the sink's, at most at once. */
     static final int OTHER_CONNECTIONS = 3;
-
-    /** How often PostgreSQL and the Kafka cluster are probed for /health/ready. */
-    private static final Duration HEALTH_PROBE_INTERVAL = Duration.ofSeconds(5);
 
     private DimstreamService(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
                      ChangeSink sink, MemoryPruning pruning, KafkaClients clients, List<EntityPipeline> pipelines,
@@ -140,23 +114,23 @@ public final class DimstreamService implements AutoCloseable {
                 bootstrap = kafka.bootstrapServers();
             }
             long t0 = System.nanoTime();
-            Databases.Handle db = openDatabase(config.postgres(), options, started);
+            Databases.Handle db = StartSteps.openDatabase(config.postgres(), options, started);
             DataSource ds = db.dataSource();
             long tMigrated = System.nanoTime();
             // each entity as the config declares it plus the columns added while running (the catalog):
             // one owner of the shapes, for the tables' check, the topology, the sink, replays and the pruner alike
             EntityShapes shapes = shapes(config, ds);
-            Map<String, EntitySpec> merged = ensureTables(shapes, ds);
+            Map<String, EntitySpec> merged = StartSteps.ensureTables(shapes, ds);
             long tTables = System.nanoTime();
 
             // every topic the deployment owns is named after its application id (EntityPipeline, ChangeTopics)
             List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config, options.applicationId()).stream()
                     .map(p -> p.withEntity(merged.get(p.entity().name()))).toList();
             KafkaClients clients = KafkaClients.of(bootstrap, kafkaConfig);
-            SinkSettings sinkSettings = createTopicsAndUpgrade(config, options, clients, pipelines, kafka != null, ds);
+            SinkSettings sinkSettings = StartSteps.createTopicsAndUpgrade(config, options, clients, pipelines, kafka != null, ds);
             long tTopics = System.nanoTime();
 
-            Streams streams = startStreams(kafkaConfig, options, bootstrap, pipelines, registry, kafka != null, started);
+            StartSteps.Streams streams = StartSteps.startStreams(kafkaConfig, options, bootstrap, pipelines, registry, kafka != null, started);
             ChangeSink sink = new ChangeSink(sinkSettings, clients, shapes, ds, new SinkMetrics(registry)).start();
             started.add(sink);
             List<EntitySpec> specs = config.entities().stream().map(e -> merged.get(e.name())).toList();
@@ -165,10 +139,10 @@ public final class DimstreamService implements AutoCloseable {
 
             int workersFrom = started.size();
             if (options.adminWorkers()) {
-                startAdminWorkers(config, options, registry, ds, clients, pipelines, shapes, specs, started);
+                StartSteps.startAdminWorkers(config, options, registry, ds, clients, pipelines, shapes, specs, started);
             }
             int workersTo = started.size();
-            Health health = startHealth(clients, ds, sink, streams, registry, started);
+            StartSteps.Health health = StartSteps.startHealth(clients, ds, sink, streams, registry, started);
 
             LOG.info("started in {} ms: database and migrations {} ms, entity tables {} ms, topics {} ms, Kafka Streams, sink and "
                     + "workers {} ms", ms(t0, System.nanoTime()), ms(t0, tMigrated), ms(tMigrated, tTables), ms(tTables, tTopics),
@@ -177,7 +151,7 @@ public final class DimstreamService implements AutoCloseable {
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.changesTopic() + " -> " + p.entity().table() + " (DLQ "
                             + p.dlqTopic() + ")").collect(Collectors.joining(", ")));
             DimstreamService service = new DimstreamService(kafka, db, streams.streams(), streams.metrics(), sink, pruning, clients,
-                    pipelines, registry, catchUp(options, clients, ds, pipelines, sinkSettings),
+                    pipelines, registry, StartSteps.catchUp(options, clients, ds, pipelines, sinkSettings),
                     List.copyOf(started.subList(workersFrom, workersTo)), health.monitor(), health.admin());
             service.jvmGc = health.jvmGc();
             service.streamsClose = closeOptions(options);
@@ -200,132 +174,6 @@ public final class DimstreamService implements AutoCloseable {
                 failure.addSuppressed(closing);
             }
         }
-    }
-
-    /** The database (embedded, or the config's, added to {@code started}), migrated. */
-    private static Databases.Handle openDatabase(PostgresConfig pg, ServiceOptions options, List<AutoCloseable> started) {
-        Databases.Handle db = PostgresConfig.EMBEDDED.equals(pg.url())
-                ? Databases.embedded(options.dataDir().resolve("postgres"))
-                : Databases.open(pg.url(), pg.user(), pg.password(), pg.poolSize());
-        started.add(db);
-        Migrations.migrate(db.dataSource());
-        return db;
-    }
-
-    /** Each entity's tables made to fit its shape as it is now; returns those shapes by entity name. */
-    private static Map<String, EntitySpec> ensureTables(EntityShapes shapes, DataSource ds) throws SQLException {
-        Map<String, EntitySpec> merged = new HashMap<>();
-        for (String name : shapes.entities()) {
-            EntitySpec spec = shapes.current(name);
-            merged.put(name, spec);
-            EntityTables.ensure(ds, spec);
-        }
-        return merged;
-    }
-
-    /**
-     * The deployment's topics created, and the changes topics of an older naming replayed once
-     * ({@link ChangesTopicUpgrade}); returns the sink's settings, whose group the upgrade reads.
-     */
-    private static SinkSettings createTopicsAndUpgrade(DimstreamConfig config, ServiceOptions options, KafkaClients clients,
-                                                       List<EntityPipeline> pipelines, boolean embeddedKafka, DataSource ds)
-            throws SQLException, InterruptedException, ExecutionException {
-        short replication = (short) (embeddedKafka ? 1 : -1);
-        TopicSetup.createTopics(clients, pipelines, options.partitions(), replication, embeddedKafka);
-        // the sink's offsets live in PostgreSQL under its group: one group per application, so
-        // two deployments sharing a database (or tests sharing one) never read each other's
-        SinkSettings sinkSettings = SinkSettingsFromConfig.of(config.sink(), options.applicationId())
-                .withInstanceId(options.instanceId().map(id -> id + "-sink").orElse(null));
-        // a deployment whose changes topics were named otherwise before: their unapplied tail is replayed once
-        ChangesTopicUpgrade.run(ds, clients, sinkSettings.groupId(), pipelines);
-        return sinkSettings;
-    }
-
-    /** Kafka Streams as {@link #startStreams} started it, with its meters and the supervisor of its threads. */
-    private record Streams(KafkaStreams streams, KafkaStreamsMetrics metrics, StreamThreadSupervisor supervisor) {
-    }
-
-    /** The topology of every entity in Kafka Streams, started (its close added to {@code started}). */
-    private static Streams startStreams(KafkaConfig kafkaConfig, ServiceOptions options, String bootstrap, List<EntityPipeline> pipelines,
-                                        MeterRegistry registry, boolean embeddedKafka, List<AutoCloseable> started) {
-        Map<String, Object> overrides = new HashMap<>();
-        if (embeddedKafka) {
-            overrides.put("replication.factor", 1);
-        }
-        // static membership: a restarted instance takes its tasks back at once (Kafka Streams
-        // gives each stream thread the id plus its number)
-        options.instanceId().ifPresent(id -> overrides.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), id));
-        // kafka.client: reaches every client Kafka Streams makes (unprefixed); kafka.streams: last
-        overrides.putAll(kafkaConfig.client());
-        overrides.putAll(kafkaConfig.streams());
-        Properties props = StreamsConfigFactory.create(options.applicationId(), bootstrap,
-                options.dataDir().resolve("streams-state"), pipelines, registry, overrides);
-        KafkaStreams streams = new KafkaStreams(DimstreamTopology.build(pipelines, registry), props);
-        // transient causes: replaced with backoff; anything else: the client stops (health: supervisor.health())
-        StreamThreadSupervisor supervisor = new StreamThreadSupervisor(registry);
-        streams.setUncaughtExceptionHandler(supervisor);
-        KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
-        streamsMetrics.bindTo(registry);
-        streams.start();
-        started.add(() -> streams.close(closeOptions(options)));
-        return new Streams(streams, streamsMetrics, supervisor);
-    }
-
-    /**
-     * The executors of admin actions, each added to {@code started} as it starts: admin actions are
-     * rows in PostgreSQL (the admin UI never talks to Kafka): replay jobs, the DLQ mirror, DLQ
-     * re-drives, and the retired tables' cleanup when {@code keep-replaced-tables} is set.
-     */
-    private static void startAdminWorkers(DimstreamConfig config, ServiceOptions options, MeterRegistry registry, DataSource ds,
-                                          KafkaClients clients, List<EntityPipeline> pipelines, EntityShapes shapes, List<EntitySpec> specs,
-                                          List<AutoCloseable> started) throws UnknownHostException {
-        // a unique owner per instance for job leases
-        ReplayWorker replay = new ReplayWorker(leaseOwner(options.applicationId()), pipelines, ds, clients, options.replay(), shapes)
-                .metrics(registry).start();
-        started.add(replay);
-        // replay gauges from the jobs table (jobs by state, running jobs' progress and lag)
-        started.add(new ReplayMeters(ds, pipelines.stream().map(p -> p.entity().name()).toList(), registry)
-                .start(Duration.ofSeconds(10)));
-        Optional<Duration> keep = config.service().replay().keepReplacedTables();
-        if (keep.isPresent()) {
-            started.add(RetiredTablesCleanup.start(ds, specs, keep.get(), Duration.ofHours(1)));
-        }
-        DlqMirror mirror = new DlqMirror(options.applicationId() + "-dlq-mirror", pipelines, ds, clients).start();
-        started.add(mirror);
-        RedriveExecutor redrive = new RedriveExecutor(ds,
-                pipelines.stream().map(p -> p.entity().name()).collect(Collectors.toSet()), clients,
-                options.replay().pollInterval()).start();
-        started.add(redrive);
-    }
-
-    /** {@link #awaitCaughtUp}'s measure: the source topics, the repartition topics and the changes topics the sink reads. */
-    private static CatchUp catchUp(ServiceOptions options, KafkaClients clients, DataSource ds, List<EntityPipeline> pipelines,
-                                   SinkSettings sinkSettings) {
-        return new CatchUp(clients, ds, options.applicationId(),
-                pipelines.stream().map(EntityPipeline::sourceTopic).toList(),
-                pipelines.stream().filter(p -> !p.partitionedByKey())
-                        .map(p -> DimstreamTopology.repartitionTopic(options.applicationId(), p.entity().name())).collect(Collectors.toSet()),
-                sinkSettings.groupId(), pipelines.stream().map(EntityPipeline::changesTopic).toList());
-    }
-
-    /** The health monitor with the admin client of its Kafka probe, and the process's meters bound to the registry. */
-    private record Health(Admin admin, HealthMonitor monitor, JvmGcMetrics jvmGc) {
-    }
-
-    /** The health monitor (probing PostgreSQL and Kafka) and the process's meters, each added to {@code started}. */
-    private static Health startHealth(KafkaClients clients, DataSource ds, ChangeSink sink, Streams streams, MeterRegistry registry,
-                                      List<AutoCloseable> started) {
-        Map<String, Object> adminProps = clients.properties();
-        adminProps.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
-        adminProps.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000);
-        Admin healthAdmin = Admin.create(adminProps);
-        started.add(healthAdmin);
-        HealthMonitor health = new HealthMonitor(sink::status, streams.streams()::state, streams.supervisor()::health,
-                Map.of("postgres", postgresProbe(ds), "kafka", kafkaProbe(healthAdmin)), HEALTH_PROBE_INTERVAL);
-        started.add(health);
-        JvmGcMetrics jvmGc = bindServiceMeters(registry, health);
-        started.add(jvmGc);
-        return new Health(healthAdmin, health, jvmGc);
     }
 
     /**
@@ -364,7 +212,7 @@ public final class DimstreamService implements AutoCloseable {
      * (memory and buffer pools, GC pauses, threads, classes, CPU, uptime), so a dashboard and alerts
      * need nothing besides {@code /metrics}. Registering twice on one registry is harmless.
      */
-    private static JvmGcMetrics bindServiceMeters(MeterRegistry registry, HealthMonitor health) {
+    static JvmGcMetrics bindServiceMeters(MeterRegistry registry, HealthMonitor health) {
         Gauge.builder(HEALTH_READY, health, h -> h.ready().up() ? 1 : 0)
                 .description("1 while /health/ready answers 200 (events flow), else 0").strongReference(true).register(registry);
         Gauge.builder(HEALTH_LIVE, health, h -> h.live().up() ? 1 : 0)
@@ -389,29 +237,6 @@ public final class DimstreamService implements AutoCloseable {
                 .filter(e -> e.cdc().evolvesColumns() && e.cdc().newColumns() == CdcOptions.NewColumns.TYPE1)
                 .map(EntityConfig::name).collect(Collectors.toSet());
         return new EntityShapes(ds, config.entities().stream().map(EntityConfig::toEntitySpec).toList(), type1);
-    }
-
-    /** A unique owner per instance for job leases: {@code <application id>@<host>/<pid>/<random>}. */
-    private static String leaseOwner(String applicationId) throws UnknownHostException {
-        return applicationId + "@" + InetAddress.getLocalHost().getHostName() + "/"
-                + ProcessHandle.current().pid() + "/" + UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    /** PostgreSQL answers a query within 3 s. */
-    private static Callable<String> postgresProbe(DataSource ds) {
-        return () -> {
-            long t0 = System.nanoTime();
-            Databases.ping(ds, 3);
-            return "answered in " + (System.nanoTime() - t0) / 1_000_000 + " ms";
-        };
-    }
-
-    /** The Kafka cluster describes itself within 3 s. */
-    private static Callable<String> kafkaProbe(Admin admin) {
-        return () -> {
-            int brokers = admin.describeCluster(new DescribeClusterOptions().timeoutMs(3_000)).nodes().get(4, TimeUnit.SECONDS).size();
-            return brokers + (brokers == 1 ? " broker" : " brokers");
-        };
     }
 
     /** The service's health for /health/live and /health/ready. */
