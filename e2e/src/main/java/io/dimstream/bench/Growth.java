@@ -2,17 +2,19 @@ package io.dimstream.bench;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
-import io.dimstream.db.write.Scd2Writer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -34,7 +36,30 @@ import javax.sql.DataSource;
  */
 final class Growth {
 
-    private Growth() {
+    private final DataSource ds;
+    private final EntitySpec spec;
+    private final BenchWriter writer;
+    private final Random rnd;
+    private final int parallel;
+    private final int runs;
+    /** Changes per measured batch ({@code --batch}). */
+    private final int b;
+    private final String workMem;
+    private final Instant base = WriterBenchmark.BASE;
+    /** Keys in the table so far. */
+    private int keys = 0;
+    private int round = 2; // 0: first versions, 1: the history versions; measured batches from 2 on
+    private long seq = 0;
+
+    private Growth(DataSource ds, EntitySpec spec, BenchWriter writer, Random rnd, int parallel, int runs, int b, String workMem) {
+        this.ds = ds;
+        this.spec = spec;
+        this.writer = writer;
+        this.rnd = rnd;
+        this.parallel = parallel;
+        this.runs = runs;
+        this.b = b;
+        this.workMem = workMem;
     }
 
     record Point(long versions, String variant, double changesPerSecond) {
@@ -49,83 +74,93 @@ final class Growth {
         String workMem = a.getOrDefault("work-mem", "64MB");
         Path plot = Path.of(a.getOrDefault("plot", "docs/benchmarks-growth.svg"));
         List<Point> earlier = readPoints(a.get("plot-with"));
-        Instant base = WriterBenchmark.BASE;
+        Growth growth = new Growth(ds, spec, writer, rnd, parallel, runs, b, workMem);
         List<Point> points = new ArrayList<>();
-        int keys = 0;
-        int round = 2; // 0: first versions, 1: the history versions; measured batches from 2 on
-        long seq = 0;
         for (long target : sizes) {
-            int k = (int) Math.round(target / (1 + history));
-            if (k % 7919 == 0) {
-                k++; // WriterBenchmark.keys steps by 7919: keep it coprime with the key count
-            }
-            long t0 = System.nanoTime();
-            for (int from = keys; from < k; from += 100_000) {
-                List<Event> batch = new ArrayList<>();
-                for (int i = from; i < Math.min(k, from + 100_000); i++) {
-                    batch.add(WriterBenchmark.event(i, base, 0, rnd, seq++));
-                }
-                writer.apply(spec, batch, parallel);
-            }
-            List<Event> batch = new ArrayList<>();
-            for (int i = keys; i < k; i++) {
-                if (i % 100 < Math.round(history * 100)) {
-                    batch.add(WriterBenchmark.event(i, base, 1, rnd, seq++));
-                    if (batch.size() == 100_000) {
-                        writer.apply(spec, batch, parallel);
-                        batch = new ArrayList<>();
-                    }
-                }
-            }
-            if (!batch.isEmpty()) {
-                writer.apply(spec, batch, parallel);
-            }
-            keys = k;
-            WriterBenchmark.vacuum(ds, spec);
-            long versions = stats(ds, (System.nanoTime() - t0) / 1e9);
+            long versions = growth.growTo(target, history);
             for (String mode : cold ? List.of("warm", "cold") : List.of("warm")) {
-                boolean c = mode.equals("cold");
-                double[] ceil = new double[runs];
-                double[] one = new double[runs];
-                double[] par = new double[runs];
-                double[] bare = new double[runs];
-                for (int run = 0; run < runs; run++) {
-                    prepare(ds, c);
-                    ceil[run] = WriterBenchmark.copyCeiling(ds, spec, b, round++);
-                    prepare(ds, c);
-                    int r = round++;
-                    one[run] = WriterBenchmark.timeApply(writer, spec, WriterBenchmark.keys(rnd, keys, b), base, r, rnd, seq, 1);
-                    seq += b;
-                    undo(ds, base.plusSeconds(3600L * r));
-                    prepare(ds, c);
-                    r = round++;
-                    par[run] = WriterBenchmark.timeApply(writer, spec, WriterBenchmark.keys(rnd, keys, b), base, r, rnd, seq, parallel);
-                    seq += b;
-                    undo(ds, base.plusSeconds(3600L * r));
-                    prepare(ds, c);
-                    r = round++;
-                    bare[run] = Peers.Bare.apply(ds, spec.name(), "bench_customer",
-                            WriterBenchmark.events(WriterBenchmark.keys(rnd, keys, b), base, r, rnd, seq), workMem);
-                    seq += b;
-                    undo(ds, base.plusSeconds(3600L * r));
-                    WriterBenchmark.vacuum(ds, spec);
-                    System.out.printf(Locale.ROOT, "  %,d versions %s run %d: ceiling %.3f s, writer %.3f s, writer x%d %.3f s, bare %.3f s%n",
-                            versions, mode, run + 1, ceil[run], one[run], parallel, par[run], bare[run]);
-                }
-                String m = " (" + mode + ")";
-                WriterBenchmark.report(b, "COPY of 2 x batch rows (ceiling)" + m, ceil, ceil);
-                WriterBenchmark.report(b, "writer, 1 connection" + m, one, ceil);
-                WriterBenchmark.report(b, "writer, " + parallel + " connections" + m, par, ceil);
-                WriterBenchmark.report(b, "bare close + insert, 1 connection" + m, bare, ceil);
-                WriterBenchmark.ratio(b, "writer 1 conn / bare" + m, bare, one);
-                WriterBenchmark.ratio(b, "writer " + parallel + " conn / bare" + m, bare, par);
-                points.add(new Point(versions, "COPY ceiling" + m, b / WriterBenchmark.median(ceil)));
-                points.add(new Point(versions, "writer, 1 connection" + m, b / WriterBenchmark.median(one)));
-                points.add(new Point(versions, "writer, " + parallel + " connections" + m, b / WriterBenchmark.median(par)));
-                points.add(new Point(versions, "bare close + insert" + m, b / WriterBenchmark.median(bare)));
+                points.addAll(growth.measure(versions, mode));
             }
             writePlot(plot, points, earlier, b);
         }
+    }
+
+    /**
+     * Grows the table through the writer to about {@code target} versions (a share {@code history}
+     * of the new keys with a second version), vacuums it and prints its size; returns its versions.
+     */
+    private long growTo(long target, double history) throws SQLException {
+        int k = (int) Math.round(target / (1 + history));
+        if (k % 7919 == 0) {
+            k++; // WriterBenchmark.keys steps by 7919: keep it coprime with the key count
+        }
+        long t0 = System.nanoTime();
+        for (int from = keys; from < k; from += 100_000) {
+            List<Event> batch = new ArrayList<>();
+            for (int i = from; i < Math.min(k, from + 100_000); i++) {
+                batch.add(WriterBenchmark.event(i, base, 0, rnd, seq++));
+            }
+            writer.apply(spec, batch, parallel);
+        }
+        List<Event> batch = new ArrayList<>();
+        for (int i = keys; i < k; i++) {
+            if (i % 100 < Math.round(history * 100)) {
+                batch.add(WriterBenchmark.event(i, base, 1, rnd, seq++));
+                if (batch.size() == 100_000) {
+                    writer.apply(spec, batch, parallel);
+                    batch = new ArrayList<>();
+                }
+            }
+        }
+        if (!batch.isEmpty()) {
+            writer.apply(spec, batch, parallel);
+        }
+        keys = k;
+        WriterBenchmark.vacuum(ds, spec);
+        return stats(ds, (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** The runs of one mode (warm or cold) at the table's size, their report, and the plot's points of them. */
+    private List<Point> measure(long versions, String mode) throws SQLException, IOException, InterruptedException {
+        boolean c = mode.equals("cold");
+        double[] ceil = new double[runs];
+        double[] one = new double[runs];
+        double[] par = new double[runs];
+        double[] bare = new double[runs];
+        for (int run = 0; run < runs; run++) {
+            prepare(ds, c);
+            ceil[run] = WriterBenchmark.copyCeiling(ds, spec, b, round++);
+            prepare(ds, c);
+            int r = round++;
+            one[run] = WriterBenchmark.timeApply(writer, spec, WriterBenchmark.keys(rnd, keys, b), base, r, rnd, seq, 1);
+            seq += b;
+            undo(ds, base.plusSeconds(3600L * r));
+            prepare(ds, c);
+            r = round++;
+            par[run] = WriterBenchmark.timeApply(writer, spec, WriterBenchmark.keys(rnd, keys, b), base, r, rnd, seq, parallel);
+            seq += b;
+            undo(ds, base.plusSeconds(3600L * r));
+            prepare(ds, c);
+            r = round++;
+            bare[run] = Peers.Bare.apply(ds, spec.name(), "bench_customer",
+                    WriterBenchmark.events(WriterBenchmark.keys(rnd, keys, b), base, r, rnd, seq), workMem);
+            seq += b;
+            undo(ds, base.plusSeconds(3600L * r));
+            WriterBenchmark.vacuum(ds, spec);
+            System.out.printf(Locale.ROOT, "  %,d versions %s run %d: ceiling %.3f s, writer %.3f s, writer x%d %.3f s, bare %.3f s%n",
+                    versions, mode, run + 1, ceil[run], one[run], parallel, par[run], bare[run]);
+        }
+        String m = " (" + mode + ")";
+        WriterBenchmark.report(b, "COPY of 2 x batch rows (ceiling)" + m, ceil, ceil);
+        WriterBenchmark.report(b, "writer, 1 connection" + m, one, ceil);
+        WriterBenchmark.report(b, "writer, " + parallel + " connections" + m, par, ceil);
+        WriterBenchmark.report(b, "bare close + insert, 1 connection" + m, bare, ceil);
+        WriterBenchmark.ratio(b, "writer 1 conn / bare" + m, bare, one);
+        WriterBenchmark.ratio(b, "writer " + parallel + " conn / bare" + m, bare, par);
+        return List.of(new Point(versions, "COPY ceiling" + m, b / WriterBenchmark.median(ceil)),
+                new Point(versions, "writer, 1 connection" + m, b / WriterBenchmark.median(one)),
+                new Point(versions, "writer, " + parallel + " connections" + m, b / WriterBenchmark.median(par)),
+                new Point(versions, "bare close + insert" + m, b / WriterBenchmark.median(bare)));
     }
 
     /**
@@ -136,7 +171,7 @@ final class Growth {
     static void writePlot(Path plot, List<Point> points, List<Point> earlier, int batch) throws IOException {
         List<Point> all = new ArrayList<>(earlier);
         all.addAll(points);
-        all.sort(java.util.Comparator.comparingLong(Point::versions));
+        all.sort(Comparator.comparingLong(Point::versions));
         Files.createDirectories(plot.toAbsolutePath().getParent());
         Files.writeString(plot, svg(all, batch));
         if (points.isEmpty()) {
@@ -211,10 +246,10 @@ final class Growth {
     static void undo(DataSource ds, Instant t) throws SQLException {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
-            try (java.sql.PreparedStatement del = c.prepareStatement("DELETE FROM bench_customer WHERE valid_from = ?");
-                 java.sql.PreparedStatement reopen = c.prepareStatement("UPDATE bench_customer SET valid_to = NULL WHERE valid_to = ?");
-                 java.sql.PreparedStatement mem = c.prepareStatement("DELETE FROM bench_customer_events WHERE event_time = ?")) {
-                java.sql.Timestamp ts = java.sql.Timestamp.from(t);
+            try (PreparedStatement del = c.prepareStatement("DELETE FROM bench_customer WHERE valid_from = ?");
+                 PreparedStatement reopen = c.prepareStatement("UPDATE bench_customer SET valid_to = NULL WHERE valid_to = ?");
+                 PreparedStatement mem = c.prepareStatement("DELETE FROM bench_customer_events WHERE event_time = ?")) {
+                Timestamp ts = Timestamp.from(t);
                 del.setTimestamp(1, ts);
                 del.executeUpdate();
                 reopen.setTimestamp(1, ts);

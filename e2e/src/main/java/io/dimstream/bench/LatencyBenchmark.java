@@ -10,8 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,9 +20,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -42,11 +40,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * <p>The broker runs in this JVM; the service runs as {@code dimstream run} in a child JVM with
  * default settings, so its resident memory is measured alone (broker and PostgreSQL excluded).
  * Events (tracked changes of random keys) are produced at a fixed rate; each send time is kept
- * by the source record's partition and offset. A poller reads {@code dimstream.sink_offsets}
- * every 5 ms (the sink's offsets are committed in the same transaction as the rows, so an offset
- * there means the rows are committed). After the run the changes topic is read to map each change
- * back to its source record; an event's latency is the first poll that saw the sink's offset
- * past its change, minus its send time (resolution: the poll interval plus one query).
+ * by the source record's partition and offset. A poller ({@link OffsetPoller}) reads
+ * {@code dimstream.sink_offsets} every 5 ms (the sink's offsets are committed in the same
+ * transaction as the rows, so an offset there means the rows are committed). After the run the
+ * changes topic is read to map each change back to its source record; an event's latency is the
+ * first poll that saw the sink's offset past its change, minus its send time (resolution: the
+ * poll interval plus one query).
+ * {@link StageSampler} prints where the backlog sits, {@link RssSampler} the child's memory.
  *
  * <p>The same harness is the soak: {@code --rate 2000 --seconds 1800 --rss-every 30} prints the
  * child's RSS every 30 s (see {@code e2e/soak.sh}).
@@ -100,7 +100,7 @@ public final class LatencyBenchmark {
             }
             if (!streams.isEmpty()) {
                 yaml = yaml.replaceFirst("(?m)^  bootstrap-servers: (.*)$", "  bootstrap-servers: $1\n  streams: {"
-                        + java.util.regex.Matcher.quoteReplacement(String.join(", ", streams)) + "}");
+                        + Matcher.quoteReplacement(String.join(", ", streams)) + "}");
             }
             Path config = Files.writeString(dir.resolve("config.yml"), yaml);
             System.out.println("service config:\n" + yaml);
@@ -111,7 +111,7 @@ public final class LatencyBenchmark {
                 rss.start();
                 OffsetPoller poller = new OffsetPoller(db, CHANGES, partitions);
                 poller.start();
-                StageSampler stages = new StageSampler(kafka.bootstrapServers(), partitions, poller);
+                StageSampler stages = new StageSampler(kafka.bootstrapServers(), TOPIC, CHANGES, partitions, poller);
                 stages.start();
                 int total = rate * (warmup + seconds);
                 Sent sent = produce(kafka.bootstrapServers(), total, rate, keys, partitions);
@@ -180,7 +180,7 @@ public final class LatencyBenchmark {
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         long[] sendNanos = new long[total];
-        Map<Long, Integer> bySource = new java.util.concurrent.ConcurrentHashMap<>(total * 2);
+        Map<Long, Integer> bySource = new ConcurrentHashMap<>(total * 2);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             Random rnd = new Random(7);
             long t0 = System.nanoTime();
@@ -211,194 +211,6 @@ public final class LatencyBenchmark {
 
     static long sourceKey(int partition, long offset) {
         return ((long) partition << 40) | offset;
-    }
-
-    // ---- where the backlog sits, once a second --------------------------------------------
-
-    /**
-     * Every second: events produced (the source topic's end offsets), events classified (the
-     * changes topic's last stable offsets, what a read_committed reader can see) and events
-     * applied (the sink's offsets in PostgreSQL), summed over partitions. A growing gap between
-     * two columns names the stage that falls behind.
-     */
-    static final class StageSampler implements Runnable {
-        private final String bootstrap;
-        private final int partitions;
-        private final OffsetPoller poller;
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final List<long[]> rows = new ArrayList<>();
-        private Thread thread;
-
-        StageSampler(String bootstrap, int partitions, OffsetPoller poller) {
-            this.bootstrap = bootstrap;
-            this.partitions = partitions;
-            this.poller = poller;
-        }
-
-        void start() {
-            thread = new Thread(this, "stage-sampler");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        void stop() throws InterruptedException {
-            running.set(false);
-            thread.join(10_000);
-        }
-
-        @Override
-        public void run() {
-            Map<String, Object> p = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(p)) {
-                Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> source = new HashMap<>();
-                Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> changes = new HashMap<>();
-                for (int i = 0; i < partitions; i++) {
-                    source.put(new TopicPartition(TOPIC, i), org.apache.kafka.clients.admin.OffsetSpec.latest());
-                    changes.put(new TopicPartition(CHANGES, i), org.apache.kafka.clients.admin.OffsetSpec.latest());
-                }
-                var committed = new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel.READ_COMMITTED);
-                long t0 = System.nanoTime();
-                while (running.get()) {
-                    long produced = sum(admin.listOffsets(source).all().get());
-                    long classified;
-                    try {
-                        classified = sum(admin.listOffsets(changes, committed).all().get());
-                    } catch (java.util.concurrent.ExecutionException e) {
-                        classified = -1; // the changes topic is created by the service
-                    }
-                    long applied = poller.appliedTotal();
-                    synchronized (rows) {
-                        rows.add(new long[] {(System.nanoTime() - t0) / 1_000_000_000L, produced, classified, applied});
-                    }
-                    Thread.sleep(1000);
-                }
-            } catch (Exception e) {
-                System.err.println("stage sampler stopped: " + e);
-            }
-        }
-
-        private static long sum(Map<TopicPartition, org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo> m) {
-            return m.values().stream().mapToLong(org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
-        }
-
-        /** Every 5th second: produced, classified (changes LSO, includes transaction markers), applied. */
-        void report() {
-            System.out.println("stages (offsets summed over partitions; the changes offsets include transaction markers):");
-            System.out.printf(Locale.ROOT, "%6s %12s %12s %12s%n", "s", "produced", "classified", "applied");
-            synchronized (rows) {
-                for (long[] r : rows) {
-                    if (r[0] % 5 == 0) {
-                        System.out.printf(Locale.ROOT, "%6d %,12d %,12d %,12d%n", r[0], r[1], r[2], r[3]);
-                    }
-                }
-            }
-        }
-    }
-
-    // ---- the sink's committed offsets, polled ----------------------------------------------
-
-    /** Samples of dimstream.sink_offsets for the changes topic: when each partition's offset moved. */
-    static final class OffsetPoller implements Runnable {
-        private final Databases.Handle db;
-        private final String topic;
-        private final int partitions;
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        /** per partition: (nanoTime, next_offset) each time it moved. */
-        private final List<List<long[]>> moves = new ArrayList<>();
-        private final long[] current;
-        private Thread thread;
-        private volatile Exception failure;
-
-        OffsetPoller(Databases.Handle db, String topic, int partitions) {
-            this.db = db;
-            this.topic = topic;
-            this.partitions = partitions;
-            this.current = new long[partitions];
-            for (int p = 0; p < partitions; p++) {
-                moves.add(new ArrayList<>());
-            }
-        }
-
-        void start() {
-            thread = new Thread(this, "sink-offset-poller");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        @Override
-        public void run() {
-            try (Connection c = db.dataSource().getConnection();
-                 PreparedStatement q = c.prepareStatement("SELECT partition, next_offset FROM dimstream.sink_offsets WHERE topic = ?")) {
-                q.setString(1, topic);
-                while (running.get()) {
-                    try (ResultSet rs = q.executeQuery()) {
-                        long now = System.nanoTime();
-                        synchronized (this) {
-                            while (rs.next()) {
-                                int p = rs.getInt(1);
-                                long next = rs.getLong(2);
-                                if (next > current[p]) {
-                                    current[p] = next;
-                                    moves.get(p).add(new long[] {now, next});
-                                }
-                            }
-                        }
-                    } catch (java.sql.SQLException e) {
-                        if (!e.getMessage().contains("does not exist")) { // before the service migrated
-                            throw e;
-                        }
-                    }
-                    Thread.sleep(5);
-                }
-            } catch (Exception e) {
-                failure = e;
-            }
-        }
-
-        synchronized long appliedTotal() {
-            return Arrays.stream(current).sum();
-        }
-
-        synchronized boolean covers(Map<Long, Long> changeToSource) {
-            if (failure != null) {
-                throw new IllegalStateException("the offset poller failed", failure);
-            }
-            long[] need = new long[partitions];
-            for (long change : changeToSource.keySet()) {
-                int p = (int) (change >>> 40);
-                need[p] = Math.max(need[p], (change & ((1L << 40) - 1)) + 1);
-            }
-            for (int p = 0; p < partitions; p++) {
-                if (current[p] < need[p]) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /** The first sample at which partition p's committed offset passed {@code offset}. */
-        synchronized long committedAt(int p, long offset) {
-            List<long[]> m = moves.get(p);
-            int lo = 0;
-            int hi = m.size() - 1;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (m.get(mid)[1] > offset) {
-                    hi = mid;
-                } else {
-                    lo = mid + 1;
-                }
-            }
-            if (m.isEmpty() || m.get(lo)[1] <= offset) {
-                throw new IllegalStateException("partition " + p + " offset " + offset + " was never committed");
-            }
-            return m.get(lo)[0];
-        }
-
-        void stop() throws InterruptedException {
-            running.set(false);
-            thread.join();
-        }
     }
 
     /** Reads the whole changes topic: (changes partition, offset) -> (source partition, offset). */
@@ -449,79 +261,5 @@ public final class LatencyBenchmark {
 
     static long ms(long[] sorted, double q) {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)] / 1_000_000;
-    }
-
-    // ---- the child's resident memory -----------------------------------------------------
-
-    static final class RssSampler implements Runnable {
-        private final long pid;
-        private final int everySeconds;
-        private final AtomicLong peakKb = new AtomicLong();
-        private final List<String> series = new ArrayList<>();
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final long t0 = System.nanoTime();
-        private Thread thread;
-
-        RssSampler(long pid, int everySeconds) {
-            this.pid = pid;
-            this.everySeconds = everySeconds;
-        }
-
-        void start() {
-            thread = new Thread(this, "rss-sampler");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        @Override
-        public void run() {
-            long next = 0;
-            while (running.get()) {
-                long kb = readKb("VmRSS:");
-                if (kb < 0) {
-                    return;
-                }
-                peakKb.accumulateAndGet(readKb("VmHWM:"), Math::max);
-                long elapsed = (System.nanoTime() - t0) / 1_000_000_000L;
-                if (elapsed >= next) {
-                    synchronized (series) {
-                        series.add(elapsed + " s: " + kb / 1024 + " MiB");
-                    }
-                    next = elapsed + everySeconds;
-                }
-                try {
-                    Thread.sleep(500);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
-
-        long readKb(String field) {
-            try {
-                for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                    if (line.startsWith(field)) {
-                        return Long.parseLong(line.replaceAll("[^0-9]", ""));
-                    }
-                }
-            } catch (IOException e) {
-                return -1;
-            }
-            return -1;
-        }
-
-        void stop() throws InterruptedException {
-            running.set(false);
-            if (thread != null) {
-                thread.join();
-            }
-        }
-
-        void report() {
-            synchronized (series) {
-                System.out.println("service RSS (dimstream run alone, child JVM): " + String.join(", ", series));
-            }
-            System.out.printf(Locale.ROOT, "service peak RSS (VmHWM): %d MiB%n", peakKb.get() / 1024);
-        }
     }
 }

@@ -10,9 +10,9 @@ import io.dimstream.db.write.Scd2Writer;
 import java.io.BufferedWriter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +21,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -76,149 +78,207 @@ public final class LoadBenchmark {
     record Starter(Path launcher, List<String> childJvm) {
     }
 
+    /** The round of the changes ({@link WriterBenchmark#event}): their event time is base + 1 h, {@link #CHANGES_AT}. */
+    private static final int ROUND = 1;
+    private static final Instant CHANGES_AT = WriterBenchmark.BASE.plusSeconds(3600L * ROUND);
+
     public static void main(String[] args) throws Exception {
-        Map<String, String> a = WriterBenchmark.parseArgs(args);
-        String jdbc = a.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/dimstream_bench?user=postgres&password=postgres");
-        int rows = Integer.parseInt(a.getOrDefault("rows", "500000"));
-        int n = Integer.parseInt(a.getOrDefault("changes", "100000"));
-        int runs = Integer.parseInt(a.getOrDefault("runs", "3"));
-        int cores = Runtime.getRuntime().availableProcessors();
-        // load's default: the machine's cores, at most 4 and at most postgres.pool-size (10 here)
-        int loadParallel = Math.max(1, Math.min(cores, 4));
-        List<Integer> extraBatches = a.containsKey("load-batch-sizes")
-                ? Arrays.stream(a.get("load-batch-sizes").split(",")).map(Integer::parseInt).toList() : List.of();
-        List<String> loadArgs = a.containsKey("load-args") ? List.of(a.get("load-args").trim().split("\\s+")) : List.of();
-        boolean rotate = "true".equals(a.get("rotate"));
-        // more variants of the load, each measured in every run: --batch-size B, JVM options, classes put first
-        List<Variant> variants = new ArrayList<>();
-        for (int b : extraBatches) {
-            List<String> more = new ArrayList<>(loadArgs);
-            more.addAll(List.of("--batch-size", String.valueOf(b)));
-            variants.add(new Variant("load --batch-size " + b, List.of(), null, more));
-        }
-        if (a.containsKey("load-jvm-args")) {
-            // several variants separated by ';', e.g. '-XX:TieredStopAtLevel=1;-XX:+UseParallelGC'
-            for (String jvm : a.get("load-jvm-args").split(";")) {
-                variants.add(new Variant("load, JVM " + jvm.trim(), List.of(jvm.trim().split("\\s+")), null, loadArgs));
-            }
-        }
-        if (a.containsKey("baseline-cp")) {
-            variants.add(new Variant("load, classes of " + a.get("baseline-cp") + " first", List.of(), a.get("baseline-cp"), loadArgs));
-        }
-        Path script = Path.of("dimstream").toAbsolutePath();
-        Path launcher = !"false".equals(a.get("launcher")) && Files.isExecutable(script)
-                && Files.isDirectory(Path.of("cli", "target", "lib")) ? script : null;
-        Starter starter = new Starter(launcher, List.of(a.getOrDefault("child-jvm-args", CHILD_JVM_DEFAULT).trim().split("\\s+")));
+        Settings s = Settings.of(WriterBenchmark.parseArgs(args));
+        Path launcher = s.starter().launcher();
         System.out.println("loads run by: " + (launcher != null ? launcher + " (its jars)" : "java -cp <the harness's class path>"));
         Path dir = Files.createTempDirectory("dimstream-load-bench");
-        Instant base = WriterBenchmark.BASE;
-        int round = 1; // the changes' event time: base + 1 h
-        Instant t = base.plusSeconds(3600L * round);
         EntitySpec spec = WriterBenchmark.spec(false);
 
-        try (Databases.Handle h = Databases.open(jdbc, null, null, loadParallel + 2)) {
+        try (Databases.Handle h = Databases.open(s.jdbc(), null, null, s.loadParallel() + 2)) {
             DataSource ds = h.dataSource();
-            Migrations.migrate(ds);
-            WriterBenchmark.dropTables(ds, spec);
-            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-                st.execute("DROP TABLE IF EXISTS bench_copy");
-            }
-            EntityTables.ensure(ds, spec);
+            createTables(ds, spec);
             BenchWriter writer = new BenchWriter(ds, new Scd2Writer(ds));
             Random rnd = new Random(42);
-            long t0 = System.nanoTime();
-            for (int from = 0; from < rows; from += 100_000) {
-                List<Event> batch = new ArrayList<>();
-                for (int i = from; i < Math.min(rows, from + 100_000); i++) {
-                    batch.add(WriterBenchmark.event(i, base, 0, rnd, i));
-                }
-                writer.apply(spec, batch, 2);
-            }
-            WriterBenchmark.vacuum(ds, spec);
-            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-                st.execute("CREATE TABLE bench_copy (LIKE bench_customer INCLUDING ALL)");
-                String cols = String.join(", ", columns(ds));
-                st.execute("INSERT INTO bench_copy (" + cols + ") SELECT " + cols + " FROM bench_customer");
-                st.execute("VACUUM ANALYZE bench_copy");
-            }
-            System.out.printf(Locale.ROOT, "setup: %,d current rows in %.1f s; bench_copy cloned%n", rows, (System.nanoTime() - t0) / 1e9);
-
+            writeCurrentRows(ds, spec, writer, rnd, s.rows());
             // the change set: N distinct existing keys, in order, one event time; the file and the writer's list alike
-            List<Event> changes = WriterBenchmark.events(WriterBenchmark.keys(rnd, rows, n), base, round, rnd, rows);
-            Path file = dir.resolve("changes.jsonl");
-            writeJsonl(file, changes);
-            Path empty = dir.resolve("empty.jsonl");
-            Files.writeString(empty, "");
-            Path config = dir.resolve("dimstream.yml");
-            Files.writeString(config, config(jdbc));
-            System.out.printf(Locale.ROOT, "file: %,d changes over %,d current rows, %,d bytes; load's default connections: %d; "
-                    + "cores: %d%n", n, rows, Files.size(file), loadParallel, cores);
-
-            double[] load = new double[runs];
-            double[] fixed = new double[runs];
-            double[][] loadB = new double[variants.size()][runs];
-            double[] w1 = new double[runs];
-            double[] wp = new double[runs];
-            double[] copy = new double[runs];
-            double[] loadavg = new double[runs];
-            OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-            for (int run = 0; run < runs; run++) {
-                fixed[run] = runLoad(starter, config, empty, DEFAULT);
-                // the variants before the default load on odd runs with --rotate true: no variant always
-                // finds the table and caches as the previous measurement left them
-                boolean variantsFirst = rotate && run % 2 == 1;
-                for (int b = 0; b < variants.size() && variantsFirst; b++) {
-                    loadB[b][run] = measureLoad(ds, spec, starter, config, file, variants.get(b), t, n);
-                }
-                WriterBenchmark.checkpoint(ds);
-                load[run] = runLoad(starter, config, file, new Variant("load", List.of(), null, loadArgs));
-                byte[] versions = versionRows(ds, t);
-                expect(ds, t, n);
-                undo(ds, spec, t);
-                for (int b = 0; b < variants.size() && !variantsFirst; b++) {
-                    loadB[b][run] = measureLoad(ds, spec, starter, config, file, variants.get(b), t, n);
-                }
-                WriterBenchmark.checkpoint(ds);
-                w1[run] = timeWriter(writer, spec, changes, 1);
-                undo(ds, spec, t);
-                WriterBenchmark.checkpoint(ds);
-                wp[run] = timeWriter(writer, spec, changes, loadParallel);
-                undo(ds, spec, t);
-                WriterBenchmark.checkpoint(ds);
-                copy[run] = timeCopy(ds, columns(ds), versions);
-                loadavg[run] = os.getSystemLoadAverage();
-                StringBuilder more = new StringBuilder();
-                for (int b = 0; b < variants.size(); b++) {
-                    more.append(String.format(Locale.ROOT, ", %s %.3f s", variants.get(b).label(), loadB[b][run]));
-                }
-                System.out.printf(Locale.ROOT, "  run %d: load %.3f s (empty file %.3f s)%s, writer %.3f s, writer x%d %.3f s, "
-                        + "binary COPY of %,d rows %.3f s; load average %.1f%n", run + 1, load[run], fixed[run], more, w1[run],
-                        loadParallel, wp[run], 2 * n, copy[run], loadavg[run]);
+            List<Event> changes = WriterBenchmark.events(WriterBenchmark.keys(rnd, s.rows(), s.n()), WriterBenchmark.BASE, ROUND, rnd,
+                    s.rows());
+            Inputs in = writeInputs(dir, changes, s);
+            Times times = new Times(s.runs(), s.variants().size());
+            for (int run = 0; run < s.runs(); run++) {
+                measure(ds, spec, writer, changes, in, s, run, times);
+                printRun(s, run, times);
             }
-            line("load (default settings, whole process)", n, load);
-            line("load on an empty file (fixed part)", 0, fixed);
-            for (int b = 0; b < variants.size(); b++) {
-                line(variants.get(b).label(), n, loadB[b]);
-            }
-            line("writer, 1 connection", n, w1);
-            line("writer, " + loadParallel + " connections", n, wp);
-            line("binary COPY of 2 x N version rows", n, copy);
-            WriterBenchmark.ratio(n, "load / writer 1 conn", w1, load);
-            WriterBenchmark.ratio(n, "load / writer " + loadParallel + " conn", wp, load);
-            WriterBenchmark.ratio(n, "load / binary COPY", copy, load);
-            for (int b = 0; b < variants.size(); b++) {
-                String v = variants.get(b).label();
-                WriterBenchmark.ratio(n, v + " / writer 1 conn", w1, loadB[b]);
-                WriterBenchmark.ratio(n, v + " / writer " + loadParallel, wp, loadB[b]);
-                WriterBenchmark.ratio(n, v + " / COPY", copy, loadB[b]);
-                WriterBenchmark.ratio(n, v + " / load", load, loadB[b]);
-            }
-            WriterBenchmark.ratio(n, "writer 1 conn / binary COPY", copy, w1);
-            System.out.printf(Locale.ROOT, "load average (1 min) after each run: %s%n", Arrays.toString(loadavg));
+            printReport(s, times);
             try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
                 st.execute("DROP TABLE IF EXISTS bench_copy");
             }
         }
+    }
+
+    /** The settings of a run from the command line (the class comment names them), the load's variants among them. */
+    record Settings(String jdbc, int rows, int n, int runs, int cores, int loadParallel, List<String> loadArgs, boolean rotate,
+                    List<Variant> variants, Starter starter) {
+
+        static Settings of(Map<String, String> a) {
+            int cores = Runtime.getRuntime().availableProcessors();
+            List<String> loadArgs = a.containsKey("load-args") ? List.of(a.get("load-args").trim().split("\\s+")) : List.of();
+            Path script = Path.of("dimstream").toAbsolutePath();
+            Path launcher = !"false".equals(a.get("launcher")) && Files.isExecutable(script)
+                    && Files.isDirectory(Path.of("cli", "target", "lib")) ? script : null;
+            return new Settings(
+                    a.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/dimstream_bench?user=postgres&password=postgres"),
+                    Integer.parseInt(a.getOrDefault("rows", "500000")),
+                    Integer.parseInt(a.getOrDefault("changes", "100000")),
+                    Integer.parseInt(a.getOrDefault("runs", "3")),
+                    cores,
+                    // load's default: the machine's cores, at most 4 and at most postgres.pool-size (10 here)
+                    Math.max(1, Math.min(cores, 4)),
+                    loadArgs,
+                    "true".equals(a.get("rotate")),
+                    variants(a, loadArgs),
+                    new Starter(launcher, List.of(a.getOrDefault("child-jvm-args", CHILD_JVM_DEFAULT).trim().split("\\s+"))));
+        }
+
+        /** More variants of the load, each measured in every run: --batch-size B, JVM options, classes put first. */
+        private static List<Variant> variants(Map<String, String> a, List<String> loadArgs) {
+            List<Integer> extraBatches = a.containsKey("load-batch-sizes")
+                    ? Arrays.stream(a.get("load-batch-sizes").split(",")).map(Integer::parseInt).toList() : List.of();
+            List<Variant> variants = new ArrayList<>();
+            for (int b : extraBatches) {
+                List<String> more = new ArrayList<>(loadArgs);
+                more.addAll(List.of("--batch-size", String.valueOf(b)));
+                variants.add(new Variant("load --batch-size " + b, List.of(), null, more));
+            }
+            if (a.containsKey("load-jvm-args")) {
+                // several variants separated by ';', e.g. '-XX:TieredStopAtLevel=1;-XX:+UseParallelGC'
+                for (String jvm : a.get("load-jvm-args").split(";")) {
+                    variants.add(new Variant("load, JVM " + jvm.trim(), List.of(jvm.trim().split("\\s+")), null, loadArgs));
+                }
+            }
+            if (a.containsKey("baseline-cp")) {
+                variants.add(new Variant("load, classes of " + a.get("baseline-cp") + " first", List.of(), a.get("baseline-cp"), loadArgs));
+            }
+            return variants;
+        }
+    }
+
+    /** The entity's tables created afresh (after the migrations), {@code bench_copy} dropped. */
+    private static void createTables(DataSource ds, EntitySpec spec) throws SQLException {
+        Migrations.migrate(ds);
+        WriterBenchmark.dropTables(ds, spec);
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("DROP TABLE IF EXISTS bench_copy");
+        }
+        EntityTables.ensure(ds, spec);
+    }
+
+    /** The set-up: M current rows written by the writer, vacuumed, and cloned into {@code bench_copy}; prints its time. */
+    private static void writeCurrentRows(DataSource ds, EntitySpec spec, BenchWriter writer, Random rnd, int rows) throws SQLException {
+        long t0 = System.nanoTime();
+        for (int from = 0; from < rows; from += 100_000) {
+            List<Event> batch = new ArrayList<>();
+            for (int i = from; i < Math.min(rows, from + 100_000); i++) {
+                batch.add(WriterBenchmark.event(i, WriterBenchmark.BASE, 0, rnd, i));
+            }
+            writer.apply(spec, batch, 2);
+        }
+        WriterBenchmark.vacuum(ds, spec);
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE bench_copy (LIKE bench_customer INCLUDING ALL)");
+            String cols = String.join(", ", columns(ds));
+            st.execute("INSERT INTO bench_copy (" + cols + ") SELECT " + cols + " FROM bench_customer");
+            st.execute("VACUUM ANALYZE bench_copy");
+        }
+        System.out.printf(Locale.ROOT, "setup: %,d current rows in %.1f s; bench_copy cloned%n", rows, (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** What a load reads: its config, the change set's file and an empty file. */
+    private record Inputs(Path config, Path file, Path empty) {
+    }
+
+    /** Writes the change set's file, an empty file and the config into {@code dir}; prints the file's size. */
+    private static Inputs writeInputs(Path dir, List<Event> changes, Settings s) throws IOException {
+        Path file = dir.resolve("changes.jsonl");
+        writeJsonl(file, changes);
+        Path empty = dir.resolve("empty.jsonl");
+        Files.writeString(empty, "");
+        Path config = dir.resolve("dimstream.yml");
+        Files.writeString(config, config(s.jdbc()));
+        System.out.printf(Locale.ROOT, "file: %,d changes over %,d current rows, %,d bytes; load's default connections: %d; "
+                + "cores: %d%n", s.n(), s.rows(), Files.size(file), s.loadParallel(), s.cores());
+        return new Inputs(config, file, empty);
+    }
+
+    /** The seconds of each method in each run ({@code loadB}: one row per variant), and the load average after each run. */
+    private record Times(double[] load, double[] fixed, double[][] loadB, double[] w1, double[] wp, double[] copy, double[] loadavg) {
+        Times(int runs, int variants) {
+            this(new double[runs], new double[runs], new double[variants][runs], new double[runs], new double[runs], new double[runs],
+                    new double[runs]);
+        }
+    }
+
+    /** One run: the load on an empty file, the default load and its variants, the writer on 1 and N connections, the COPY. */
+    private static void measure(DataSource ds, EntitySpec spec, BenchWriter writer, List<Event> changes, Inputs in, Settings s,
+                                int run, Times t) throws Exception {
+        List<Variant> variants = s.variants();
+        int n = s.n();
+        t.fixed()[run] = runLoad(s.starter(), in.config(), in.empty(), DEFAULT);
+        // the variants before the default load on odd runs with --rotate true: no variant always
+        // finds the table and caches as the previous measurement left them
+        boolean variantsFirst = s.rotate() && run % 2 == 1;
+        for (int b = 0; b < variants.size() && variantsFirst; b++) {
+            t.loadB()[b][run] = measureLoad(ds, spec, s.starter(), in.config(), in.file(), variants.get(b), CHANGES_AT, n);
+        }
+        WriterBenchmark.checkpoint(ds);
+        t.load()[run] = runLoad(s.starter(), in.config(), in.file(), new Variant("load", List.of(), null, s.loadArgs()));
+        byte[] versions = versionRows(ds, CHANGES_AT);
+        expect(ds, CHANGES_AT, n);
+        undo(ds, spec, CHANGES_AT);
+        for (int b = 0; b < variants.size() && !variantsFirst; b++) {
+            t.loadB()[b][run] = measureLoad(ds, spec, s.starter(), in.config(), in.file(), variants.get(b), CHANGES_AT, n);
+        }
+        WriterBenchmark.checkpoint(ds);
+        t.w1()[run] = timeWriter(writer, spec, changes, 1);
+        undo(ds, spec, CHANGES_AT);
+        WriterBenchmark.checkpoint(ds);
+        t.wp()[run] = timeWriter(writer, spec, changes, s.loadParallel());
+        undo(ds, spec, CHANGES_AT);
+        WriterBenchmark.checkpoint(ds);
+        t.copy()[run] = timeCopy(ds, columns(ds), versions);
+        t.loadavg()[run] = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
+    private static void printRun(Settings s, int run, Times t) {
+        StringBuilder more = new StringBuilder();
+        for (int b = 0; b < s.variants().size(); b++) {
+            more.append(String.format(Locale.ROOT, ", %s %.3f s", s.variants().get(b).label(), t.loadB()[b][run]));
+        }
+        System.out.printf(Locale.ROOT, "  run %d: load %.3f s (empty file %.3f s)%s, writer %.3f s, writer x%d %.3f s, "
+                + "binary COPY of %,d rows %.3f s; load average %.1f%n", run + 1, t.load()[run], t.fixed()[run], more, t.w1()[run],
+                s.loadParallel(), t.wp()[run], 2 * s.n(), t.copy()[run], t.loadavg()[run]);
+    }
+
+    /** Each method's median, the ratios between them, and the load averages. */
+    private static void printReport(Settings s, Times t) {
+        int n = s.n();
+        int loadParallel = s.loadParallel();
+        List<Variant> variants = s.variants();
+        line("load (default settings, whole process)", n, t.load());
+        line("load on an empty file (fixed part)", 0, t.fixed());
+        for (int b = 0; b < variants.size(); b++) {
+            line(variants.get(b).label(), n, t.loadB()[b]);
+        }
+        line("writer, 1 connection", n, t.w1());
+        line("writer, " + loadParallel + " connections", n, t.wp());
+        line("binary COPY of 2 x N version rows", n, t.copy());
+        WriterBenchmark.ratio(n, "load / writer 1 conn", t.w1(), t.load());
+        WriterBenchmark.ratio(n, "load / writer " + loadParallel + " conn", t.wp(), t.load());
+        WriterBenchmark.ratio(n, "load / binary COPY", t.copy(), t.load());
+        for (int b = 0; b < variants.size(); b++) {
+            String v = variants.get(b).label();
+            WriterBenchmark.ratio(n, v + " / writer 1 conn", t.w1(), t.loadB()[b]);
+            WriterBenchmark.ratio(n, v + " / writer " + loadParallel, t.wp(), t.loadB()[b]);
+            WriterBenchmark.ratio(n, v + " / COPY", t.copy(), t.loadB()[b]);
+            WriterBenchmark.ratio(n, v + " / load", t.load(), t.loadB()[b]);
+        }
+        WriterBenchmark.ratio(n, "writer 1 conn / binary COPY", t.copy(), t.w1());
+        System.out.printf(Locale.ROOT, "load average (1 min) after each run: %s%n", Arrays.toString(t.loadavg()));
     }
 
     private static void line(String what, int n, double[] secs) {
@@ -298,7 +358,7 @@ public final class LoadBenchmark {
             cmd.addAll(starter.childJvm());
             cmd.addAll(v.jvmArgs()); // after them: the JVM takes the last of an option given twice
             String cp = System.getProperty("java.class.path");
-            cmd.addAll(List.of("-cp", v.cpFirst() == null ? cp : v.cpFirst() + java.io.File.pathSeparator + cp, "io.dimstream.cli.DimstreamCli"));
+            cmd.addAll(List.of("-cp", v.cpFirst() == null ? cp : v.cpFirst() + File.pathSeparator + cp, "io.dimstream.cli.DimstreamCli"));
         }
         cmd.addAll(List.of("load", "--config", config.toString(), "--entity", "bench_customer", "--input", input.toString()));
         cmd.addAll(v.args());
@@ -337,8 +397,8 @@ public final class LoadBenchmark {
     static void expect(DataSource ds, Instant t, int n) throws SQLException {
         try (Connection c = ds.getConnection(); var p = c.prepareStatement(
                 "SELECT count(*) FILTER (WHERE valid_from = ? AND valid_to IS NULL), count(*) FILTER (WHERE valid_to = ?) FROM bench_customer")) {
-            p.setObject(1, java.time.OffsetDateTime.ofInstant(t, java.time.ZoneOffset.UTC));
-            p.setObject(2, java.time.OffsetDateTime.ofInstant(t, java.time.ZoneOffset.UTC));
+            p.setObject(1, OffsetDateTime.ofInstant(t, ZoneOffset.UTC));
+            p.setObject(2, OffsetDateTime.ofInstant(t, ZoneOffset.UTC));
             try (ResultSet rs = p.executeQuery()) {
                 rs.next();
                 if (rs.getLong(1) != n || rs.getLong(2) != n) {

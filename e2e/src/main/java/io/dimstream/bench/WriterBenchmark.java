@@ -12,12 +12,14 @@ import io.dimstream.db.schema.Migrations;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -47,7 +49,8 @@ import org.postgresql.PGConnection;
  *       {@code --dbt false} skips it, {@code --dbt-indexes true} indexes the snapshot table);</li>
  *   <li>naive: a statement pair per change (UPDATE close + INSERT), one commit per batch.</li>
  * </ul>
- * Each ratio is taken within one run (same table, same minutes), then the median over runs.
+ * Each ratio is taken within one run (same table, same minutes), then the median over runs
+ * ({@link WriterRuns} measures and reports them).
  * {@code --growth 1000000,10000000} measures instead how cost grows with the table ({@link Growth}).
  * Usage: {@code e2e/bench.sh WriterBenchmark --jdbc URL --rows 1000000 --batches 10000,100000 --runs 5 --parallel 2}
  * (docs/benchmarks.md).
@@ -72,141 +75,90 @@ public final class WriterBenchmark {
             Growth.replot(a);
             return;
         }
-        String jdbc = a.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/dimstream_bench?user=postgres&password=postgres");
-        int rows = Integer.parseInt(a.getOrDefault("rows", "1000000"));
-        int runs = Integer.parseInt(a.getOrDefault("runs", "3"));
-        int parallel = Integer.parseInt(a.getOrDefault("parallel", "2"));
-        List<Integer> batches = Arrays.stream(a.getOrDefault("batches", "10000,100000").split(",")).map(Integer::parseInt).toList();
-        boolean naive = !"false".equals(a.get("naive"));
-
-        Instant base = BASE;
-        try (Databases.Handle h = Databases.open(jdbc, null, null, parallel + 2)) {
+        Settings s = Settings.of(a);
+        try (Databases.Handle h = Databases.open(s.jdbc(), null, null, s.parallel() + 2)) {
             DataSource ds = h.dataSource();
-            Migrations.migrate(ds);
-            // the entity's surrogate-key-index (default false, as in config)
-            // --partitions N: the entity's table-partitions (its tables created hash-partitioned by the key)
-            EntitySpec spec = spec("true".equals(a.get("surrogate-index"))).toBuilder()
-                    .tablePartitions(Integer.parseInt(a.getOrDefault("partitions", "0"))).build();
-            dropTables(ds, spec);
-            EntityTables.ensure(ds, spec);
-            if (a.containsKey("fillfactor")) {
-                try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-                    st.execute("ALTER TABLE bench_customer SET (fillfactor = " + Integer.parseInt(a.get("fillfactor")) + ")");
-                }
-            }
-            if ("false".equals(a.get("one-open-index"))) {
-                try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-                    st.execute("DROP INDEX bench_customer_one_open");
-                }
-            }
-            if ("true".equals(a.get("exclusion"))) {
-                // the overlap-preventing constraint docs/benchmarks.md weighs: measure its cost
-                try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-                    st.execute("CREATE EXTENSION IF NOT EXISTS btree_gist");
-                    st.execute("ALTER TABLE bench_customer ADD CONSTRAINT bench_customer_no_overlap EXCLUDE USING gist "
-                            + "(customer_id WITH =, tstzrange(valid_from, valid_to) WITH &&)");
-                }
-            }
-            BenchWriter writer = new BenchWriter(ds, new Scd2Writer(ds, a.getOrDefault("work-mem", "64MB")));
+            EntitySpec spec = createTable(ds, a);
+            BenchWriter writer = new BenchWriter(ds, new Scd2Writer(ds, s.workMem()));
             Random rnd = new Random(42);
             if (a.containsKey("growth")) {
-                Growth.run(a, ds, spec, writer, rnd, parallel, runs);
+                Growth.run(a, ds, spec, writer, rnd, s.parallel(), s.runs());
                 return;
             }
+            writeCurrentRows(ds, spec, writer, rnd, s);
+            new WriterRuns(s, ds, spec, writer, rnd).all();
+        }
+    }
 
-            long t0 = System.nanoTime();
-            for (int from = 0; from < rows; from += 100_000) {
-                List<Event> batch = new ArrayList<>();
-                for (int i = from; i < Math.min(rows, from + 100_000); i++) {
-                    batch.add(event(i, base, 0, rnd, i));
-                }
-                writer.apply(spec, batch, parallel);
-            }
-            boolean parentStats = !"false".equals(a.get("parent-stats"));
-            vacuum(ds, spec, parentStats);
-            double setupS = (System.nanoTime() - t0) / 1e9;
-            System.out.printf(Locale.ROOT, "setup: %,d current rows written by the writer in %.1f s (%,.0f rows/s, %d connections)%n",
-                    rows, setupS, rows / setupS, parallel);
+    /** The settings of a run from the command line (the class comment names them). */
+    record Settings(String jdbc, int rows, int runs, int parallel, List<Integer> batches, boolean naive, boolean dbt,
+                    boolean dbtIndexes, List<String> dbtModes, String workMem, boolean parentStats) {
 
-            boolean dbt = !"false".equals(a.get("dbt"));
-            boolean dbtIndexes = "true".equals(a.get("dbt-indexes"));
-            List<String> dbtModes = Arrays.asList(a.getOrDefault("dbt-hard-deletes", "ignore,invalidate").split(","));
-            String workMem = a.getOrDefault("work-mem", "64MB");
+        static Settings of(Map<String, String> a) {
+            return new Settings(
+                    a.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/dimstream_bench?user=postgres&password=postgres"),
+                    Integer.parseInt(a.getOrDefault("rows", "1000000")),
+                    Integer.parseInt(a.getOrDefault("runs", "3")),
+                    Integer.parseInt(a.getOrDefault("parallel", "2")),
+                    Arrays.stream(a.getOrDefault("batches", "10000,100000").split(",")).map(Integer::parseInt).toList(),
+                    !"false".equals(a.get("naive")),
+                    !"false".equals(a.get("dbt")),
+                    "true".equals(a.get("dbt-indexes")),
+                    Arrays.asList(a.getOrDefault("dbt-hard-deletes", "ignore,invalidate").split(",")),
+                    a.getOrDefault("work-mem", "64MB"),
+                    !"false".equals(a.get("parent-stats")));
+        }
+    }
 
-            System.out.printf(Locale.ROOT, "%-10s %-44s %10s %12s %12s%n", "batch", "method", "median s", "changes/s", "x ceiling");
-            int round = 1;
-            long seq = rows;
-            for (int b : batches) {
-                double[] ceil = new double[runs];
-                double[] one = new double[runs];
-                double[] par = new double[runs];
-                double[] bare = new double[runs];
-                double[][] dbtS = new double[dbtModes.size()][runs];
-                double[] nai = new double[runs];
-                for (int run = 0; run < runs; run++) {
-                    // every measurement starts right after a CHECKPOINT: none runs while the
-                    // checkpointer is busy with the previous one's WAL, and each pays the
-                    // full-page images of its first touch of a page
-                    checkpoint(ds);
-                    ceil[run] = copyCeiling(ds, spec, b, round);
-                    checkpoint(ds);
-                    one[run] = timeApply(writer, spec, keys(rnd, rows, b), base, round++, rnd, seq, 1);
-                    seq += b;
-                    checkpoint(ds);
-                    par[run] = timeApply(writer, spec, keys(rnd, rows, b), base, round++, rnd, seq, parallel);
-                    seq += b;
-                    checkpoint(ds);
-                    bare[run] = Peers.Bare.apply(ds, spec.name(), "bench_customer", events(keys(rnd, rows, b), base, round++, rnd, seq), workMem);
-                    seq += b;
-                    if (dbt) {
-                        // dbt's snapshot and source tables made from the writer's table as it is now
-                        // (untimed): dbt runs on the same versions the writer just ran on
-                        Peers.Dbt.cloneFrom(ds, "bench_customer", "bench_dbt_snapshot", "bench_dbt_source", dbtIndexes);
-                        for (int m = 0; m < dbtModes.size(); m++) {
-                            // the upstream table changes (untimed), then dbt snapshots it
-                            Peers.Dbt.applyToSource(ds, "bench_dbt_source", events(keys(rnd, rows, b), base, round++, rnd, seq));
-                            seq += b;
-                            checkpoint(ds);
-                            dbtS[m][run] = Peers.Dbt.snapshot(ds, "bench_dbt_snapshot", "bench_dbt_source",
-                                    "invalidate".equals(dbtModes.get(m)), workMem);
-                        }
-                    }
-                    if (naive) {
-                        checkpoint(ds);
-                        nai[run] = naive(ds, spec, keys(rnd, rows, b), base, round++, rnd);
-                    }
-                    vacuum(ds, spec, parentStats);
-                    StringBuilder dbtRun = new StringBuilder();
-                    for (int m = 0; m < dbtModes.size() && dbt; m++) {
-                        dbtRun.append(String.format(Locale.ROOT, ", dbt %s %.3f s", dbtModes.get(m), dbtS[m][run]));
-                    }
-                    System.out.printf(Locale.ROOT, "  run %d: ceiling %.3f s, writer %.3f s, writer x%d %.3f s, bare %.3f s%s%n", run + 1,
-                            ceil[run], one[run], parallel, par[run], bare[run], dbtRun);
-                }
-                report(b, "COPY of 2 x batch rows (ceiling)", ceil, ceil);
-                report(b, "writer, 1 connection", one, ceil);
-                report(b, "writer, " + parallel + " connections", par, ceil);
-                report(b, "bare close + insert, 1 connection", bare, ceil);
-                for (int m = 0; m < dbtModes.size() && dbt; m++) {
-                    report(b, "dbt snapshot (check all, " + dbtModes.get(m) + ")" + (dbtIndexes ? " +idx" : ""), dbtS[m], ceil);
-                }
-                if (naive) {
-                    report(b, "row-at-a-time UPDATE+INSERT", nai, ceil);
-                }
-                // each ratio taken within one run (same table, same minute), then the median
-                ratio(b, "writer 1 conn / bare", bare, one);
-                ratio(b, "writer " + parallel + " conn / bare", bare, par);
-                for (int m = 0; m < dbtModes.size() && dbt; m++) {
-                    ratio(b, "writer 1 conn / dbt " + dbtModes.get(m), dbtS[m], one);
-                    ratio(b, "writer " + parallel + " conn / dbt " + dbtModes.get(m), dbtS[m], par);
-                }
-            }
-            if (dbt) {
-                try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-                    st.execute("DROP TABLE IF EXISTS bench_dbt_snapshot, bench_dbt_source");
-                }
+    /**
+     * The entity's tables created afresh (after the migrations), with the experiments' changes to
+     * them: {@code --fillfactor}, {@code --one-open-index false}, {@code --exclusion true}.
+     */
+    private static EntitySpec createTable(DataSource ds, Map<String, String> a) throws SQLException {
+        Migrations.migrate(ds);
+        // the entity's surrogate-key-index (default false, as in config)
+        // --partitions N: the entity's table-partitions (its tables created hash-partitioned by the key)
+        EntitySpec spec = spec("true".equals(a.get("surrogate-index"))).toBuilder()
+                .tablePartitions(Integer.parseInt(a.getOrDefault("partitions", "0"))).build();
+        dropTables(ds, spec);
+        EntityTables.ensure(ds, spec);
+        if (a.containsKey("fillfactor")) {
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                st.execute("ALTER TABLE bench_customer SET (fillfactor = " + Integer.parseInt(a.get("fillfactor")) + ")");
             }
         }
+        if ("false".equals(a.get("one-open-index"))) {
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                st.execute("DROP INDEX bench_customer_one_open");
+            }
+        }
+        if ("true".equals(a.get("exclusion"))) {
+            // the overlap-preventing constraint docs/benchmarks.md weighs: measure its cost
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                st.execute("CREATE EXTENSION IF NOT EXISTS btree_gist");
+                st.execute("ALTER TABLE bench_customer ADD CONSTRAINT bench_customer_no_overlap EXCLUDE USING gist "
+                        + "(customer_id WITH =, tstzrange(valid_from, valid_to) WITH &&)");
+            }
+        }
+        return spec;
+    }
+
+    /** The set-up: {@code --rows} current rows written by the writer, then vacuumed; prints its time. */
+    private static void writeCurrentRows(DataSource ds, EntitySpec spec, BenchWriter writer, Random rnd, Settings s)
+            throws SQLException {
+        int rows = s.rows();
+        long t0 = System.nanoTime();
+        for (int from = 0; from < rows; from += 100_000) {
+            List<Event> batch = new ArrayList<>();
+            for (int i = from; i < Math.min(rows, from + 100_000); i++) {
+                batch.add(event(i, BASE, 0, rnd, i));
+            }
+            writer.apply(spec, batch, s.parallel());
+        }
+        vacuum(ds, spec, s.parentStats());
+        double setupS = (System.nanoTime() - t0) / 1e9;
+        System.out.printf(Locale.ROOT, "setup: %,d current rows written by the writer in %.1f s (%,.0f rows/s, %d connections)%n",
+                rows, setupS, rows / setupS, s.parallel());
     }
 
     static List<Event> events(int[] keys, Instant base, int round, Random rnd, long seq) {
@@ -298,7 +250,7 @@ public final class WriterBenchmark {
                 st.executeUpdate("DELETE FROM bench_customer WHERE customer_id LIKE 'ceil-%'");
             }
             c.commit();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new SQLException(e);
         }
         return s; // seconds to write the 2n rows that n changes write
@@ -315,7 +267,7 @@ public final class WriterBenchmark {
                  PreparedStatement ins = c.prepareStatement("INSERT INTO bench_customer (customer_id, email, full_name, country, city, "
                          + "loyalty_tier, last_login, surrogate_key, valid_from, valid_to, is_deleted, record_hash) "
                          + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, false, ?)")) {
-                java.sql.Timestamp ts = java.sql.Timestamp.from(t);
+                Timestamp ts = Timestamp.from(t);
                 for (int k : keys) {
                     Event e = event(k, base, round, rnd, 0);
                     byte[] h = RecordHash.of(List.of((String) e.data().get("email"), (String) e.data().get("full_name"),

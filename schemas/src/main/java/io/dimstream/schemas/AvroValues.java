@@ -106,56 +106,62 @@ public final class AvroValues {
                 return converted;
             }
         }
-        switch (schema.getType()) {
+        if (schema.getType() == Schema.Type.NULL) {
+            return null;
+        }
+        Object converted = switch (schema.getType()) {
+            case STRING, INT, LONG, FLOAT, DOUBLE, BOOLEAN, ENUM -> primitive(schema.getType(), value);
+            case BYTES, FIXED -> binary(schema.getType(), value);
+            case RECORD, ARRAY, MAP -> nested(schema, value, path);
+            default -> null;
+        };
+        if (converted == null) {
+            throw mismatch(schema, value, path);
+        }
+        return converted;
+    }
+
+    /** A string, number, boolean or enum symbol as its Java value, or {@code null} when {@code value} is not one of {@code type}. */
+    private static Object primitive(Schema.Type type, Object value) {
+        switch (type) {
             case STRING:
-                if (value instanceof CharSequence text) {
-                    return text.toString();
-                }
-                break;
+                return value instanceof CharSequence text ? text.toString() : null;
             case INT:
             case LONG:
-                if (value instanceof Integer || value instanceof Long) {
-                    return ((Number) value).longValue();
-                }
-                break;
+                return value instanceof Integer || value instanceof Long ? ((Number) value).longValue() : null;
             case FLOAT:
-                if (value instanceof Float f) {
-                    return Double.valueOf(Float.toString(f));
-                }
-                break;
+                return value instanceof Float f ? Double.valueOf(Float.toString(f)) : null;
             case DOUBLE:
-                if (value instanceof Double || value instanceof Float) {
-                    return ((Number) value).doubleValue();
-                }
-                break;
+                return value instanceof Double || value instanceof Float ? ((Number) value).doubleValue() : null;
             case BOOLEAN:
-                if (value instanceof Boolean) {
-                    return value;
-                }
-                break;
-            case BYTES:
-                if (value instanceof ByteBuffer buffer) {
-                    return bytes(buffer);
-                }
-                if (value instanceof byte[] array) {
-                    return array.clone();
-                }
-                break;
-            case FIXED:
-                if (value instanceof GenericFixed fixed) {
-                    return fixed.bytes().clone();
-                }
-                break;
+                return value instanceof Boolean ? value : null;
             case ENUM:
-                if (value instanceof GenericEnumSymbol<?> || value instanceof CharSequence || value instanceof Enum<?>) {
-                    return value.toString();
-                }
-                break;
+                return value instanceof GenericEnumSymbol<?> || value instanceof CharSequence || value instanceof Enum<?>
+                        ? value.toString() : null;
+            default:
+                return null;
+        }
+    }
+
+    /** Bytes or a fixed as a copy of its bytes, or {@code null} when {@code value} is not one of {@code type}. */
+    private static byte[] binary(Schema.Type type, Object value) {
+        if (type == Schema.Type.BYTES) {
+            if (value instanceof ByteBuffer buffer) {
+                return bytes(buffer);
+            }
+            if (value instanceof byte[] array) {
+                return array.clone();
+            }
+            return null;
+        }
+        return value instanceof GenericFixed fixed ? fixed.bytes().clone() : null;
+    }
+
+    /** A record, array or map with its contents converted, or {@code null} when {@code value} is not one of its schema. */
+    private static Object nested(Schema schema, Object value, String path) {
+        switch (schema.getType()) {
             case RECORD:
-                if (value instanceof GenericRecord record) {
-                    return recordToMap(record, path);
-                }
-                break;
+                return value instanceof GenericRecord record ? recordToMap(record, path) : null;
             case ARRAY:
                 if (value instanceof Collection<?> items) {
                     List<Object> list = new ArrayList<>(items.size());
@@ -165,7 +171,7 @@ public final class AvroValues {
                     }
                     return list;
                 }
-                break;
+                return null;
             case MAP:
                 if (value instanceof Map<?, ?> entries) {
                     LinkedHashMap<String, Object> map = new LinkedHashMap<>();
@@ -175,13 +181,10 @@ public final class AvroValues {
                     }
                     return map;
                 }
-                break;
-            case NULL:
                 return null;
             default:
-                break;
+                return null;
         }
-        throw mismatch(schema, value, path);
     }
 
     /** The Java value of a logical type this class converts, or {@code null} to treat the value by its Avro type. */

@@ -3,29 +3,19 @@ package io.dimstream.app.service;
 import io.dimstream.app.health.HealthMonitor;
 import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.app.kafka.KafkaClients;
-import io.dimstream.app.replay.DlqMirror;
-import io.dimstream.app.replay.RedriveExecutor;
-import io.dimstream.app.replay.ReplayMeters;
-import io.dimstream.app.replay.ReplayWorker;
-import io.dimstream.app.replay.RetiredTablesCleanup;
 import io.dimstream.app.sink.CatchUp;
 import io.dimstream.app.sink.ChangeSink;
 import io.dimstream.app.sink.SinkMetrics;
 import io.dimstream.app.sink.SinkSettings;
-import io.dimstream.app.topology.DimstreamTopology;
 import io.dimstream.app.topology.EntityPipeline;
-import io.dimstream.app.topology.StreamThreadSupervisor;
 import io.dimstream.app.topology.StreamsConfigFactory;
 import io.dimstream.config.CdcOptions;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.EntityConfig;
 import io.dimstream.config.KafkaConfig;
-import io.dimstream.config.PostgresConfig;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
-import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.EntityShapes;
-import io.dimstream.db.schema.Migrations;
 import io.dimstream.db.write.MemoryPruner;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -39,21 +29,14 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * PostgreSQL: the replay worker, the DLQ mirror and the DLQ re-drive (package
  * {@code io.dimstream.app.replay}).
  * {@link #close()} stops them in reverse order. This is the thin launcher DESIGN section 1 asks
- * for: it wires the parts, it holds no logic of its own. The topics are planned by
+ * for: it wires the parts, it holds no logic of its own; {@link #start} takes the steps of
+ * {@link StartSteps} one after the other. The topics are planned by
  * {@link io.dimstream.app.topology.TopicPlanner} and created by {@link TopicSetup}; the memory
  * pruning runs on {@link MemoryPruning}'s schedule; {@link #awaitCaughtUp} is {@link CatchUp}'s.
  */
@@ -87,13 +71,10 @@ public final class DimstreamService implements AutoCloseable {
     private final Admin healthAdmin;
     private AutoCloseable jvmGc = () -> { };
     /** How Kafka Streams closes ({@link #closeOptions}). */
-    private org.apache.kafka.streams.CloseOptions streamsClose;
+    private CloseOptions streamsClose;
 
     /** Connections the service takes from the pool besides the sink's, at most at once. */
     static final int OTHER_CONNECTIONS = 3;
-
-    /** How often PostgreSQL and the Kafka cluster are probed for /health/ready. */
-    private static final Duration HEALTH_PROBE_INTERVAL = Duration.ofSeconds(5);
 
     private DimstreamService(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
                      ChangeSink sink, MemoryPruning pruning, KafkaClients clients, List<EntityPipeline> pipelines,
@@ -114,6 +95,12 @@ public final class DimstreamService implements AutoCloseable {
         this.adminWorkers = adminWorkers;
     }
 
+    /**
+     * Starts the parts one step after the other: (the embedded broker,) the database and the
+     * entities' shapes and tables, the topics (and the upgrade of older changes topics), Kafka
+     * Streams, the sink and the memory pruning, the admin workers, the health monitor. When a step
+     * fails, what had started is closed in reverse order.
+     */
     public static DimstreamService start(DimstreamConfig config, ServiceOptions options, MeterRegistry registry) {
         List<AutoCloseable> started = new ArrayList<>();
         try {
@@ -127,100 +114,35 @@ public final class DimstreamService implements AutoCloseable {
                 bootstrap = kafka.bootstrapServers();
             }
             long t0 = System.nanoTime();
-            PostgresConfig pg = config.postgres();
-            Databases.Handle db = PostgresConfig.EMBEDDED.equals(pg.url())
-                    ? Databases.embedded(options.dataDir().resolve("postgres"))
-                    : Databases.open(pg.url(), pg.user(), pg.password(), pg.poolSize());
-            started.add(db);
-            Migrations.migrate(db.dataSource());
+            Databases.Handle db = StartSteps.openDatabase(config.postgres(), options, started);
+            DataSource ds = db.dataSource();
             long tMigrated = System.nanoTime();
             // each entity as the config declares it plus the columns added while running (the catalog):
             // one owner of the shapes, for the tables' check, the topology, the sink, replays and the pruner alike
-            EntityShapes shapes = shapes(config, db.dataSource());
-            Map<String, EntitySpec> merged = new HashMap<>();
-            for (String name : shapes.entities()) {
-                EntitySpec spec = shapes.current(name);
-                merged.put(name, spec);
-                EntityTables.ensure(db.dataSource(), spec);
-            }
+            EntityShapes shapes = shapes(config, ds);
+            Map<String, EntitySpec> merged = StartSteps.ensureTables(shapes, ds);
             long tTables = System.nanoTime();
 
             // every topic the deployment owns is named after its application id (EntityPipeline, ChangeTopics)
             List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config, options.applicationId()).stream()
                     .map(p -> p.withEntity(merged.get(p.entity().name()))).toList();
-            short replication = (short) (kafka != null ? 1 : -1);
             KafkaClients clients = KafkaClients.of(bootstrap, kafkaConfig);
-            TopicSetup.createTopics(clients, pipelines, options.partitions(), replication, kafka != null);
-            // the sink's offsets live in PostgreSQL under its group: one group per application, so
-            // two deployments sharing a database (or tests sharing one) never read each other's
-            SinkSettings sinkSettings = SinkSettingsFromConfig.of(config.sink(), options.applicationId())
-                    .withInstanceId(options.instanceId().map(id -> id + "-sink").orElse(null));
-            // a deployment whose changes topics were named otherwise before: their unapplied tail is replayed once
-            ChangesTopicUpgrade.run(db.dataSource(), clients, sinkSettings.groupId(), pipelines);
+            SinkSettings sinkSettings = StartSteps.createTopicsAndUpgrade(config, options, clients, pipelines, kafka != null, ds);
             long tTopics = System.nanoTime();
 
-            Map<String, Object> overrides = new HashMap<>();
-            if (kafka != null) {
-                overrides.put("replication.factor", 1);
-            }
-            // static membership: a restarted instance takes its tasks back at once (Kafka Streams
-            // gives each stream thread the id plus its number)
-            options.instanceId().ifPresent(id -> overrides.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), id));
-            // kafka.client: reaches every client Kafka Streams makes (unprefixed); kafka.streams: last
-            overrides.putAll(kafkaConfig.client());
-            overrides.putAll(kafkaConfig.streams());
-            Properties props = StreamsConfigFactory.create(options.applicationId(), bootstrap,
-                    options.dataDir().resolve("streams-state"), pipelines, registry, overrides);
-            KafkaStreams streams = new KafkaStreams(DimstreamTopology.build(pipelines, registry), props);
-            // transient causes: replaced with backoff; anything else: the client stops (health: supervisor.health())
-            StreamThreadSupervisor supervisor = new StreamThreadSupervisor(registry);
-            streams.setUncaughtExceptionHandler(supervisor);
-            KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
-            streamsMetrics.bindTo(registry);
-            streams.start();
-            started.add(() -> streams.close(closeOptions(options)));
-
-            ChangeSink sink = new ChangeSink(sinkSettings, clients, shapes, db.dataSource(), new SinkMetrics(registry)).start();
+            StartSteps.Streams streams = StartSteps.startStreams(kafkaConfig, options, bootstrap, pipelines, registry, kafka != null, started);
+            ChangeSink sink = new ChangeSink(sinkSettings, clients, shapes, ds, new SinkMetrics(registry)).start();
             started.add(sink);
-
             List<EntitySpec> specs = config.entities().stream().map(e -> merged.get(e.name())).toList();
-            MemoryPruning pruning = MemoryPruning.start(new MemoryPruner(db.dataSource()), shapes, options.pruneInterval());
+            MemoryPruning pruning = MemoryPruning.start(new MemoryPruner(ds), shapes, options.pruneInterval());
             started.add(pruning);
 
             int workersFrom = started.size();
             if (options.adminWorkers()) {
-                // admin actions are rows in PostgreSQL (the admin UI never talks to Kafka): replay
-                // jobs, the DLQ mirror, DLQ re-drives. A unique owner per instance for job leases.
-                ReplayWorker replay = new ReplayWorker(leaseOwner(options.applicationId()), pipelines, db.dataSource(), clients, options.replay(),
-                        shapes)
-                        .metrics(registry).start();
-                started.add(replay);
-                // replay gauges from the jobs table (jobs by state, running jobs' progress and lag)
-                started.add(new ReplayMeters(db.dataSource(), pipelines.stream().map(p -> p.entity().name()).toList(), registry)
-                        .start(Duration.ofSeconds(10)));
-                Optional<Duration> keep = config.service().replay().keepReplacedTables();
-                if (keep.isPresent()) {
-                    started.add(RetiredTablesCleanup.start(db.dataSource(), specs, keep.get(), Duration.ofHours(1)));
-                }
-                DlqMirror mirror = new DlqMirror(options.applicationId() + "-dlq-mirror", pipelines, db.dataSource(), clients).start();
-                started.add(mirror);
-                RedriveExecutor redrive = new RedriveExecutor(db.dataSource(),
-                        pipelines.stream().map(p -> p.entity().name()).collect(Collectors.toSet()), clients,
-                        options.replay().pollInterval()).start();
-                started.add(redrive);
+                StartSteps.startAdminWorkers(config, options, registry, ds, clients, pipelines, shapes, specs, started);
             }
-
             int workersTo = started.size();
-            Map<String, Object> adminProps = clients.properties();
-            adminProps.put(org.apache.kafka.clients.admin.AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
-            adminProps.put(org.apache.kafka.clients.admin.AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000);
-            Admin healthAdmin = Admin.create(adminProps);
-            started.add(healthAdmin);
-            HealthMonitor health = new HealthMonitor(sink::status, streams::state, supervisor::health,
-                    Map.of("postgres", postgresProbe(db.dataSource()), "kafka", kafkaProbe(healthAdmin)), HEALTH_PROBE_INTERVAL);
-            started.add(health);
-            JvmGcMetrics jvmGc = bindServiceMeters(registry, health);
-            started.add(jvmGc);
+            StartSteps.Health health = StartSteps.startHealth(clients, ds, sink, streams, registry, started);
 
             LOG.info("started in {} ms: database and migrations {} ms, entity tables {} ms, topics {} ms, Kafka Streams, sink and "
                     + "workers {} ms", ms(t0, System.nanoTime()), ms(t0, tMigrated), ms(tMigrated, tTables), ms(tTables, tTopics),
@@ -228,28 +150,29 @@ public final class DimstreamService implements AutoCloseable {
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.changesTopic() + " -> " + p.entity().table() + " (DLQ "
                             + p.dlqTopic() + ")").collect(Collectors.joining(", ")));
-            CatchUp catchUp = new CatchUp(clients, db.dataSource(), options.applicationId(),
-                    pipelines.stream().map(EntityPipeline::sourceTopic).toList(),
-                    pipelines.stream().filter(p -> !p.partitionedByKey())
-                            .map(p -> DimstreamTopology.repartitionTopic(options.applicationId(), p.entity().name())).collect(Collectors.toSet()),
-                    sinkSettings.groupId(), pipelines.stream().map(EntityPipeline::changesTopic).toList());
-            DimstreamService service = new DimstreamService(kafka, db, streams, streamsMetrics, sink, pruning, clients, pipelines, registry,
-                    catchUp, List.copyOf(started.subList(workersFrom, workersTo)), health, healthAdmin);
-            service.jvmGc = jvmGc;
+            DimstreamService service = new DimstreamService(kafka, db, streams.streams(), streams.metrics(), sink, pruning, clients,
+                    pipelines, registry, StartSteps.catchUp(options, clients, ds, pipelines, sinkSettings),
+                    List.copyOf(started.subList(workersFrom, workersTo)), health.monitor(), health.admin());
+            service.jvmGc = health.jvmGc();
             service.streamsClose = closeOptions(options);
             return service;
         } catch (Exception e) {
-            for (int i = started.size() - 1; i >= 0; i--) {
-                try {
-                    started.get(i).close();
-                } catch (Exception closing) {
-                    e.addSuppressed(closing);
-                }
-            }
+            closeInReverse(started, e);
             if (e instanceof RuntimeException re) {
                 throw re;
             }
             throw new IllegalStateException("dimstream could not start: " + e.getMessage(), e);
+        }
+    }
+
+    /** What had started when the start failed, closed last first; a failure to close is added to {@code failure}. */
+    private static void closeInReverse(List<AutoCloseable> started, Exception failure) {
+        for (int i = started.size() - 1; i >= 0; i--) {
+            try {
+                started.get(i).close();
+            } catch (Exception closing) {
+                failure.addSuppressed(closing);
+            }
         }
     }
 
@@ -289,7 +212,7 @@ public final class DimstreamService implements AutoCloseable {
      * (memory and buffer pools, GC pauses, threads, classes, CPU, uptime), so a dashboard and alerts
      * need nothing besides {@code /metrics}. Registering twice on one registry is harmless.
      */
-    private static JvmGcMetrics bindServiceMeters(MeterRegistry registry, HealthMonitor health) {
+    static JvmGcMetrics bindServiceMeters(MeterRegistry registry, HealthMonitor health) {
         Gauge.builder(HEALTH_READY, health, h -> h.ready().up() ? 1 : 0)
                 .description("1 while /health/ready answers 200 (events flow), else 0").strongReference(true).register(registry);
         Gauge.builder(HEALTH_LIVE, health, h -> h.live().up() ? 1 : 0)
@@ -308,35 +231,12 @@ public final class DimstreamService implements AutoCloseable {
         return (toNanos - fromNanos) / 1_000_000;
     }
 
-    /** A unique owner per instance for job leases: {@code <application id>@<host>/<pid>/<random>}. */
     /** The entities' shapes: the config's entities, those with {@code new-columns: type1} adding type-1 columns. */
     static EntityShapes shapes(DimstreamConfig config, DataSource ds) {
         Set<String> type1 = config.entities().stream()
                 .filter(e -> e.cdc().evolvesColumns() && e.cdc().newColumns() == CdcOptions.NewColumns.TYPE1)
                 .map(EntityConfig::name).collect(Collectors.toSet());
         return new EntityShapes(ds, config.entities().stream().map(EntityConfig::toEntitySpec).toList(), type1);
-    }
-
-    private static String leaseOwner(String applicationId) throws java.net.UnknownHostException {
-        return applicationId + "@" + java.net.InetAddress.getLocalHost().getHostName() + "/"
-                + ProcessHandle.current().pid() + "/" + java.util.UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    /** PostgreSQL answers a query within 3 s. */
-    private static Callable<String> postgresProbe(DataSource ds) {
-        return () -> {
-            long t0 = System.nanoTime();
-            Databases.ping(ds, 3);
-            return "answered in " + (System.nanoTime() - t0) / 1_000_000 + " ms";
-        };
-    }
-
-    /** The Kafka cluster describes itself within 3 s. */
-    private static Callable<String> kafkaProbe(Admin admin) {
-        return () -> {
-            int brokers = admin.describeCluster(new DescribeClusterOptions().timeoutMs(3_000)).nodes().get(4, TimeUnit.SECONDS).size();
-            return brokers + (brokers == 1 ? " broker" : " brokers");
-        };
     }
 
     /** The service's health for /health/live and /health/ready. */
@@ -384,10 +284,10 @@ public final class DimstreamService implements AutoCloseable {
      * leave on close by themselves). Static members stay: their restart takes the same partitions
      * back without a rebalance, which is what {@code --instance-id} is for.
      */
-    static org.apache.kafka.streams.CloseOptions closeOptions(ServiceOptions options) {
-        return org.apache.kafka.streams.CloseOptions.groupMembershipOperation(options.instanceId().isPresent()
-                        ? org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP
-                        : org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+    static CloseOptions closeOptions(ServiceOptions options) {
+        return CloseOptions.groupMembershipOperation(options.instanceId().isPresent()
+                        ? CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP
+                        : CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30));
     }
 
