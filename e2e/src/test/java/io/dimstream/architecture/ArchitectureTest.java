@@ -59,6 +59,13 @@ import org.junit.jupiter.api.Test;
  *   <li><b>The topology knows no JDBC.</b> {@code io.dimstream.app.topology..} is the Kafka
  *       Streams part: pure, tested with TopologyTestDriver, no database; PostgreSQL is the sink's
  *       job.</li>
+ *   <li><b>The sources of changes share one pipeline.</b> The sink, replays and {@code load} hand
+ *       their batches to {@code db.apply.BatchApplier}; none borrows another's steps: replay does not
+ *       use load ({@code app.replay} does not depend on {@code app.load}), and the sink takes its
+ *       settings and entity shapes from the service, never the YAML model ({@code app.sink} does not
+ *       depend on {@code io.dimstream.config}). The topology may read the config model: how a source
+ *       topic is decoded ({@code CdcOptions}, formats) is the config's vocabulary, turned into
+ *       decoders there.</li>
  *   <li><b>No package cycles</b>, neither between two packages (each package its own slice, a
  *       parent and its subpackage included) nor between the top-level areas
  *       ({@code db}, {@code config}, {@code app}, {@code admin}, {@code cli}, {@code schemas},
@@ -176,6 +183,24 @@ class ArchitectureTest {
                         "java.sql..", "javax.sql..", "org.postgresql..", "com.zaxxer.hikari..")
                 .because("the topology is the Kafka Streams part, tested with TopologyTestDriver and no database; "
                         + "writing to PostgreSQL is the sink's job")
+                .check(main);
+    }
+
+    @Test
+    void replayDoesNotUseLoad() {
+        noClasses().that().resideInAPackage("io.dimstream.app.replay..")
+                .should().dependOnClassesThat().resideInAPackage("io.dimstream.app.load..")
+                .because("replays and load are two sources of the one apply pipeline (db.apply); what both need "
+                        + "lives there, not in one of them")
+                .check(main);
+    }
+
+    @Test
+    void theSinkDoesNotReadTheConfig() {
+        noClasses().that().resideInAPackage("io.dimstream.app.sink..")
+                .should().dependOnClassesThat().resideInAPackage("io.dimstream.config..")
+                .because("the sink takes SinkSettings and the entities' shapes; the service translates the config "
+                        + "(SinkSettingsFromConfig, EntityShapes)")
                 .check(main);
     }
 
