@@ -107,7 +107,7 @@ public final class ShadowTables {
         rename(c, live.memoryTable(), retiredSpec.memoryTable());
         rename(c, shadow.table(), live.table());
         rename(c, shadow.memoryTable(), live.memoryTable());
-        EntityTables.recreateViewAndFunction(c, live);
+        EntityTables.viewAndFunction(c, live);
         // a snapshot entity's rebuild: the slices the job's range completed become the entity's now, so
         // the live sink's judgements of older slices re-judge them in the swapped-in table (no rows: nothing)
         for (java.time.Instant t : ReplaySlices.completeSlices(ReplaySlices.load(c, jobId))) {

@@ -234,9 +234,7 @@ public final class EvolvedColumns {
         }
         if (EntityTables.tableExists(c, merged.currentView())) {
             // only where the entity's view exists: a replay's shadow table gets its own at swap time
-            try (Statement s = c.createStatement()) {
-                s.execute(EntityTables.viewAndFunctionSql(merged).split(";\n")[0]);
-            }
+            EntityDdl.currentView(c, merged);
         }
         return merged;
     }
@@ -313,15 +311,15 @@ public final class EvolvedColumns {
                 next = next.withColumnType(w.column(), w.to());
             }
             if (view) {
-                s.execute(EntityTables.viewAndFunctionSql(next).split(";\n")[0]);
+                EntityDdl.currentView(c, next);
             }
         }
         return next;
     }
 
-    /** The column's type in the table now ({@link EntityTables#columnTypes}); empty when unknown to dimstream. */
+    /** The column's type in the table now ({@link TableCheck#columnTypes}); empty when unknown to dimstream. */
     private static Optional<TypeWidening.ColumnDef> tableType(Connection c, String table, String column) throws SQLException {
-        String type = EntityTables.columnTypes(c, table).get(column);
+        String type = TableCheck.columnTypes(c, table).get(column);
         if (type == null) {
             return Optional.empty();
         }
@@ -351,9 +349,7 @@ public final class EvolvedColumns {
         EntitySpec next = current.withColumnType(w.column(), table);
         if (!EntityTables.tableExists(c, next.currentView())) {
             // dropped for the change, as the message says: made again with the column's type now
-            try (Statement s = c.createStatement()) {
-                s.execute(EntityTables.viewAndFunctionSql(next).split(";\n")[0]);
-            }
+            EntityDdl.currentView(c, next);
         }
         LOG.info("entity {}: column '{}' was changed by hand from {} to {}; going on with it (declare it in the config)",
                 current.name(), w.column(), before.sql(), table.sql());
