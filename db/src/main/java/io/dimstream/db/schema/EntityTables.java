@@ -140,6 +140,14 @@ public final class EntityTables {
         LOG.info("entity {}: added column {} to {}", e.name(), e.system().eventSeq(), e.table());
     }
 
+    /**
+     * Whether two tables are partitioned alike (both plain, or by the same strategy on the same columns
+     * into as many partitions): a shadow's swap exchanges contents then, and renames otherwise.
+     */
+    public static boolean samePartitioning(Connection c, String table, String other) throws SQLException {
+        return TableCheck.partitioning(c, table).equals(TableCheck.partitioning(c, other));
+    }
+
     /** Whether a table (optionally schema-qualified) exists. */
     public static boolean tableExists(Connection c, String table) throws SQLException {
         return TableCheck.exists(c, table);

@@ -99,6 +99,7 @@ public final class EvolvedColumns {
      * schema says the column's type changed in a way dimstream does not apply by itself. Thrown by
      * {@link #widen} before any DDL; the sink's partition stops on it (retried with backoff, reported
      * failing, then stuck), so no event of the partition lands out of order while someone decides.
+     * Thrown by {@link #catchUp} too, also when views of a user's use a column it must widen.
      */
     public static final class UnsafeTypeChange extends RuntimeException {
 
@@ -172,6 +173,30 @@ public final class EvolvedColumns {
     /** {@link #merge} with the catalog read from {@code ds}. */
     public static EntitySpec withCatalog(DataSource ds, EntitySpec spec) throws SQLException {
         return merge(spec, list(ds, spec.name()));
+    }
+
+    /** {@link #merge} with the catalog read in the caller's transaction. */
+    public static EntitySpec withCatalog(Connection c, EntitySpec spec) throws SQLException {
+        return merge(spec, list(c, spec.name()));
+    }
+
+    /**
+     * Brings the entity table and event memory named by {@code spec} (the catalog merged in,
+     * {@link #withCatalog}) to its columns, in the caller's transaction: a column they lack is added
+     * (nullable, last), a column narrower than the spec's type is widened (a safe widening only; the
+     * view {@code T_current} dropped and made again, as {@link #widen} does), the view made again by
+     * name when a column was added. The catalog is not written: it holds these columns already. For a
+     * table written apart while columns were added or widened: a shadow replay's table, and the live
+     * table at its swap.
+     *
+     * @return what was changed, one line each
+     * @throws UnsafeTypeChange before any change of a type, when a column's type is no safe widening of
+     *                          the table's, or when views of a user's use a column to widen (naming them)
+     */
+    public static List<String> catchUp(Connection c, EntitySpec spec) throws SQLException {
+        List<String> done = ColumnCatchUp.run(c, spec);
+        done.forEach(d -> LOG.info("entity {}: {}", spec.name(), d));
+        return done;
     }
 
     /**

@@ -226,13 +226,14 @@ final class TableCheck {
     }
 
     /**
-     * How an existing table is partitioned, when it differs from {@code table-partitions}: a warning,
-     * not a problem, since the writer's statements work on either (a partitioned table made by hand
-     * must still have the unique indexes the rules ask, which PostgreSQL allows only when they
-     * contain the partition key).
+     * How a table is partitioned: the strategy ({@code pg_partitioned_table.partstrat}: {@code h} for
+     * hash), the partition key's columns, the number of partitions.
      */
-    static Optional<String> partitioningWarning(Connection c, EntitySpec e, String table) throws SQLException {
-        String have;
+    record Partitioning(String strategy, List<String> columns, long partitions) {
+    }
+
+    /** How {@code table} is partitioned; empty for a plain table. */
+    static Optional<Partitioning> partitioning(Connection c, String table) throws SQLException {
         try (PreparedStatement p = c.prepareStatement(
                 "SELECT pt.partstrat::text, array(SELECT a.attname FROM unnest(pt.partattrs::int2[]) WITH ORDINALITY k(n, o) "
                         + "JOIN pg_attribute a ON a.attrelid = pt.partrelid AND a.attnum = k.n ORDER BY k.o), "
@@ -240,18 +241,28 @@ final class TableCheck {
                         + "FROM pg_partitioned_table pt WHERE pt.partrelid = ?::regclass")) {
             p.setString(1, Sql.table(table));
             try (ResultSet rs = p.executeQuery()) {
-                if (!rs.next()) {
-                    have = null;
-                } else {
-                    List<String> cols = List.of((String[]) rs.getArray(2).getArray());
-                    boolean byKey = rs.getString(1).equals("h") && cols.equals(e.key());
-                    if (byKey && rs.getLong(3) == e.tablePartitions()) {
-                        return Optional.empty();
-                    }
-                    have = "partitioned " + (byKey ? "by hash of the key" : "(strategy " + rs.getString(1) + " on " + cols + ")")
-                            + " into " + rs.getLong(3) + " partitions";
-                }
+                return rs.next() ? Optional.of(new Partitioning(rs.getString(1), List.of((String[]) rs.getArray(2).getArray()), rs.getLong(3)))
+                        : Optional.empty();
             }
+        }
+    }
+
+    /**
+     * How an existing table is partitioned, when it differs from {@code table-partitions}: a warning,
+     * not a problem, since the writer's statements work on either (a partitioned table made by hand
+     * must still have the unique indexes the rules ask, which PostgreSQL allows only when they
+     * contain the partition key).
+     */
+    static Optional<String> partitioningWarning(Connection c, EntitySpec e, String table) throws SQLException {
+        Optional<Partitioning> p = partitioning(c, table);
+        String have = null;
+        if (p.isPresent()) {
+            boolean byKey = p.get().strategy().equals("h") && p.get().columns().equals(e.key());
+            if (byKey && p.get().partitions() == e.tablePartitions()) {
+                return Optional.empty();
+            }
+            have = "partitioned " + (byKey ? "by hash of the key" : "(strategy " + p.get().strategy() + " on " + p.get().columns() + ")")
+                    + " into " + p.get().partitions() + " partitions";
         }
         if (have == null && !e.partitioned()) {
             return Optional.empty();
