@@ -67,6 +67,26 @@ final class ColumnCatchUp {
      * any change when views of a user's use one of the columns, naming them.
      */
     private static void widen(Connection c, EntitySpec spec, List<String> columns, boolean view) throws SQLException {
+        List<String> users = usersViews(c, spec, columns);
+        if (!users.isEmpty()) {
+            throw new EvolvedColumns.UnsafeTypeChange("entity " + spec.name() + ": columns " + columns + " of " + spec.table()
+                    + " must be widened to the entity's types (the catalog's, dimstream.entity_columns), which PostgreSQL refuses while "
+                    + "views use them: " + String.join(", ", users) + "; drop those views, retry, and create them again");
+        }
+        if (view) {
+            exec(c, "DROP VIEW " + Sql.table(spec.currentView()));
+        }
+        for (String col : columns) {
+            exec(c, "ALTER TABLE " + Sql.table(spec.table()) + " ALTER COLUMN " + Sql.ident(col) + " TYPE "
+                    + TypeWidening.ColumnDef.of(spec, col).sql());
+        }
+    }
+
+    /**
+     * The views but the entity's own {@code T_current} that read any of {@code columns} of the entity
+     * table (a user's, a dbt model's): PostgreSQL refuses to change the type of a column a view uses.
+     */
+    static List<String> usersViews(Connection c, EntitySpec spec, List<String> columns) throws SQLException {
         List<String> users = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement("SELECT DISTINCT v.oid::regclass::text FROM pg_depend d JOIN pg_rewrite r "
                 + "ON r.oid = d.objid JOIN pg_class v ON v.oid = r.ev_class JOIN pg_attribute a ON a.attrelid = d.refobjid "
@@ -81,18 +101,7 @@ final class ColumnCatchUp {
                 }
             }
         }
-        if (!users.isEmpty()) {
-            throw new EvolvedColumns.UnsafeTypeChange("entity " + spec.name() + ": columns " + columns + " of " + spec.table()
-                    + " must be widened to the entity's types (the catalog's, dimstream.entity_columns), which PostgreSQL refuses while "
-                    + "views use them: " + String.join(", ", users) + "; drop those views, retry, and create them again");
-        }
-        if (view) {
-            exec(c, "DROP VIEW " + Sql.table(spec.currentView()));
-        }
-        for (String col : columns) {
-            exec(c, "ALTER TABLE " + Sql.table(spec.table()) + " ALTER COLUMN " + Sql.ident(col) + " TYPE "
-                    + TypeWidening.ColumnDef.of(spec, col).sql());
-        }
+        return users;
     }
 
     private static TypeWidening.ColumnDef parse(String formatType) {

@@ -277,7 +277,8 @@ public final class EvolvedColumns {
      * under an exclusive lock (the other widenings change only the catalog): large tables take a while,
      * once.
      *
-     * @throws UnsafeTypeChange before any DDL, when a change asked for is no safe widening
+     * @throws UnsafeTypeChange before any DDL, when a change asked for is no safe widening, or when
+     *                          views of a user's (a dbt model's) read a column to widen (naming them)
      */
     public static EntitySpec widen(Connection c, EntitySpec spec, List<Widening> widenings) throws SQLException {
         lock(c, spec);
@@ -315,6 +316,13 @@ public final class EvolvedColumns {
         }
         if (todo.isEmpty()) {
             return current;
+        }
+        List<String> users = ColumnCatchUp.usersViews(c, current, todo.stream().map(Widening::column).toList());
+        if (!users.isEmpty()) {
+            throw new UnsafeTypeChange("entity " + spec.name() + ": the source sends values column " + todo.get(0).column() + " refuses (first at "
+                    + todo.get(0).firstSource() + "), and widening " + todo.stream().map(w -> w.column() + " to " + w.to().sql()).toList()
+                    + " is refused by PostgreSQL while views use the columns: " + String.join(", ", users) + ". The partition stops here; "
+                    + "drop those views (it goes on by itself once they are gone) and create them again after the widening");
         }
         boolean view = EntityTables.tableExists(c, current.currentView());
         EntitySpec next = current;
