@@ -13,6 +13,7 @@ import io.dimstream.db.jobs.ReplayKeys;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
 import io.dimstream.db.jobs.RetiredTables;
+import io.dimstream.db.jobs.ShadowPreviews;
 import io.javalin.testtools.JavalinTest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
@@ -384,7 +385,7 @@ class ReplayPagesTest {
             try (Connection c = f.ds.getConnection(); var s = c.createStatement()) {
                 s.execute("DROP TABLE ui_journal_refs");
             }
-            new io.dimstream.db.jobs.ShadowPreviews(f.ds).discard(id, f.journal, "dora");
+            new ShadowPreviews(f.ds).discard(id, f.journal, "dora");
         }
     }
 

@@ -24,6 +24,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -226,7 +227,7 @@ class ShadowPreviewsTest {
     }
 
     private static Event withChannel(Event e, String channel) {
-        Map<String, Object> d = new java.util.LinkedHashMap<>(e.data());
+        Map<String, Object> d = new LinkedHashMap<>(e.data());
         d.put("channel", channel);
         return Event.upsert(e.eventTime(), d, e.seq(), e.source());
     }

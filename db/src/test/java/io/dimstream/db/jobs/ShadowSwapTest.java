@@ -21,6 +21,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -257,7 +258,7 @@ class ShadowSwapTest {
     }
 
     private static List<Object> row(Object... values) {
-        return java.util.Arrays.asList(values);
+        return Arrays.asList(values);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -158,7 +159,7 @@ class EvolvedColumnsTest {
     void aWideningOfAColumnAUsersViewReadsIsRefusedNamingTheViewAndGoesOnOnceItIsGone() throws SQLException {
         EntitySpec config = typed();
         // a dbt view model on the entity table, and one that does not read the column
-        try (Connection c = ds.getConnection(); java.sql.Statement st = c.createStatement()) {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
             st.execute("CREATE VIEW " + config.table() + "_visits AS SELECT id, visits FROM " + config.table());
             st.execute("CREATE VIEW " + config.table() + "_names AS SELECT id, name FROM " + config.table());
         }
@@ -174,7 +175,7 @@ class EvolvedColumnsTest {
         assertThat(List.of(columnsOf(config.table()).contains("visits integer"), catalogWithWidenings(config.name()).isEmpty()))
                 .isEqualTo(List.of(true, true));
 
-        try (Connection c = ds.getConnection(); java.sql.Statement st = c.createStatement()) {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
             st.execute("DROP VIEW " + config.table() + "_visits");
         }
         EntitySpec widened = Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, config, wider));
