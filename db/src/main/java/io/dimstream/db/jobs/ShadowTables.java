@@ -99,7 +99,7 @@ public final class ShadowTables {
 
     /** A swap that cannot be made as things are, with what to do (a 409 in the admin UI, a FAILED job's error). */
     public static final class SwapRefused extends IllegalStateException {
-        public SwapRefused(String message) {
+        SwapRefused(String message) {
             super(message);
         }
 
@@ -131,7 +131,8 @@ public final class ShadowTables {
         if (!merged.rejected().isEmpty() || merged.quarantined() > 0) {
             throw new SwapRefused("swap of " + shadow.table() + ": " + merged.rejected().size() + " events of the live "
                     + "memory were rejected and " + merged.quarantined() + " quarantined by the shadow; first rejection: "
-                    + merged.rejected().stream().findFirst().map(Object::toString).orElse("none"));
+                    + merged.rejected().stream().findFirst().map(Object::toString).orElse("none")
+                    + "; nothing was changed: fix what the rejection names and swap again, or discard the job");
         }
         String retired = retiredTable(live, jobId);
         EntitySpec retiredSpec = live.withTable(retired);
