@@ -83,18 +83,22 @@ final class ColumnCatchUp {
     }
 
     /**
-     * The views but the entity's own {@code T_current} that read any of {@code columns} of the entity
-     * table (a user's, a dbt model's): PostgreSQL refuses to change the type of a column a view uses.
+     * The views that stand in the way of retyping {@code columns} of the entity table: those but the
+     * entity's own {@code T_current} that read any of them (a user's, a dbt model's: PostgreSQL refuses
+     * to change the type of a column a view uses), and every view built on {@code T_current}, which
+     * the widening drops and makes again (PostgreSQL refuses to drop a view others depend on).
      */
     static List<String> usersViews(Connection c, EntitySpec spec, List<String> columns) throws SQLException {
         List<String> users = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement("SELECT DISTINCT v.oid::regclass::text FROM pg_depend d JOIN pg_rewrite r "
-                + "ON r.oid = d.objid JOIN pg_class v ON v.oid = r.ev_class JOIN pg_attribute a ON a.attrelid = d.refobjid "
-                + "AND a.attnum = d.refobjsubid WHERE d.refobjid = ?::regclass AND a.attname = ANY (?) AND v.oid <> d.refobjid "
-                + "AND v.oid IS DISTINCT FROM to_regclass(?) ORDER BY 1")) {
+                + "ON r.oid = d.objid JOIN pg_class v ON v.oid = r.ev_class LEFT JOIN pg_attribute a ON a.attrelid = d.refobjid "
+                + "AND a.attnum = d.refobjsubid WHERE d.classid = 'pg_rewrite'::regclass AND v.oid <> d.refobjid "
+                + "AND ((d.refobjid = ?::regclass AND a.attname = ANY (?) AND v.oid IS DISTINCT FROM to_regclass(?)) "
+                + "OR d.refobjid = to_regclass(?)) ORDER BY 1")) {
             p.setString(1, Sql.table(spec.table()));
             p.setArray(2, c.createArrayOf("text", columns.toArray()));
             p.setString(3, Sql.table(spec.currentView()));
+            p.setString(4, Sql.table(spec.currentView()));
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     users.add(rs.getString(1));
