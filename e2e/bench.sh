@@ -5,6 +5,7 @@
 #   e2e/bench.sh PipelineBenchmark --events 1000000 --keys 100000 --naive 20000
 #   e2e/bench.sh WriterBenchmark --rows 1000000 --batches 10000,100000 --runs 3 --parallel 2
 #   e2e/bench.sh LoadBenchmark --rows 500000 --changes 100000 --runs 3   (needs CHECKPOINT rights)
+#   e2e/bench.sh SwapBenchmark --rows 1000000 --keys 250000 --runs 3     (the shadow swap's lock time)
 # Every harness takes --jdbc URL (default: local dimstream_bench as postgres/postgres).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"

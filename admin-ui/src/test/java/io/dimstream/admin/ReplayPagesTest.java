@@ -13,6 +13,7 @@ import io.dimstream.db.jobs.ReplayKeys;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
 import io.dimstream.db.jobs.RetiredTables;
+import io.dimstream.db.jobs.ShadowPreviews;
 import io.javalin.testtools.JavalinTest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
@@ -352,6 +353,40 @@ class ReplayPagesTest {
     private List<String> audit(long id) throws Exception {
         return new AuditLog(f.ds).page(null, "replay.", null, 10_000).stream().filter(e -> e.target().equals("replay_job:" + id))
                 .map(e -> e.actor() + " " + e.action()).sorted().toList();
+    }
+
+    @Test
+    void aSwapThatCannotBeMadeNowAnswers409SayingWhyAndTheJobStaysReady() throws Exception {
+        long id = readyJournalJob("dora");
+        // a table of a user's references the journal's versions: the swap, which replaces its rows, cannot go on
+        try (Connection c = f.ds.getConnection(); var s = c.createStatement()) {
+            s.execute("CREATE TABLE ui_journal_refs (id text, valid_from timestamptz, CONSTRAINT ui_journal_refs_fk "
+                    + "FOREIGN KEY (id, valid_from) REFERENCES ui_journal (id, valid_from))");
+        }
+        try {
+            JavalinTest.test(f.server().app(), (app, client) -> {
+                Browser b = new Browser(client.getOrigin());
+                b.login("dora", ActionsFixture.PASSWORD);
+                List<String> liveBefore = journalRows();
+                String why = "replay job " + id + " was not swapped in (nothing changed, it is still READY): the swap replaces the rows "
+                        + "of ui_journal, which foreign keys reference: ui_journal_refs (ui_journal_refs_fk); drop them (ALTER TABLE ... "
+                        + "DROP CONSTRAINT) before the swap and add them again after it";
+
+                HttpResponse<String> page = b.post("/replay/" + id + "/swap", Map.of("_csrf", Browser.csrf(b.get("/replay/" + id).body())));
+                assertThat(List.of(page.statusCode(), page.body().contains(why)))
+                        .isEqualTo(List.of(409, true));
+                HttpResponse<String> api = new Browser(client.getOrigin()).post("/api/replays/" + id + "/swap", Map.of(), "Authorization",
+                        "Bearer " + ActionsFixture.TOKEN);
+                assertThat(List.of(api.statusCode(), JSON.readTree(api.body()))).isEqualTo(List.of(409, JSON.createObjectNode().put("error", why)));
+                assertThat(List.of(jobs.find(id).orElseThrow().state(), journalRows(), audit(id)))
+                        .isEqualTo(List.of(JobState.READY, liveBefore, List.of("dora replay.submit")));
+            });
+        } finally {
+            try (Connection c = f.ds.getConnection(); var s = c.createStatement()) {
+                s.execute("DROP TABLE ui_journal_refs");
+            }
+            new ShadowPreviews(f.ds).discard(id, f.journal, "dora");
+        }
     }
 
     @Test

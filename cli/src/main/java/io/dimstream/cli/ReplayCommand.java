@@ -11,6 +11,7 @@ import io.dimstream.db.jobs.ReplayKeys;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
 import io.dimstream.db.jobs.ShadowPreviews;
+import io.dimstream.db.jobs.ShadowTables;
 import io.dimstream.db.read.ShadowDiff;
 import io.dimstream.db.read.VersionRow;
 import io.dimstream.db.schema.EvolvedColumns;
@@ -253,6 +254,9 @@ final class ReplayCommand implements Callable<Integer> {
                 }
             } catch (ShadowPreviews.NotReady ex) {
                 throw new CliFailure(CliFailure.USAGE, ex.getMessage(), ex);
+            } catch (ShadowTables.SwapRefused ex) {
+                throw new CliFailure(CliFailure.FAILED, "replay job " + id + " was not swapped in (nothing changed, it is still READY): "
+                        + ex.getMessage(), ex);
             }
             out.flush();
             return 0;

@@ -280,6 +280,25 @@ class ReplayCommandTest {
     }
 
     @Test
+    void aSwapThatCannotBeMadeFailsSayingWhyAndTheJobStaysReady() throws Exception {
+        Path config = config();
+        long id = readyJob(config);
+        List<String> liveBefore = rows(entity);
+        try (Connection c = ds.getConnection(); var s = c.createStatement()) {
+            s.execute("CREATE TABLE " + entity + "_refs (customer_id text, valid_from timestamptz, CONSTRAINT " + entity + "_refs_fk "
+                    + "FOREIGN KEY (customer_id, valid_from) REFERENCES " + entity + " (customer_id, valid_from))");
+        }
+
+        CliRun swap = CliRun.of("replay", "--config", config.toString(), "--swap", Long.toString(id), "--user", "ops-anna");
+
+        assertThat(List.of(swap.exitCode(), swap.err())).isEqualTo(List.of(1, "dimstream replay: replay job " + id + " was not swapped in "
+                + "(nothing changed, it is still READY): the swap replaces the rows of " + entity + ", which foreign keys reference: "
+                + entity + "_refs (" + entity + "_refs_fk); drop them (ALTER TABLE ... DROP CONSTRAINT) before the swap and add them again "
+                + "after it\n"));
+        assertThat(List.of(jobs.find(id).orElseThrow().state(), rows(entity))).isEqualTo(List.of(JobState.READY, liveBefore));
+    }
+
+    @Test
     void discardDropsTheShadowAndLeavesTheLiveTableAsItWas() throws Exception {
         Path config = config();
         long id = readyJob(config);

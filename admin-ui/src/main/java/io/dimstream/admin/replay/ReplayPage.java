@@ -12,6 +12,7 @@ import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.db.jobs.ReplayJob;
 import io.dimstream.db.jobs.ReplayJobs;
 import io.dimstream.db.jobs.ShadowPreviews;
+import io.dimstream.db.jobs.ShadowTables;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import java.sql.SQLException;
@@ -30,7 +31,9 @@ import java.util.function.Function;
  * <p>A previewed rebuild: a shadow job submitted with {@code no_swap} stops READY; its page then
  * links {@code /replay/{id}/preview} (what the swap would change, {@code ShadowPreviews.preview},
  * JSON twin {@code /api/replays/{id}/preview}) and offers Swap and Discard (admin role, CSRF,
- * audited by {@code ShadowPreviews}); a job that is not READY is refused with 409.
+ * audited by {@code ShadowPreviews}); a job that is not READY is refused with 409, and so is a swap
+ * that cannot be made now ({@code ShadowTables.SwapRefused}: a foreign key on the table, views that
+ * block a column's widening), with what to do; nothing is changed and the job stays READY.
  */
 public final class ReplayPage {
 
@@ -155,6 +158,8 @@ public final class ReplayPage {
             return shadows.preview(j.id(), catalog.spec(j.entity()), limit);
         } catch (ShadowPreviews.NotReady e) {
             throw new Conflict(e.getMessage());
+        } catch (ShadowTables.SwapRefused e) {
+            throw new Conflict("replay job " + j.id() + " cannot be swapped in now: " + e.getMessage());
         }
     }
 
@@ -202,6 +207,9 @@ public final class ReplayPage {
             return swap ? shadows.swap(j.id(), catalog.spec(j.entity()), user) : shadows.discard(j.id(), catalog.spec(j.entity()), user);
         } catch (ShadowPreviews.NotReady e) {
             throw new Conflict(e.getMessage());
+        } catch (ShadowTables.SwapRefused e) {
+            // nothing was changed: the job stays READY, to be swapped once the cause is gone, or discarded
+            throw new Conflict("replay job " + j.id() + " was not swapped in (nothing changed, it is still READY): " + e.getMessage());
         }
     }
 

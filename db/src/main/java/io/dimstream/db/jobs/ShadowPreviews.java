@@ -2,6 +2,8 @@ package io.dimstream.db.jobs;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.ShadowDiff;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
@@ -61,8 +63,9 @@ public final class ShadowPreviews {
     /**
      * What swapping in job {@code id}'s shadow would change now, listing at most {@code limit} keys.
      *
-     * @param live the job's entity as the live table has it (the catalog's columns merged in)
+     * @param live the job's entity (the catalog's columns are read here)
      * @throws NotReady when the job is not a READY shadow job
+     * @throws ShadowTables.SwapRefused when the swap could not be made now, saying why
      */
     public Preview preview(long id, EntitySpec live, int limit) throws SQLException {
         return Transactions.inTransaction(ds, c -> {
@@ -71,8 +74,10 @@ public final class ShadowPreviews {
             try (Statement s = c.createStatement()) {
                 s.execute("SET LOCAL TimeZone = 'UTC'");
             }
-            ApplyResult merged = ShadowTables.mergeLiveEvents(c, writer, live, shadow);
-            ShadowDiff diff = ShadowDiff.compute(c, live, shadow, limit);
+            // the entity's columns now: one added while the job waited is merged and compared too
+            EntitySpec now = EvolvedColumns.withCatalog(c, live);
+            ApplyResult merged = ShadowTables.mergeLiveEvents(c, writer, now, shadow);
+            ShadowDiff diff = ShadowDiff.compute(c, now, now.withTable(shadow.table()), limit);
             c.rollback(); // the merge was only for the preview: the swap makes its own
             return new Preview(job, live.table(), shadow.table(), merged.applied(), diff);
         });
@@ -84,6 +89,7 @@ public final class ShadowPreviews {
      * {@code replay.swap}, all in one transaction.
      *
      * @throws NotReady when the job is not a READY shadow job
+     * @throws ShadowTables.SwapRefused when the swap cannot be made, saying why (nothing changed; the job stays READY)
      */
     public ReplayJob swap(long id, EntitySpec live, String user) throws SQLException {
         AuditLog.requireUser(user);
@@ -162,8 +168,7 @@ public final class ShadowPreviews {
                     + "offsets waits for a swap or discard");
         }
         EntitySpec shadow = ShadowTables.shadowSpec(live, id);
-        if (requireTables && (!io.dimstream.db.schema.EntityTables.tableExists(c, shadow.table())
-                || !io.dimstream.db.schema.EntityTables.tableExists(c, shadow.memoryTable()))) {
+        if (requireTables && (!EntityTables.tableExists(c, shadow.table()) || !EntityTables.tableExists(c, shadow.memoryTable()))) {
             throw new NotReady("the shadow table " + shadow.table() + " of replay job " + id + " is missing (dropped by hand?); "
                     + "discard the job and submit the replay again");
         }

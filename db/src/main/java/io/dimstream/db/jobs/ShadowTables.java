@@ -6,6 +6,8 @@ import io.dimstream.db.event.Event;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Source;
 import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.schema.EvolvedColumns;
+import io.dimstream.db.snapshot.SnapshotSlices;
 import io.dimstream.db.sql.Sql;
 import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.write.ApplyResult;
@@ -16,9 +18,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -28,21 +32,28 @@ import javax.sql.DataSource;
  * <ol>
  *   <li>{@code LOCK} the live event memory and the live table (in the order the writer touches
  *       them, so the streaming sink waits instead of deadlocking);</li>
+ *   <li>the entity's columns as they are now (the catalog, {@code dimstream.entity_columns}: columns
+ *       added or widened while the job ran) on both tables ({@link EvolvedColumns#catchUp});</li>
  *   <li>apply through the writer, into the shadow, every event the live memory holds that the
  *       shadow's memory does not hold with the same content (what the live sink wrote after the
  *       job's end offsets, events loaded from files, quarantined events applied by a user), with
  *       the lateness horizon lifted (the live table accepted them) and their live {@code seq}, so
  *       they win a same-time tie against replayed events exactly as they did in the live table;</li>
- *   <li>rename the live table and memory to {@code <table>_replaced_<job>} and
- *       {@code <table>_replaced_<job>_events} (kept for comparison; drop them when satisfied), the
- *       shadow ones to the live names, their indexes, constraints and partitions
- *       ({@code table-partitions}) along;</li>
- *   <li>point the view {@code <table>_current} and the function {@code <table>_as_of} at the new table.</li>
+ *   <li>the live table takes the shadow's contents and keeps its identity ({@link ContentExchange}:
+ *       its OID, so the views, grants and comments users have on it and on {@code <table>_current}
+ *       keep working and see the new rows); the replaced contents are kept as
+ *       {@code <table>_replaced_<job>} (a plain copy, for comparison; drop it when satisfied). A
+ *       rebuild that changes the table's partitioning ({@code table-partitions}) needs a new table:
+ *       the shadow is renamed in and what users built on the old one carried over ({@link LayoutChange});</li>
+ *   <li>the event memories (internal) are swapped by renaming, the live one kept as
+ *       {@code <table>_replaced_<job>_events}, with their indexes, constraints and partitions;</li>
  *   <li>a snapshot entity's rebuild: record as the entity's the slices the job's range completed
  *       ({@link ReplaySlices#completeSlices}), as a load records a slice, so the live sink re-judges
  *       them; both swaps (the worker's and a previewed one's, {@link ShadowPreviews}) go through here.</li>
  * </ol>
- * Readers see the old table or the new one, never a mix.
+ * Readers see the old table or the new one, never a mix. A swap that cannot be made (events of the
+ * live memory the shadow refuses, a foreign key on the table, a column type views block) is refused
+ * with {@link SwapRefused}, naming what to do; nothing is changed then.
  */
 public final class ShadowTables {
 
@@ -86,45 +97,78 @@ public final class ShadowTables {
     public record Swap(String retiredTable, String retiredMemory, ApplyResult merged) {
     }
 
+    /** A swap that cannot be made as things are, with what to do (a 409 in the admin UI, a FAILED job's error). */
+    public static final class SwapRefused extends IllegalStateException {
+        SwapRefused(String message) {
+            super(message);
+        }
+
+        SwapRefused(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /**
      * Swaps the shadow in, in the caller's transaction (see the class comment). The caller holds
      * the job's lease (locked row) and commits.
+     *
+     * @param live the entity as the job started (the catalog's columns now are read here)
+     * @throws SwapRefused when the swap cannot be made; the caller rolls back
      */
     public static Swap swap(Connection c, Scd2Writer writer, EntitySpec live, EntitySpec shadow, long jobId) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("SET LOCAL TimeZone = 'UTC'");
             s.execute("LOCK TABLE " + Sql.table(live.memoryTable()) + ", " + Sql.table(live.table()) + " IN ACCESS EXCLUSIVE MODE");
         }
-        ApplyResult merged = mergeLiveEvents(c, writer, live, shadow);
+        EntitySpec now = EvolvedColumns.withCatalog(c, live);
+        try {
+            // a column the catalog has and the live table lacks: one a replay added to its shadow
+            EvolvedColumns.catchUp(c, now);
+        } catch (EvolvedColumns.UnsafeTypeChange e) {
+            throw new SwapRefused("swap of " + shadow.table() + " into " + live.table() + ": " + e.getMessage(), e);
+        }
+        ApplyResult merged = mergeLiveEvents(c, writer, now, shadow);
         if (!merged.rejected().isEmpty() || merged.quarantined() > 0) {
-            throw new IllegalStateException("swap of " + shadow.table() + ": " + merged.rejected().size() + " events of the live "
+            throw new SwapRefused("swap of " + shadow.table() + ": " + merged.rejected().size() + " events of the live "
                     + "memory were rejected and " + merged.quarantined() + " quarantined by the shadow; first rejection: "
-                    + merged.rejected().stream().findFirst().map(Object::toString).orElse("none"));
+                    + merged.rejected().stream().findFirst().map(Object::toString).orElse("none")
+                    + "; nothing was changed: fix what the rejection names and swap again, or discard the job");
         }
         String retired = retiredTable(live, jobId);
         EntitySpec retiredSpec = live.withTable(retired);
-        rename(c, live.table(), retiredSpec.table());
-        rename(c, live.memoryTable(), retiredSpec.memoryTable());
-        rename(c, shadow.table(), live.table());
-        rename(c, shadow.memoryTable(), live.memoryTable());
-        EntityTables.recreateViewAndFunction(c, live);
+        if (EntityTables.samePartitioning(c, live.table(), shadow.table())) {
+            ContentExchange.exchange(c, live.table(), shadow.table(), retired);
+        } else {
+            LayoutChange.swapIn(c, now, shadow.table(), retired);
+        }
+        TableRenames.rename(c, live.memoryTable(), retiredSpec.memoryTable());
+        TableRenames.rename(c, shadow.memoryTable(), live.memoryTable());
         // a snapshot entity's rebuild: the slices the job's range completed become the entity's now, so
         // the live sink's judgements of older slices re-judge them in the swapped-in table (no rows: nothing)
-        for (java.time.Instant t : ReplaySlices.completeSlices(ReplaySlices.load(c, jobId))) {
-            io.dimstream.db.snapshot.SnapshotSlices.completeLoaded(c, live.name(), t);
+        for (Instant t : ReplaySlices.completeSlices(ReplaySlices.load(c, jobId))) {
+            SnapshotSlices.completeLoaded(c, live.name(), t);
         }
         return new Swap(retired, retiredSpec.memoryTable(), merged);
     }
 
     /**
-     * The swap's merge step alone, in the caller's transaction: applies to the shadow every event of
-     * the live memory the shadow's memory does not hold with the same content, lateness horizon
-     * lifted. {@link #swap} does it under its locks; a preview ({@link ShadowPreviews}) does it in a
-     * transaction it rolls back, to show what the swap would make of the shadow now.
+     * The swap's merge step alone, in the caller's transaction: brings the shadow to the entity's
+     * columns now (added or widened while it was filled, {@link EvolvedColumns#catchUp}) and applies
+     * to it every event of the live memory the shadow's memory does not hold with the same content,
+     * lateness horizon lifted. {@link #swap} does it under its locks; a preview ({@link ShadowPreviews})
+     * does it in a transaction it rolls back, to show what the swap would make of the shadow now.
+     *
+     * @param live the entity with the catalog's columns now ({@link EvolvedColumns#withCatalog})
      */
     static ApplyResult mergeLiveEvents(Connection c, Scd2Writer writer, EntitySpec live, EntitySpec shadow) throws SQLException {
-        List<Event> missing = liveEventsMissingFromShadow(c, live, shadow);
-        EntitySpec unlimited = shadow.withLatenessHorizon(Optional.empty());
+        EntitySpec target = live.withTable(shadow.table());
+        try {
+            EvolvedColumns.catchUp(c, target);
+        } catch (EvolvedColumns.UnsafeTypeChange e) {
+            throw new SwapRefused("swap of " + shadow.table() + " into " + live.table() + ": " + e.getMessage(), e);
+        }
+        List<Event> missing = liveEventsMissingFromShadow(c, live, target);
+        EntitySpec unlimited = target.withLatenessHorizon(Optional.empty());
         return missing.isEmpty() ? ApplyResult.empty() : writer.apply(c, unlimited, missing);
     }
 
@@ -137,7 +181,7 @@ public final class ShadowTables {
         List<String> key = live.key();
         String keyJson = Sql.jsonObject("x", key, col -> live.type(col) == ColumnType.JSONB);
         String dataJson = Sql.jsonObject("x", live.dataColumns(), col -> live.type(col) == ColumnType.JSONB);
-        java.util.function.Function<String, String> content = a -> "(" + a + ".is_deleted, " + a + ".record_hash"
+        Function<String, String> content = a -> "(" + a + ".is_deleted, " + a + ".record_hash"
                 + (live.type1().isEmpty() ? "" : ", " + Sql.list(a, live.type1())) + ")";
         String sql = "SELECT jsonb_build_object('op', CASE WHEN x.is_deleted THEN 'delete' ELSE 'upsert' END, 'event_time', x.event_time, "
                 + "'data', CASE WHEN x.is_deleted THEN " + keyJson + " ELSE " + dataJson + " END)::text, x.seq, x.source_topic, "
@@ -168,53 +212,5 @@ public final class ShadowTables {
             throw new IllegalStateException("stored event " + json + " does not parse: " + p.rejection());
         }
         return p.event();
-    }
-
-    /** The first column of a catalog query's rows, its one parameter the table {@code table}. */
-    private static List<String> names(Connection c, String sql, String table) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (PreparedStatement p = c.prepareStatement(sql)) {
-            p.setString(1, Sql.table(table));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static void rename(Connection c, String from, String to) throws SQLException {
-        String fromBare = Sql.nameOf(from);
-        String toBare = Sql.nameOf(to);
-        String schema = Sql.schemaOf(from);
-        String schemaDot = schema == null ? "" : schema + ".";
-        List<String> indexes = names(c, "SELECT ic.relname FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid "
-                + "WHERE i.indrelid = ?::regclass", from);
-        List<String> checks = names(c, "SELECT conname FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'c'", from);
-        List<String> partitions = names(c, "SELECT pc.relname FROM pg_inherits i JOIN pg_class pc ON pc.oid = i.inhrelid "
-                + "WHERE i.inhparent = ?::regclass ORDER BY pc.relname", from);
-        try (Statement s = c.createStatement()) {
-            s.execute("ALTER TABLE " + Sql.table(from) + " RENAME TO " + Sql.ident(toBare));
-            // an index backing a constraint (the primary key) renames its constraint along
-            for (String ix : indexes) {
-                if (ix.startsWith(fromBare)) {
-                    s.execute("ALTER INDEX " + Sql.table(schemaDot + ix) + " RENAME TO " + Sql.ident(toBare + ix.substring(fromBare.length())));
-                }
-            }
-            for (String ck : checks) {
-                if (ck.startsWith(fromBare)) {
-                    // renames the partitions' inherited copies along
-                    s.execute("ALTER TABLE " + Sql.table(to) + " RENAME CONSTRAINT " + Sql.ident(ck) + " TO "
-                            + Sql.ident(toBare + ck.substring(fromBare.length())));
-                }
-            }
-        }
-        // table-partitions: the partitions (<table>_p0 ..) and their own indexes follow the parent's name
-        for (String part : partitions) {
-            if (part.startsWith(fromBare)) {
-                rename(c, schemaDot + part, schemaDot + toBare + part.substring(fromBare.length()));
-            }
-        }
     }
 }

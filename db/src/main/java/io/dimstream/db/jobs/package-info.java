@@ -17,9 +17,16 @@
  *       whether its first record there was read after a boundary, its marker's offset), written
  *       in the batch transaction with the positions so a resumed job judges the same slices.</li>
  *   <li>{@link io.dimstream.db.jobs.ShadowTables}: a shadow job's fresh table and event memory,
- *       and the atomic swap (lock the live table, merge the live memory into the shadow through
- *       the writer, rename (partitions and their indexes along), re-point the view and function; the replaced table is kept as
- *       {@code <table>_replaced_<job>}).</li>
+ *       and the atomic swap: lock the live table, bring both tables to the entity's columns now
+ *       (the catalog), merge the live memory into the shadow through the writer, then exchange
+ *       CONTENTS ({@code ContentExchange}: the replaced rows copied to {@code <table>_replaced_<job>},
+ *       the live table truncated and filled from the shadow by column name), so the live table keeps
+ *       its identity and users' views (dbt view models), grants and comments on it and on
+ *       {@code <table>_current} see the new rows. Only a rebuild that changes the partitioning
+ *       renames the shadow in ({@code LayoutChange}, users' views made again over it from their
+ *       definitions, grants and comments carried). The event memory, internal, is swapped by
+ *       renaming ({@code TableRenames}: indexes, constraints, partitions along). A swap that cannot
+ *       be made is refused ({@code SwapRefused}) with what to do.</li>
  *   <li>{@link io.dimstream.db.jobs.ShadowPreviews}: a previewed rebuild. A shadow job submitted
  *       with {@code no_swap} stops READY (V010); its preview merges the live events the shadow
  *       lacks exactly as the swap would, compares with {@link io.dimstream.db.read.ShadowDiff},

@@ -139,7 +139,7 @@ public final class ColumnOrigins {
         Map<String, EvolvedColumns.Column> rows = catalog.stream()
                 .collect(Collectors.toMap(EvolvedColumns.Column::column, Function.identity()));
         List<Column> out = new ArrayList<>();
-        for (Map.Entry<String, String> col : EntityTables.expectedTableColumns(merged).entrySet()) {
+        for (Map.Entry<String, String> col : TableCheck.expectedTableColumns(merged).entrySet()) {
             String name = col.getKey();
             EvolvedColumns.Column row = rows.get(name);
             EvolvedColumns.Column added = merged.evolved().contains(name) ? row : null;

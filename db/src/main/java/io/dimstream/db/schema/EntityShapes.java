@@ -1,11 +1,8 @@
 package io.dimstream.db.schema;
 
 import io.dimstream.db.entity.EntitySpec;
-import io.dimstream.db.entity.TypeWidening;
-import io.dimstream.db.sql.Sql;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -143,36 +140,7 @@ public final class EntityShapes {
      */
     public EntitySpec conform(Connection c, EntitySpec shape, EntitySpec target) throws SQLException {
         EntitySpec out = shape.withTable(target.table());
-        Map<String, String> has = EntityTables.columnTypes(c, out.table());
-        Map<String, String> memoryHas = EntityTables.columnTypes(c, out.memoryTable());
-        try (Statement s = c.createStatement()) {
-            for (String col : shape.columns().keySet()) {
-                TypeWidening.ColumnDef want = TypeWidening.ColumnDef.of(shape, col);
-                String now = has.get(col);
-                if (now == null) {
-                    s.execute("ALTER TABLE " + Sql.table(out.table()) + " ADD COLUMN IF NOT EXISTS " + Sql.ident(col) + " " + want.sql());
-                } else if (!now.equals(want.sql()) && widens(now, want)) {
-                    s.execute("ALTER TABLE " + Sql.table(out.table()) + " ALTER COLUMN " + Sql.ident(col) + " TYPE " + want.sql());
-                }
-                String memoryNow = memoryHas.get(col);
-                String plain = want.type().sqlName();
-                if (memoryNow == null && !shape.key().contains(col)) {
-                    s.execute("ALTER TABLE " + Sql.table(out.memoryTable()) + " ADD COLUMN IF NOT EXISTS " + Sql.ident(col) + " " + plain);
-                } else if (memoryNow != null && !memoryNow.equals(plain) && widens(memoryNow, TypeWidening.ColumnDef.of(want.type()))) {
-                    s.execute("ALTER TABLE " + Sql.table(out.memoryTable()) + " ALTER COLUMN " + Sql.ident(col) + " TYPE " + plain);
-                }
-            }
-        }
+        EvolvedColumns.catchUp(c, out);
         return out;
-    }
-
-    /** Whether {@code want} is a safe widening of the column's type {@code now} (a type dimstream does not know: no). */
-    private static boolean widens(String now, TypeWidening.ColumnDef want) {
-        try {
-            TypeWidening.ColumnDef from = TypeWidening.ColumnDef.parse(now);
-            return !from.equals(want) && TypeWidening.isSafe(from, want);
-        } catch (IllegalArgumentException unknown) {
-            return false;
-        }
     }
 }

@@ -99,6 +99,7 @@ public final class EvolvedColumns {
      * schema says the column's type changed in a way dimstream does not apply by itself. Thrown by
      * {@link #widen} before any DDL; the sink's partition stops on it (retried with backoff, reported
      * failing, then stuck), so no event of the partition lands out of order while someone decides.
+     * Thrown by {@link #catchUp} too, also when views of a user's use a column it must widen.
      */
     public static final class UnsafeTypeChange extends RuntimeException {
 
@@ -174,6 +175,30 @@ public final class EvolvedColumns {
         return merge(spec, list(ds, spec.name()));
     }
 
+    /** {@link #merge} with the catalog read in the caller's transaction. */
+    public static EntitySpec withCatalog(Connection c, EntitySpec spec) throws SQLException {
+        return merge(spec, list(c, spec.name()));
+    }
+
+    /**
+     * Brings the entity table and event memory named by {@code spec} (the catalog merged in,
+     * {@link #withCatalog}) to its columns, in the caller's transaction: a column they lack is added
+     * (nullable, last), a column narrower than the spec's type is widened (a safe widening only; the
+     * view {@code T_current} dropped and made again, as {@link #widen} does), the view made again by
+     * name when a column was added. The catalog is not written: it holds these columns already. For a
+     * table written apart while columns were added or widened: a shadow replay's table, and the live
+     * table at its swap.
+     *
+     * @return what was changed, one line each
+     * @throws UnsafeTypeChange before any change of a type, when a column's type is no safe widening of
+     *                          the table's, or when views of a user's use a column to widen (naming them)
+     */
+    public static List<String> catchUp(Connection c, EntitySpec spec) throws SQLException {
+        List<String> done = ColumnCatchUp.run(c, spec);
+        done.forEach(d -> LOG.info("entity {}: {}", spec.name(), d));
+        return done;
+    }
+
     /**
      * Adds columns to the entity in the caller's transaction: {@code ALTER TABLE ... ADD COLUMN}
      * (nullable) on the entity table and its event memory, the catalog rows, the view {@code T_current}
@@ -234,9 +259,7 @@ public final class EvolvedColumns {
         }
         if (EntityTables.tableExists(c, merged.currentView())) {
             // only where the entity's view exists: a replay's shadow table gets its own at swap time
-            try (Statement s = c.createStatement()) {
-                s.execute(EntityTables.viewAndFunctionSql(merged).split(";\n")[0]);
-            }
+            EntityDdl.currentView(c, merged);
         }
         return merged;
     }
@@ -254,7 +277,8 @@ public final class EvolvedColumns {
      * under an exclusive lock (the other widenings change only the catalog): large tables take a while,
      * once.
      *
-     * @throws UnsafeTypeChange before any DDL, when a change asked for is no safe widening
+     * @throws UnsafeTypeChange before any DDL, when a change asked for is no safe widening, or when
+     *                          views of a user's (a dbt model's) read a column to widen (naming them)
      */
     public static EntitySpec widen(Connection c, EntitySpec spec, List<Widening> widenings) throws SQLException {
         lock(c, spec);
@@ -293,6 +317,13 @@ public final class EvolvedColumns {
         if (todo.isEmpty()) {
             return current;
         }
+        List<String> users = ColumnCatchUp.usersViews(c, current, todo.stream().map(Widening::column).toList());
+        if (!users.isEmpty()) {
+            throw new UnsafeTypeChange("entity " + spec.name() + ": the source sends values column " + todo.get(0).column() + " refuses (first at "
+                    + todo.get(0).firstSource() + "), and widening " + todo.stream().map(w -> w.column() + " to " + w.to().sql()).toList()
+                    + " is refused by PostgreSQL while views use the columns: " + String.join(", ", users) + ". The partition stops here; "
+                    + "drop those views (it goes on by itself once they are gone) and create them again after the widening");
+        }
         boolean view = EntityTables.tableExists(c, current.currentView());
         EntitySpec next = current;
         try (Statement s = c.createStatement()) {
@@ -313,15 +344,15 @@ public final class EvolvedColumns {
                 next = next.withColumnType(w.column(), w.to());
             }
             if (view) {
-                s.execute(EntityTables.viewAndFunctionSql(next).split(";\n")[0]);
+                EntityDdl.currentView(c, next);
             }
         }
         return next;
     }
 
-    /** The column's type in the table now ({@link EntityTables#columnTypes}); empty when unknown to dimstream. */
+    /** The column's type in the table now ({@link TableCheck#columnTypes}); empty when unknown to dimstream. */
     private static Optional<TypeWidening.ColumnDef> tableType(Connection c, String table, String column) throws SQLException {
-        String type = EntityTables.columnTypes(c, table).get(column);
+        String type = TableCheck.columnTypes(c, table).get(column);
         if (type == null) {
             return Optional.empty();
         }
@@ -351,9 +382,7 @@ public final class EvolvedColumns {
         EntitySpec next = current.withColumnType(w.column(), table);
         if (!EntityTables.tableExists(c, next.currentView())) {
             // dropped for the change, as the message says: made again with the column's type now
-            try (Statement s = c.createStatement()) {
-                s.execute(EntityTables.viewAndFunctionSql(next).split(";\n")[0]);
-            }
+            EntityDdl.currentView(c, next);
         }
         LOG.info("entity {}: column '{}' was changed by hand from {} to {}; going on with it (declare it in the config)",
                 current.name(), w.column(), before.sql(), table.sql());

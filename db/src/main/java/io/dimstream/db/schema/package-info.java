@@ -1,14 +1,20 @@
 /**
  * Database objects: Flyway migrations of dimstream's own schema ({@code dimstream.*}, run at every
- * start) and the per-entity tables, view and as-of function, created when missing and validated
- * fully when present: column names and exact types (modifiers included), nullability, NOT NULL
- * columns dimstream does not fill, the generated {@code is_current}, and the invariant indexes and
- * check, recognised by definition rather than name. Each difference is refused at start with the
+ * start) and the per-entity tables, view and as-of function ({@link io.dimstream.db.schema.EntityTables},
+ * the entry point; the DDL in {@code EntityDdl}, the reading of the catalog and the validation in
+ * {@code TableCheck}), created when missing and validated fully when present: column names and
+ * exact types (modifiers included), nullability, NOT NULL columns dimstream does not fill, the
+ * generated {@code is_current}, and the invariant indexes and check, recognised by definition
+ * rather than name. Each difference is refused at start with the
  * statement that fixes it; constraints and triggers dimstream cannot know are warned about.
  * With {@code table-partitions: N} the table and its event memory are created {@code PARTITION BY
  * HASH (key)} with N partitions each ({@code <table>_p0} ..); every invariant index holds the key,
  * so it is one index per partition and holds as on a plain table. An existing table partitioned
  * otherwise is written as it is, with a warning (a shadow replay rebuilds it).
+ * The view {@code T_current} and the function {@code T_as_of} are made by column NAME from the table
+ * as the catalog has it, never by position: {@code CREATE OR REPLACE VIEW} may only append columns,
+ * so the view's own columns come first in its order and the table's others after them, and the view
+ * keeps its OID, grants, comments and the views users built on it.
  *
  * <p>{@link io.dimstream.db.schema.EvolvedColumns}: the catalog of columns added while running
  * ({@code dimstream.entity_columns}, V008). A column is added to the table and its event memory and

@@ -4,21 +4,27 @@ import static io.dimstream.db.jobs.JobsFixtures.up;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.TypeWidening;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.ShadowDiff;
 import io.dimstream.db.read.ShadowDiff.KeyDiff;
 import io.dimstream.db.read.ShadowDiff.Kind;
 import io.dimstream.db.read.VersionRow;
+import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ReferenceModel;
 import io.dimstream.db.write.Scd2Writer;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -165,6 +171,76 @@ class ShadowPreviewsTest {
                         + "\"replaced_kept_as\": \"" + s.live().table() + "_replaced_" + s.job() + "\"}")));
         assertThatThrownBy(() -> previews.discard(s.job(), s.live(), "carol")).isInstanceOf(ShadowPreviews.NotReady.class)
                 .hasMessageStartingWith("replay job " + s.job() + " is SUCCEEDED, not READY");
+    }
+
+    @Test
+    void aColumnAddedWhileTheJobWaitedIsInItsPreviewAndItsSwapAndTheLiveColumnOrderStays() throws SQLException {
+        Setup s = readyJob("preview_evolved");
+        // while the job waits, the source sends a new field: the live sink adds it (last) and writes with it
+        EntitySpec now = Transactions.inTransaction(ds, c -> EvolvedColumns.add(c, s.live(),
+                List.of(new EvolvedColumns.NewColumn("channel", ColumnType.TEXT, true, "crm-0@200"))));
+        Event withChannel = withChannel(up("E", 8, "e1", "Kyiv", 2, 200), "sms");
+        writer.apply(now, List.of(withChannel));
+        List<String> order = columns(s.live().table());
+
+        ShadowPreviews.Preview p = previews.preview(s.job(), s.live(), 100);
+
+        // merged as the swap would: C's later event and E's new version with the channel, which both tables
+        // then hold alike; E still differs by its replayed type-1 change of day 6 (its first version's last_login)
+        assertThat(p.mergedEvents()).isEqualTo(2);
+        assertThat(p.diff().keys().stream().map(k -> k.key().get("customer_id") + " " + k.kind()).toList())
+                .isEqualTo(List.of("A CHANGED", "B REMOVED", "D ADDED", "E CHANGED"));
+        assertThat(p.diff().keys().get(3).versionsAdded().stream().map(v -> v.attributes().get("channel") + " "
+                + v.attributes().get("last_login")).toList()).isEqualTo(List.of("null 2"));
+
+        previews.swap(s.job(), s.live(), "carol");
+
+        List<Event> all = new ArrayList<>(REPLAYED);
+        all.add(LIVE_AFTER_END);
+        all.add(withChannel);
+        assertThat(EntityTableReader.rows(ds, now)).isEqualTo(new ReferenceModel(now).rows(all));
+        assertThat(columns(s.live().table())).isEqualTo(order);
+    }
+
+    @Test
+    void aSwapThatCannotBeMadeIsRefusedSayingWhatToDoAndChangesNothing() throws SQLException {
+        Setup s = readyJob("preview_refused_swap");
+        // the shadow's last_login was widened (a replay that met a value beyond bigint), the live table's not yet,
+        // and a view of a user's reads the live column, which PostgreSQL then refuses to retype
+        Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, s.shadow(), List.of(new EvolvedColumns.Widening("last_login",
+                TypeWidening.ColumnDef.of(ColumnType.NUMERIC), "crm-0@300"))));
+        exec("CREATE VIEW " + s.live().table() + "_logins AS SELECT customer_id, last_login FROM " + s.live().table());
+        List<String> liveBefore = JobsFixtures.wholeRows(ds, s.live().table());
+
+        assertThatThrownBy(() -> previews.swap(s.job(), s.live(), "carol")).isInstanceOf(ShadowTables.SwapRefused.class)
+                .hasMessage("swap of " + s.shadow().table() + " into " + s.live().table() + ": entity " + s.live().name() + ": columns "
+                        + "[last_login] of " + s.live().table() + " must be widened to the entity's types (the catalog's, "
+                        + "dimstream.entity_columns), which PostgreSQL refuses while views use them: " + s.live().table() + "_logins; drop "
+                        + "those views, retry, and create them again");
+
+        assertThat(List.of(jobs.find(s.job()).orElseThrow().state(), JobsFixtures.wholeRows(ds, s.live().table())))
+                .isEqualTo(List.of(JobState.READY, liveBefore));
+        exec("DROP VIEW " + s.live().table() + "_logins");
+        assertThat(previews.swap(s.job(), s.live(), "carol").state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(JobsFixtures.query(ds, "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = ?::regclass "
+                + "AND attname = 'last_login'", s.live().table())).isEqualTo(List.of(List.of("numeric")));
+    }
+
+    private static Event withChannel(Event e, String channel) {
+        Map<String, Object> d = new LinkedHashMap<>(e.data());
+        d.put("channel", channel);
+        return Event.upsert(e.eventTime(), d, e.seq(), e.source());
+    }
+
+    private void exec(String sql) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    private List<String> columns(String table) throws SQLException {
+        return JobsFixtures.query(ds, "SELECT attname::text FROM pg_attribute WHERE attrelid = ?::regclass AND attnum > 0 "
+                + "AND NOT attisdropped ORDER BY attnum", table).stream().map(r -> (String) r.get(0)).toList();
     }
 
     @Test

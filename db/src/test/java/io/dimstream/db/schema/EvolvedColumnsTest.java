@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -152,6 +153,37 @@ class EvolvedColumnsTest {
                 List.of("visits", "text", "type1", "t-0@9", "config", "integer")));
         // a restart with the config still saying integer: the config's word, which the table check then refuses
         assertThat(EvolvedColumns.withCatalog(ds, config).type("visits")).isEqualTo(ColumnType.INTEGER);
+    }
+
+    @Test
+    void aWideningOfAColumnAUsersViewReadsIsRefusedNamingTheViewAndGoesOnOnceItIsGone() throws SQLException {
+        EntitySpec config = typed();
+        // a dbt view model on the entity table, one on its _current view (which the widening drops and
+        // makes again), and one that does not read the column
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("CREATE VIEW " + config.table() + "_visits AS SELECT id, visits FROM " + config.table());
+            st.execute("CREATE VIEW " + config.table() + "_now AS SELECT id, name FROM " + config.currentView());
+            st.execute("CREATE VIEW " + config.table() + "_names AS SELECT id, name FROM " + config.table());
+        }
+        List<EvolvedColumns.Widening> wider = List.of(new EvolvedColumns.Widening("visits", TypeWidening.ColumnDef.of(ColumnType.BIGINT),
+                "crm.people-0@7"));
+
+        assertThatThrownBy(() -> Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, config, wider)))
+                .isInstanceOf(EvolvedColumns.UnsafeTypeChange.class)
+                .hasMessage("entity " + config.name() + ": the source sends values column visits refuses (first at crm.people-0@7), and "
+                        + "widening [visits to bigint] is refused by PostgreSQL while views use the columns: " + config.table() + "_now, "
+                        + config.table() + "_visits. "
+                        + "The partition stops here; drop those views (it goes on by itself once they are gone) and create them again "
+                        + "after the widening");
+        assertThat(List.of(columnsOf(config.table()).contains("visits integer"), catalogWithWidenings(config.name()).isEmpty()))
+                .isEqualTo(List.of(true, true));
+
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("DROP VIEW " + config.table() + "_visits, " + config.table() + "_now");
+        }
+        EntitySpec widened = Transactions.inTransaction(ds, c -> EvolvedColumns.widen(c, config, wider));
+        assertThat(widened).isEqualTo(config.withColumnType("visits", TypeWidening.ColumnDef.of(ColumnType.BIGINT)));
+        assertThat(columnsOf(config.table())).contains("visits bigint");
     }
 
     @Test
