@@ -26,7 +26,7 @@ import io.dimstream.admin.web.JettyErrors;
 import io.dimstream.admin.web.Json;
 import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.admin.web.Views;
-import io.dimstream.config.AdminConfig;
+import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.KeyIncidents;

@@ -4,7 +4,7 @@ import io.dimstream.admin.AdminServer;
 import io.dimstream.admin.AdminSettings;
 import io.dimstream.config.ConfigException;
 import io.dimstream.config.DimstreamConfig;
-import io.dimstream.config.EntityConfig;
+import io.dimstream.config.model.EntityConfig;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.Migrations;

@@ -5,7 +5,7 @@ import io.dimstream.app.load.LoadException;
 import io.dimstream.app.load.LoadReport;
 import io.dimstream.config.ConfigException;
 import io.dimstream.config.DimstreamConfig;
-import io.dimstream.config.PostgresConfig;
+import io.dimstream.config.model.PostgresConfig;
 import io.dimstream.db.secrets.Secrets;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;

@@ -1,8 +1,8 @@
 package io.dimstream.cli;
 
-import io.dimstream.config.ConfigKey;
-import io.dimstream.config.ConfigKeys;
-import io.dimstream.config.ConfigSection;
+import io.dimstream.config.keys.ConfigKey;
+import io.dimstream.config.keys.ConfigKeys;
+import io.dimstream.config.keys.ConfigSection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ListResourceBundle;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.dimstream.config.DimstreamConfig;
-import io.dimstream.config.EntityConfig;
+import io.dimstream.config.model.EntityConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.sql.Sql;

@@ -4,7 +4,7 @@ import io.dimstream.admin.AdminServer;
 import io.dimstream.admin.AdminSettings;
 import io.dimstream.admin.auth.Sessions;
 import io.dimstream.app.demo.StreamingDemo;
-import io.dimstream.config.AdminConfig;
+import io.dimstream.config.model.AdminConfig;
 import io.dimstream.app.load.LoadReport;
 import io.dimstream.app.metrics.MetricsHttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

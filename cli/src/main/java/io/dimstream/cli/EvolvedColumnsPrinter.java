@@ -1,8 +1,8 @@
 package io.dimstream.cli;
 
 import io.dimstream.config.DimstreamConfig;
-import io.dimstream.config.EntityConfig;
-import io.dimstream.config.PostgresConfig;
+import io.dimstream.config.model.EntityConfig;
+import io.dimstream.config.model.PostgresConfig;
 import io.dimstream.db.secrets.Secrets;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;

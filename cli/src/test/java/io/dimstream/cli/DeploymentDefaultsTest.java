@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.dimstream.config.AdminConfig;
+import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.ConfigException;
 import io.dimstream.config.DimstreamConfig;
 import java.nio.file.Files;

@@ -3,9 +3,9 @@ package io.dimstream.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
-import io.dimstream.config.ConfigKey;
-import io.dimstream.config.ConfigKeys;
-import io.dimstream.config.ConfigKeys.ServiceReplayKeys;
+import io.dimstream.config.keys.ConfigKey;
+import io.dimstream.config.keys.ConfigKeys;
+import io.dimstream.config.keys.ConfigKeys.ServiceReplayKeys;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,13 @@
 package io.dimstream.cli;
 
+import io.dimstream.config.keys.ConfigDefaults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.app.replay.ReplaySettings;
 import io.dimstream.config.DimstreamConfig;
-import io.dimstream.config.ServiceConfig;
+import io.dimstream.config.model.ServiceConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -62,7 +63,7 @@ class RunCommandServiceTest {
 
     @Test
     void withoutFileOrFlagsTheDefaultsAreTheOldFlagDefaults() {
-        DimstreamConfig noService = FILE.withService(ServiceConfig.DEFAULTS);
+        DimstreamConfig noService = FILE.withService(ConfigDefaults.SERVICE);
 
         assertThat(ServiceOptions.of(Path.of("data"), run().withFlags(noService).service()))
                 .isEqualTo(ServiceOptions.defaults(Path.of("data")))

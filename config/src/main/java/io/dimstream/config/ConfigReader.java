@@ -1,5 +1,25 @@
 package io.dimstream.config;
 
+import io.dimstream.config.keys.ConfigDefaults;
+import io.dimstream.config.keys.AdminSection;
+import io.dimstream.config.keys.ConfigKey;
+import io.dimstream.config.keys.ConfigKeys;
+import io.dimstream.config.keys.ConfigSection;
+import io.dimstream.config.keys.ConfigValues;
+import io.dimstream.config.keys.EntityKeyParsers;
+import io.dimstream.config.keys.EntityRules;
+import io.dimstream.config.keys.EntityValues;
+import io.dimstream.config.model.AdminConfig;
+import io.dimstream.config.model.AvroOptions;
+import io.dimstream.config.model.CdcOptions;
+import io.dimstream.config.model.EntityConfig;
+import io.dimstream.config.model.EventFormat;
+import io.dimstream.config.model.FeedMode;
+import io.dimstream.config.model.KafkaConfig;
+import io.dimstream.config.model.PostgresConfig;
+import io.dimstream.config.model.SeedJsonOptions;
+import io.dimstream.config.model.ServiceConfig;
+import io.dimstream.config.model.SinkConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -218,7 +238,7 @@ final class ConfigReader {
 
     private SinkConfig sink(ConfigValues values) {
         if (!values.has(ConfigKeys.SINK)) {
-            return SinkConfig.DEFAULTS;
+            return ConfigDefaults.SINK;
         }
         Optional<String> group = Optional.ofNullable(values.get(ConfigKeys.SINK_GROUP_ID));
         int size = values.get(ConfigKeys.SINK_BATCH_SIZE);
@@ -409,18 +429,4 @@ final class ConfigReader {
     private ConfigException fail() {
         return new ConfigException(source, problems);
     }
-
-    record RawUser(
-            @JsonProperty("name") String name,
-            @JsonProperty("role") String role,
-            @JsonProperty("password-hash") String passwordHash,
-            @JsonProperty("password") String password) {
-    }
-
-    record RawToken(
-            @JsonProperty("name") String name,
-            @JsonProperty("role") String role,
-            @JsonProperty("token") String token) {
-    }
-
 }

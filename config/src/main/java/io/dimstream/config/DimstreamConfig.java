@@ -1,5 +1,16 @@
 package io.dimstream.config;
 
+import io.dimstream.config.keys.ConfigDefaults;
+import io.dimstream.config.keys.ConfigKeys;
+import io.dimstream.config.keys.EntityKeyParsers;
+import io.dimstream.config.model.AdminConfig;
+import io.dimstream.config.model.CdcOptions;
+import io.dimstream.config.model.EntityConfig;
+import io.dimstream.config.model.EventFormat;
+import io.dimstream.config.model.KafkaConfig;
+import io.dimstream.config.model.PostgresConfig;
+import io.dimstream.config.model.ServiceConfig;
+import io.dimstream.config.model.SinkConfig;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -91,14 +102,14 @@ public record DimstreamConfig(
     public DimstreamConfig {
         entities = List.copyOf(entities);
         if (service == null) {
-            service = ServiceConfig.DEFAULTS;
+            service = ConfigDefaults.SERVICE;
         }
     }
 
     /** A config without a {@code service:} section (its defaults). */
     public DimstreamConfig(Optional<KafkaConfig> kafka, PostgresConfig postgres, List<EntityConfig> entities, int batchSize,
                            SinkConfig sink, Optional<AdminConfig> admin) {
-        this(kafka, postgres, entities, batchSize, sink, admin, ServiceConfig.DEFAULTS);
+        this(kafka, postgres, entities, batchSize, sink, admin, ConfigDefaults.SERVICE);
     }
 
     /** This config with another {@code service:} section (e.g. with {@code run}'s flags over the file's). */
@@ -120,7 +131,7 @@ public record DimstreamConfig(
 
     /** A config with the sink's defaults. */
     public DimstreamConfig(Optional<KafkaConfig> kafka, PostgresConfig postgres, List<EntityConfig> entities, int batchSize) {
-        this(kafka, postgres, entities, batchSize, SinkConfig.DEFAULTS);
+        this(kafka, postgres, entities, batchSize, ConfigDefaults.SINK);
     }
 
     /** Reads and validates a config file; {@code env} resolves {@code ${VAR}}. */
@@ -179,7 +190,7 @@ public record DimstreamConfig(
         Map<String, Object> load = new LinkedHashMap<>();
         ConfigKeys.LOAD_BATCH_SIZE.putInto(load, batchSize);
         root.put(ConfigKeys.LOAD.name(), load);
-        if (!sink.equals(SinkConfig.DEFAULTS)) {
+        if (!sink.equals(ConfigDefaults.SINK)) {
             Map<String, Object> sk = new LinkedHashMap<>();
             ConfigKeys.SINK_GROUP_ID.putInto(sk, sink.groupId().orElse(null));
             ConfigKeys.SINK_BATCH_SIZE.putInto(sk, sink.batchSize());
@@ -189,7 +200,7 @@ public record DimstreamConfig(
             ConfigKeys.SINK_STUCK_AFTER.putInto(sk, sink.stuckAfter());
             root.put(ConfigKeys.SINK.name(), sk);
         }
-        if (!service.equals(ServiceConfig.DEFAULTS)) {
+        if (!service.equals(ConfigDefaults.SERVICE)) {
             Map<String, Object> sv = new LinkedHashMap<>();
             ConfigKeys.SERVICE_APPLICATION_ID.putInto(sv, service.applicationId());
             ConfigKeys.SERVICE_PARTITIONS.putInto(sv, service.partitions());
@@ -310,11 +321,4 @@ public record DimstreamConfig(
         return m;
     }
 
-    /** {@code P30D} rather than {@link Duration#toString()}'s {@code PT720H} when whole days. */
-    static String isoDuration(Duration d) {
-        if (!d.isZero() && d.toSecondsPart() == 0 && d.toMinutesPart() == 0 && d.toHoursPart() == 0 && d.toNanosPart() == 0) {
-            return "P" + d.toDays() + "D";
-        }
-        return d.toString();
-    }
 }

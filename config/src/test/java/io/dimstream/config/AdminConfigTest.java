@@ -1,5 +1,7 @@
 package io.dimstream.config;
 
+import io.dimstream.config.model.AddressRange;
+import io.dimstream.config.model.AdminConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,8 @@
 package io.dimstream.config;
 
+import io.dimstream.config.model.CdcOptions;
+import io.dimstream.config.model.EntityConfig;
+import io.dimstream.config.model.ValueEncoding;
 import static io.dimstream.config.DimstreamConfigTest.designWith;
 import static io.dimstream.config.DimstreamConfigTest.parse;
 import static io.dimstream.config.DimstreamConfigTest.refusal;

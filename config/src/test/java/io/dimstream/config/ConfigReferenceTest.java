@@ -1,5 +1,9 @@
 package io.dimstream.config;
 
+import io.dimstream.config.keys.ConfigKey;
+import io.dimstream.config.keys.ConfigKeys;
+import io.dimstream.config.keys.ConfigReference;
+import io.dimstream.config.keys.ConfigSection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -32,7 +36,7 @@ class ConfigReferenceTest {
 
         assertThat(committed)
                 .as(ConfigReference.FILE + " is not the reference ConfigKeys generates: regenerate it with\n  "
-                        + ConfigReference.REGENERATE + "\n(or run io.dimstream.config.ConfigReference's main from the repository's root)")
+                        + ConfigReference.REGENERATE + "\n(or run io.dimstream.config.keys.ConfigReference's main from the repository's root)")
                 .isEqualTo(generated);
     }
 

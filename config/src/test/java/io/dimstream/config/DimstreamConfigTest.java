@@ -1,5 +1,11 @@
 package io.dimstream.config;
 
+import io.dimstream.config.keys.ConfigDefaults;
+import io.dimstream.config.model.EntityConfig;
+import io.dimstream.config.model.EventFormat;
+import io.dimstream.config.model.KafkaConfig;
+import io.dimstream.config.model.PostgresConfig;
+import io.dimstream.config.model.SinkConfig;
 import static io.dimstream.db.entity.ColumnType.BIGINT;
 import static io.dimstream.db.entity.ColumnType.TEXT;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -441,13 +447,14 @@ class DimstreamConfigTest {
         DimstreamConfig config = parse(DESIGN_EXAMPLE.replace("${DIMSTREAM_PG_PASSWORD}", "literal")
                 + "sink:\n  group-id: crm-sink\n  batch-size: 800\n  batch-max-wait: PT0.05S\n  parallelism: 3\n");
 
-        assertThat(config.sink()).isEqualTo(new SinkConfig(Optional.of("crm-sink"), 800, java.time.Duration.ofMillis(50), 3));
+        assertThat(config.sink()).isEqualTo(new SinkConfig(Optional.of("crm-sink"), 800, java.time.Duration.ofMillis(50), 3,
+                ConfigDefaults.SINK.onOffsetOutOfRange(), ConfigDefaults.SINK.stuckAfter()));
         assertThat(parse(config.describeMasked().replace("'****'", "literal"))).isEqualTo(config);
     }
 
     @Test
     void withoutASinkSectionTheSinkDefaultsApply() {
-        assertThat(parse(DESIGN_EXAMPLE).sink()).isEqualTo(SinkConfig.DEFAULTS);
+        assertThat(parse(DESIGN_EXAMPLE).sink()).isEqualTo(ConfigDefaults.SINK);
     }
 
     @Test

@@ -1,5 +1,11 @@
 package io.dimstream.config;
 
+import io.dimstream.config.model.AvroOptions;
+import io.dimstream.config.model.CdcOptions;
+import io.dimstream.config.model.EntityConfig;
+import io.dimstream.config.model.EventFormat;
+import io.dimstream.config.model.FeedMode;
+import io.dimstream.config.model.SeedJsonOptions;
 import static io.dimstream.db.entity.ColumnType.TEXT;
 import static org.assertj.core.api.Assertions.assertThat;
 

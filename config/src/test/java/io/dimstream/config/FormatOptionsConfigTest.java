@@ -1,5 +1,9 @@
 package io.dimstream.config;
 
+import io.dimstream.config.model.AvroOptions;
+import io.dimstream.config.model.EntityConfig;
+import io.dimstream.config.model.EventFormat;
+import io.dimstream.config.model.SeedJsonOptions;
 import static io.dimstream.config.DimstreamConfigTest.DESIGN_EXAMPLE;
 import static io.dimstream.config.DimstreamConfigTest.designWith;
 import static io.dimstream.config.DimstreamConfigTest.parse;

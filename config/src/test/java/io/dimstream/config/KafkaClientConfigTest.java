@@ -1,5 +1,6 @@
 package io.dimstream.config;
 
+import io.dimstream.config.model.KafkaConfig;
 import static io.dimstream.config.DimstreamConfigTest.designWith;
 import static io.dimstream.config.DimstreamConfigTest.refusal;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,5 +1,7 @@
 package io.dimstream.config;
 
+import io.dimstream.config.keys.ConfigDefaults;
+import io.dimstream.config.model.ServiceConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -63,7 +65,7 @@ class ServiceConfigTest {
                 """);
         assertThat(parse(config.describeMasked())).isEqualTo(config);
         assertThat(parse(BASE + "service:\n  partitions: 6\n").service())
-                .isEqualTo(new ServiceConfig("dimstream", 6, Duration.ofHours(1), ServiceConfig.Replay.DEFAULTS));
+                .isEqualTo(new ServiceConfig("dimstream", 6, Duration.ofHours(1), ConfigDefaults.REPLAY));
     }
 
     @Test

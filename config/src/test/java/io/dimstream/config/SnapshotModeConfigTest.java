@@ -1,5 +1,7 @@
 package io.dimstream.config;
 
+import io.dimstream.config.model.EntityConfig;
+import io.dimstream.config.model.FeedMode;
 import static io.dimstream.config.DimstreamConfigTest.DESIGN_EXAMPLE;
 import static io.dimstream.config.DimstreamConfigTest.designWith;
 import static io.dimstream.config.DimstreamConfigTest.parse;

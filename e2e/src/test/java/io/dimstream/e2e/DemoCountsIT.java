@@ -9,7 +9,7 @@ import io.dimstream.admin.AdminServer;
 import io.dimstream.admin.AdminSettings;
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.demo.StreamingDemo;
-import io.dimstream.config.AdminConfig;
+import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.DimstreamConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

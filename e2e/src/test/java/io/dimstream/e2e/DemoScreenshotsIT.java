@@ -6,7 +6,7 @@ import io.dimstream.admin.AdminServer;
 import io.dimstream.admin.HeadlessChromium;
 import io.dimstream.admin.AdminSettings;
 import io.dimstream.app.demo.StreamingDemo;
-import io.dimstream.config.AdminConfig;
+import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.AsOfSteps;

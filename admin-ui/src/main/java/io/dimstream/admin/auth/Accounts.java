@@ -1,6 +1,6 @@
 package io.dimstream.admin.auth;
 
-import io.dimstream.config.AdminConfig;
+import io.dimstream.config.model.AdminConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

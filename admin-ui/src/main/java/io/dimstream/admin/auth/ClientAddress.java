@@ -1,6 +1,6 @@
 package io.dimstream.admin.auth;
 
-import io.dimstream.config.AddressRange;
+import io.dimstream.config.model.AddressRange;
 import io.javalin.http.Context;
 import java.net.Inet6Address;
 import java.net.InetAddress;

@@ -1,6 +1,6 @@
 package io.dimstream.admin.auth;
 
-import io.dimstream.config.AdminConfig.Role;
+import io.dimstream.config.model.AdminConfig.Role;
 
 /**
  * Who made a request.

@@ -7,7 +7,7 @@ import io.dimstream.admin.auth.Principal;
 import io.dimstream.admin.auth.Security;
 import io.dimstream.admin.auth.Sessions;
 import io.dimstream.admin.web.Views;
-import io.dimstream.config.AdminConfig;
+import io.dimstream.config.model.AdminConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import java.security.MessageDigest;

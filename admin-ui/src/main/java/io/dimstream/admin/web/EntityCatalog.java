@@ -1,7 +1,7 @@
 package io.dimstream.admin.web;
 
 import io.dimstream.config.DimstreamConfig;
-import io.dimstream.config.EntityConfig;
+import io.dimstream.config.model.EntityConfig;
 import io.dimstream.db.entity.EntitySpec;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.dimstream.admin.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dimstream.config.AddressRange;
+import io.dimstream.config.model.AddressRange;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

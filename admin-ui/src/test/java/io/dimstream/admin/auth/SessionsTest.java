@@ -2,7 +2,7 @@ package io.dimstream.admin.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dimstream.config.AdminConfig.Role;
+import io.dimstream.config.model.AdminConfig.Role;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

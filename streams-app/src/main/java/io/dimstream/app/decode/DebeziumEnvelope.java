@@ -1,6 +1,6 @@
 package io.dimstream.app.decode;
 
-import io.dimstream.config.CdcOptions;
+import io.dimstream.config.model.CdcOptions;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;
 import java.time.Instant;

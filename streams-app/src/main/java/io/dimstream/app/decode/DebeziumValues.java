@@ -1,8 +1,8 @@
 package io.dimstream.app.decode;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dimstream.config.ValueEncoding;
-import io.dimstream.config.ValueEncoding.Kind;
+import io.dimstream.config.model.ValueEncoding;
+import io.dimstream.config.model.ValueEncoding.Kind;
 import io.dimstream.db.entity.ColumnType;
 import java.math.BigDecimal;
 import java.math.BigInteger;

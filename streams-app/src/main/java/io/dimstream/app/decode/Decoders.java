@@ -1,8 +1,8 @@
 package io.dimstream.app.decode;
 
-import io.dimstream.config.CdcOptions;
+import io.dimstream.config.model.CdcOptions;
 import io.dimstream.config.ConfigException;
-import io.dimstream.config.EntityConfig;
+import io.dimstream.config.model.EntityConfig;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Op;
 import io.dimstream.db.event.Unchanged;
@@ -159,11 +159,11 @@ public final class Decoders {
     }
 
     /** {@code event-time: field NAME} of a seed-json entity is its {@code time-field: NAME} (the config refuses both). */
-    private static io.dimstream.config.SeedJsonOptions seedJsonOptions(EntityConfig entity) {
-        io.dimstream.config.SeedJsonOptions o = entity.seedJson();
+    private static io.dimstream.config.model.SeedJsonOptions seedJsonOptions(EntityConfig entity) {
+        io.dimstream.config.model.SeedJsonOptions o = entity.seedJson();
         CdcOptions.EventTime t = entity.cdc().eventTime();
         return t.kind() == CdcOptions.EventTime.Kind.FIELD
-                ? new io.dimstream.config.SeedJsonOptions(o.opField(), t.field(), o.upsertValues(), o.deleteValues())
+                ? new io.dimstream.config.model.SeedJsonOptions(o.opField(), t.field(), o.upsertValues(), o.deleteValues())
                 : o;
     }
 

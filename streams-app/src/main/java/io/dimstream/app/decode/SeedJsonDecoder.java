@@ -1,7 +1,7 @@
 package io.dimstream.app.decode;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dimstream.config.SeedJsonOptions;
+import io.dimstream.config.model.SeedJsonOptions;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Op;

@@ -1,7 +1,7 @@
 package io.dimstream.app.decode;
 
-import io.dimstream.config.CdcOptions;
-import io.dimstream.config.EntityConfig;
+import io.dimstream.config.model.CdcOptions;
+import io.dimstream.config.model.EntityConfig;
 import java.time.Instant;
 import java.util.Map;
 

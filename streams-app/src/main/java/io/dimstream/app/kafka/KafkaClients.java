@@ -1,6 +1,6 @@
 package io.dimstream.app.kafka;
 
-import io.dimstream.config.KafkaConfig;
+import io.dimstream.config.model.KafkaConfig;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

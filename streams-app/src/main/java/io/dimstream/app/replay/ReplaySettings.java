@@ -1,6 +1,7 @@
 package io.dimstream.app.replay;
 
-import io.dimstream.config.ServiceConfig;
+import io.dimstream.config.keys.ConfigDefaults;
+import io.dimstream.config.model.ServiceConfig;
 import java.time.Duration;
 
 /**
@@ -25,7 +26,7 @@ public record ReplaySettings(Duration pollInterval, Duration lease, int batchSiz
 
     /** The defaults of the config's {@code service.replay.*} keys. */
     public static ReplaySettings defaults() {
-        return from(ServiceConfig.Replay.DEFAULTS);
+        return from(ConfigDefaults.REPLAY);
     }
 
     /** The settings of the config's {@code service.replay:} section. */

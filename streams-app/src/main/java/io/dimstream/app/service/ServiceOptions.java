@@ -1,7 +1,8 @@
 package io.dimstream.app.service;
 
+import io.dimstream.config.keys.ConfigDefaults;
 import io.dimstream.app.replay.ReplaySettings;
-import io.dimstream.config.ServiceConfig;
+import io.dimstream.config.model.ServiceConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -35,7 +36,7 @@ public record ServiceOptions(Path dataDir, String applicationId, int partitions,
 
     /** The defaults of the config's {@code service:} keys. */
     public static ServiceOptions defaults(Path dataDir) {
-        return of(dataDir, ServiceConfig.DEFAULTS);
+        return of(dataDir, ConfigDefaults.SERVICE);
     }
 
     /** The options of the config's {@code service:} section (admin workers on, dynamic membership). */

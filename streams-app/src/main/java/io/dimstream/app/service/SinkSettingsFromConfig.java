@@ -1,8 +1,9 @@
 package io.dimstream.app.service;
 
+import io.dimstream.config.keys.ConfigDefaults;
 import io.dimstream.app.sink.SinkSettings;
-import io.dimstream.config.ServiceConfig;
-import io.dimstream.config.SinkConfig;
+import io.dimstream.config.model.ServiceConfig;
+import io.dimstream.config.model.SinkConfig;
 import java.util.Map;
 import java.util.Optional;
 
@@ -13,7 +14,7 @@ import java.util.Optional;
 public final class SinkSettingsFromConfig {
 
     /** The default {@code service.application-id}: {@code dimstream}. */
-    public static final String DEFAULT_APPLICATION_ID = ServiceConfig.DEFAULTS.applicationId();
+    public static final String DEFAULT_APPLICATION_ID = ConfigDefaults.SERVICE.applicationId();
     /** The sink's group under the default {@code service.application-id}: {@code dimstream-sink}. */
     public static final String DEFAULT_GROUP_ID = DEFAULT_APPLICATION_ID + "-sink";
 
@@ -26,7 +27,7 @@ public final class SinkSettingsFromConfig {
      * stuck after 5 minutes), backoff 100 ms to 10 s.
      */
     public static SinkSettings defaults() {
-        return of(SinkConfig.DEFAULTS, DEFAULT_APPLICATION_ID);
+        return of(ConfigDefaults.SINK, DEFAULT_APPLICATION_ID);
     }
 
     /**

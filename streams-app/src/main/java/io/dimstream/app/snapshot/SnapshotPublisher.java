@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.ChangesPartitioner;
 import io.dimstream.app.change.SliceMarker;
-import io.dimstream.config.EntityConfig;
+import io.dimstream.config.model.EntityConfig;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;

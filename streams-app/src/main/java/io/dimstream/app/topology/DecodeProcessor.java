@@ -6,7 +6,7 @@ import io.dimstream.app.change.SliceMarker;
 import io.dimstream.app.change.TruncateMarker;
 import io.dimstream.app.decode.Decoded;
 import io.dimstream.app.decode.ColumnInference;
-import io.dimstream.config.CdcOptions;
+import io.dimstream.config.model.CdcOptions;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.TypeWidening;

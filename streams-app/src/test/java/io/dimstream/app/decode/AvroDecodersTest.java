@@ -4,10 +4,10 @@ import io.dimstream.schemas.AvroValues;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.dimstream.config.AvroOptions;
+import io.dimstream.config.model.AvroOptions;
 import io.dimstream.config.ConfigException;
-import io.dimstream.config.EntityConfig;
-import io.dimstream.config.EventFormat;
+import io.dimstream.config.model.EntityConfig;
+import io.dimstream.config.model.EventFormat;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;

@@ -2,7 +2,7 @@ package io.dimstream.app.decode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dimstream.config.CdcOptions;
+import io.dimstream.config.model.CdcOptions;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;

@@ -2,7 +2,7 @@ package io.dimstream.app.decode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dimstream.config.AvroOptions;
+import io.dimstream.config.model.AvroOptions;
 import io.dimstream.schemas.serde.AvroWireConfig;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package io.dimstream.app.decode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dimstream.config.SeedJsonOptions;
+import io.dimstream.config.model.SeedJsonOptions;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;
 import java.nio.charset.StandardCharsets;

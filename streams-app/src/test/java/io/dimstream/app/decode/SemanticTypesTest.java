@@ -4,7 +4,7 @@ import static io.dimstream.app.decode.DebeziumDocumentationEventsTest.resource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.config.DimstreamConfig;
-import io.dimstream.config.EntityConfig;
+import io.dimstream.config.model.EntityConfig;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;

@@ -3,7 +3,7 @@ package io.dimstream.app.decode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.config.DimstreamConfig;
-import io.dimstream.config.EntityConfig;
+import io.dimstream.config.model.EntityConfig;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.Rejection;

@@ -2,7 +2,7 @@ package io.dimstream.app.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dimstream.config.KafkaConfig;
+import io.dimstream.config.model.KafkaConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

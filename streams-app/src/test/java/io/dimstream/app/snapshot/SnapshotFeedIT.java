@@ -8,7 +8,7 @@ import io.dimstream.app.testing.EmbeddedKafkaExtension;
 import io.dimstream.app.service.DimstreamService;
 import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.DimstreamConfig;
-import io.dimstream.config.EntityConfig;
+import io.dimstream.config.model.EntityConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;

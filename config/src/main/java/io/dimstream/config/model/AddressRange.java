@@ -1,4 +1,4 @@
-package io.dimstream.config;
+package io.dimstream.config.model;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

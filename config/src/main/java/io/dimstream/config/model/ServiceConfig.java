@@ -1,12 +1,11 @@
-package io.dimstream.config;
+package io.dimstream.config.model;
 
-import io.dimstream.config.ConfigKeys.ServiceReplayKeys;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * The {@code service:} section: how {@code dimstream run} runs (what were command-line flags
- * only). A flag given to {@code run} overrides the file's value ({@link ConfigKey#override}).
+ * only). A flag given to {@code run} overrides the file's value ({@link io.dimstream.config.keys.ConfigKey#override}).
  *
  * <pre>
  * service:
@@ -40,10 +39,6 @@ public record ServiceConfig(String applicationId, int partitions, Duration prune
      */
     public record Replay(int batchSize, Duration pause, Duration lease, Duration poll, java.util.Optional<Duration> keepReplacedTables) {
 
-        public static final Replay DEFAULTS = new Replay(ServiceReplayKeys.BATCH_SIZE.defaultValue(),
-                ServiceReplayKeys.PAUSE.defaultValue(), ServiceReplayKeys.LEASE.defaultValue(), ServiceReplayKeys.POLL.defaultValue(),
-                ServiceReplayKeys.KEEP_REPLACED_TABLES.defaultValue());
-
         public Replay {
             Objects.requireNonNull(pause);
             Objects.requireNonNull(lease);
@@ -56,10 +51,6 @@ public record ServiceConfig(String applicationId, int partitions, Duration prune
             this(batchSize, pause, lease, poll, java.util.Optional.empty());
         }
     }
-
-    /** The defaults of the {@code service.*} keys, declared in {@link ConfigKeys}. */
-    public static final ServiceConfig DEFAULTS = new ServiceConfig(ConfigKeys.SERVICE_APPLICATION_ID.defaultValue(),
-            ConfigKeys.SERVICE_PARTITIONS.defaultValue(), ConfigKeys.SERVICE_PRUNE_INTERVAL.defaultValue(), Replay.DEFAULTS);
 
     public ServiceConfig {
         Objects.requireNonNull(applicationId);

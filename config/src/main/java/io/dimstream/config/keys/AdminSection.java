@@ -1,5 +1,9 @@
-package io.dimstream.config;
+package io.dimstream.config.keys;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dimstream.config.model.AddressRange;
+import io.dimstream.config.model.AdminConfig;
+import io.dimstream.config.model.ConfigEnum;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,12 +16,12 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Validates the {@code admin:} section for {@link ConfigReader}, adding each problem with its
+ * Validates the {@code admin:} section for {@link io.dimstream.config.ConfigReader}, adding each problem with its
  * field path to the reader's list. Plain passwords and API tokens must come from the environment
  * ({@code ${VAR}}), so a secret is never written into the file; which fields did is decided on
  * the tree before substitution ({@link #secretsFromEnvironment}).
  */
-final class AdminSection {
+public final class AdminSection {
 
     /** bcrypt as spring-security-crypto writes and checks it: {@code $2a$10$} + 53 characters. */
     private static final Pattern BCRYPT = Pattern.compile("\\$2[aby]?\\$\\d\\d\\$[./A-Za-z0-9]{53}");
@@ -31,7 +35,7 @@ final class AdminSection {
     private final List<String> problems;
     private final Set<String> secretsFromEnv;
 
-    AdminSection(List<String> problems, Set<String> secretsFromEnv) {
+    public AdminSection(List<String> problems, Set<String> secretsFromEnv) {
         this.problems = problems;
         this.secretsFromEnv = secretsFromEnv;
     }
@@ -40,7 +44,7 @@ final class AdminSection {
      * The paths ({@code admin.users[1].password}, {@code admin.api-tokens[0].token}) whose value,
      * before substitution, is exactly one {@code ${VAR}} reference.
      */
-    static Set<String> secretsFromEnvironment(JsonNode root) {
+    public static Set<String> secretsFromEnvironment(JsonNode root) {
         Set<String> out = new HashSet<>();
         JsonNode admin = root.path("admin");
         collect(admin.path("users"), "admin.users", "password", out);
@@ -60,7 +64,7 @@ final class AdminSection {
         }
     }
 
-    AdminConfig admin(ConfigValues values) {
+    public AdminConfig admin(ConfigValues values) {
         String host = values.get(ConfigKeys.ADMIN_HOST);
         int port = values.get(ConfigKeys.ADMIN_PORT);
         Duration timeout = values.get(ConfigKeys.ADMIN_SESSION_TIMEOUT);
@@ -69,8 +73,8 @@ final class AdminSection {
         List<AddressRange> proxies = values.get(ConfigKeys.ADMIN_TRUSTED_PROXIES);
         Duration statementTimeout = values.get(ConfigKeys.ADMIN_STATEMENT_TIMEOUT);
         int csvMaxMib = values.get(ConfigKeys.ADMIN_CSV_MAX_MIB);
-        List<ConfigReader.RawUser> rawUsers = values.get(ConfigKeys.ADMIN_USERS);
-        List<ConfigReader.RawToken> rawTokens = values.get(ConfigKeys.ADMIN_API_TOKENS);
+        List<RawUser> rawUsers = values.get(ConfigKeys.ADMIN_USERS);
+        List<RawToken> rawTokens = values.get(ConfigKeys.ADMIN_API_TOKENS);
         Map<String, String> names = new HashMap<>();
         List<AdminConfig.User> users = new ArrayList<>();
         if (rawUsers != null) {
@@ -110,7 +114,7 @@ final class AdminSection {
         return new AdminConfig(host, port, timeout, lifetime, secure, proxies, statementTimeout, csvMaxMib, users, tokens);
     }
 
-    private AdminConfig.User user(String at, ConfigReader.RawUser raw) {
+    private AdminConfig.User user(String at, RawUser raw) {
         if (raw == null) {
             problems.add(at + ": expected a user (name:, role:, password-hash:), got nothing");
             return null;
@@ -144,7 +148,7 @@ final class AdminSection {
         return problems.size() > before ? null : new AdminConfig.User(name, role, hash, password);
     }
 
-    private AdminConfig.ApiToken token(String at, ConfigReader.RawToken raw) {
+    private AdminConfig.ApiToken token(String at, RawToken raw) {
         if (raw == null) {
             problems.add(at + ": expected an api token (name:, role:, token:), got nothing");
             return null;
@@ -186,7 +190,7 @@ final class AdminSection {
     }
 
     /** {@code postgres.password} (or another secret outside {@code admin:}) refused when still a placeholder. */
-    static Optional<String> placeholderSecret(String at, String secret) {
+    public static Optional<String> placeholderSecret(String at, String secret) {
         return secret != null && isPlaceholder(secret) ? Optional.of(at + ": " + PLACEHOLDER) : Optional.empty();
     }
 
@@ -224,5 +228,20 @@ final class AdminSection {
             problems.add(e.getMessage());
             return null;
         }
+    }
+
+    /** An {@code admin.users} item as the YAML holds it, checked by {@link AdminSection}. */
+    public record RawUser(
+            @JsonProperty("name") String name,
+            @JsonProperty("role") String role,
+            @JsonProperty("password-hash") String passwordHash,
+            @JsonProperty("password") String password) {
+    }
+
+    /** An {@code admin.api-tokens} item as the YAML holds it, checked by {@link AdminSection}. */
+    public record RawToken(
+            @JsonProperty("name") String name,
+            @JsonProperty("role") String role,
+            @JsonProperty("token") String token) {
     }
 }

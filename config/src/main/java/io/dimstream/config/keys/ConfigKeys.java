@@ -1,7 +1,18 @@
-package io.dimstream.config;
+package io.dimstream.config.keys;
 
+import io.dimstream.config.DimstreamConfig;
+import io.dimstream.config.model.AddressRange;
+import io.dimstream.config.model.AdminConfig;
+import io.dimstream.config.model.AvroOptions;
+import io.dimstream.config.model.CdcOptions;
+import io.dimstream.config.model.EntityConfig;
+import io.dimstream.config.model.EventFormat;
+import io.dimstream.config.model.FeedMode;
+import io.dimstream.config.model.PostgresConfig;
+import io.dimstream.config.model.SeedJsonOptions;
+import io.dimstream.config.model.SinkConfig;
 import io.dimstream.db.secrets.Secrets;
-import static io.dimstream.config.ConfigKey.key;
+import static io.dimstream.config.keys.ConfigKey.key;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.dimstream.db.entity.EntitySpec;
@@ -14,7 +25,7 @@ import java.util.Optional;
 
 /**
  * The table of the config file's keys: each declared once here, with its type, default,
- * validation and description. {@link ConfigReader} reads by it, {@link DimstreamConfig#describeMasked()}
+ * validation and description. {@link io.dimstream.config.ConfigReader} reads by it, {@link DimstreamConfig#describeMasked()}
  * prints by it, and {@code docs/config-reference.md} is generated from it ({@link ConfigReference}).
  * The entities' keys ({@code entities[]}, {@link #ENTITY}) are read the same way for each item
  * ({@link EntityValues}); the rules that involve several of them are {@link EntityRules}'.
@@ -141,7 +152,7 @@ public final class ConfigKeys {
     public static final ConfigKey<Duration> ADMIN_STATEMENT_TIMEOUT = key("admin", "statement-timeout")
             .doc("Longest SQL statement of a page, API call or CSV export (PostgreSQL cancels it: 503); 1 ms to 24 h.")
             .of("ISO-8601 duration", ConfigKey.STRING, AdminConfig.DEFAULT_STATEMENT_TIMEOUT,
-                    DimstreamConfig.isoDuration(AdminConfig.DEFAULT_STATEMENT_TIMEOUT), (path, raw, problems) -> {
+                    ConfigKey.isoDuration(AdminConfig.DEFAULT_STATEMENT_TIMEOUT), (path, raw, problems) -> {
                         Duration d = ConfigKey.positiveDuration(path, (String) raw, "PT30S", problems);
                         if (d != null && (d.toMillis() < 1 || d.compareTo(AdminSection.MAX_STATEMENT_TIMEOUT) > 0)) {
                             problems.add(path + ": must be between 1 ms and " + AdminSection.MAX_STATEMENT_TIMEOUT + ", got " + raw);
@@ -152,16 +163,16 @@ public final class ConfigKeys {
     public static final ConfigKey<Integer> ADMIN_CSV_MAX_MIB = key("admin", "csv-max-mib")
             .doc("Largest CSV export in MiB, spooled to a temporary file first.")
             .between(1, AdminSection.MAX_CSV_MIB, AdminConfig.DEFAULT_CSV_MAX_MIB);
-    public static final ConfigKey<List<ConfigReader.RawUser>> ADMIN_USERS = key("admin", "users")
+    public static final ConfigKey<List<AdminSection.RawUser>> ADMIN_USERS = key("admin", "users")
             .doc("Logins: `name`, `role` (`admin` may change state, `viewer` reads only) and either `password-hash` (bcrypt, "
                     + "e.g. `htpasswd -bnBC 10 \"\" PASSWORD | tr -d ':'`) or `password: ${VAR}` (a plain password, only from the "
                     + "environment, 12 characters to 72 bytes). At least one user or one API token is required. Masked when printed.")
-            .of("list of users", new TypeReference<List<ConfigReader.RawUser>>() { }, List.of(), "none",
+            .of("list of users", new TypeReference<List<AdminSection.RawUser>>() { }, List.of(), "none",
                     (path, raw, problems) -> cast(raw), l -> l);
-    public static final ConfigKey<List<ConfigReader.RawToken>> ADMIN_API_TOKENS = key("admin", "api-tokens")
+    public static final ConfigKey<List<AdminSection.RawToken>> ADMIN_API_TOKENS = key("admin", "api-tokens")
             .doc("Bearer tokens of the JSON API: `name`, `role`, `token: ${VAR}` (only from the environment, at least 24 "
                     + "characters). Masked when printed.")
-            .of("list of API tokens", new TypeReference<List<ConfigReader.RawToken>>() { }, List.of(), "none",
+            .of("list of API tokens", new TypeReference<List<AdminSection.RawToken>>() { }, List.of(), "none",
                     (path, raw, problems) -> cast(raw), l -> l);
 
     public static final ConfigSection ADMIN = new ConfigSection("admin",
@@ -194,7 +205,7 @@ public final class ConfigKeys {
 
     // ---- entities:
 
-    /** Bound item by item to {@link #ENTITY}'s keys by {@link ConfigReader}: its value is one {@link EntityValues} per item. */
+    /** Bound item by item to {@link #ENTITY}'s keys by {@link io.dimstream.config.ConfigReader}: its value is one {@link EntityValues} per item. */
     public static final ConfigKey<List<EntityValues>> ENTITIES = key("", "entities")
             .doc("The entities, each a source topic and its history table: see the `entities[]` section. At least one is required.")
             .of("list of entities", ConfigKey.ANY, null, "", (path, raw, problems) -> cast(raw), l -> l);
@@ -245,7 +256,7 @@ public final class ConfigKeys {
     public static final ConfigKey<Optional<Duration>> ENTITY_LATENESS_HORIZON = key(ENTITY_SECTION, "lateness-horizon")
             .doc("How late an event may come and still be placed in the history; an event beyond it goes to quarantine.")
             .of("ISO-8601 duration or `unlimited`", ConfigKey.STRING, Optional.of(EntitySpec.DEFAULT_LATENESS_HORIZON),
-                    DimstreamConfig.isoDuration(EntitySpec.DEFAULT_LATENESS_HORIZON), (path, raw, problems) -> {
+                    ConfigKey.isoDuration(EntitySpec.DEFAULT_LATENESS_HORIZON), (path, raw, problems) -> {
                         if (raw.equals(UNLIMITED)) {
                             return Optional.empty();
                         }
@@ -255,7 +266,7 @@ public final class ConfigKeys {
                             problems.add(path + ": \"" + raw + "\" is not an ISO-8601 duration or \"" + UNLIMITED + "\"");
                             return null;
                         }
-                    }, h -> h.map(DimstreamConfig::isoDuration).orElse(UNLIMITED));
+                    }, h -> h.map(ConfigKey::isoDuration).orElse(UNLIMITED));
     public static final ConfigKey<EntityKeyParsers.Columns> ENTITY_COLUMNS = key(ENTITY_SECTION, "columns")
             .doc("The columns and their PostgreSQL types: `text`, `varchar(n)`, `smallint`, `integer`, `bigint`, `numeric`, `numeric(p,s)`, `double precision`, `boolean`, `date`, `timestamp`, `timestamptz`, `time`, `uuid`, `jsonb`, `bytea` (quote `\"numeric(p,s)\"` inside `{...}`: YAML splits at the comma).")
             .of("mapping of column name to type", ConfigKey.STRING_MAP, null, "required", EntityKeyParsers::columns,
@@ -360,7 +371,7 @@ public final class ConfigKeys {
             .of("mapping of setting to value", ConfigKey.STRING_MAP, null, "none", (path, raw, problems) -> cast(raw),
                     ConfigKeys::printProperties);
 
-    /** One item of {@code entities:}, bound by {@link ConfigReader} into an {@link EntityValues}. */
+    /** One item of {@code entities:}, bound by {@link io.dimstream.config.ConfigReader} into an {@link EntityValues}. */
     public static final ConfigSection ENTITY = new ConfigSection(ENTITY_SECTION,
             "One item of `entities:`: a source topic and the history table it feeds. A wrong key is refused naming it with the "
                     + "entity's index, e.g. `entities[0].lateness-horizon: \"P3X\" is not an ISO-8601 duration or \"unlimited\"`.",
@@ -423,7 +434,7 @@ public final class ConfigKeys {
                     }
                     Duration d = ConfigKey.positiveDuration(path, (String) raw, "P7D", problems);
                     return d == null ? null : Optional.of(d);
-                }, k -> k.map(DimstreamConfig::isoDuration).orElse(FOREVER));
+                }, k -> k.map(ConfigKey::isoDuration).orElse(FOREVER));
 
         public static final ConfigSection SECTION = new ConfigSection("service.replay",
                 "The replay worker, the DLQ mirror and the re-drive executor of `dimstream run`.",

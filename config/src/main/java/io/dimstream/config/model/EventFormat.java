@@ -1,4 +1,4 @@
-package io.dimstream.config;
+package io.dimstream.config.model;
 
 /**
  * How an entity's topic encodes its events ({@code format:} in config). {@code seed-json} is a flat

@@ -1,4 +1,4 @@
-package io.dimstream.config;
+package io.dimstream.config.keys;
 
 import java.util.HashMap;
 import java.util.List;
@@ -10,7 +10,7 @@ import java.util.Map;
  * problems (named by the item's path, e.g. {@code entities[0].mode}) come in the order the entity is
  * read in, and only for the keys it reads (a seed-json key of a json entity is refused, not parsed).
  */
-final class EntityValues {
+public final class EntityValues {
 
     private final String at;
     private final List<String> problems;
@@ -18,7 +18,7 @@ final class EntityValues {
     private final Map<ConfigKey<?>, Object> read = new HashMap<>();
 
     /** @param at the item's path, {@code entities[0]} */
-    EntityValues(String at, List<String> problems) {
+    public EntityValues(String at, List<String> problems) {
         this.at = at;
         this.problems = problems;
     }
@@ -29,7 +29,7 @@ final class EntityValues {
     }
 
     /** The key's path in this item, {@code entities[0].mode}. */
-    String path(ConfigKey<?> key) {
+    public String path(ConfigKey<?> key) {
         return at + "." + key.name();
     }
 
@@ -43,22 +43,22 @@ final class EntityValues {
         problems.add(path(key) + ": " + text);
     }
 
-    void putRaw(ConfigKey<?> key, Object value) {
+    public void putRaw(ConfigKey<?> key, Object value) {
         raw.put(key, value);
     }
 
     /** Whether the item gives the key a value. */
-    boolean given(ConfigKey<?> key) {
+    public boolean given(ConfigKey<?> key) {
         return raw.get(key) != null;
     }
 
     /** The key's value: its default when absent, null after a problem (recorded). */
-    <T> T get(ConfigKey<T> key) {
+    public <T> T get(ConfigKey<T> key) {
         return once(key, () -> key.readAt(path(key), raw.get(key), problems));
     }
 
     /** The value of a key that must be given: absent is read as empty, which the key's parser refuses as required. */
-    <T> T required(ConfigKey<T> key) {
+    public <T> T required(ConfigKey<T> key) {
         return once(key, () -> {
             Object r = raw.get(key);
             return key.parser().parse(path(key), r != null ? r : key.emptyRaw(), problems);

@@ -1,4 +1,4 @@
-package io.dimstream.config;
+package io.dimstream.config.model;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -34,16 +34,5 @@ public record SinkConfig(Optional<String> groupId, int batchSize, Duration batch
         public boolean isNamedBy(String text) {
             return configName().equalsIgnoreCase(text);
         }
-    }
-
-    /** The defaults of the {@code sink.*} keys: declared once, in {@link ConfigKeys}; the sink's own settings take them from here. */
-    public static final SinkConfig DEFAULTS = new SinkConfig(Optional.ofNullable(ConfigKeys.SINK_GROUP_ID.defaultValue()),
-            ConfigKeys.SINK_BATCH_SIZE.defaultValue(), ConfigKeys.SINK_BATCH_MAX_WAIT.defaultValue(),
-            ConfigKeys.SINK_PARALLELISM.defaultValue(), ConfigKeys.SINK_ON_OFFSET_OUT_OF_RANGE.defaultValue(),
-            ConfigKeys.SINK_STUCK_AFTER.defaultValue());
-
-    /** The batching keys with the failure handling's defaults. */
-    public SinkConfig(Optional<String> groupId, int batchSize, Duration batchMaxWait, int parallelism) {
-        this(groupId, batchSize, batchMaxWait, parallelism, DEFAULTS.onOffsetOutOfRange(), DEFAULTS.stuckAfter());
     }
 }

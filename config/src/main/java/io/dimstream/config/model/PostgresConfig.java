@@ -1,4 +1,4 @@
-package io.dimstream.config;
+package io.dimstream.config.model;
 
 import io.dimstream.db.secrets.Secrets;
 

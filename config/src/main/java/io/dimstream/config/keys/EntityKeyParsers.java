@@ -1,4 +1,4 @@
-package io.dimstream.config;
+package io.dimstream.config.keys;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dimstream.db.entity.ColumnType;
@@ -18,13 +18,13 @@ import java.util.regex.Pattern;
  * {@link ConfigKeys} declarations name. Each checks its own key only; the rules between keys are
  * {@link EntityRules}'.
  */
-final class EntityKeyParsers {
+public final class EntityKeyParsers {
 
     private EntityKeyParsers() {
     }
 
     /** {@code columns:}: each column's type, and the modifier of those declared with one ({@code varchar(255)}). */
-    record Columns(Map<String, ColumnType> types, Map<String, TypeModifier> modifiers) {
+    public record Columns(Map<String, ColumnType> types, Map<String, TypeModifier> modifiers) {
 
         /** As written in the config: each column's SQL type, modifier included. */
         Object printed() {
@@ -35,7 +35,7 @@ final class EntityKeyParsers {
     }
 
     /** {@code op-values:} as bound and, once read, as checked. */
-    record OpValues(@JsonProperty("upsert") List<String> upsert, @JsonProperty("delete") List<String> delete) {
+    public record OpValues(@JsonProperty("upsert") List<String> upsert, @JsonProperty("delete") List<String> delete) {
 
         Object printed() {
             Map<String, Object> out = new LinkedHashMap<>();

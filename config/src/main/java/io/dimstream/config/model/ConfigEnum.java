@@ -1,4 +1,4 @@
-package io.dimstream.config;
+package io.dimstream.config.model;
 
 import java.util.Arrays;
 import java.util.List;

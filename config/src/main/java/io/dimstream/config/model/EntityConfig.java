@@ -1,4 +1,4 @@
-package io.dimstream.config;
+package io.dimstream.config.model;
 
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One item of {@code entities:}. Built by {@link DimstreamConfig}, which has already checked that
+ * One item of {@code entities:}. Built by {@link io.dimstream.config.DimstreamConfig}, which has already checked that
  * {@link #toEntitySpec()} succeeds, or in code with {@link #builder()} (every component but name,
  * topic, table, key, tracked and columns has its default there).
  *

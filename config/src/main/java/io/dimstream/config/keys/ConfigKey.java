@@ -1,7 +1,10 @@
-package io.dimstream.config;
+package io.dimstream.config.keys;
 
+import io.dimstream.config.DimstreamConfig;
+import io.dimstream.config.model.ConfigEnum;
 import io.dimstream.db.secrets.Secrets;
 import com.fasterxml.jackson.core.type.TypeReference;
+import java.util.Map;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -12,7 +15,7 @@ import java.util.function.Function;
  * One key of the config file, declared once (in the spirit of Debezium's {@code Field}): where it
  * lives, what it holds, its default, how its text becomes a value (with the problems named by the
  * key's path), whether it is a secret, and the sentence the generated reference prints for it.
- * {@link ConfigKeys} is the table of them; {@link ConfigReader} reads with it,
+ * {@link ConfigKeys} is the table of them; {@link io.dimstream.config.ConfigReader} reads with it,
  * {@link DimstreamConfig#describeMasked()} prints with it, {@link ConfigReference} documents with it.
  *
  * @param section     the section's path ({@code sink}, {@code service.replay}), empty at the top level
@@ -115,7 +118,7 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
     }
 
     /** {@code m.put(name, print(value))}, nothing for a null value. */
-    void putInto(java.util.Map<String, Object> m, T value) {
+    public void putInto(Map<String, Object> m, T value) {
         if (value != null) {
             m.put(name, print(value));
         }
@@ -181,7 +184,7 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
 
         /** A positive ISO-8601 duration; {@code example} shows how one is written. */
         ConfigKey<Duration> positiveDuration(Duration dflt, String example) {
-            return of("ISO-8601 duration", STRING, dflt, dflt == null ? "" : DimstreamConfig.isoDuration(dflt),
+            return of("ISO-8601 duration", STRING, dflt, dflt == null ? "" : isoDuration(dflt),
                     (path, raw, problems) -> ConfigKey.positiveDuration(path, (String) raw, example, problems), Duration::toString);
         }
 
@@ -303,5 +306,13 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
             problems.add(path + ": \"" + raw + "\" is not an ISO-8601 duration (e.g. " + example + ")");
             return null;
         }
+    }
+
+    /** {@code P30D} rather than {@link Duration#toString()}'s {@code PT720H} when whole days. */
+    public static String isoDuration(Duration d) {
+        if (!d.isZero() && d.toSecondsPart() == 0 && d.toMinutesPart() == 0 && d.toHoursPart() == 0 && d.toNanosPart() == 0) {
+            return "P" + d.toDays() + "D";
+        }
+        return d.toString();
     }
 }

@@ -1,4 +1,4 @@
-package io.dimstream.config;
+package io.dimstream.config.keys;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +7,7 @@ import java.util.TreeSet;
 
 /**
  * A mapping of the config file ({@code sink:}, {@code service.replay:}, the top level): its keys
- * and the sections inside it. {@link ConfigReader} refuses a key that is neither, naming the keys
+ * and the sections inside it. {@link io.dimstream.config.ConfigReader} refuses a key that is neither, naming the keys
  * known there; {@link ConfigReference} prints one table per section.
  *
  * @param path        {@code sink}, {@code service.replay}; empty at the top level

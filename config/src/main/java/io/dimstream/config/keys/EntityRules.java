@@ -1,24 +1,31 @@
-package io.dimstream.config;
+package io.dimstream.config.keys;
 
-import static io.dimstream.config.ConfigKeys.ENTITY_DESERIALIZER_CONFIG;
-import static io.dimstream.config.ConfigKeys.ENTITY_ENCODINGS;
-import static io.dimstream.config.ConfigKeys.ENTITY_EVENT_TIME;
-import static io.dimstream.config.ConfigKeys.ENTITY_EXCEPT;
-import static io.dimstream.config.ConfigKeys.ENTITY_FORMAT;
-import static io.dimstream.config.ConfigKeys.ENTITY_IGNORE_NULL_UPDATES;
-import static io.dimstream.config.ConfigKeys.ENTITY_MODE;
-import static io.dimstream.config.ConfigKeys.ENTITY_NEW_COLUMNS;
-import static io.dimstream.config.ConfigKeys.ENTITY_ON_TRUNCATE;
-import static io.dimstream.config.ConfigKeys.ENTITY_OP_FIELD;
-import static io.dimstream.config.ConfigKeys.ENTITY_OP_VALUES;
-import static io.dimstream.config.ConfigKeys.ENTITY_PARTITIONED_BY_KEY;
-import static io.dimstream.config.ConfigKeys.ENTITY_SCHEMA_EVOLUTION;
-import static io.dimstream.config.ConfigKeys.ENTITY_SNAPSHOT_TIME_FIELD;
-import static io.dimstream.config.ConfigKeys.ENTITY_TIME_FIELD;
-import static io.dimstream.config.ConfigKeys.ENTITY_TRACKED;
-import static io.dimstream.config.ConfigKeys.ENTITY_TYPE1;
-import static io.dimstream.config.ConfigKeys.ENTITY_UNAVAILABLE_VALUE;
-import static io.dimstream.config.ConfigKeys.ENTITY_VALUE_DESERIALIZER;
+import io.dimstream.config.model.AvroOptions;
+import io.dimstream.config.model.CdcOptions;
+import io.dimstream.config.model.EntityConfig;
+import io.dimstream.config.model.EventFormat;
+import io.dimstream.config.model.FeedMode;
+import io.dimstream.config.model.SeedJsonOptions;
+import io.dimstream.config.model.ValueEncoding;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_DESERIALIZER_CONFIG;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_ENCODINGS;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_EVENT_TIME;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_EXCEPT;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_FORMAT;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_IGNORE_NULL_UPDATES;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_MODE;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_NEW_COLUMNS;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_ON_TRUNCATE;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_OP_FIELD;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_OP_VALUES;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_PARTITIONED_BY_KEY;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_SCHEMA_EVOLUTION;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_SNAPSHOT_TIME_FIELD;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_TIME_FIELD;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_TRACKED;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_TYPE1;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_UNAVAILABLE_VALUE;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_VALUE_DESERIALIZER;
 
 import io.dimstream.db.entity.ColumnType;
 import java.util.ArrayList;
@@ -38,7 +45,7 @@ import java.util.TreeSet;
  * columns ({@code ignore-null-updates}, {@code encodings}, the field names that must not be
  * columns). Each problem is named by the path of the key it is about.
  */
-final class EntityRules {
+public final class EntityRules {
 
     private final EntityValues v;
     private final EventFormat format;
@@ -50,7 +57,7 @@ final class EntityRules {
      * @param key     its key columns
      * @param columns its columns (those read, after a problem too)
      */
-    EntityRules(EntityValues v, EventFormat format, List<String> key, Map<String, ColumnType> columns) {
+    public EntityRules(EntityValues v, EventFormat format, List<String> key, Map<String, ColumnType> columns) {
         this.v = v;
         this.format = format;
         this.key = key;
@@ -58,7 +65,7 @@ final class EntityRules {
     }
 
     /** Whether {@code tracked} as written is {@code "*"}. */
-    static boolean star(List<String> tracked) {
+    public static boolean star(List<String> tracked) {
         return tracked.size() == 1 && "*".equals(tracked.get(0));
     }
 
@@ -68,7 +75,7 @@ final class EntityRules {
      * the entity leaves out: they are dropped when a record is read, and a field new to the source
      * is not tracked under that name.
      */
-    List<String> tracked(List<String> tracked, List<String> type1) {
+    public List<String> tracked(List<String> tracked, List<String> type1) {
         List<String> except = v.get(ENTITY_EXCEPT);
         if (!star(tracked)) {
             if (tracked.contains("*")) {
@@ -105,7 +112,7 @@ final class EntityRules {
     }
 
     /** {@code mode}: a snapshot topic carries flat JSON rows ({@code format: json}); null when wrong. */
-    FeedMode mode() {
+    public FeedMode mode() {
         FeedMode mode = v.get(ENTITY_MODE);
         if (mode == FeedMode.SNAPSHOT && format != null && format != EventFormat.JSON) {
             v.problem(ENTITY_FORMAT, "mode " + FeedMode.SNAPSHOT.configName() + " reads flat JSON rows (" + ENTITY_FORMAT.name() + ": "
@@ -115,7 +122,7 @@ final class EntityRules {
     }
 
     /** {@code snapshot-time-field}: only with {@code mode: snapshot}; not a column of the entity. */
-    String snapshotTimeField(FeedMode mode) {
+    public String snapshotTimeField(FeedMode mode) {
         String dflt = EntityConfig.DEFAULT_SNAPSHOT_TIME_FIELD;
         if (mode != FeedMode.SNAPSHOT) {
             if (v.given(ENTITY_SNAPSHOT_TIME_FIELD) && mode != null) {
@@ -133,7 +140,7 @@ final class EntityRules {
     }
 
     /** {@code partitioned-by-key}: not with {@code mode: snapshot}. */
-    boolean partitionedByKey(FeedMode mode) {
+    public boolean partitionedByKey(FeedMode mode) {
         boolean partitioned = v.get(ENTITY_PARTITIONED_BY_KEY);
         if (partitioned && mode == FeedMode.SNAPSHOT) {
             v.problem(ENTITY_PARTITIONED_BY_KEY, "not with " + ENTITY_MODE.name() + ": " + FeedMode.SNAPSHOT.configName()
@@ -143,7 +150,7 @@ final class EntityRules {
     }
 
     /** {@code op-field}, {@code time-field}, {@code op-values}: only with {@code format: seed-json}. */
-    SeedJsonOptions seedJson() {
+    public SeedJsonOptions seedJson() {
         SeedJsonOptions d = SeedJsonOptions.DEFAULTS;
         if (format != EventFormat.SEED_JSON) {
             if (format != null) {
@@ -171,7 +178,7 @@ final class EntityRules {
     }
 
     /** {@code value-deserializer}, {@code deserializer-config}: only with an Avro format. */
-    AvroOptions avro() {
+    public AvroOptions avro() {
         if (format == null || !format.avro()) {
             if (format != null && (v.given(ENTITY_VALUE_DESERIALIZER) || v.given(ENTITY_DESERIALIZER_CONFIG))) {
                 onlyWith(v.given(ENTITY_VALUE_DESERIALIZER) ? ENTITY_VALUE_DESERIALIZER : ENTITY_DESERIALIZER_CONFIG,
@@ -205,7 +212,7 @@ final class EntityRules {
      * @param except the {@code except} fields
      * @param star   whether {@code tracked} is {@code "*"}
      */
-    CdcOptions cdc(FeedMode mode, List<String> except, boolean star) {
+    public CdcOptions cdc(FeedMode mode, List<String> except, boolean star) {
         CdcOptions d = CdcOptions.defaults(format);
         boolean debezium = format == EventFormat.DEBEZIUM_JSON || format == EventFormat.DEBEZIUM_AVRO;
         String debeziumFormats = EventFormat.DEBEZIUM_JSON.configName() + " or " + EventFormat.DEBEZIUM_AVRO.configName();

@@ -1,4 +1,4 @@
-package io.dimstream.config;
+package io.dimstream.config.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

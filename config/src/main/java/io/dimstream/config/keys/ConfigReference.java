@@ -1,4 +1,4 @@
-package io.dimstream.config;
+package io.dimstream.config.keys;
 
 import io.dimstream.db.secrets.Secrets;
 import java.io.IOException;
@@ -27,7 +27,7 @@ public final class ConfigReference {
     /** The whole reference. */
     public static String markdown() {
         StringBuilder b = new StringBuilder();
-        b.append("<!-- Generated from io.dimstream.config.ConfigKeys: do not edit by hand. Regenerate with\n     ")
+        b.append("<!-- Generated from io.dimstream.config.keys.ConfigKeys: do not edit by hand. Regenerate with\n     ")
                 .append(REGENERATE).append(" -->\n\n");
         b.append("# Configuration reference\n\n");
         b.append(ConfigKeys.ROOT.description()).append("\n\n");
