@@ -14,7 +14,7 @@ import io.dimstream.db.jobs.ShadowPreviews;
 import io.dimstream.db.jobs.ShadowTables;
 import io.dimstream.db.read.ShadowDiff;
 import io.dimstream.db.read.VersionRow;
-import io.dimstream.db.schema.EvolvedColumns;
+import io.dimstream.db.schema.EntityShapes;
 import io.dimstream.db.schema.Migrations;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -240,7 +240,7 @@ final class ReplayCommand implements Callable<Integer> {
             if (entity != null && !entity.equals(job.entity())) {
                 throw new CliFailure(CliFailure.USAGE, "--entity: replay job " + id + " rebuilds " + job.entity() + ", not " + entity, null);
             }
-            EntitySpec live = EvolvedColumns.withCatalog(ds, CommandSupport.entity(cfg, job.entity()));
+            EntitySpec live = EntityShapes.of(ds, CommandSupport.entity(cfg, job.entity())).current(job.entity());
             ShadowPreviews previews = new ShadowPreviews(ds);
             try {
                 if (diffJob != null) {

@@ -1,5 +1,11 @@
 package io.dimstream.admin.web;
 
+import io.dimstream.db.schema.EntityShapes;
+import java.sql.SQLException;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.model.EntityConfig;
 import io.dimstream.db.entity.EntitySpec;
@@ -14,31 +20,32 @@ import java.util.Map;
  */
 public final class EntityCatalog {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EntityCatalog.class);
+    private static final Logger LOG = LoggerFactory.getLogger(EntityCatalog.class);
 
     private final Map<String, EntitySpec> byName = new LinkedHashMap<>();
     private final Map<String, String> topics = new LinkedHashMap<>();
-    private final javax.sql.DataSource ds;
+    /** The entities' shapes (config plus catalog), read again at each lookup; null without a database. */
+    private final EntityShapes shapes;
 
     public EntityCatalog(DimstreamConfig config) {
         this(config, null);
     }
 
     /** @param ds dimstream's database (migrated), whose catalog of added columns is merged in; null for none */
-    public EntityCatalog(DimstreamConfig config, javax.sql.DataSource ds) {
-        this.ds = ds;
+    public EntityCatalog(DimstreamConfig config, DataSource ds) {
         for (EntityConfig e : config.entities()) {
             byName.put(e.name(), e.toEntitySpec());
             topics.put(e.name(), e.topic());
         }
+        this.shapes = ds == null ? null : new EntityShapes(ds, byName.values(), Set.of());
     }
 
     public EntitySpec spec(String name) {
         EntitySpec e = configSpec(name);
-        if (ds != null) {
+        if (shapes != null) {
             try {
-                return io.dimstream.db.schema.EvolvedColumns.withCatalog(ds, e);
-            } catch (java.sql.SQLException ex) {
+                return shapes.reread(name);
+            } catch (SQLException ex) {
                 // the page still shows the config's columns; the database's failure shows where it is queried next
                 LOG.warn("entity {}: cannot read dimstream.entity_columns: {}", name, ex.getMessage());
             }
