@@ -20,6 +20,12 @@ import org.slf4j.LoggerFactory;
  * shape changes only through it ({@link #evolve}, in a batch's transaction; {@link #committed} after),
  * so the sink, replays, {@code load}, shadow tables and the admin apply and read the same columns.
  *
+ * <p>Who reads it: the service (its sink, replay worker and pruner share one), {@code load}, the
+ * admin (read again at each lookup) and the command line's replay verbs. The topology is the one
+ * reader that knows no SQL: it starts with the shape read here and learns a column the source starts
+ * sending from the records themselves, naming it in the change record for the sink, whose batch adds
+ * it here ({@link #evolve}).
+ *
  * <p>Thread-safe: the sink's parallel groups, the replay worker and the admin share one. The
  * shape is cached per entity and read again from the catalog after a change this process committed,
  * or when a reader asks for it ({@link #reread}: a replay job's start, a shape another instance may
