@@ -96,6 +96,12 @@ final class ChangesLog {
         return o;
     }
 
+    /** The changes partition of the change made from source record {@code source}. */
+    int partitionOf(Source source) {
+        changesOffset(source);
+        return partitions.get(source);
+    }
+
     /**
      * The events as the sink applied them: of {@code produced} (valid events in produce order, each
      * with its source record as lineage), those that became a change, each with its changes offset as
