@@ -64,7 +64,7 @@ public final class CatchUp {
      * Waits until the topology has taken {@code sourceRecords} records ({@code eventsSeen}: every
      * class counted, DLQ and duplicates included), Kafka Streams has committed its inputs and the
      * sink has applied everything committed to the changes topics (its stored offsets reach their
-     * read_committed end offsets). Looks every 250 ms.
+     * read_committed end offsets). Looks every 250 ms ({@link #caughtUp}).
      *
      * @return false when the timeout passed first
      */
@@ -74,18 +74,10 @@ public final class CatchUp {
         inputTopics.addAll(repartitionTopics);
         // one admin client for the whole wait, not one per look
         try (Admin admin = Admin.create(clients.properties())) {
-            // the topics' partitions, looked up once (not at every look)
-            Map<TopicPartition, OffsetSpec> inputs = null;
-            Map<TopicPartition, OffsetSpec> changes = null;
+            AdminLook look = new AdminLook(admin, eventsSeen, inputTopics);
             while (System.nanoTime() < deadline) {
                 try {
-                    if (changes == null) {
-                        inputs = latestOf(admin, inputTopics);
-                        changes = latestOf(admin, changesTopics);
-                    }
-                    if (eventsSeen.getAsLong() >= sourceRecords
-                            && streamsCommitted(committedEnds(admin, inputs), streamsOffsets(admin), repartitionTopics)
-                            && sinkCaughtUp(committedEnds(admin, changes), sinkOffsets())) {
+                    if (caughtUp(look, sourceRecords, repartitionTopics)) {
                         return true;
                     }
                 } catch (ExecutionException | SQLException e) {
@@ -94,6 +86,93 @@ public final class CatchUp {
                 Thread.sleep(250);
             }
             return false;
+        }
+    }
+
+    /** The reads one look at the service makes ({@link #caughtUp} orders them). */
+    interface Look {
+        long eventsSeen();
+
+        /** The Kafka Streams group's committed offset of each input partition it has one for. */
+        Map<TopicPartition, Long> streamsCommitted() throws ExecutionException, InterruptedException;
+
+        /** The read_committed end offset of each input partition (sources, repartition topics). */
+        Map<TopicPartition, Long> inputEnds() throws ExecutionException, InterruptedException;
+
+        /** The read_committed end offset of each changes partition. */
+        Map<TopicPartition, Long> changesEnds() throws ExecutionException, InterruptedException;
+
+        /** The sink's stored next offset of each changes partition it has one for. */
+        Map<PartitionRef, Long> sinkStored() throws SQLException;
+    }
+
+    /**
+     * Whether one look finds the service caught up. Its reads are ordered so that nothing committed
+     * between two of them makes it pass early: the Streams group's committed offsets BEFORE the
+     * inputs' end offsets, so that a transaction of the decode step committing in between shows its
+     * repartition records in the ends while their processing is not in the offsets yet. Read the
+     * other way round, its source offset counts as committed while the ends still lack its
+     * repartition records, and the look passes before the classify step has made their changes
+     * (TruncateDuringReplayIT once saw the wait end 2 s before a truncate's deletes were applied,
+     * which this explains). Then the changes topics' ends, then the sink's stored offsets.
+     */
+    static boolean caughtUp(Look look, long sourceRecords, Set<String> transactionalTopics)
+            throws ExecutionException, InterruptedException, SQLException {
+        if (look.eventsSeen() < sourceRecords) {
+            return false;
+        }
+        Map<TopicPartition, Long> committed = look.streamsCommitted();
+        if (!streamsCommitted(look.inputEnds(), committed, transactionalTopics)) {
+            return false;
+        }
+        Map<TopicPartition, Long> changesEnds = look.changesEnds();
+        return sinkCaughtUp(changesEnds, look.sinkStored());
+    }
+
+    /** The looks of {@link #await}, through the Admin client and the sink's offsets in PostgreSQL. */
+    private final class AdminLook implements Look {
+        private final Admin admin;
+        private final LongSupplier eventsSeen;
+        private final List<String> inputTopics;
+        /** The topics' partitions, looked up once (not at every look). */
+        private Map<TopicPartition, OffsetSpec> inputs;
+        private Map<TopicPartition, OffsetSpec> changes;
+
+        AdminLook(Admin admin, LongSupplier eventsSeen, List<String> inputTopics) {
+            this.admin = admin;
+            this.eventsSeen = eventsSeen;
+            this.inputTopics = inputTopics;
+        }
+
+        @Override
+        public long eventsSeen() {
+            return eventsSeen.getAsLong();
+        }
+
+        @Override
+        public Map<TopicPartition, Long> streamsCommitted() throws ExecutionException, InterruptedException {
+            return streamsOffsets(admin);
+        }
+
+        @Override
+        public Map<TopicPartition, Long> inputEnds() throws ExecutionException, InterruptedException {
+            if (inputs == null) {
+                inputs = latestOf(admin, inputTopics);
+            }
+            return committedEnds(admin, inputs);
+        }
+
+        @Override
+        public Map<TopicPartition, Long> changesEnds() throws ExecutionException, InterruptedException {
+            if (changes == null) {
+                changes = latestOf(admin, changesTopics);
+            }
+            return committedEnds(admin, changes);
+        }
+
+        @Override
+        public Map<PartitionRef, Long> sinkStored() throws SQLException {
+            return sinkOffsets();
         }
     }
 

@@ -31,7 +31,8 @@
  *       {@code io.dimstream.app.metrics}, which depends on this package, never the reverse).</li>
  *   <li>{@link io.dimstream.app.sink.CatchUp}: whether Kafka Streams has committed its inputs and the
  *       sink's stored offsets reach the changes topics' committed ends (for the demo, benchmarks
- *       and tests), its comparisons pure.</li>
+ *       and tests), its comparisons pure, each look's reads in an order that a commit between two
+ *       of them cannot fool (the group's offsets before the inputs' ends).</li>
  * </ul>
  * The SQL of the sink's own tables is in {@code io.dimstream.db.sink}; what a failure means
  * (transient, a record's data, anything else) is {@link io.dimstream.db.sql.SqlFailures}.

@@ -58,4 +58,52 @@ class CatchUpTest {
         assertThat(CatchUp.sinkCaughtUp(ends, Map.of(p0, 10L, p1, 1L))).isFalse();
         assertThat(CatchUp.sinkCaughtUp(Map.of(CHANGES_0, 3L), Map.of())).isFalse();
     }
+    /**
+     * One look whose reads straddle a commit of the decode step: its last transaction (the source's
+     * last offset, and two records for the repartition topic: a truncate's copy and a row) commits
+     * right after the look's first read of the Streams group's offsets or of the inputs' ends,
+     * whichever comes first; the classify task has not read those records. Before the commit the
+     * group had committed source offset 160 and everything of the repartition topic so far; after,
+     * source offset 164, the repartition topic three entries longer. The sink is caught up with the
+     * changes so far. The look must not pass: the changes the classify task will make are not there.
+     */
+    @Test
+    void aLookWhoseReadsStraddleACommitOfTheDecodeStepDoesNotPass() throws Exception {
+        PartitionRef p0 = new PartitionRef("dimstream.customer.changes", 0);
+        CatchUp.Look look = new CatchUp.Look() {
+            private int reads;
+
+            /** True from the second of the two reads on: the decode step's transaction has committed. */
+            private boolean committedYet() {
+                return reads++ > 0;
+            }
+
+            @Override
+            public long eventsSeen() {
+                return 164;
+            }
+
+            @Override
+            public Map<TopicPartition, Long> streamsCommitted() {
+                return Map.of(SOURCE_0, committedYet() ? 164L : 160L, REPARTITION_0, 40L);
+            }
+
+            @Override
+            public Map<TopicPartition, Long> inputEnds() {
+                return Map.of(SOURCE_0, 164L, REPARTITION_0, committedYet() ? 44L : 41L);
+            }
+
+            @Override
+            public Map<TopicPartition, Long> changesEnds() {
+                return Map.of(CHANGES_0, 20L);
+            }
+
+            @Override
+            public Map<PartitionRef, Long> sinkStored() {
+                return Map.of(p0, 20L);
+            }
+        };
+
+        assertThat(CatchUp.caughtUp(look, 164, TRANSACTIONAL)).isFalse();
+    }
 }

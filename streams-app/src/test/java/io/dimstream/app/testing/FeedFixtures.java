@@ -52,6 +52,51 @@ public final class FeedFixtures {
         return new Split(valid, malformed);
     }
 
+    /**
+     * Where a produced record landed, and the valid event it carries as the pipeline reads it (its
+     * lineage that place, its {@code seq} the record's offset), or null when it carries none.
+     */
+    public record Located(int partition, long offset, Event event) {
+    }
+
+    /**
+     * Produces the feed in order (acks=all, idempotent), every send acknowledged, and returns per
+     * record where it landed and its valid event ({@link Located}): the lineage the table keeps.
+     */
+    public static List<Located> produceLocated(String bootstrap, String topic, EntitySpec spec, List<CustomerFeed.FeedRecord> feed) {
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (CustomerFeed.FeedRecord r : feed) {
+            records.add(new ProducerRecord<>(topic, r.key(), r.value()));
+        }
+        List<RecordMetadata> sent = send(bootstrap, records, Map.of());
+        EventValidator validator = new EventValidator(spec);
+        List<Located> out = new ArrayList<>();
+        for (int i = 0; i < feed.size(); i++) {
+            RecordMetadata md = sent.get(i);
+            NativeEventJson.Parsed p = NativeEventJson.parse(feed.get(i).valueText(), md.offset(), Source.kafka(topic, md.partition(), md.offset()));
+            out.add(new Located(md.partition(), md.offset(), p.event() != null && validator.validate(p.event()).ok() ? p.event() : null));
+        }
+        return out;
+    }
+
+    /**
+     * Produces the records in order (acks=all, idempotent) with extra client settings, and returns
+     * where each landed once every send is acknowledged (the first failure thrown).
+     */
+    public static List<RecordMetadata> send(String bootstrap, List<ProducerRecord<byte[], byte[]>> records, Map<String, Object> settings) {
+        Map<String, Object> p = new HashMap<>(settings);
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (ProducerRecord<byte[], byte[]> r : records) {
+                sent.add(producer.send(r));
+            }
+            return awaitAcks(sent, records.isEmpty() ? "no topic" : records.get(0).topic());
+        }
+    }
+
     /** A record as text: its key (may be null) and value, UTF-8 on the wire. */
     public record TextRecord(String key, String value) {
     }
@@ -87,11 +132,12 @@ public final class FeedFixtures {
         }
     }
 
-    /** Every send acknowledged, or the first failure thrown (a flush alone would not say). */
-    private static void awaitAcks(List<Future<RecordMetadata>> sent, String topic) {
+    /** Every send acknowledged, or the first failure thrown (a flush alone would not say); where each landed. */
+    private static List<RecordMetadata> awaitAcks(List<Future<RecordMetadata>> sent, String topic) {
+        List<RecordMetadata> landed = new ArrayList<>(sent.size());
         for (Future<RecordMetadata> f : sent) {
             try {
-                f.get(60, TimeUnit.SECONDS);
+                landed.add(f.get(60, TimeUnit.SECONDS));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while producing to " + topic, e);
@@ -99,5 +145,6 @@ public final class FeedFixtures {
                 throw new IllegalStateException("a record was not acknowledged by " + topic + ": " + e, e);
             }
         }
+        return landed;
     }
 }
