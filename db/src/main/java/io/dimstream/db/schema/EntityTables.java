@@ -74,7 +74,6 @@ public final class EntityTables {
                 }
             }
             if (TableCheck.exists(c, e.table())) {
-                addEventSeq(c, e);
                 warnings.addAll(TableCheck.validate(c, e.table(), TableCheck.tableRules(e)));
                 TableCheck.partitioningWarning(c, e, e.table()).ifPresent(warnings::add);
             } else {
@@ -125,19 +124,6 @@ public final class EntityTables {
     public static void viewAndFunction(Connection c, EntitySpec e) throws SQLException {
         EntityDdl.currentView(c, e);
         EntityDdl.asOfFunction(c, e);
-    }
-
-    /**
-     * A table written before versions recorded their start event's arrival order gets the column
-     * (nullable, no default: a change of the catalog only, no rewrite; a partitioned table's
-     * partitions get it with it). Its rows keep NULL there: their events are all in the memory.
-     */
-    private static void addEventSeq(Connection c, EntitySpec e) throws SQLException {
-        if (TableCheck.columnTypes(c, e.table()).containsKey(e.system().eventSeq())) {
-            return;
-        }
-        EntityDdl.exec(c, "ALTER TABLE " + Sql.table(e.table()) + " ADD COLUMN " + Sql.ident(e.system().eventSeq()) + " bigint");
-        LOG.info("entity {}: added column {} to {}", e.name(), e.system().eventSeq(), e.table());
     }
 
     /**
