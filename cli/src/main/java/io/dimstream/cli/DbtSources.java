@@ -209,7 +209,7 @@ final class DbtSources {
         out.add(column(sc.loadedAt(), "timestamp with time zone", "Lineage: when dimstream wrote the version (the freshness "
                 + "field)", List.of("not_null")));
         out.add(column(sc.eventSeq(), "bigint", "Arrival order of the version's first event, for dimstream's own same-time "
-                + "decisions; NULL on versions written before it existed or older than the key's prune point", List.of()));
+                + "decisions; NULL on versions older than the key's prune point", List.of()));
         return out;
     }
 

@@ -45,8 +45,7 @@ import java.util.stream.Collectors;
  *   password: ${DIMSTREAM_PG_PASSWORD}   # ${VAR} reads the environment, $${ is a literal ${
  *   pool-size: 10                        # default 10
  * load:
- *   batch-size: 10000                    # events per writer transaction in "load", default 10000
- *                                        # (the top-level batch-size of older files is still read, with a warning)
+ *   batch-size: 100000                   # events per writer transaction in "load", default 100000
  * sink:                                  # optional: the streaming sink's batching
  *   group-id: my-sink                    # default "&lt;application-id&gt;-sink"
  *   batch-size: 20000                    # events per PostgreSQL transaction, default 20000

@@ -9,8 +9,7 @@ import java.util.List;
  * <p>{@code eventSeq}: the arrival order ({@code seq}, {@link io.dimstream.db.event.ArrivalSeq})
  * of the event that started the version. The writer keeps no row in the event memory for an
  * in-order event that starts a version (the version row shows it), so this is where that event's
- * arrival order is kept; NULL on rows written before it existed and on versions older than their
- * key's prune point, whose events the memory holds or no longer needs.
+ * arrival order is kept; NULL on versions older than their key's prune point, whose events the memory holds or no longer needs.
  */
 public record SystemColumns(
         String surrogateKey,

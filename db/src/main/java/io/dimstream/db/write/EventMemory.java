@@ -20,7 +20,7 @@ import java.util.List;
  * has no row at its key and start. The writer puts the event into the memory from the row before
  * anything changes the row's content (a re-assertion's type-1 values, a region's recompute) and
  * when pruning makes it an anchor; pruning clears {@code event_seq} of versions older than the
- * anchor. Tables written before {@code event_seq} existed have it NULL and every event in the memory.
+ * anchor.
  *
  * <p>The writer's probes (classify's newest and same-time event, {@link UnchangedValues}) read
  * both places by key; this relation is for readers that scan (a shadow replay's merge, pruning).

@@ -5,9 +5,9 @@
  * <p>The record carries the event in the typed form ({@link io.dimstream.app.change.ChangeCodec},
  * over {@code io.dimstream.db.event.TypedEventCodec}): the values as the topology's validator typed
  * them, the tracked hash, the entity's shape. The sink reads it straight into a
- * {@code TypedEvent} and applies it without a second validation or hash; records of the older,
- * untyped form (left by a release before) and typed records of another shape are validated by the
- * sink as before. The {@code class} the topology gives each change is what the writer's own
+ * {@code TypedEvent} and applies it without a second validation or hash; typed records of another
+ * shape of the entity (a column added in between) are validated by the sink again; a record without
+ * the typed form is refused to the rejects. The {@code class} the topology gives each change is what the writer's own
  * classification in SQL (DESIGN section 2) is compared with: the writer counts classes per batch,
  * so the sink compares counts per class and exports the difference
  * ({@code dimstream_sink_class_disagreements_total}, {@code io.dimstream.app.sink.ClassDisagreement}).
