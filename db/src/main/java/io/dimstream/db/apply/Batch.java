@@ -15,9 +15,11 @@ import java.util.Objects;
  * @param lock    how the transaction takes the table's {@link WriterLock}
  * @param prepare the source's steps for the shape, made inside the transaction
  * @param what    names the batch in logs ("3 records of customer-0")
+ * @param horizonLifted the events are placed whatever their lateness (no lateness horizon; a prune
+ *                point still holds): a repair rebuilding keys the live path judged already
  */
 public record Batch<P extends Prepared>(String entity, EntitySpec shadow, ShapeChange change, WriterLock.Mode lock, Preparer<P> prepare,
-                                        String what) {
+                                        String what, boolean horizonLifted) {
 
     public Batch {
         Objects.requireNonNull(entity, "entity");
@@ -25,6 +27,11 @@ public record Batch<P extends Prepared>(String entity, EntitySpec shadow, ShapeC
         Objects.requireNonNull(lock, "lock");
         Objects.requireNonNull(prepare, "prepare");
         Objects.requireNonNull(what, "what");
+    }
+
+    /** A batch judged by the entity's lateness horizon. */
+    public Batch(String entity, EntitySpec shadow, ShapeChange change, WriterLock.Mode lock, Preparer<P> prepare, String what) {
+        this(entity, shadow, change, lock, prepare, what, false);
     }
 
     /** A batch onto the entity's own table, with no column changes. */

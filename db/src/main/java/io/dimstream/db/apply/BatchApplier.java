@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,7 +99,8 @@ public final class BatchApplier {
             // before any DDL: an ALTER TABLE waits for the table's other writers, which must not wait for this one's lock
             WriterLock.take(c, batch.shadow() == null ? before : batch.shadow(), batch.lock());
             EntitySpec shape = shapes.evolve(c, before, batch.change().add(), batch.change().widen());
-            EntitySpec target = batch.shadow() == null ? shape : shapes.conform(c, shape, batch.shadow());
+            EntitySpec conformed = batch.shadow() == null ? shape : shapes.conform(c, shape, batch.shadow());
+            EntitySpec target = batch.horizonLifted() ? conformed.withLatenessHorizon(Optional.empty()) : conformed;
             P prepared = batch.prepare().prepare(target);
             Applied<P> applied = run(c, target, prepared, isolate);
             if (position.rejectsGroup() != null && !applied.rejects().isEmpty()) {
@@ -112,7 +114,7 @@ public final class BatchApplier {
             return new Outcome.Done<>(applied);
         });
         if (out instanceof Outcome.Done<P, S> done && !done.applied().shape().columns().equals(before.columns())) {
-            shapes.committed(done.applied().shape().withTable(before.table()));
+            shapes.committed(done.applied().shape().withTable(before.table()).withLatenessHorizon(before.latenessHorizon()));
         }
         return out;
     }

@@ -5,10 +5,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -87,5 +90,32 @@ public final class QuarantineQueries {
             boolean more = rows.size() > limit;
             return new Page(more ? rows.subList(0, limit) : rows, more);
         }
+    }
+
+    /**
+     * Which of {@code records} (source partition and offset of {@code topic}) an entity's quarantine
+     * holds and no user applied (pending or discarded): what the live path set aside. A repair, which
+     * rebuilds keys with the lateness horizon lifted, leaves them out, so it makes the live path's
+     * decisions again instead of reversing them.
+     */
+    public Set<List<Long>> setAside(String entity, String topic, Collection<List<Long>> records) throws SQLException {
+        Set<List<Long>> out = new HashSet<>();
+        if (records.isEmpty()) {
+            return out;
+        }
+        try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement("SELECT source_partition, source_offset FROM "
+                + "dimstream.quarantine WHERE entity = ? AND source_topic = ? AND status <> 'applied' "
+                + "AND (source_partition, source_offset) IN (SELECT * FROM unnest(?::int[], ?::bigint[]))")) {
+            p.setString(1, entity);
+            p.setString(2, topic);
+            p.setArray(3, c.createArrayOf("int", records.stream().map(r -> (int) (long) r.get(0)).toArray()));
+            p.setArray(4, c.createArrayOf("bigint", records.stream().map(r -> r.get(1)).toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(List.of(rs.getLong(1), rs.getLong(2)));
+                }
+            }
+        }
+        return out;
     }
 }

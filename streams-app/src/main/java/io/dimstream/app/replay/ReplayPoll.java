@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,10 +69,12 @@ final class ReplayPoll implements Prepared {
      * @param records the records read in the job's range, in read order
      * @param moved   the partitions whose position the poll moved, and to where
      * @param keys    a repair's keys (only their events are applied; a truncate deletes among them), or null
+     * @param setAside records (partition, offset) the live path quarantined and no user applied: left out
+     *                (a repair places its events with the lateness horizon lifted, and must not reverse those decisions)
      * @param slices  a snapshot feed's slice side, or null
      */
     static ReplayPoll of(EntityPipeline pipeline, List<ConsumerRecord<byte[], byte[]>> records, Map<Integer, Long> moved, ReplayKeys keys,
-                         SnapshotReplay slices) {
+                         Set<List<Long>> setAside, SnapshotReplay slices) {
         EntitySpec spec = pipeline.entity();
         List<Step> steps = new ArrayList<>();
         List<SinkReject> rejects = new ArrayList<>();
@@ -90,7 +93,7 @@ final class ReplayPoll implements Prepared {
                 Event read = new Event(e.op(), e.eventTime(), e.data(), ArrivalSeq.ofReplay(r.offset()).value(), e.source(), e.badTimeReason());
                 rows.add(read);
                 bySource.put(e.source(), r);
-                if (keys == null || keys.matches(spec, e.data())) {
+                if ((keys == null || keys.matches(spec, e.data())) && !setAside.contains(List.of((long) r.partition(), r.offset()))) {
                     events.add(read);
                 }
             } else if (d instanceof Decoded.Truncated t) {

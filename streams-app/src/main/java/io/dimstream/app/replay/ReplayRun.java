@@ -15,6 +15,7 @@ import io.dimstream.db.jobs.ReplayKeys;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
 import io.dimstream.db.jobs.ShadowTables;
+import io.dimstream.db.read.QuarantineQueries;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
@@ -128,7 +130,7 @@ final class ReplayRun {
                 }
                 continue;
             }
-            apply(ReplayPoll.of(pipeline, read, moved, keys, slices), target);
+            apply(ReplayPoll.of(pipeline, read, moved, keys, setAside(keys, read), slices), target, keys != null);
             if (slices != null) {
                 slices.committed();
             }
@@ -165,12 +167,29 @@ final class ReplayRun {
         }
     }
 
-    /** The poll's batch through the one pipeline: a live job's writes exclude the sink's, a shadow has no other writer. */
-    private void apply(ReplayPoll poll, EntitySpec target) throws SQLException, Abandoned {
+    /**
+     * What a repair leaves out of a poll: the records the live path quarantined that no user applied.
+     * A repair rebuilds its keys from the range after clearing them, so it places their events with
+     * the lateness horizon lifted (the live sink goes on meanwhile and its newer events would make the
+     * rebuilt history look late); leaving these out makes the live path's decisions again.
+     */
+    private Set<List<Long>> setAside(ReplayKeys keys, List<ConsumerRecord<byte[], byte[]>> read) throws SQLException {
+        if (keys == null || read.isEmpty()) {
+            return Set.of();
+        }
+        return new QuarantineQueries(ds).setAside(job.entity(), job.topic(),
+                read.stream().map(r -> List.of((long) r.partition(), r.offset())).toList());
+    }
+
+    /**
+     * The poll's batch through the one pipeline: a live job's writes exclude the sink's, a shadow has
+     * no other writer; a repair's events are placed whatever their lateness ({@link #setAside}).
+     */
+    private void apply(ReplayPoll poll, EntitySpec target, boolean repair) throws SQLException, Abandoned {
         boolean shadow = job.target() == ReplayTarget.SHADOW;
         Batch<ReplayPoll> batch = new Batch<>(job.entity(), shadow ? target : null, ShapeChange.NONE,
                 shadow || !poll.writes() ? WriterLock.Mode.NONE : WriterLock.Mode.EXCLUSIVE, shape -> poll,
-                "replay job " + job.id() + " batch to " + poll.moved());
+                "replay job " + job.id() + " batch to " + poll.moved(), repair);
         Outcome<ReplayPoll, String> out = applier.apply(batch, position);
         if (out instanceof Outcome.Stopped<ReplayPoll, String> stopped) {
             throw position.abandoned(stopped.why());

@@ -45,7 +45,6 @@ import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,7 +80,6 @@ class RepairUnderTrafficIT {
      * composition suite's report for the fix it needs.
      */
     @Test
-    @Disabled("a repair under traffic quarantines the repaired keys' history older than the horizon before their newest live event")
     void aRepairUnderTrafficKeepsTheRepairedKeysHistoryLongerThanTheHorizon(@TempDir Path dir) throws Exception {
         repairUnderTraffic(dir, "customer_rut_horizon", "P1D");
     }
