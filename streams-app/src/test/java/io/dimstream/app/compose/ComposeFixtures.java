@@ -1,42 +1,19 @@
 package io.dimstream.app.compose;
 
-import io.dimstream.config.DimstreamConfig;
-import io.dimstream.db.testing.TestPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import javax.sql.DataSource;
 
-/** The customer entity's config, and whole rows of dimstream's own tables where an operator would look. */
+/** Whole rows of dimstream's own tables where an operator would look. */
 final class ComposeFixtures {
 
     private ComposeFixtures() {
     }
 
-    /** The demo's customer entity (native JSON) under {@code entity}, reading {@code topic} into {@code table}. */
-    static DimstreamConfig customerConfig(String bootstrap, String entity, String topic, String table, String horizon) {
-        return DimstreamConfig.parse("""
-                kafka:
-                  bootstrap-servers: %s
-                postgres:
-                  url: %s
-                entities:
-                  - name: %s
-                    topic: %s
-                    format: json
-                    table: %s
-                    key: [customer_id]
-                    tracked: [email, full_name, country, city, loyalty_tier]
-                    type1: [last_login]
-                    lateness-horizon: %s
-                    columns: {customer_id: text, email: text, full_name: text, country: text, city: text,
-                              loyalty_tier: text, last_login: bigint}
-                """.formatted(bootstrap, TestPostgres.jdbcUrl(), entity, topic, table, horizon), "test config", Map.of());
-    }
 
     /** The entity's rows of {@code dimstream.sink_rejects}, whole, as JSON. */
     static List<String> sinkRejects(DataSource ds, String entity) throws SQLException {

@@ -1,5 +1,6 @@
 package io.dimstream.app.compose;
 
+import io.dimstream.app.testing.CustomerConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.app.change.ChangeTopics;
@@ -71,7 +72,7 @@ class LoadWhileStreamingIT {
         String entity = "customer_lws";
         String topic = "crm.compose-load-it";
         kafka.createTopics(List.of(new NewTopic(topic, 3, (short) 1)));
-        DimstreamConfig config = ComposeFixtures.customerConfig(kafka.bootstrapServers(), entity, topic, "dim_customer_lws", "P30D");
+        DimstreamConfig config = CustomerConfigs.config(kafka.bootstrapServers(), entity, topic, "dim_customer_lws", "P30D");
         EntitySpec spec = config.entity(entity).toEntitySpec();
         // without the feed's exact repeats: with this many events per key some would pass the topology's
         // bounded dedup, and a repeat the writer takes moves the seq a version start is remembered with

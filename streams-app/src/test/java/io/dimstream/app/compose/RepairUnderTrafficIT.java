@@ -1,5 +1,6 @@
 package io.dimstream.app.compose;
 
+import io.dimstream.app.testing.CustomerConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -89,7 +90,7 @@ class RepairUnderTrafficIT {
         String application = "compose-repair-it-" + entity;
         String topic = "crm.compose-repair-it." + entity;
         kafka.createTopics(List.of(new NewTopic(topic, 3, (short) 1)));
-        DimstreamConfig config = ComposeFixtures.customerConfig(kafka.bootstrapServers(), entity, topic, "dim_" + entity, horizon);
+        DimstreamConfig config = CustomerConfigs.config(kafka.bootstrapServers(), entity, topic, "dim_" + entity, horizon);
         EntitySpec spec = config.entity(entity).toEntitySpec();
         // without the feed's exact repeats (see LoadWhileStreamingIT); 1400 events of 20 keys: five days
         List<CustomerFeed.FeedRecord> feed = new CustomerFeed(31, 20, Instant.parse("2025-08-01T00:00:00Z")).next(1400).stream()

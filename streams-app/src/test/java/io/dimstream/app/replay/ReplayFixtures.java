@@ -9,14 +9,12 @@ import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Source;
 import io.dimstream.db.sql.Sql;
-import io.dimstream.db.testing.TestPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import javax.sql.DataSource;
@@ -32,25 +30,6 @@ final class ReplayFixtures {
     private ReplayFixtures() {
     }
 
-    static DimstreamConfig config(String bootstrap, String entity, String topic, String table, String horizon) {
-        return DimstreamConfig.parse("""
-                kafka:
-                  bootstrap-servers: %s
-                postgres:
-                  url: %s
-                entities:
-                  - name: %s
-                    topic: %s
-                    format: json
-                    table: %s
-                    key: [customer_id]
-                    tracked: [email, full_name, country, city, loyalty_tier]
-                    type1: [last_login]
-                    lateness-horizon: %s
-                    columns: {customer_id: text, email: text, full_name: text, country: text, city: text,
-                              loyalty_tier: text, last_login: bigint}
-                """.formatted(bootstrap, TestPostgres.jdbcUrl(), entity, topic, table, horizon), "test config", Map.of());
-    }
 
     static EntityPipeline pipeline(DimstreamConfig config, String entity) {
         return EntityPipeline.of("dimstream", config.entity(entity));

@@ -1,5 +1,6 @@
 package io.dimstream.app.replay;
 
+import io.dimstream.app.testing.CustomerConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -54,7 +55,7 @@ class ReplayPipelineIT {
         String entity = "customer_rp";
         String topic = "crm.customers_rp";
         kafka.createTopics(List.of(new NewTopic(topic, 3, (short) 1)));
-        DimstreamConfig config = ReplayFixtures.config(kafka.bootstrapServers(), entity, topic, "dim_customer_rp", "P30D");
+        DimstreamConfig config = CustomerConfigs.config(kafka.bootstrapServers(), entity, topic, "dim_customer_rp", "P30D");
         EntitySpec spec = config.entity(entity).toEntitySpec();
         String table = ReplayFixtures.table(spec);
         List<CustomerFeed.FeedRecord> feed = new CustomerFeed(7, 40, Instant.parse("2025-08-01T00:00:00Z")).next(1200);

@@ -1,5 +1,6 @@
 package io.dimstream.app.replay;
 
+import io.dimstream.app.testing.CustomerConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -68,7 +69,7 @@ class ReplayRepairIT {
         String topic = "crm.replay-repair-it." + entity;
         String bootstrap = KAFKA.get().bootstrapServers();
         KAFKA.get().createTopics(List.of(new NewTopic(topic, 3, (short) 1)));
-        DimstreamConfig config = ReplayFixtures.config(bootstrap, entity, topic, "dim_" + entity, "unlimited");
+        DimstreamConfig config = CustomerConfigs.config(bootstrap, entity, topic, "dim_" + entity, "unlimited");
         EntityPipeline pipeline = ReplayFixtures.pipeline(config, entity);
         EntityTables.ensure(ds, pipeline.entity());
         List<CustomerFeed.FeedRecord> feed = new CustomerFeed(400 + n, 30, Instant.parse("2025-08-01T00:00:00Z")).next(records);
@@ -182,7 +183,7 @@ class ReplayRepairIT {
         String topic = "crm.replay-repair-it." + entity;
         String bootstrap = KAFKA.get().bootstrapServers();
         KAFKA.get().createTopics(List.of(new NewTopic(topic, 1, (short) 1)));
-        DimstreamConfig config = ReplayFixtures.config(bootstrap, entity, topic, "dim_" + entity, "P1D");
+        DimstreamConfig config = CustomerConfigs.config(bootstrap, entity, topic, "dim_" + entity, "P1D");
         EntityPipeline pipeline = ReplayFixtures.pipeline(config, entity);
         EntityTables.ensure(ds, pipeline.entity());
         // a newer event of K1, then one ten days older: beyond the one-day horizon

@@ -1,5 +1,6 @@
 package io.dimstream.app.replay;
 
+import io.dimstream.app.testing.CustomerConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -50,7 +51,7 @@ class ReplayWhileStreamingIT {
         String entity = "customer_ws";
         String topic = "crm.customers_ws";
         kafka.createTopics(List.of(new NewTopic(topic, 3, (short) 1)));
-        DimstreamConfig config = ReplayFixtures.config(kafka.bootstrapServers(), entity, topic, "dim_customer_ws", "P30D");
+        DimstreamConfig config = CustomerConfigs.config(kafka.bootstrapServers(), entity, topic, "dim_customer_ws", "P30D");
         EntitySpec spec = config.entity(entity).toEntitySpec();
         List<CustomerFeed.FeedRecord> feed = new CustomerFeed(11, 40, Instant.parse("2025-08-01T00:00:00Z")).next(2000);
         ServiceOptions options = new ServiceOptions(dir.resolve("data"), "replay-streaming-it", 3, Duration.ofHours(1))

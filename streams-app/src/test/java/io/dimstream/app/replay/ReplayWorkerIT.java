@@ -1,5 +1,6 @@
 package io.dimstream.app.replay;
 
+import io.dimstream.app.testing.CustomerConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -74,7 +75,7 @@ class ReplayWorkerIT {
         String entity = name + "_" + n;
         String topic = "crm." + entity;
         kafka.createTopics(List.of(new NewTopic(topic, 3, (short) 1)));
-        DimstreamConfig config = ReplayFixtures.config(kafka.bootstrapServers(), entity, topic, "dim_" + entity, "unlimited");
+        DimstreamConfig config = CustomerConfigs.config(kafka.bootstrapServers(), entity, topic, "dim_" + entity, "unlimited");
         EntityPipeline pipeline = ReplayFixtures.pipeline(config, entity);
         EntityTables.ensure(ds, pipeline.entity());
         List<CustomerFeed.FeedRecord> feed = new CustomerFeed(n, 30, Instant.parse("2025-08-01T00:00:00Z")).next(records);

@@ -1,5 +1,6 @@
 package io.dimstream.app.replay;
 
+import io.dimstream.app.testing.CustomerConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,7 +35,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
@@ -64,27 +64,6 @@ class ShadowSwapCompositionIT {
     private final DataSource ds = TestPostgres.dataSource();
     private final ReplayJobs jobs = new ReplayJobs(ds);
 
-    private static DimstreamConfig config(String bootstrap, String entity, String topic, String table) {
-        return DimstreamConfig.parse("""
-                kafka:
-                  bootstrap-servers: %s
-                postgres:
-                  url: %s
-                entities:
-                  - name: %s
-                    topic: %s
-                    format: json
-                    table: %s
-                    key: [customer_id]
-                    tracked: [email, full_name, country, city, loyalty_tier]
-                    type1: [last_login]
-                    lateness-horizon: P30D
-                    columns: {customer_id: text, email: text, full_name: text, country: text, city: text,
-                              loyalty_tier: text, last_login: bigint}
-                    schema-evolution: lenient
-                    new-columns: tracked
-                """.formatted(bootstrap, TestPostgres.jdbcUrl(), entity, topic, table), "test config", Map.of());
-    }
 
     @Test
     void aShadowRebuildAfterAColumnWasAddedWhileRunningSwapsInTheSameTableAndTheUsersViewReadsIt(@TempDir Path dir) throws Exception {
@@ -93,7 +72,8 @@ class ShadowSwapCompositionIT {
         String topic = "crm.customers_swc";
         String table = "dim_customer_swc";
         kafka.createTopics(List.of(new NewTopic(topic, 3, (short) 1)));
-        DimstreamConfig config = config(kafka.bootstrapServers(), entity, topic, table);
+        DimstreamConfig config = CustomerConfigs.config(kafka.bootstrapServers(), entity, topic, table, "P30D",
+                "schema-evolution: lenient", "new-columns: tracked");
         EntitySpec configured = config.entity(entity).toEntitySpec();
         EntitySpec evolved = configured.withEvolvedColumn(FIELD, ColumnType.TEXT, true);
         // the source sends preferred_channel from its 300th record on
@@ -142,7 +122,8 @@ class ShadowSwapCompositionIT {
         String topic = "crm.customers_swd";
         String table = "dim_customer_swd";
         kafka.createTopics(List.of(new NewTopic(topic, 3, (short) 1)));
-        DimstreamConfig config = config(kafka.bootstrapServers(), entity, topic, table);
+        DimstreamConfig config = CustomerConfigs.config(kafka.bootstrapServers(), entity, topic, table, "P30D",
+                "schema-evolution: lenient", "new-columns: tracked");
         EntitySpec configured = config.entity(entity).toEntitySpec();
         EntitySpec evolved = configured.withEvolvedColumn(FIELD, ColumnType.TEXT, true);
         EntitySpec widened = evolved.withColumnType("last_login", TypeWidening.ColumnDef.of(ColumnType.NUMERIC));
