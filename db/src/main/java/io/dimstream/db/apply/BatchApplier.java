@@ -87,13 +87,8 @@ public final class BatchApplier {
     private <P extends Prepared, S> Outcome<P, S> attempt(Batch<P> batch, Position<S> position, boolean isolate) throws SQLException {
         EntitySpec before = shapes.current(batch.entity());
         Outcome<P, S> out = Transactions.inTransaction(ds, c -> {
-            S stop = position.lock(c);
+            S stop = position.lockOrEnd(c);
             if (stop != null) {
-                if (position.commitsOnStop(stop)) {
-                    c.commit();
-                } else {
-                    c.rollback();
-                }
                 return new Outcome.Stopped<>(stop);
             }
             // before any DDL: an ALTER TABLE waits for the table's other writers, which must not wait for this one's lock

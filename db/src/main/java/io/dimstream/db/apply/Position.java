@@ -44,6 +44,22 @@ public interface Position<S> {
         return false;
     }
 
+    /**
+     * {@link #lock} at the start of a transaction, and when it stops the transaction: ends it, committing
+     * or rolling back as {@link #commitsOnStop} says. Null to go on.
+     */
+    default S lockOrEnd(Connection c) throws SQLException {
+        S stop = lock(c);
+        if (stop != null) {
+            if (commitsOnStop(stop)) {
+                c.commit();
+            } else {
+                c.rollback();
+            }
+        }
+        return stop;
+    }
+
     /** Under which {@code consumer_group} refused records are kept in {@code dimstream.sink_rejects}; null: not kept there. */
     default String rejectsGroup() {
         return null;

@@ -24,4 +24,28 @@ public interface Prepared {
      * without records (a file) returns none and reads {@link Applied#refused()} instead.
      */
     List<SinkReject> refused(Rejection rejection);
+
+    /**
+     * Steps of a source without records of its own (a file's events, a slice's absences): nothing
+     * refused on the way, and an event the writer refuses comes back in {@link Applied#refused()}.
+     */
+    static Prepared of(List<Step> steps) {
+        List<Step> copy = List.copyOf(steps);
+        return new Prepared() {
+            @Override
+            public List<Step> steps() {
+                return copy;
+            }
+
+            @Override
+            public List<SinkReject> rejects() {
+                return List.of();
+            }
+
+            @Override
+            public List<SinkReject> refused(Rejection rejection) {
+                return List.of();
+            }
+        };
+    }
 }

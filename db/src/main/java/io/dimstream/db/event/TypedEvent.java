@@ -1,6 +1,8 @@
 package io.dimstream.db.event;
 
+import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,5 +17,19 @@ public record TypedEvent(boolean delete, Instant eventTime, List<Object> values,
     /** Whether an attribute is {@link Unchanged#VALUE}, to be taken from the event before this one. */
     public boolean partial() {
         return !delete && values.contains(Unchanged.VALUE);
+    }
+
+    /**
+     * The first {@code keyColumns} values as a list that is equal, with an equal hash, for equal
+     * keys: a bytea key's {@code byte[]} (equal by identity only) is wrapped in a {@link ByteBuffer}
+     * (equal by content). A new, modifiable list.
+     */
+    public List<Object> keyIdentity(int keyColumns) {
+        List<Object> id = new ArrayList<>(keyColumns + 1);
+        for (int i = 0; i < keyColumns; i++) {
+            Object v = values.get(i);
+            id.add(v instanceof byte[] b ? ByteBuffer.wrap(b) : v);
+        }
+        return id;
     }
 }

@@ -77,7 +77,7 @@ final class ArrivalOrder {
         Map<List<Object>, Object> byKey = new HashMap<>(Math.max(16, events.size() * 4 / 3 + 1));
         boolean several = false;
         for (TypedEvent te : events) {
-            List<Object> key = Scd2Writer.keyIdentity(te, nKey);
+            List<Object> key = te.keyIdentity(nKey);
             Object prev = byKey.putIfAbsent(key, te);
             if (prev != null) {
                 several = true;

@@ -421,20 +421,6 @@ public final class Scd2Writer {
         return r;
     }
 
-    /**
-     * The key values of an event as a list that is equal, with an equal hash, for equal keys: a
-     * bytea key's {@code byte[]} (equal by identity only) is wrapped in a {@link java.nio.ByteBuffer}
-     * (equal by content). A new, modifiable list.
-     */
-    static List<Object> keyIdentity(TypedEvent te, int nKey) {
-        List<Object> id = new ArrayList<>(nKey + 1);
-        for (int i = 0; i < nKey; i++) {
-            Object v = te.values().get(i);
-            id.add(v instanceof byte[] b ? java.nio.ByteBuffer.wrap(b) : v);
-        }
-        return id;
-    }
-
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Comparator<TypedEvent> keyOrder(int nKey) {
         return (a, b) -> {

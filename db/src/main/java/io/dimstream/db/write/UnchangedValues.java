@@ -60,7 +60,7 @@ final class UnchangedValues {
         int nKey = entity.key().size();
         Map<List<Object>, List<Integer>> byKey = new LinkedHashMap<>();
         for (int i = 0; i < events.size(); i++) {
-            byKey.computeIfAbsent(Scd2Writer.keyIdentity(events.get(i), nKey), k -> new ArrayList<>()).add(i);
+            byKey.computeIfAbsent(events.get(i).keyIdentity(nKey), k -> new ArrayList<>()).add(i);
         }
         byKey.values().removeIf(ix -> ix.stream().noneMatch(i -> events.get(i).partial()));
         List<Integer> partial = new ArrayList<>();

@@ -77,29 +77,12 @@ class WriterLockTest {
 
     private static ApplyResult streaming(BatchApplier applier, EntitySpec spec, Event e) {
         try {
-            Outcome<Events, Void> out = applier.apply(Batch.of(spec.name(), WriterLock.Mode.STREAMING, shape -> new Events(List.of(e)),
-                    "a sink batch"), Position.NONE);
-            return ((Outcome.Done<Events, Void>) out).applied().result();
+            Prepared steps = Prepared.of(List.of(new Step.Events(List.of(e))));
+            Outcome<Prepared, Void> out = applier.apply(Batch.of(spec.name(), WriterLock.Mode.STREAMING, shape -> steps, "a sink batch"),
+                    Position.NONE);
+            return ((Outcome.Done<Prepared, Void>) out).applied().result();
         } catch (SQLException ex) {
             throw new IllegalStateException(ex);
-        }
-    }
-
-    /** One step of events, nothing of its own to reject. */
-    record Events(List<Event> events) implements Prepared {
-        @Override
-        public List<Step> steps() {
-            return List.of(new Step.Events(events));
-        }
-
-        @Override
-        public List<io.dimstream.db.sink.SinkReject> rejects() {
-            return List.of();
-        }
-
-        @Override
-        public List<io.dimstream.db.sink.SinkReject> refused(io.dimstream.db.event.Rejection rejection) {
-            return List.of();
         }
     }
 

@@ -1,6 +1,5 @@
 package io.dimstream.app.load;
 
-import io.dimstream.db.apply.Applied;
 import io.dimstream.db.apply.Batch;
 import io.dimstream.db.apply.BatchApplier;
 import io.dimstream.db.apply.Outcome;
@@ -13,11 +12,9 @@ import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.TypedEvent;
-import io.dimstream.db.sink.SinkReject;
 import io.dimstream.db.schema.EntityShapes;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
-import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -63,20 +60,6 @@ public final class ParallelLoad {
         this.applier = applier;
         this.entity = entity;
         this.parallelism = parallelism;
-    }
-
-    /** A part's events as the pipeline's steps; a file has no records to keep in the rejects: they are reported. */
-    private record Part(List<Step> steps) implements Prepared {
-
-        @Override
-        public List<SinkReject> rejects() {
-            return List.of();
-        }
-
-        @Override
-        public List<SinkReject> refused(Rejection rejection) {
-            return List.of();
-        }
     }
 
     /** Applies {@code events} (see the class comment); what was refused comes back in the result's rejections. */
@@ -146,23 +129,13 @@ public final class ParallelLoad {
         if (part.isEmpty()) {
             return ApplyResult.empty();
         }
-        Part steps = new Part(List.of(new Step.TypedEvents(part)));
-        Outcome<Part, Void> out = applier.apply(Batch.of(entity, lock, shape -> steps, what), Position.NONE);
-        Applied<Part> applied = ((Outcome.Done<Part, Void>) out).applied();
-        return applied.result();
+        Prepared steps = Prepared.of(List.of(new Step.TypedEvents(part)));
+        Outcome<Prepared, Void> out = applier.apply(Batch.of(entity, lock, shape -> steps, what), Position.NONE);
+        return ((Outcome.Done<Prepared, Void>) out).applied().result();
     }
 
-    /**
-     * The part of a batch an event goes to: by its typed key values (equal keys, equal part; a
-     * bytea key's bytes by content), so one key's events are in one part and its history is
-     * computed from all of them.
-     */
+    /** The part of a batch an event goes to: by its key ({@link TypedEvent#keyIdentity}), so one key's events are in one part. */
     static int part(TypedEvent e, int keyColumns, int parts) {
-        int h = 1;
-        for (int i = 0; i < keyColumns; i++) {
-            Object v = e.values().get(i);
-            h = 31 * h + (v instanceof byte[] b ? ByteBuffer.wrap(b).hashCode() : v.hashCode());
-        }
-        return Math.floorMod(h, parts);
+        return Math.floorMod(e.keyIdentity(keyColumns).hashCode(), parts);
     }
 }

@@ -9,10 +9,8 @@ import io.dimstream.db.apply.Step;
 import io.dimstream.db.apply.WriterLock;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.ArrivalSeq;
-import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
 import io.dimstream.db.schema.EntityShapes;
-import io.dimstream.db.sink.SinkReject;
 import io.dimstream.db.snapshot.SnapshotSlices;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.Scd2Writer;
@@ -83,23 +81,9 @@ public final class SliceLoader {
     private ApplyResult judge(String name, Instant slice) throws SQLException {
         Step.DeleteLiveAt absent = new Step.DeleteLiveAt(c -> SnapshotSlices.completeLoaded(c, entity.name(), slice),
                 ArrivalSeq.LOADED_ABSENCE, new Source(name, null, 0L), Step.KeyFilter.ALL, "slice " + slice + " of " + name);
-        Judgement steps = new Judgement(List.of(absent));
-        Outcome<Judgement, Void> out = applier.apply(Batch.of(entity.name(), WriterLock.Mode.EXCLUSIVE, shape -> steps,
+        Prepared steps = Prepared.of(List.of(absent));
+        Outcome<Prepared, Void> out = applier.apply(Batch.of(entity.name(), WriterLock.Mode.EXCLUSIVE, shape -> steps,
                 "the absences of slice " + slice), Position.NONE);
-        return ((Outcome.Done<Judgement, Void>) out).applied().result();
-    }
-
-    /** The deletes of a slice's absent keys: no records, nothing to keep in the rejects. */
-    private record Judgement(List<Step> steps) implements Prepared {
-
-        @Override
-        public List<SinkReject> rejects() {
-            return List.of();
-        }
-
-        @Override
-        public List<SinkReject> refused(Rejection rejection) {
-            return List.of();
-        }
+        return ((Outcome.Done<Prepared, Void>) out).applied().result();
     }
 }

@@ -91,13 +91,8 @@ final class ReplayPosition implements Position<String> {
     /** A transaction of the job's own (its start, a repair's clear, the swap, its end) under the same lock and cancel check. */
     void inTransaction(DataSource ds, Transactions.VoidBody body) throws SQLException, ReplayRun.Abandoned {
         String stopped = Transactions.inTransaction(ds, c -> {
-            String stop = lock(c);
+            String stop = lockOrEnd(c);
             if (stop != null) {
-                if (commitsOnStop(stop)) {
-                    c.commit();
-                } else {
-                    c.rollback();
-                }
                 return stop;
             }
             body.run(c);
