@@ -62,7 +62,7 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return CommandSupport.run(spec, () -> {
-            DimstreamConfig cfg = CommandSupport.loadConfig(config);
+            DimstreamConfig cfg = CommandSupport.loadResolvedConfig(config, spec.commandLine().getErr());
             EntitySpec e = CommandSupport.entity(cfg, entity);
             Outcome outcome;
             try (Databases.Handle db = CommandSupport.openDatabase(cfg.postgres())) {

@@ -4,12 +4,15 @@ import io.dimstream.app.load.EventFileLoader;
 import io.dimstream.app.load.LoadException;
 import io.dimstream.app.load.LoadReport;
 import io.dimstream.config.ConfigException;
+import io.dimstream.config.ConnectorEntities;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.model.PostgresConfig;
 import io.dimstream.db.secrets.Secrets;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.schema.ConnectorTables;
 import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.schema.Migrations;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -57,6 +60,31 @@ final class CommandSupport {
             return DimstreamConfig.load(file, System.getenv());
         } catch (ConfigException e) {
             throw new CliFailure(CliFailure.USAGE, e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@link #loadConfig} with the entities of the tables its connectors found ({@code run} found
+     * them and recorded them in {@code dimstream.connector_tables}): what every command that names
+     * entities reads. A config without connectors is read as it is, without the database; a
+     * database that cannot be read leaves the found tables out, saying so on standard error.
+     */
+    static DimstreamConfig loadResolvedConfig(Path file, PrintWriter err) {
+        DimstreamConfig cfg = loadConfig(file);
+        if (cfg.connectors().isEmpty()) {
+            return cfg;
+        }
+        try (Databases.Handle db = openDatabase(cfg.postgres())) {
+            Migrations.migrate(db.dataSource());
+            ConnectorEntities.Resolved r = ConnectorEntities.resolve(cfg, ConnectorTables.all(db.dataSource()));
+            r.leftOut().forEach((topic, why) -> err.println("topic " + topic + " gets no entity from its connector: " + why));
+            err.flush();
+            return r.config();
+        } catch (SQLException | FlywayException | CliFailure e) {
+            err.println("cannot read the tables the connectors found (dimstream.connector_tables): " + e.getMessage()
+                    + "; only the entities declared by hand are known");
+            err.flush();
+            return cfg;
         }
     }
 

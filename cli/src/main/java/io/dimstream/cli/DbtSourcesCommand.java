@@ -54,7 +54,7 @@ final class DbtSourcesCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new CliFailure(CliFailure.USAGE, e.getMessage(), null);
             }
-            DimstreamConfig cfg = CommandSupport.loadConfig(config);
+            DimstreamConfig cfg = CommandSupport.loadResolvedConfig(config, spec.commandLine().getErr());
             PrintWriter out = spec.commandLine().getOut();
             out.print(DbtSources.yaml(cfg, options));
             out.flush();

@@ -86,7 +86,7 @@ final class DemoCommand implements Callable<Integer> {
             StreamingDemo demo = new StreamingDemo(config, dir, registry);
             StreamingDemo.Running running = demo.start(out, events);
             MetricsHttpServer metrics = metricsPort < 0 ? null : MetricsHttpServer.start("127.0.0.1", metricsPort, registry,
-                    running.service().health());
+                    running.service()::health);
             AdminServer.Running admin = null;
             try {
                 demo.report(out, running, metrics == null ? -1 : metrics.port());

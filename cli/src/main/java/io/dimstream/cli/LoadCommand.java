@@ -125,7 +125,7 @@ final class LoadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return CommandSupport.run(spec, () -> {
-            DimstreamConfig cfg = CommandSupport.loadConfig(config);
+            DimstreamConfig cfg = CommandSupport.loadResolvedConfig(config, spec.commandLine().getErr());
             EntitySpec e = CommandSupport.entity(cfg, entity);
             int n = batchSize != null ? batchSize : cfg.batchSize();
             if (n < 1) {

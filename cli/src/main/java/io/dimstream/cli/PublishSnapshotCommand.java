@@ -57,7 +57,7 @@ final class PublishSnapshotCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return CommandSupport.run(spec, () -> {
-            DimstreamConfig cfg = CommandSupport.loadConfig(config);
+            DimstreamConfig cfg = CommandSupport.loadResolvedConfig(config, spec.commandLine().getErr());
             EntityConfig e;
             try {
                 e = cfg.entity(entity);

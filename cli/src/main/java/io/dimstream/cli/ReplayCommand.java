@@ -128,7 +128,7 @@ final class ReplayCommand implements Callable<Integer> {
             if (entity == null) {
                 throw new CliFailure(CliFailure.USAGE, "--entity: the entity to replay is required (or --diff, --swap or --discard JOB)", null);
             }
-            DimstreamConfig cfg = CommandSupport.loadConfig(config);
+            DimstreamConfig cfg = CommandSupport.loadResolvedConfig(config, spec.commandLine().getErr());
             EntitySpec e = CommandSupport.entity(cfg, entity);
             String readTopic;
             try {
@@ -231,7 +231,7 @@ final class ReplayCommand implements Callable<Integer> {
         if (limit < 0 || limit > ShadowDiff.MAX_LIMIT) {
             throw new CliFailure(CliFailure.USAGE, "--limit: must be between 0 and " + ShadowDiff.MAX_LIMIT + ", got " + limit, null);
         }
-        DimstreamConfig cfg = CommandSupport.loadConfig(config);
+        DimstreamConfig cfg = CommandSupport.loadResolvedConfig(config, spec.commandLine().getErr());
         PrintWriter out = spec.commandLine().getOut();
         try (Databases.Handle db = CommandSupport.openDatabase(cfg.postgres())) {
             DataSource ds = db.dataSource();

@@ -1,7 +1,7 @@
 package io.dimstream.cli;
 
 import io.dimstream.app.metrics.MetricsHttpServer;
-import io.dimstream.app.service.DimstreamService;
+import io.dimstream.app.service.SupervisedService;
 import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.keys.ConfigKeys;
 import io.dimstream.config.keys.ConfigKeys.ServiceReplayKeys;
@@ -107,7 +107,7 @@ final class RunCommand implements Callable<Integer> {
             String id = "none".equals(instanceId) ? null : instanceId != null ? instanceId : defaultInstanceId(dataDir);
             ServiceOptions options = ServiceOptions.of(dataDir, cfg.service()).withInstanceId(id);
             // the stop hook first, so that a SIGTERM during start-up stops what has started
-            AtomicReference<DimstreamService> serviceRef = new AtomicReference<>();
+            AtomicReference<SupervisedService> serviceRef = new AtomicReference<>();
             AtomicReference<MetricsHttpServer> metricsRef = new AtomicReference<>();
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -119,20 +119,20 @@ final class RunCommand implements Callable<Integer> {
                 }
                 stopped.countDown();
             }, "dimstream-stop"));
-            DimstreamService service;
+            SupervisedService service;
             try {
-                service = DimstreamService.start(cfg, options, registry);
+                service = SupervisedService.start(cfg, options, registry);
             } catch (RuntimeException e) {
                 throw new CliFailure(CliFailure.FAILED, "cannot start: " + e.getMessage(), e);
             }
             serviceRef.set(service);
             MetricsHttpServer metrics = metricsPort < 0 ? null
-                    : MetricsHttpServer.start(metricsHost, metricsPort, registry, service.health());
+                    : MetricsHttpServer.start(metricsHost, metricsPort, registry, service::health);
             metricsRef.set(metrics);
             if (exitWhenNotLive) {
                 watchdog(service);
             }
-            out.println("running: kafka " + service.bootstrapServers() + ", PostgreSQL " + service.database().jdbcUrl()
+            out.println("running: kafka " + service.current().bootstrapServers() + ", PostgreSQL " + service.current().database().jdbcUrl()
                     + (metrics == null ? "" : ", metrics http://localhost:" + metrics.port() + "/metrics, health "
                     + "http://localhost:" + metrics.port() + "/health/ready")
                     + (id == null ? "" : ", instance " + id));
@@ -192,7 +192,7 @@ final class RunCommand implements Callable<Integer> {
      * a fatal failure) does not come back by itself, and a process that no longer applies events
      * but stays up would only look healthy to a restart policy that watches for exits.
      */
-    private void watchdog(DimstreamService service) {
+    private void watchdog(SupervisedService service) {
         java.util.concurrent.ScheduledExecutorService dog = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "dimstream-watchdog");
             t.setDaemon(true);

@@ -6,12 +6,14 @@ import io.dimstream.config.keys.ConfigKey;
 import io.dimstream.config.keys.ConfigKeys;
 import io.dimstream.config.keys.ConfigSection;
 import io.dimstream.config.keys.ConfigValues;
+import io.dimstream.config.keys.ConnectorKeys;
 import io.dimstream.config.keys.EntityKeyParsers;
 import io.dimstream.config.keys.EntityRules;
 import io.dimstream.config.keys.EntityValues;
 import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.model.AvroOptions;
 import io.dimstream.config.model.CdcOptions;
+import io.dimstream.config.model.ConnectorConfig;
 import io.dimstream.config.model.EntityConfig;
 import io.dimstream.config.model.EventFormat;
 import io.dimstream.config.model.FeedMode;
@@ -123,7 +125,11 @@ final class ConfigReader {
                 continue;
             }
             if (key == ConfigKeys.ENTITIES) {
-                values.putRaw(key, bindEntities(v));
+                values.putRaw(key, bindItems(v, base(key), ConfigKeys.ENTITY));
+                continue;
+            }
+            if (key == ConnectorKeys.CONNECTORS) {
+                values.putRaw(key, bindItems(v, base(key), ConnectorKeys.SECTION));
                 continue;
             }
             try {
@@ -137,13 +143,19 @@ final class ConfigReader {
         }
     }
 
+    /** The path of the keys of an entity read on its own ({@link #entity(JsonNode, String)}): {@code entity.type1}. */
+    private static final String ITEM = "entity";
+
+    private static String base(ConfigKey<?> listKey) {
+        return listKey.path();
+    }
+
     /**
-     * {@code entities:}, a list of {@link ConfigKeys#ENTITY} sections (a single mapping is a list of
-     * one): each item bound as {@link #bind} binds a section, its problems named by the item's index
-     * ({@code entities[0].key}); a null item stays null (refused when read, naming it).
+     * {@code entities:} (or {@code connectors:}), a list of {@code section}s (a single mapping is a
+     * list of one): each item bound as {@link #bind} binds a section, its problems named by the item's
+     * index ({@code entities[0].key}); a null item stays null (refused when read, naming it).
      */
-    private List<EntityValues> bindEntities(JsonNode node) {
-        String base = ConfigKeys.ENTITIES.path();
+    private List<EntityValues> bindItems(JsonNode node, String base, ConfigSection section) {
         if (!node.isArray() && !node.isObject()) {
             problems.add(base + ": expected a list, got " + kind(node));
             return List.of();
@@ -155,10 +167,9 @@ final class ConfigReader {
             items.add(node);
         }
         List<EntityValues> out = new ArrayList<>();
-        ConfigSection section = ConfigKeys.ENTITY;
         Set<String> known = section.knownNames();
         for (int i = 0; i < items.size(); i++) {
-            String at = base + "[" + i + "]";
+            String at = section == ConfigKeys.ENTITY && base.equals(ITEM) ? base : base + "[" + i + "]";
             JsonNode item = items.get(i);
             if (item == null || item.isNull()) {
                 out.add(null);
@@ -205,9 +216,10 @@ final class ConfigReader {
         int batchSize = values.get(ConfigKeys.LOAD_BATCH_SIZE);
         List<EntityConfig> entities = new ArrayList<>();
         List<EntityValues> rawEntities = values.get(ConfigKeys.ENTITIES);
-        if (rawEntities == null || rawEntities.isEmpty()) {
-            problems.add("entities: at least one entity is required");
-        } else {
+        List<ConnectorConfig> connectors = connectors(values.get(ConnectorKeys.CONNECTORS));
+        if ((rawEntities == null || rawEntities.isEmpty()) && connectors.isEmpty()) {
+            problems.add("entities: at least one entity (or a connector under connectors:) is required");
+        } else if (rawEntities != null) {
             Map<String, Integer> names = new HashMap<>();
             Map<String, Integer> tables = new HashMap<>();
             for (int i = 0; i < rawEntities.size(); i++) {
@@ -222,7 +234,49 @@ final class ConfigReader {
         }
         Optional<AdminConfig> admin = values.has(ConfigKeys.ADMIN)
                 ? Optional.of(new AdminSection(problems, secretsFromEnv).admin(values)) : Optional.empty();
-        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink(values), admin, service(values));
+        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink(values), admin, service(values), connectors);
+    }
+
+    /** {@code connectors:}: each item read by {@link ConnectorKeys#read}; names unique. */
+    private List<ConnectorConfig> connectors(List<EntityValues> raw) {
+        List<ConnectorConfig> out = new ArrayList<>();
+        if (raw == null) {
+            return out;
+        }
+        Map<String, Integer> names = new HashMap<>();
+        for (int i = 0; i < raw.size(); i++) {
+            String at = ConnectorKeys.CONNECTORS.path() + "[" + i + "]";
+            if (raw.get(i) == null) {
+                problems.add(at + ": expected a connector (name:, topic-prefix:, ...), got nothing");
+                continue;
+            }
+            String name = raw.get(i).required(ConnectorKeys.NAME);
+            if (name != null) {
+                unique(at, ConnectorKeys.NAME, name, names, i);
+            }
+            ConnectorConfig c = ConnectorKeys.read(raw.get(i));
+            if (c != null) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * One entity given as a tree of entity keys (a table a connector found, {@link ConnectorEntities}),
+     * read exactly as an item of {@code entities:} is.
+     *
+     * @param source names the entity in the exception, e.g. {@code connector shop, table public.orders}
+     * @throws ConfigException naming every problem
+     */
+    static EntityConfig entity(JsonNode item, String source) {
+        ConfigReader reader = new ConfigReader(source);
+        List<EntityValues> bound = reader.bindItems(item, ITEM, ConfigKeys.ENTITY);
+        EntityConfig e = reader.problems.isEmpty() && bound.size() == 1 ? reader.entity(ITEM, bound.get(0)) : null;
+        if (e == null || !reader.problems.isEmpty()) {
+            throw reader.fail();
+        }
+        return e;
     }
 
     /** {@code service:} (the defaults when absent): its keys, then {@code service.replay:}'s, problems in that order. */
@@ -326,7 +380,7 @@ final class ConfigReader {
         Integer first = seen.putIfAbsent(value, index);
         if (first != null) {
             problems.add(at + "." + key.name() + ": \"" + value + "\" is already the " + key.name() + " of "
-                    + ConfigKeys.ENTITIES.path() + "[" + first + "]");
+                    + at.substring(0, at.lastIndexOf('[')) + "[" + first + "]");
         }
     }
 

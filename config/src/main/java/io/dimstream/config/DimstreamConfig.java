@@ -2,9 +2,11 @@ package io.dimstream.config;
 
 import io.dimstream.config.keys.ConfigDefaults;
 import io.dimstream.config.keys.ConfigKeys;
+import io.dimstream.config.keys.ConnectorKeys;
 import io.dimstream.config.keys.EntityKeyParsers;
 import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.model.CdcOptions;
+import io.dimstream.config.model.ConnectorConfig;
 import io.dimstream.config.model.EntityConfig;
 import io.dimstream.config.model.EventFormat;
 import io.dimstream.config.model.KafkaConfig;
@@ -96,13 +98,21 @@ public record DimstreamConfig(
         int batchSize,
         SinkConfig sink,
         Optional<AdminConfig> admin,
-        ServiceConfig service) {
+        ServiceConfig service,
+        List<ConnectorConfig> connectors) {
 
     public DimstreamConfig {
         entities = List.copyOf(entities);
         if (service == null) {
             service = ConfigDefaults.SERVICE;
         }
+        connectors = connectors == null ? List.of() : List.copyOf(connectors);
+    }
+
+    /** A config without {@code connectors:}. */
+    public DimstreamConfig(Optional<KafkaConfig> kafka, PostgresConfig postgres, List<EntityConfig> entities, int batchSize,
+                           SinkConfig sink, Optional<AdminConfig> admin, ServiceConfig service) {
+        this(kafka, postgres, entities, batchSize, sink, admin, service, List.of());
     }
 
     /** A config without a {@code service:} section (its defaults). */
@@ -113,7 +123,21 @@ public record DimstreamConfig(
 
     /** This config with another {@code service:} section (e.g. with {@code run}'s flags over the file's). */
     public DimstreamConfig withService(ServiceConfig s) {
-        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink, admin, s);
+        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink, admin, s, connectors);
+    }
+
+    /** This config with another {@code admin:} section. */
+    public DimstreamConfig withAdmin(Optional<AdminConfig> a) {
+        return new DimstreamConfig(kafka, postgres, entities, batchSize, sink, a, service, connectors);
+    }
+
+    /**
+     * This config with the entities of the tables its connectors found (the hand-declared ones
+     * first, in config order, then the found ones in the order found): what every part that names
+     * entities works on ({@link ConnectorEntities#resolve}).
+     */
+    public DimstreamConfig withEntities(List<EntityConfig> all) {
+        return new DimstreamConfig(kafka, postgres, all, batchSize, sink, admin, service, connectors);
     }
 
     /** A config without an {@code admin:} section. */
@@ -214,6 +238,9 @@ public record DimstreamConfig(
             root.put(ConfigKeys.SERVICE.name(), sv);
         }
         root.put(ConfigKeys.ENTITIES.name(), entities.stream().map(DimstreamConfig::describe).toList());
+        if (!connectors.isEmpty()) {
+            root.put(ConnectorKeys.CONNECTORS.name(), connectors.stream().map(ConnectorKeys::describe).toList());
+        }
         admin.ifPresent(a -> {
             Map<String, Object> ad = new LinkedHashMap<>();
             ConfigKeys.ADMIN_HOST.putInto(ad, a.host());

@@ -228,7 +228,7 @@ class DimstreamConfigTest {
     void missingSectionsAreRequired() {
         assertThat(refusal("kafka: {bootstrap-servers: embedded}\n"))
                 .isEqualTo("config test.yml: 2 problems: postgres: required (url, user, password);"
-                        + " entities: at least one entity is required");
+                        + " entities: at least one entity (or a connector under connectors:) is required");
     }
 
     @Test
@@ -251,7 +251,7 @@ class DimstreamConfigTest {
     @Test
     void unknownTopLevelKeyIsRefused() {
         assertThat(refusal(DESIGN_EXAMPLE + "batchsize: 10\n"))
-                .isEqualTo("config test.yml: batchsize: unknown key (known here: admin, entities, kafka, load, postgres, service, sink)");
+                .isEqualTo("config test.yml: batchsize: unknown key (known here: admin, connectors, entities, kafka, load, postgres, service, sink)");
     }
 
     @Test
@@ -530,7 +530,7 @@ class DimstreamConfigTest {
         assertThat(config.describeMasked()).contains("load:\n  batch-size: 700\n").doesNotContain("\nbatch-size");
 
         assertThat(refusal(DESIGN_EXAMPLE + "batch-size: 500\n"))
-                .isEqualTo("config test.yml: batch-size: unknown key (known here: admin, entities, kafka, load, postgres, service, sink)");
+                .isEqualTo("config test.yml: batch-size: unknown key (known here: admin, connectors, entities, kafka, load, postgres, service, sink)");
     }
 
     @Test

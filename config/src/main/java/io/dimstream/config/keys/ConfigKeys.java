@@ -207,14 +207,14 @@ public final class ConfigKeys {
 
     /** Bound item by item to {@link #ENTITY}'s keys by {@link io.dimstream.config.ConfigReader}: its value is one {@link EntityValues} per item. */
     public static final ConfigKey<List<EntityValues>> ENTITIES = key("", "entities")
-            .doc("The entities, each a source topic and its history table: see the `entities[]` section. At least one is required.")
+            .doc("The entities, each a source topic and its history table: see the `entities[]` section. At least one is required, unless `connectors:` gives them.")
             .of("list of entities", ConfigKey.ANY, null, "", (path, raw, problems) -> cast(raw), l -> l);
 
     /** The top level: the sections and {@code entities}. */
     public static final ConfigSection ROOT = new ConfigSection("",
             "One YAML file; `${VAR}` reads the environment (an unset variable is an error naming it, `$${` is a literal `${`); "
                     + "a wrong config is refused at startup with a message naming every wrong field by its path.",
-            List.of(ENTITIES), List.of(KAFKA, POSTGRES, LOAD, SINK, SERVICE, ADMIN));
+            List.of(ENTITIES, ConnectorKeys.CONNECTORS), List.of(KAFKA, POSTGRES, LOAD, SINK, SERVICE, ADMIN));
 
     // ---- entities[]: each key read through EntityValues (its value, default and single-key checks here); the checks
     // that involve several keys (format- or mode-only keys, columns/key/tracked consistency) are EntityRules'.
@@ -387,6 +387,7 @@ public final class ConfigKeys {
     public static List<ConfigSection> documented() {
         List<ConfigSection> all = new java.util.ArrayList<>(ROOT.flatten());
         all.add(ENTITY);
+        all.add(ConnectorKeys.SECTION);
         return all;
     }
 

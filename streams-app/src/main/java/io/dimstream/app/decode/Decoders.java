@@ -183,10 +183,17 @@ public final class Decoders {
     }
 
     /** The entity's {@code value-deserializer}, created by its no-argument constructor and configured with {@code deserializer-config}. */
-    @SuppressWarnings("unchecked")
     public static Deserializer<GenericRecord> valueDeserializer(EntityConfig entity) {
-        String className = entity.avro().valueDeserializer();
-        String at = "entity \"" + entity.name() + "\": value-deserializer: ";
+        return deserializer(entity.avro(), false, "entity \"" + entity.name() + "\": value-deserializer: ");
+    }
+
+    /**
+     * A {@code value-deserializer} of {@code avro}'s class and settings, configured for record keys or
+     * values; {@code at} starts its problems.
+     */
+    @SuppressWarnings("unchecked")
+    public static Deserializer<GenericRecord> deserializer(io.dimstream.config.model.AvroOptions avro, boolean isKey, String at) {
+        String className = avro.valueDeserializer();
         Object instance;
         try {
             instance = Class.forName(className).getDeclaredConstructor().newInstance();
@@ -201,10 +208,10 @@ public final class Decoders {
             throw new ConfigException(at + "class " + className + " is not a " + Deserializer.class.getName());
         }
         try {
-            d.configure(entity.avro().deserializerConfig(), false);
+            d.configure(avro.deserializerConfig(), isKey);
         } catch (RuntimeException e) {
             throw new ConfigException(at + "configuring " + className + " with deserializer-config "
-                    + entity.avro().deserializerConfig() + " failed: " + e.getMessage());
+                    + avro.deserializerConfig() + " failed: " + e.getMessage());
         }
         return (Deserializer<GenericRecord>) d;
     }

@@ -36,8 +36,8 @@ public final class MetricsHttpServer implements AutoCloseable {
         return start(host, port, registry, null);
     }
 
-    /** @param health the health endpoints' source; null serves none */
-    public static MetricsHttpServer start(String host, int port, PrometheusMeterRegistry registry, HealthMonitor health) {
+    /** @param health the health endpoints' source, asked at each request (a service restarted inside the process); null serves none */
+    public static MetricsHttpServer start(String host, int port, PrometheusMeterRegistry registry, Supplier<HealthMonitor> health) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
             server.createContext("/metrics", exchange -> {
@@ -48,8 +48,8 @@ public final class MetricsHttpServer implements AutoCloseable {
                 }
             });
             if (health != null) {
-                server.createContext("/health/live", exchange -> report(exchange, health::live));
-                server.createContext("/health/ready", exchange -> report(exchange, health::ready));
+                server.createContext("/health/live", exchange -> report(exchange, () -> health.get().live()));
+                server.createContext("/health/ready", exchange -> report(exchange, () -> health.get().ready()));
             }
             server.start();
             return new MetricsHttpServer(server);

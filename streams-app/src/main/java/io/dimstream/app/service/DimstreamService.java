@@ -1,5 +1,6 @@
 package io.dimstream.app.service;
 
+import io.dimstream.app.connect.ConnectorDiscovery;
 import io.dimstream.app.health.HealthMonitor;
 import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.app.kafka.KafkaClients;
@@ -116,6 +117,13 @@ public final class DimstreamService implements AutoCloseable {
             long t0 = System.nanoTime();
             Databases.Handle db = StartSteps.openDatabase(config.postgres(), options, started);
             DataSource ds = db.dataSource();
+            KafkaClients clients = KafkaClients.of(bootstrap, kafkaConfig);
+            // a connector's tables are entities as if declared by hand, found tables added after the declared ones
+            config = ConnectorDiscovery.resolve(config, clients, ds);
+            if (config.entities().isEmpty()) {
+                throw new IllegalStateException("no entity yet: the connectors (" + config.connectors().stream()
+                        .map(c -> c.name()).collect(Collectors.joining(", ")) + ") have no table with a record on " + bootstrap);
+            }
             long tMigrated = System.nanoTime();
             // each entity as the config declares it plus the columns added while running (the catalog):
             // one owner of the shapes, for the tables' check, the topology, the sink, replays and the pruner alike
@@ -126,7 +134,6 @@ public final class DimstreamService implements AutoCloseable {
             // every topic the deployment owns is named after its application id (EntityPipeline, ChangeTopics)
             List<EntityPipeline> pipelines = EntityPipeline.fromConfig(config, options.applicationId()).stream()
                     .map(p -> p.withEntity(merged.get(p.entity().name()))).toList();
-            KafkaClients clients = KafkaClients.of(bootstrap, kafkaConfig);
             SinkSettings sinkSettings = StartSteps.createTopicsAndUpgrade(config, options, clients, pipelines, kafka != null, ds);
             long tTopics = System.nanoTime();
 
@@ -190,6 +197,9 @@ public final class DimstreamService implements AutoCloseable {
                 "kafka.bootstrap-servers: required to run the pipeline (\"embedded\" starts a broker inside the process)"));
         List<String> problems = new ArrayList<>(KafkaClients.problems(kafkaConfig.client()));
         problems.addAll(StreamsConfigFactory.problems(kafkaConfig.streams()));
+        if (!config.connectors().isEmpty() && kafkaConfig.embedded()) {
+            problems.add("connectors: a connector writes to a broker of its own: kafka.bootstrap-servers must name it, not \"embedded\"");
+        }
         if (config.sink().parallelism() + OTHER_CONNECTIONS > config.postgres().poolSize()) {
             problems.add("sink.parallelism: " + config.sink().parallelism() + " connections need postgres.pool-size of at least "
                     + (config.sink().parallelism() + OTHER_CONNECTIONS) + " (the service's other work takes " + OTHER_CONNECTIONS
