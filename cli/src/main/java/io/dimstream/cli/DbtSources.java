@@ -31,9 +31,9 @@ import java.util.stream.Collectors;
  * reader of the entity uses ({@link ColumnOrigins}: key, tracked, type-1, each the config's then
  * those added while running, then the system columns under their configured names), with its type
  * now (a widened one included); a column the catalog knows (added or widened while running) says
- * so. Freshness is in the layout dbt documents since 1.10 (dbt-core 1.10.3 reads it): {@code freshness} and
- * {@code loaded_at_field} under the table's {@code config:}. The tests are those dimstream's own
- * constraints guarantee, written as dbt's built-in generic tests only ({@code unique},
+ * so. Freshness is in the layout dbt documents since 1.10 (dbt-core reads it from 1.10.3):
+ * {@code freshness} and {@code loaded_at_field} under the table's {@code config:}, where the schema
+ * of current dbt wants them. The tests are those dimstream's own constraints guarantee, written as dbt's built-in generic tests only ({@code unique},
  * {@code not_null}): a unique combination of columns is a {@code unique} test on an expression
  * ({@code row("a", "b")::text}) rather than {@code dbt_utils.unique_combination_of_columns}, so the
  * project needs no package.
