@@ -7,7 +7,11 @@ import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.model.EntityConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.schema.ColumnOrigins;
+import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.sql.Sql;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,21 +21,27 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * A dbt {@code sources.yml} (version 2) for the configured entities, so that a dbt project can
- * {@code source()} them at once ({@code dimstream dbt-sources}, docs/querying.md "dbt").
+ * A dbt {@code sources.yml} (version 2) for the entities ({@link #entities}), so that a dbt project
+ * can {@code source()} them at once ({@code dimstream dbt-sources}, docs/querying.md "dbt").
  *
  * <p>One source per PostgreSQL schema of the entities' tables (an unqualified table is in
  * {@code public}), named as given ({@code dimstream} by default; {@code NAME_SCHEMA} when the
  * entities span several schemas, since a dbt source has one schema). Each entity gives two tables:
- * its history table and its {@code _current} view, with every column described (key, tracked,
- * type-1, then the system columns under their configured names), {@code loaded_at} as the
- * freshness field, and the tests dimstream's own constraints guarantee, written as dbt's built-in
- * generic tests only ({@code unique}, {@code not_null}): a unique combination of columns is a
- * {@code unique} test on an expression ({@code row("a", "b")::text}) rather than
- * {@code dbt_utils.unique_combination_of_columns}, so the project needs no package.
+ * its history table and its {@code _current} view, with every column described in the order every
+ * reader of the entity uses ({@link ColumnOrigins}: key, tracked, type-1, each the config's then
+ * those added while running, then the system columns under their configured names), with its type
+ * now (a widened one included); a column the catalog knows (added or widened while running) says
+ * so. Freshness is in the layout dbt documents since 1.10 (dbt-core reads it from 1.10.3):
+ * {@code freshness} and {@code loaded_at_field} under the table's {@code config:}, where the schema
+ * of current dbt wants them. The tests are those dimstream's own constraints guarantee, written as dbt's built-in generic tests only ({@code unique},
+ * {@code not_null}): a unique combination of columns is a {@code unique} test on an expression
+ * ({@code row("a", "b")::text}) rather than {@code dbt_utils.unique_combination_of_columns}, so the
+ * project needs no package.
  *
- * <p>The YAML is written by Jackson's YAML module (the one the config is read with), so quoting is
- * always right; keys keep their insertion order.
+ * <p>The columns come from the config and a {@link Catalog} of the columns added and widened while
+ * running ({@code dimstream.entity_columns}): {@link Catalog#read} over a connection, or
+ * {@link Catalog#configOnly}. The YAML is written by Jackson's YAML module (the one the config is
+ * read with), so quoting is always right; keys keep their insertion order.
  */
 final class DbtSources {
 
@@ -63,7 +73,7 @@ final class DbtSources {
 
     /**
      * @param sourceName the source's name ({@code dimstream} by default)
-     * @param warnAfter  freshness warn_after; null with errorAfter null: no freshness block
+     * @param warnAfter  freshness warn_after; null with errorAfter null: no freshness config
      * @param errorAfter freshness error_after
      */
     record Options(String sourceName, Period warnAfter, Period errorAfter) {
@@ -72,16 +82,75 @@ final class DbtSources {
         static final Period DEFAULT_ERROR = new Period(24, "hour");
     }
 
+    /** The columns added and widened while running, per entity, and where they were read (a line of the file's header). */
+    interface Catalog {
+
+        /** Lists the config's columns only (reads nothing); {@code provenance} says why. */
+        static Catalog configOnly(String provenance) {
+            return new Catalog() {
+                @Override
+                public List<EvolvedColumns.Column> columns(String entity) {
+                    return List.of();
+                }
+
+                @Override
+                public String provenance() {
+                    return provenance;
+                }
+            };
+        }
+
+        /** The entity's rows of {@code dimstream.entity_columns}, in catalog order. */
+        List<EvolvedColumns.Column> columns(String entity) throws SQLException;
+
+        /** Says in one sentence what the columns listed are. */
+        String provenance();
+
+        /** The catalog read over {@code c}, one query per entity. */
+        static Catalog read(Connection c) {
+            return new Catalog() {
+                @Override
+                public List<EvolvedColumns.Column> columns(String entity) throws SQLException {
+                    return EvolvedColumns.list(c, entity);
+                }
+
+                @Override
+                public String provenance() {
+                    return "Columns: the config's and those added or widened while running, as dimstream.entity_columns had them.";
+                }
+            };
+        }
+    }
+
+    /** One entity as described: its config (name, topic), its shape now (the catalog merged in) and its columns in reading order. */
+    private record Described(EntityConfig config, EntitySpec shape, List<ColumnOrigins.Column> columns) {
+    }
+
+    /** What a system column is, for its description and tests. */
+    private record SystemColumn(String description, List<Object> tests) {
+    }
+
     private static final String DEFAULT_SCHEMA = "public";
 
     private DbtSources() {
     }
 
-    static String yaml(DimstreamConfig config, Options options) {
-        Map<String, List<EntityConfig>> bySchema = new LinkedHashMap<>();
-        for (EntityConfig e : config.entities()) {
-            String schema = Sql.schemaOf(e.table());
-            bySchema.computeIfAbsent(schema == null ? DEFAULT_SCHEMA : schema, s -> new ArrayList<>()).add(e);
+    /**
+     * The entities dbt-sources describes, in the config's order: the one place their list comes
+     * from, so that entities found another way (a connector's tables) join the output here.
+     */
+    static List<EntityConfig> entities(DimstreamConfig config) {
+        return config.entities();
+    }
+
+    static String yaml(DimstreamConfig config, Catalog catalog, Options options) throws SQLException {
+        Map<String, List<Described>> bySchema = new LinkedHashMap<>();
+        for (EntityConfig e : entities(config)) {
+            EntitySpec spec = e.toEntitySpec();
+            List<EvolvedColumns.Column> rows = catalog.columns(spec.name());
+            String schema = Sql.schemaOf(spec.table());
+            bySchema.computeIfAbsent(schema == null ? DEFAULT_SCHEMA : schema, s -> new ArrayList<>())
+                    .add(new Described(e, EvolvedColumns.merge(spec, rows), ColumnOrigins.of(spec, rows)));
         }
         List<Object> sources = new ArrayList<>();
         bySchema.forEach((schema, entities) -> {
@@ -91,9 +160,9 @@ final class DbtSources {
                     + "views (generated by dimstream dbt-sources)");
             source.put("schema", schema);
             List<Object> tables = new ArrayList<>();
-            for (EntityConfig e : entities) {
-                tables.add(history(e, options));
-                tables.add(current(e, options));
+            for (Described d : entities) {
+                tables.add(history(d, options));
+                tables.add(current(d, options));
             }
             source.put("tables", tables);
             sources.add(source);
@@ -108,43 +177,48 @@ final class DbtSources {
                 .disable(YAMLGenerator.Feature.SPLIT_LINES)
                 .build();
         try {
-            return "# dbt sources for the entities of dimstream's config; generated by `dimstream dbt-sources`, regenerate\n"
-                    + "# after changing the entities. Needs dbt 1.8 or later (data_tests:).\n" + mapper.writeValueAsString(doc);
+            return "# dbt sources for dimstream's entities, generated by `dimstream dbt-sources`: regenerate it after\n"
+                    + "# changing the entities or when columns are added while running. Needs dbt 1.10.3 or later\n"
+                    + "# (freshness and loaded_at_field under config:).\n"
+                    + "# " + catalog.provenance() + "\n"
+                    + mapper.writeValueAsString(doc);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the dbt sources: " + e.getMessage(), e);
         }
     }
 
-    private static Map<String, Object> history(EntityConfig e, Options options) {
-        SystemColumns sc = e.systemColumns();
-        Map<String, Object> t = table(Sql.nameOf(e.table()), "Every version of each " + e.name() + " (topic " + e.topic()
+    private static Map<String, Object> history(Described d, Options options) {
+        EntitySpec e = d.shape();
+        SystemColumns sc = e.system();
+        Map<String, Object> t = table(Sql.nameOf(e.table()), "Every version of each " + e.name() + " (topic " + d.config().topic()
                 + "): one row per version, valid from " + sc.validFrom() + " (inclusive) to " + sc.validTo() + " (exclusive, NULL for the "
                 + "key's last version); deletes are rows with " + sc.isDeleted() + ". Unique on (" + String.join(", ", e.key()) + ", "
                 + sc.validFrom() + "); at most one row per key with " + sc.validTo() + " NULL.", sc, options);
         List<String> keyAndFrom = new ArrayList<>(e.key());
         keyAndFrom.add(sc.validFrom());
         t.put("data_tests", List.of(uniqueCombination(keyAndFrom)));
-        t.put("columns", columns(e, false));
+        t.put("columns", columns(d, false));
         return t;
     }
 
-    private static Map<String, Object> current(EntityConfig e, Options options) {
-        SystemColumns sc = e.systemColumns();
-        Map<String, Object> t = table(Sql.nameOf(e.table()) + "_current", "The current version of each " + e.name()
+    private static Map<String, Object> current(Described d, Options options) {
+        EntitySpec e = d.shape();
+        SystemColumns sc = e.system();
+        Map<String, Object> t = table(Sql.nameOf(e.currentView()), "The current version of each " + e.name()
                 + " that is not deleted (a view of the history table WHERE " + sc.isCurrent() + "): one row per key.", sc, options);
         if (e.key().size() > 1) {
             t.put("data_tests", List.of(uniqueCombination(e.key())));
         }
-        t.put("columns", columns(e, true));
+        t.put("columns", columns(d, true));
         return t;
     }
 
+    /** A table's name, description and config: freshness and loaded_at_field, where dbt 1.10 reads them. */
     private static Map<String, Object> table(String name, String description, SystemColumns sc, Options options) {
         Map<String, Object> t = new LinkedHashMap<>();
         t.put("name", name);
         t.put("description", description);
         if (options.warnAfter() != null || options.errorAfter() != null) {
-            t.put("loaded_at_field", sc.loadedAt());
             Map<String, Object> freshness = new LinkedHashMap<>();
             if (options.warnAfter() != null) {
                 freshness.put("warn_after", options.warnAfter().yaml());
@@ -152,7 +226,10 @@ final class DbtSources {
             if (options.errorAfter() != null) {
                 freshness.put("error_after", options.errorAfter().yaml());
             }
-            t.put("freshness", freshness);
+            Map<String, Object> config = new LinkedHashMap<>();
+            config.put("freshness", freshness);
+            config.put("loaded_at_field", sc.loadedAt());
+            t.put("config", config);
         }
         return t;
     }
@@ -168,49 +245,69 @@ final class DbtSources {
         return Map.of("unique", args);
     }
 
-    private static List<Object> columns(EntityConfig e, boolean current) {
-        EntitySpec spec = e.toEntitySpec();
-        SystemColumns sc = e.systemColumns();
+    private static List<Object> columns(Described d, boolean current) {
+        EntitySpec e = d.shape();
+        Map<String, SystemColumn> system = systemColumns(e.system());
         boolean oneKey = e.key().size() == 1;
         List<Object> out = new ArrayList<>();
-        for (int i = 0; i < e.key().size(); i++) {
-            String k = e.key().get(i);
-            List<Object> tests = new ArrayList<>();
-            tests.add("not_null");
-            if (current && oneKey) {
-                tests.add("unique");
+        for (ColumnOrigins.Column col : d.columns()) {
+            String description;
+            List<Object> tests = List.of();
+            switch (col.role()) {
+                case KEY -> {
+                    description = oneKey ? "Business key of the " + e.name() : "Business key of the " + e.name() + ", part "
+                            + (e.key().indexOf(col.name()) + 1) + " of " + e.key().size() + " (" + String.join(", ", e.key()) + ")";
+                    tests = current && oneKey ? List.of("not_null", "unique") : List.of("not_null");
+                }
+                case TRACKED -> description = "Tracked attribute (SCD Type 2): a change of its value makes a new version";
+                case TYPE1 -> description = "Type-1 attribute: not versioned; a change overwrites it in place instead of making "
+                        + "a new version (each version holds the value of its own last event)";
+                default -> {
+                    SystemColumn s = system.get(col.name());
+                    description = s.description();
+                    tests = s.tests();
+                }
             }
-            out.add(column(k, spec.sqlType(k), oneKey ? "Business key of the " + e.name()
-                    : "Business key of the " + e.name() + ", part " + (i + 1) + " of " + e.key().size() + " (" + String.join(", ", e.key()) + ")",
-                    tests));
+            out.add(column(col.name(), col.sqlType(), description + catalogNote(col), tests));
         }
-        for (String c : e.tracked()) {
-            out.add(column(c, spec.sqlType(c), "Tracked attribute (SCD Type 2): a change of its value makes a new version", List.of()));
-        }
-        for (String c : e.type1()) {
-            out.add(column(c, spec.sqlType(c), "Type-1 attribute: not versioned; a change overwrites it in place instead of making "
-                    + "a new version (each version holds the value of its own last event)", List.of()));
-        }
-        out.add(column(sc.surrogateKey(), "bigint", "Surrogate key of the version: a deterministic 63-bit hash of entity, key and "
-                + sc.validFrom() + " (the same after a replay or rebuild)", List.of("not_null", "unique")));
-        out.add(column(sc.validFrom(), "timestamp with time zone", "Start of the version's validity (inclusive): the event time of "
-                + "its first event", List.of("not_null")));
-        out.add(column(sc.validTo(), "timestamp with time zone", "End of the version's validity (exclusive): the next version's "
-                + sc.validFrom() + "; NULL for the key's last version", List.of()));
-        out.add(column(sc.isCurrent(), "boolean", "Generated: " + sc.validTo() + " IS NULL AND NOT " + sc.isDeleted()
-                + " (the version valid now)", List.of("not_null")));
-        out.add(column(sc.isDeleted(), "boolean", "True for a delete: the key did not exist from " + sc.validFrom()
-                + "; the row carries the previous version's attributes and " + sc.recordHash(), List.of("not_null")));
-        out.add(column(sc.recordHash(), "bytea", "SHA-256 over the tracked columns in configured order (docs/semantics.md); equal "
-                + "hashes, equal tracked values", List.of("not_null")));
-        out.add(column(sc.sourceTopic(), "text", "Lineage: Kafka topic of the version's first event", List.of()));
-        out.add(column(sc.sourcePartition(), "integer", "Lineage: Kafka partition of the version's first event", List.of()));
-        out.add(column(sc.sourceOffset(), "bigint", "Lineage: Kafka offset of the version's first event", List.of()));
-        out.add(column(sc.loadedAt(), "timestamp with time zone", "Lineage: when dimstream wrote the version (the freshness "
-                + "field)", List.of("not_null")));
-        out.add(column(sc.eventSeq(), "bigint", "Arrival order of the version's first event, for dimstream's own same-time "
-                + "decisions; NULL on versions older than the key's prune point", List.of()));
         return out;
+    }
+
+    /** What the catalog says of a column, as sentences after its description: added while running, type widened; else nothing. */
+    private static String catalogNote(ColumnOrigins.Column col) {
+        StringBuilder b = new StringBuilder();
+        if (col.origin() instanceof ColumnOrigins.AddedWhileRunning added) {
+            b.append(". Added while running at ").append(added.at());
+            if (added.firstSource() != null) {
+                b.append(", first sent in ").append(added.firstSource());
+            }
+        }
+        col.widened().ifPresent(w -> b.append(". Type widened while running from ").append(w.from()).append(" at ").append(w.at()));
+        return b.isEmpty() ? "" : b.append('.').toString();
+    }
+
+    /** The system columns under their configured names. */
+    private static Map<String, SystemColumn> systemColumns(SystemColumns sc) {
+        Map<String, SystemColumn> m = new LinkedHashMap<>();
+        m.put(sc.surrogateKey(), new SystemColumn("Surrogate key of the version: a deterministic 63-bit hash of entity, key and "
+                + sc.validFrom() + " (the same after a replay or rebuild)", List.of("not_null", "unique")));
+        m.put(sc.validFrom(), new SystemColumn("Start of the version's validity (inclusive): the event time of its first event",
+                List.of("not_null")));
+        m.put(sc.validTo(), new SystemColumn("End of the version's validity (exclusive): the next version's " + sc.validFrom()
+                + "; NULL for the key's last version", List.of()));
+        m.put(sc.isCurrent(), new SystemColumn("Generated: " + sc.validTo() + " IS NULL AND NOT " + sc.isDeleted()
+                + " (the version valid now)", List.of("not_null")));
+        m.put(sc.isDeleted(), new SystemColumn("True for a delete: the key did not exist from " + sc.validFrom()
+                + "; the row carries the previous version's attributes and " + sc.recordHash(), List.of("not_null")));
+        m.put(sc.recordHash(), new SystemColumn("SHA-256 over the tracked columns in configured order (docs/semantics.md); equal "
+                + "hashes, equal tracked values", List.of("not_null")));
+        m.put(sc.sourceTopic(), new SystemColumn("Lineage: Kafka topic of the version's first event", List.of()));
+        m.put(sc.sourcePartition(), new SystemColumn("Lineage: Kafka partition of the version's first event", List.of()));
+        m.put(sc.sourceOffset(), new SystemColumn("Lineage: Kafka offset of the version's first event", List.of()));
+        m.put(sc.loadedAt(), new SystemColumn("Lineage: when dimstream wrote the version (the freshness field)", List.of("not_null")));
+        m.put(sc.eventSeq(), new SystemColumn("Arrival order of the version's first event, for dimstream's own same-time "
+                + "decisions; NULL on versions older than the key's prune point", List.of()));
+        return m;
     }
 
     private static Map<String, Object> column(String name, String type, String description, List<Object> tests) {

@@ -112,6 +112,17 @@ public final class EvolvedColumns {
     public record NewColumn(String column, ColumnType type, boolean tracked, String firstSource) {
     }
 
+    /**
+     * Whether the database has the catalog ({@code dimstream.entity_columns}): false where dimstream
+     * has never run (its migrations make it), so no column was added there while running.
+     */
+    public static boolean catalogExists(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT to_regclass('dimstream.entity_columns') IS NOT NULL")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
     /** The entity's evolved columns in the order they were added (added_at, then name): the order they enter {@code record_hash}. */
     public static List<Column> list(Connection c, String entity) throws SQLException {
         List<Column> out = new ArrayList<>();
