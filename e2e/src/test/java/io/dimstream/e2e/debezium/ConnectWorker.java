@@ -48,6 +48,8 @@ final class ConnectWorker implements AutoCloseable {
         worker.setProperty("offset.storage.file.filename", dir.resolve("offsets").toString());
         worker.setProperty("offset.flush.interval.ms", "1000");
         worker.setProperty("listeners", "http://127.0.0.1:0");
+        // the jars all declare their plugins (ServiceLoader manifests): no class path scan at start
+        worker.setProperty("plugin.discovery", "service_load");
         Path workerFile = write(dir.resolve("worker.properties"), worker);
         Properties conn = new Properties();
         conn.putAll(connector);
