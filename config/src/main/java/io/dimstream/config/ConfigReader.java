@@ -217,6 +217,10 @@ final class ConfigReader {
         List<EntityConfig> entities = new ArrayList<>();
         List<EntityValues> rawEntities = values.get(ConfigKeys.ENTITIES);
         List<ConnectorConfig> connectors = connectors(values.get(ConnectorKeys.CONNECTORS));
+        if (!connectors.isEmpty() && (kafka.isEmpty() || kafka.get().embedded())) {
+            problems.add(ConnectorKeys.CONNECTORS.path() + ": a connector writes to a broker of its own: kafka.bootstrap-servers "
+                    + "must name it (not \"embedded\")");
+        }
         if ((rawEntities == null || rawEntities.isEmpty()) && connectors.isEmpty()) {
             problems.add("entities: at least one entity (or a connector under connectors:) is required");
         } else if (rawEntities != null) {

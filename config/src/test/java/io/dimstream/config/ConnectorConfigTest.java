@@ -167,5 +167,8 @@ class ConnectorConfigTest {
         assertThat(config.connectors().get(0).discoveryInterval()).isEqualTo(java.time.Duration.ofSeconds(30));
         assertThat(Optional.ofNullable(catchThrowableOfType(ConfigException.class, () -> parse(HEAD))).map(ConfigException::problems))
                 .contains(List.of("entities: at least one entity (or a connector under connectors:) is required"));
+        assertThat(catchThrowableOfType(ConfigException.class, () -> parse(HEAD.replace("broker:9092", "embedded")
+                + "connectors: [{name: shop, topic-prefix: shop}]\n")).problems()).isEqualTo(List.of(
+                "connectors: a connector writes to a broker of its own: kafka.bootstrap-servers must name it (not \"embedded\")"));
     }
 }

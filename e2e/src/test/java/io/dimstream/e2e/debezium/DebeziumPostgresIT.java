@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.kafka.EmbeddedKafka;
-import io.dimstream.app.service.DimstreamService;
+import io.dimstream.app.service.SupervisedService;
 import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.app.testing.EmbeddedKafkaExtension;
 import io.dimstream.config.DimstreamConfig;
@@ -21,9 +21,10 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,10 +41,10 @@ import org.junit.jupiter.api.io.TempDir;
  * compared whole (business columns, valid_from, valid_to, is_current, is_deleted) with the history
  * {@link ExpectedHistory} builds from the source's audit trail and commit timestamps.
  *
- * <p>dimstream's side is {@link #dimstreamYaml}: until issue 31's {@code connectors:} section
- * lands, one hand-declared entity per table with the columns the table starts with (a column added
- * while running is typed from the records' schemas), the fourth table's declared and its topic
- * created up front.
+ * <p>dimstream's side is {@link #dimstreamYaml}: one {@code connectors:} entry for the whole
+ * connector. The broker creates no topic: Connect creates each table's ({@code topic.creation.default.*})
+ * at its first change, dimstream waits for the first and finds the others (the fourth table's while
+ * running, with a restart of its pipeline inside the process).
  */
 class DebeziumPostgresIT {
 
@@ -66,21 +67,11 @@ class DebeziumPostgresIT {
             col("stars", "smallint"), col("body", "text"), col("posted", "timestamp(3)"), col("weight", "double precision")),
             List.of("id"), List.of());
     static final List<SourceTable> TABLES = List.of(CUSTOMERS, ORDERS, DEVICES, REVIEWS);
-    /**
-     * The tables whose topics the test creates before anything starts (the broker does not create
-     * topics; Connect creates the others, {@code topic.creation.default.*}: with only the first three
-     * here, its log says {@code Created topic dbzit.public.reviews} when the table appears). A
-     * hand-declared entity needs its topic at start: without it Kafka Streams stops with
-     * {@code MissingSourceTopicException} and the client goes to ERROR, for every entity. So
-     * {@code reviews}' is among them until {@code connectors:} lands.
-     */
-    static final List<SourceTable> TOPICS_UP_FRONT = TABLES;
 
     @Test
     void everyCapturedTablesHistoryIsTheSourcesAuditTrail(@TempDir Path dir) throws Exception {
         long start = System.nanoTime();
         EmbeddedKafka kafka = KAFKA.get();
-        kafka.createTopics(TOPICS_UP_FRONT.stream().map(t -> new NewTopic(topic(t), 1, (short) 1)).toList());
         try (SourcePostgres source = SourcePostgres.start(dir.resolve("source-pg"))) {
             for (SourceTable t : List.of(CUSTOMERS, ORDERS, DEVICES)) {
                 source.createTable(createTable(t), t.name());
@@ -88,14 +79,17 @@ class DebeziumPostgresIT {
             log(start, "source PostgreSQL up on port " + source.port());
             DimstreamConfig config = DimstreamConfig.parse(dimstreamYaml(kafka.bootstrapServers()), "DebeziumPostgresIT", Map.of());
             ServiceOptions options = new ServiceOptions(dir.resolve("data"), "debezium-postgres-it", 1, Duration.ofHours(1));
-            try (ConnectWorker connect = ConnectWorker.start(workerDir(), kafka.bootstrapServers(), connector(source.port()));
-                 DimstreamService service = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
-                log(start, "dimstream started; Connect's log: " + connect.log());
+            try (ConnectWorker connect = ConnectWorker.start(workerDir(), kafka.bootstrapServers(), connector(source.port()))) {
                 await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> {
                     connect.checkAlive();
                     return source.slotActive(SLOT);
                 });
-                log(start, "the connector streams from slot " + SLOT);
+                log(start, "the connector streams from slot " + SLOT + "; Connect's log: " + connect.log());
+                // dimstream starts once a table's topic has a record: the first transaction runs while it waits
+                CompletableFuture<Void> first = CompletableFuture.runAsync(() -> firstTransaction(source));
+                try (SupervisedService service = SupervisedService.start(config, options, new SimpleMeterRegistry())) {
+                first.get(60, TimeUnit.SECONDS);
+                log(start, "dimstream started with " + service.current().pipelines().size() + " entities");
                 workload(source);
                 log(start, "workload committed");
                 Map<String, List<Version>> expected = new LinkedHashMap<>();
@@ -111,49 +105,31 @@ class DebeziumPostgresIT {
                 log(start, "every history equals the audit trail's: " + expected.values().stream().mapToInt(List::size).sum()
                         + " rows in " + expected.size() + " tables:\n" + expected.values().stream().flatMap(List::stream)
                         .map(Version::toString).collect(Collectors.joining("\n")));
+                }
             }
         }
     }
 
     /**
-     * dimstream's config for the connector's tables, written in this one place so that it becomes
-     * one {@code connectors:} entry when that lands (issue 31), then:
-     * <pre>
-     * connectors:
-     *   - name: shop
-     *     topic-prefix: dbzit
-     *     include: ['public\..*']
-     *     table-name: 'debezium_it_{table}'
-     *     tables: [{match: 'public\.orders', type1: [note]}]
-     * </pre>
-     * and {@link #TOPICS_UP_FRONT} only the tables that exist at the start (the connector's entry
-     * must find {@code reviews}' topic when Debezium creates it). Until then: one entity per table
-     * with the columns it starts with, the column added while running typed from the records'
-     * schemas ({@code schema-evolution: lenient}, {@code tracked: "*"}).
+     * dimstream's config for the connector's tables: one {@code connectors:} entry. Every table is
+     * typed from its records' schemas (a {@code timestamp(3)} is a timestamp, a {@code numeric(10,2)}
+     * a numeric), keyed by its record key; {@code reviews}, created while running, is found when
+     * Debezium creates its topic.
      */
     static String dimstreamYaml(String bootstrapServers) {
-        StringBuilder yaml = new StringBuilder("""
+        return """
                 kafka:
                   bootstrap-servers: %s
                 postgres:
                   url: %s
-                entities:
-                """.formatted(bootstrapServers, TestPostgres.jdbcUrl()));
-        for (SourceTable t : TABLES) {
-            // every column the table starts with (a timestamp(3) is a timestamp to dimstream)
-            String columns = initialColumns(t).stream().map(c -> c.name() + ": \"" + c.sqlType().replace("(3)", "") + "\"")
-                    .collect(Collectors.joining(", "));
-            yaml.append("  - name: ").append(t.name()).append('\n')
-                    .append("    topic: ").append(topic(t)).append('\n')
-                    .append("    format: debezium-json\n")
-                    .append("    table: ").append(historyTable(t)).append('\n')
-                    .append("    key: [").append(String.join(", ", t.key())).append("]\n")
-                    .append("    tracked: \"*\"\n")
-                    .append(t.type1().isEmpty() ? "" : "    type1: [" + String.join(", ", t.type1()) + "]\n")
-                    .append("    schema-evolution: lenient\n")
-                    .append("    columns: {").append(columns).append("}\n");
-        }
-        return yaml.toString();
+                connectors:
+                  - name: shop
+                    topic-prefix: %s
+                    include: ['public\\..*']
+                    table-name: 'debezium_it_{table}'
+                    tables: [{match: 'public\\.orders', type1: [note]}]
+                    discovery-interval: PT1S
+                """.formatted(bootstrapServers, TestPostgres.jdbcUrl(), PREFIX);
     }
 
     /** The Debezium connector: pgoutput, every table of schema public, no snapshot (the tables are empty). */
@@ -179,16 +155,27 @@ class DebeziumPostgresIT {
     }
 
     /** Several transactions of inserts, updates (no-ops among them), deletes and re-inserts; a column added and a table created. */
+    private static final String D1 = "'00000000-0000-0000-0000-000000000001'";
+    private static final String D2 = "'00000000-0000-0000-0000-000000000002'";
+
+    /** The first rows of the three tables: their topics appear (Connect creates them), which dimstream waits for. */
+    private static void firstTransaction(SourcePostgres source) {
+        try {
+            source.transaction(
+                    "INSERT INTO customers VALUES (1, 'ann@x', 'Oslo', 10.50, now()), (2, 'bob@x', 'Rome', 0, now()),"
+                            + " (3, 'cy@x', 'Nice', 99.99, now()), (4, 'di@x', NULL, NULL, now())",
+                    "INSERT INTO orders VALUES (100, 1, 2, 'gift', '2025-08-01'), (100, 2, 1, NULL, '2025-08-01'),"
+                            + " (101, 1, 5, 'rush', '2025-08-02')",
+                    "INSERT INTO devices VALUES (" + D1 + ", '{\"os\": \"linux\", \"ram\": 8}', true, 'build'),"
+                            + " (" + D2 + ", '{\"os\": \"mac\"}', false, NULL)");
+        } catch (Exception e) {
+            throw new IllegalStateException("the first transaction failed: " + e.getMessage(), e);
+        }
+    }
+
     private static void workload(SourcePostgres source) throws Exception {
-        String d1 = "'00000000-0000-0000-0000-000000000001'";
-        String d2 = "'00000000-0000-0000-0000-000000000002'";
-        source.transaction(
-                "INSERT INTO customers VALUES (1, 'ann@x', 'Oslo', 10.50, now()), (2, 'bob@x', 'Rome', 0, now()),"
-                        + " (3, 'cy@x', 'Nice', 99.99, now()), (4, 'di@x', NULL, NULL, now())",
-                "INSERT INTO orders VALUES (100, 1, 2, 'gift', '2025-08-01'), (100, 2, 1, NULL, '2025-08-01'),"
-                        + " (101, 1, 5, 'rush', '2025-08-02')",
-                "INSERT INTO devices VALUES (" + d1 + ", '{\"os\": \"linux\", \"ram\": 8}', true, 'build'),"
-                        + " (" + d2 + ", '{\"os\": \"mac\"}', false, NULL)");
+        String d1 = D1;
+        String d2 = D2;
         source.transaction(
                 "UPDATE customers SET city = 'Bergen', updated = now() WHERE id = 1",
                 "UPDATE orders SET qty = 3 WHERE order_id = 100 AND line = 1",

@@ -111,6 +111,24 @@ public final class ConnectorDiscovery {
         return found;
     }
 
+    /**
+     * Whether a table a connector covers (and no hand-declared entity reads) has a record that gives
+     * its shape: the service has something to start with. Reads no database, records nothing.
+     */
+    public boolean anyTable(DimstreamConfig config) {
+        Set<String> declared = new HashSet<>();
+        config.entities().forEach(e -> declared.add(e.topic()));
+        for (String topic : topics()) {
+            for (ConnectorConfig c : config.connectors()) {
+                Optional<ConnectorConfig.SourceTable> table = c.tableOf(topic);
+                if (table.isPresent() && !declared.contains(topic) && peek(c, topic, table.get()).isPresent()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private Set<String> topics() {
         try (Admin admin = Admin.create(clients.properties())) {
             return new TreeSet<>(admin.listTopics().names().get(30, TimeUnit.SECONDS));

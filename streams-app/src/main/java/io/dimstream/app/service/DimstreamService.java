@@ -197,9 +197,6 @@ public final class DimstreamService implements AutoCloseable {
                 "kafka.bootstrap-servers: required to run the pipeline (\"embedded\" starts a broker inside the process)"));
         List<String> problems = new ArrayList<>(KafkaClients.problems(kafkaConfig.client()));
         problems.addAll(StreamsConfigFactory.problems(kafkaConfig.streams()));
-        if (!config.connectors().isEmpty() && kafkaConfig.embedded()) {
-            problems.add("connectors: a connector writes to a broker of its own: kafka.bootstrap-servers must name it, not \"embedded\"");
-        }
         if (config.sink().parallelism() + OTHER_CONNECTIONS > config.postgres().poolSize()) {
             problems.add("sink.parallelism: " + config.sink().parallelism() + " connections need postgres.pool-size of at least "
                     + (config.sink().parallelism() + OTHER_CONNECTIONS) + " (the service's other work takes " + OTHER_CONNECTIONS

@@ -1,9 +1,12 @@
 package io.dimstream.app.service;
 
+import io.dimstream.app.connect.ConnectorDiscovery;
 import io.dimstream.app.connect.ConnectorWatch;
 import io.dimstream.app.health.HealthMonitor;
 import io.dimstream.app.kafka.KafkaClients;
 import io.dimstream.config.DimstreamConfig;
+import io.dimstream.config.model.ConnectorConfig;
+import io.dimstream.config.model.KafkaConfig;
 import io.dimstream.db.schema.ConnectorTables;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -11,6 +14,7 @@ import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -43,12 +47,38 @@ public final class SupervisedService implements AutoCloseable {
         this.current = first;
     }
 
-    /** Starts the service and, when the config has connectors, the watch for their new tables. */
+    /**
+     * Starts the service and, when the config has connectors, the watch for their new tables. A
+     * config of connectors only, none of whose tables has a record yet, waits for the first one
+     * (looking every {@code discovery-interval}, a line in the log each time), then starts.
+     */
     public static SupervisedService start(DimstreamConfig config, ServiceOptions options, MeterRegistry registry) {
-        SupervisedService s = new SupervisedService(config, options, registry, DimstreamService.start(config, options, registry));
+        SupervisedService s = new SupervisedService(config, options, registry, null);
+        if (config.entities().isEmpty() && !config.connectors().isEmpty()) {
+            s.awaitFirstTable();
+        }
+        s.current = DimstreamService.start(config, options, registry);
         s.watch = ConnectorWatch.start(config, KafkaClients.of(s.current.bootstrapServers(), config.kafka().orElseThrow()),
                 () -> s.current.database().dataSource(), s::restartFor);
         return s;
+    }
+
+    /** Waits until a connector's table has a record that types it; the start fails when interrupted (SIGTERM). */
+    private void awaitFirstTable() {
+        KafkaConfig kafka = config.kafka().orElseThrow();
+        ConnectorDiscovery discovery = new ConnectorDiscovery(KafkaClients.of(kafka.bootstrapServers(), kafka), () -> null);
+        Duration every = config.connectors().stream().map(ConnectorConfig::discoveryInterval).min(Duration::compareTo).orElseThrow();
+        while (!discovery.anyTable(config)) {
+            LOG.warn("no table of the connectors ({}) has a record on {} yet: looking again in {} (a connector writes a table's "
+                    + "topic at its snapshot or its first change)", config.connectors().stream().map(ConnectorConfig::name)
+                    .collect(Collectors.joining(", ")), kafka.bootstrapServers(), every);
+            try {
+                Thread.sleep(every.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("stopped while waiting for the connectors' first table", e);
+            }
+        }
     }
 
     /** The running service (another one after a restart). */
@@ -60,6 +90,7 @@ public final class SupervisedService implements AutoCloseable {
     public HealthMonitor health() {
         return current.health();
     }
+
 
     private synchronized void restartFor(List<ConnectorTables.Found> found) {
         if (closed) {
