@@ -22,6 +22,7 @@ import io.dimstream.config.model.PostgresConfig;
 import io.dimstream.config.model.SeedJsonOptions;
 import io.dimstream.config.model.ServiceConfig;
 import io.dimstream.config.model.SinkConfig;
+import io.dimstream.config.model.UndeclaredColumns;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -357,7 +358,7 @@ final class ConfigReader {
         FeedMode mode = rules.mode();
         String snapshotTimeField = rules.snapshotTimeField(mode);
         boolean partitionedByKey = rules.partitionedByKey(mode);
-        Boolean ignoreUndeclared = v.get(ConfigKeys.ENTITY_UNDECLARED_COLUMNS);
+        boolean rejectUndeclared = v.get(ConfigKeys.ENTITY_UNDECLARED_COLUMNS) == UndeclaredColumns.REJECT;
         boolean surrogateKeyIndex = v.get(ConfigKeys.ENTITY_SURROGATE_KEY_INDEX);
         Integer tablePartitions = v.get(ConfigKeys.ENTITY_TABLE_PARTITIONS);
         CdcOptions cdc = rules.cdc(mode, except, star);
@@ -367,7 +368,7 @@ final class ConfigReader {
         EntityConfig e = EntityConfig.builder().name(name).topic(topic).format(format).table(table).key(key).tracked(tracked)
                 .type1(type1).latenessHorizon(horizon).columns(columns.types()).systemColumns(system).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
-                .ignoreUndeclaredColumns(ignoreUndeclared).surrogateKeyIndex(surrogateKeyIndex)
+                .rejectUndeclaredColumns(rejectUndeclared).surrogateKeyIndex(surrogateKeyIndex)
                 .tablePartitions(tablePartitions).modifiers(columns.modifiers()).cdc(cdc).build();
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail

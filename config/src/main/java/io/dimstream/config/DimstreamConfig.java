@@ -13,6 +13,7 @@ import io.dimstream.config.model.KafkaConfig;
 import io.dimstream.config.model.PostgresConfig;
 import io.dimstream.config.model.ServiceConfig;
 import io.dimstream.config.model.SinkConfig;
+import io.dimstream.config.model.UndeclaredColumns;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -294,8 +295,8 @@ public record DimstreamConfig(
         if (e.partitionedByKey()) {
             ConfigKeys.ENTITY_PARTITIONED_BY_KEY.putInto(m, true);
         }
-        if (e.ignoreUndeclaredColumns()) {
-            ConfigKeys.ENTITY_UNDECLARED_COLUMNS.putInto(m, true);
+        if (e.rejectUndeclaredColumns()) {
+            ConfigKeys.ENTITY_UNDECLARED_COLUMNS.putInto(m, UndeclaredColumns.REJECT);
         }
         if (e.surrogateKeyIndex()) {
             ConfigKeys.ENTITY_SURROGATE_KEY_INDEX.putInto(m, true);

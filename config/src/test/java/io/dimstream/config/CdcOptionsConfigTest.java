@@ -28,7 +28,8 @@ class CdcOptionsConfigTest {
         EntityConfig e = parse(with("format: debezium-json")).entity("customer");
 
         assertThat(e.cdc()).isEqualTo(new CdcOptions(CdcOptions.EventTime.SOURCE_TS_MS, Optional.of("__debezium_unavailable_value"),
-                CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.IGNORE, Map.of(), CdcOptions.SchemaEvolution.LENIENT, List.of()));
+                CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.IGNORE, Map.of(), CdcOptions.SchemaEvolution.LENIENT, List.of(),
+                CdcOptions.NewColumns.TYPE1));
     }
 
     @Test
@@ -185,32 +186,56 @@ class CdcOptionsConfigTest {
         assertThat(parse(with("format: debezium-avro", "event-time: ts_ms", "on-truncate: delete-all")).entity("customer").cdc())
                 .isEqualTo(new CdcOptions(CdcOptions.EventTime.TS_MS, Optional.of("__debezium_unavailable_value"),
                         CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.DELETE_ALL, Map.of(), CdcOptions.SchemaEvolution.LENIENT,
-                        List.of()));
+                        List.of(), CdcOptions.NewColumns.TYPE1));
         assertThat(parse(with("format: debezium-json", "event-time: field updated_at", "on-truncate: ignore")).entity("customer")
                 .cdc().eventTime()).isEqualTo(CdcOptions.EventTime.field("updated_at"));
     }
 
+    /**
+     * Issue 31: a column added at the source never stops a history by default, whatever tracked says:
+     * lenient, tracked "*" tracks it; a list of tracked columns makes it type-1 (it failed before:
+     * ignore, and every record with the field went to the DLQ); undeclared-columns given keeps it
+     * out; a strict entity adds nothing and drops the field.
+     */
     @Test
-    void newColumnsDefaultsToTrackedWithTrackedStarAndIgnoreOtherwise() {
+    void newColumnsDefaultsKeepAHistoryGoingWhateverTrackedSays() {
         String listed = "tracked: [email, full_name, country, city, loyalty_tier]";
-        EntityConfig starred = parse(DimstreamConfigTest.designWith(listed, "tracked: \"*\"")
-                .replace(FORMAT_LINE, "    format: debezium-json")).entity("customer");
-        assertThat(starred.cdc().newColumns()).isEqualTo(CdcOptions.NewColumns.TRACKED);
-        assertThat(starred.cdc().evolvesColumns()).isTrue();
-        EntityConfig plain = parse(with("format: debezium-json")).entity("customer");
-        assertThat(plain.cdc().newColumns()).isEqualTo(CdcOptions.NewColumns.IGNORE);
-        assertThat(plain.cdc().evolvesColumns()).isFalse();
-        // strict with tracked "*": nothing is added while running
-        assertThat(parse(DimstreamConfigTest.designWith(listed, "tracked: \"*\"\n    schema-evolution: strict")).entity("customer")
-                .cdc().newColumns()).isEqualTo(CdcOptions.NewColumns.IGNORE);
-        DimstreamConfig explicit = parse(with("format: debezium-avro", "new-columns: type1"));
+        for (String format : List.of("debezium-json", "debezium-avro", "avro")) {
+            EntityConfig starred = parse(DimstreamConfigTest.designWith(listed, "tracked: \"*\"")
+                    .replace(FORMAT_LINE, "    format: " + format)).entity("customer");
+            assertThat(starred.cdc().newColumns()).as(format).isEqualTo(CdcOptions.NewColumns.TRACKED);
+            assertThat(starred.cdc().evolvesColumns()).as(format).isTrue();
+            EntityConfig plain = parse(with("format: " + format)).entity("customer");
+            assertThat(plain.cdc().newColumns()).as(format).isEqualTo(CdcOptions.NewColumns.TYPE1);
+            assertThat(plain.cdc().evolvesColumns()).as(format).isTrue();
+            assertThat(plain.rejectUndeclaredColumns()).as(format).isFalse();
+            for (String undeclared : List.of("ignore", "reject")) {
+                EntityConfig given = parse(with("format: " + format, "undeclared-columns: " + undeclared)).entity("customer");
+                assertThat(given.cdc().newColumns()).as(format + " " + undeclared).isEqualTo(CdcOptions.NewColumns.IGNORE);
+                assertThat(given.rejectUndeclaredColumns()).as(format + " " + undeclared).isEqualTo(undeclared.equals("reject"));
+            }
+        }
+        // json and seed-json are strict: nothing is added while running, the field is dropped (not refused)
+        for (String format : List.of("json", "seed-json")) {
+            EntityConfig strict = parse(DimstreamConfigTest.designWith(listed, "tracked: \"*\"")
+                    .replace(FORMAT_LINE, "    format: " + format)).entity("customer");
+            assertThat(strict.cdc().newColumns()).as(format).isEqualTo(CdcOptions.NewColumns.IGNORE);
+            assertThat(strict.rejectUndeclaredColumns()).as(format).isFalse();
+        }
+        // a lenient json entity adds as a Debezium one does
+        assertThat(parse(with("format: json", "schema-evolution: lenient")).entity("customer").cdc().newColumns())
+                .isEqualTo(CdcOptions.NewColumns.TYPE1);
+        DimstreamConfig explicit = parse(with("format: debezium-avro", "new-columns: tracked"));
         assertThat(explicit.entity("customer").cdc()).isEqualTo(new CdcOptions(CdcOptions.EventTime.SOURCE_TS_MS,
                 Optional.of("__debezium_unavailable_value"), CdcOptions.NullUpdates.NONE, CdcOptions.OnTruncate.IGNORE, Map.of(),
-                CdcOptions.SchemaEvolution.LENIENT, List.of(), CdcOptions.NewColumns.TYPE1));
+                CdcOptions.SchemaEvolution.LENIENT, List.of(), CdcOptions.NewColumns.TRACKED));
         assertThat(explicit.describeMasked()).contains("""
                     schema-evolution: lenient
-                    new-columns: type1
+                    new-columns: tracked
                 """);
+        // undeclared-columns is printed when it is not the default
+        assertThat(parse(with("format: json", "undeclared-columns: reject")).describeMasked()).contains("    undeclared-columns: reject\n");
+        assertThat(parse(with("format: json", "undeclared-columns: ignore")).describeMasked()).doesNotContain("undeclared-columns");
     }
 
     @Test
@@ -219,7 +244,15 @@ class CdcOptionsConfigTest {
                 .isEqualTo("config test.yml: entities[0].new-columns: \"always\" is none of tracked, type1, ignore");
         assertThat(refusal(with("format: json", "new-columns: tracked")))
                 .isEqualTo("config test.yml: entities[0].new-columns: tracked only with schema-evolution: lenient (this entity's is "
-                        + "strict): a strict entity refuses fields it does not declare");
+                        + "strict): a strict entity does not add the fields it does not declare");
+        assertThat(refusal(with("format: debezium-json", "new-columns: type1", "undeclared-columns: reject")))
+                .isEqualTo("config test.yml: entities[0].new-columns: type1 makes each field the entity does not declare a column, so "
+                        + "undeclared-columns: reject would never apply: leave one of them out");
+        assertThat(refusal(with("format: avro", "new-columns: tracked", "undeclared-columns: ignore")))
+                .isEqualTo("config test.yml: entities[0].new-columns: tracked makes each field the entity does not declare a column, so "
+                        + "undeclared-columns: ignore would never apply: leave one of them out");
+        assertThat(refusal(with("format: debezium-json", "undeclared-columns: drop")))
+                .isEqualTo("config test.yml: entities[0].undeclared-columns: \"drop\" is neither ignore nor reject");
         assertThat(parse(with("format: json", "new-columns: ignore")).entity("customer").cdc().newColumns())
                 .isEqualTo(CdcOptions.NewColumns.IGNORE);
     }

@@ -1,6 +1,7 @@
 package io.dimstream.config;
 
 import io.dimstream.config.keys.ConfigDefaults;
+import io.dimstream.config.model.CdcOptions;
 import io.dimstream.config.model.EntityConfig;
 import io.dimstream.config.model.EventFormat;
 import io.dimstream.config.model.KafkaConfig;
@@ -154,9 +155,15 @@ class DimstreamConfigTest {
         assertThat(config).isEqualTo(new DimstreamConfig(
                 Optional.of(new KafkaConfig("embedded")),
                 new PostgresConfig("jdbc:postgresql://127.0.0.1:5432/dimstream", "postgres", "s3cret", 3),
-                List.of(c.toBuilder().format(EventFormat.DEBEZIUM_AVRO).cdc(null).latenessHorizon(Optional.empty())
-                        .systemColumns(renamed).build()),
+                List.of(c.toBuilder().format(EventFormat.DEBEZIUM_AVRO).latenessHorizon(Optional.empty()).systemColumns(renamed)
+                        // the format's defaults, and a field new to the source a type-1 column (tracked is a list)
+                        .cdc(withNewColumns(CdcOptions.defaults(EventFormat.DEBEZIUM_AVRO), CdcOptions.NewColumns.TYPE1)).build()),
                 500));
+    }
+
+    static CdcOptions withNewColumns(CdcOptions o, CdcOptions.NewColumns n) {
+        return new CdcOptions(o.eventTime(), o.unavailableValue(), o.ignoreNullUpdates(), o.onTruncate(), o.encodings(), o.schemaEvolution(),
+                o.except(), n);
     }
 
     @Test

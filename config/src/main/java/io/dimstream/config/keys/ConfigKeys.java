@@ -11,6 +11,7 @@ import io.dimstream.config.model.FeedMode;
 import io.dimstream.config.model.PostgresConfig;
 import io.dimstream.config.model.SeedJsonOptions;
 import io.dimstream.config.model.SinkConfig;
+import io.dimstream.config.model.UndeclaredColumns;
 import io.dimstream.db.secrets.Secrets;
 import static io.dimstream.config.keys.ConfigKey.key;
 
@@ -286,19 +287,9 @@ public final class ConfigKeys {
     public static final ConfigKey<Boolean> ENTITY_PARTITIONED_BY_KEY = key(ENTITY_SECTION, "partitioned-by-key")
             .doc("`true`: producers already put every event of a key on one partition (keyed by it): the repartition step is skipped, less latency. Not with `mode: snapshot`.")
             .bool(false);
-    public static final ConfigKey<Boolean> ENTITY_UNDECLARED_COLUMNS = key(ENTITY_SECTION, "undeclared-columns")
-            .doc("A record with a field that is not a column: `reject` sends it to the DLQ naming the field; `ignore` drops such fields (a Debezium row image carries every column of its table).")
-            .of("`reject` or `ignore`", ConfigKey.STRING, false, "`reject`", (path, raw, problems) -> {
-                switch ((String) raw) {
-                    case "reject":
-                        return false;
-                    case "ignore":
-                        return true;
-                    default:
-                        problems.add(path + ": \"" + raw + "\" is neither reject nor ignore");
-                        return null;
-                }
-            }, ignore -> ignore ? "ignore" : "reject");
+    public static final ConfigKey<UndeclaredColumns> ENTITY_UNDECLARED_COLUMNS = key(ENTITY_SECTION, "undeclared-columns")
+            .doc("A field of a source record that is no column, and that `new-columns` does not make one: `ignore` drops it, counted in `dimstream_fields_ignored_total{entity,field}` and logged once per field, the record lands; `reject` sends the record to the DLQ naming the field. Given (either value), `new-columns` defaults to `ignore`.")
+            .oneOf("`ignore` or `reject`", UndeclaredColumns.IGNORE, "`ignore`", UndeclaredColumns.class);
     public static final ConfigKey<String> ENTITY_SNAPSHOT_TIME_FIELD = key(ENTITY_SECTION, "snapshot-time-field")
             .doc("`mode: snapshot` only: the row field holding the slice's instant (ISO-8601 with offset or epoch milliseconds); it must not be a column.")
             .fieldName("text", "`" + EntityConfig.DEFAULT_SNAPSHOT_TIME_FIELD + "`");
@@ -348,8 +339,8 @@ public final class ConfigKeys {
             .oneOf("`lenient` or `strict`", null, "`lenient` for debezium-* and avro, `strict` for json and seed-json",
                     CdcOptions.SchemaEvolution.class);
     public static final ConfigKey<CdcOptions.NewColumns> ENTITY_NEW_COLUMNS = key(ENTITY_SECTION, "new-columns")
-            .doc("`schema-evolution: lenient` only: a field the source starts sending becomes a column while running, of this kind.")
-            .oneOf("`tracked`, `type1` or `ignore`", null, "`tracked` with `tracked: \"*\"`, else `ignore`",
+            .doc("What a field the source sends that the entity does not declare becomes while running: a `tracked` column (its changes make versions), a `type1` column (kept current in place, no versions) or nothing (`ignore`: `undeclared-columns` says what happens to the field). `tracked` and `type1` only with `schema-evolution: lenient`, not with `undeclared-columns`.")
+            .oneOf("`tracked`, `type1` or `ignore`", null, "lenient: `tracked` with `tracked: \"*\"`, `type1` with a list of columns, `ignore` with `undeclared-columns` given; strict: `ignore`",
                     CdcOptions.NewColumns.class);
     public static final ConfigKey<String> ENTITY_OP_FIELD = key(ENTITY_SECTION, "op-field")
             .doc("`format: seed-json` only: the field holding the operation.")

@@ -6,6 +6,7 @@ import io.dimstream.config.model.EntityConfig;
 import io.dimstream.config.model.EventFormat;
 import io.dimstream.config.model.FeedMode;
 import io.dimstream.config.model.SeedJsonOptions;
+import io.dimstream.config.model.UndeclaredColumns;
 import io.dimstream.config.model.ValueEncoding;
 import static io.dimstream.config.keys.ConfigKeys.ENTITY_DESERIALIZER_CONFIG;
 import static io.dimstream.config.keys.ConfigKeys.ENTITY_ENCODINGS;
@@ -24,6 +25,7 @@ import static io.dimstream.config.keys.ConfigKeys.ENTITY_SNAPSHOT_TIME_FIELD;
 import static io.dimstream.config.keys.ConfigKeys.ENTITY_TIME_FIELD;
 import static io.dimstream.config.keys.ConfigKeys.ENTITY_TRACKED;
 import static io.dimstream.config.keys.ConfigKeys.ENTITY_TYPE1;
+import static io.dimstream.config.keys.ConfigKeys.ENTITY_UNDECLARED_COLUMNS;
 import static io.dimstream.config.keys.ConfigKeys.ENTITY_UNAVAILABLE_VALUE;
 import static io.dimstream.config.keys.ConfigKeys.ENTITY_VALUE_DESERIALIZER;
 
@@ -263,22 +265,39 @@ public final class EntityRules {
         if (given != null) {
             evolution = given;
         }
-        // a field new to the source becomes a column only where the entity reads its source leniently;
-        // tracked: "*" already says "every column", so there it is tracked unless the config says otherwise
-        CdcOptions.NewColumns newColumns = evolution == CdcOptions.SchemaEvolution.LENIENT && star
-                ? CdcOptions.NewColumns.TRACKED : CdcOptions.NewColumns.IGNORE;
-        if (v.given(ENTITY_NEW_COLUMNS)) {
-            CdcOptions.NewColumns n = v.get(ENTITY_NEW_COLUMNS);
-            if (n != null) {
-                newColumns = n;
-            }
-            if (newColumns != CdcOptions.NewColumns.IGNORE && evolution != CdcOptions.SchemaEvolution.LENIENT) {
-                v.problem(ENTITY_NEW_COLUMNS, newColumns.configName() + " only with " + ENTITY_SCHEMA_EVOLUTION.name() + ": "
-                        + CdcOptions.SchemaEvolution.LENIENT.configName() + " (this entity's is " + evolution.configName()
-                        + "): a strict entity refuses fields it does not declare");
-            }
-        }
+        CdcOptions.NewColumns newColumns = newColumns(evolution, star);
         return new CdcOptions(eventTime, unavailable, nullUpdates, onTruncate, encodings, evolution, except, newColumns);
+    }
+
+    /**
+     * {@code new-columns}: what a field the entity does not declare becomes while running. Its default
+     * keeps a history going whatever {@code tracked} says: with {@code schema-evolution: lenient},
+     * {@code tracked: "*"} tracks it (the entity tracks every column anyway) and a list of columns
+     * makes it a type-1 column (the user chose which columns make versions: a new one keeps its
+     * current value without making any); {@code undeclared-columns} given says the entity's
+     * undeclared fields are not to be added, so it is {@code ignore} then, and {@code tracked} or
+     * {@code type1} beside it is refused. A strict entity adds nothing: it drops or refuses the field
+     * as {@code undeclared-columns} says.
+     */
+    private CdcOptions.NewColumns newColumns(CdcOptions.SchemaEvolution evolution, boolean star) {
+        boolean lenient = evolution == CdcOptions.SchemaEvolution.LENIENT;
+        boolean undeclaredGiven = v.given(ENTITY_UNDECLARED_COLUMNS);
+        CdcOptions.NewColumns dflt = !lenient || undeclaredGiven ? CdcOptions.NewColumns.IGNORE
+                : star ? CdcOptions.NewColumns.TRACKED : CdcOptions.NewColumns.TYPE1;
+        CdcOptions.NewColumns n = v.given(ENTITY_NEW_COLUMNS) ? v.get(ENTITY_NEW_COLUMNS) : null;
+        if (n == null) {
+            return dflt;
+        }
+        if (n != CdcOptions.NewColumns.IGNORE && !lenient) {
+            v.problem(ENTITY_NEW_COLUMNS, n.configName() + " only with " + ENTITY_SCHEMA_EVOLUTION.name() + ": "
+                    + CdcOptions.SchemaEvolution.LENIENT.configName() + " (this entity's is " + evolution.configName()
+                    + "): a strict entity does not add the fields it does not declare");
+        } else if (n != CdcOptions.NewColumns.IGNORE && undeclaredGiven && v.get(ENTITY_UNDECLARED_COLUMNS) != null) {
+            UndeclaredColumns u = v.get(ENTITY_UNDECLARED_COLUMNS);
+            v.problem(ENTITY_NEW_COLUMNS, n.configName() + " makes each field the entity does not declare a column, so "
+                    + ENTITY_UNDECLARED_COLUMNS.name() + ": " + u.configName() + " would never apply: leave one of them out");
+        }
+        return n;
     }
 
     /** {@code ignore-null-updates}: {@code all}, or columns of the entity that are not key columns. */

@@ -32,8 +32,8 @@ import java.util.Set;
  *                          leaves out, dropped when a record is read
  * @param newColumns        {@code new-columns:} (with {@code schema-evolution: lenient}): what a
  *                          source field the entity does not declare becomes while running: a
- *                          tracked column, a type-1 column, or nothing (the field is refused or
- *                          dropped as before)
+ *                          tracked column, a type-1 column, or nothing (the field is dropped, or
+ *                          refused with {@code undeclared-columns: reject})
  */
 public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue, NullUpdates ignoreNullUpdates,
                          OnTruncate onTruncate, Map<String, String> encodings, SchemaEvolution schemaEvolution,
@@ -48,7 +48,7 @@ public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue,
         java.util.Objects.requireNonNull(newColumns, "newColumns");
     }
 
-    /** Options without {@code new-columns} (it is {@link NewColumns#IGNORE}: no column is added while running). */
+    /** Options with {@code new-columns} {@link NewColumns#IGNORE}: no column is added while running. */
     public CdcOptions(EventTime eventTime, Optional<String> unavailableValue, NullUpdates ignoreNullUpdates,
                       OnTruncate onTruncate, Map<String, String> encodings, SchemaEvolution schemaEvolution,
                       java.util.List<String> except) {
@@ -60,7 +60,11 @@ public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue,
         return schemaEvolution == SchemaEvolution.LENIENT && newColumns != NewColumns.IGNORE;
     }
 
-    /** The options of an entity whose config names none of them. */
+    /**
+     * The options of an entity whose config names none of them, for entities made in code:
+     * {@code new-columns} is {@link NewColumns#IGNORE} here (the config's default depends on
+     * {@code tracked}, see {@link NewColumns}).
+     */
     public static CdcOptions defaults(EventFormat format) {
         boolean debezium = format == EventFormat.DEBEZIUM_JSON || format == EventFormat.DEBEZIUM_AVRO;
         return new CdcOptions(debezium ? EventTime.SOURCE_TS_MS : EventTime.DEFAULT,
@@ -130,7 +134,7 @@ public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue,
          * the value of the key's event before is carried on, no version is made for it.
          */
         LENIENT("lenient"),
-        /** A missing attribute is NULL (a record with an undeclared field goes to the DLQ, unless {@code undeclared-columns: ignore}). */
+        /** A missing attribute is NULL; an undeclared field is never added (dropped, or refused with {@code undeclared-columns: reject}). */
         STRICT("strict");
 
         private final String configName;
@@ -147,15 +151,18 @@ public record CdcOptions(EventTime eventTime, Optional<String> unavailableValue,
 
     /**
      * What a field the source starts sending, which the entity does not declare, becomes while
-     * dimstream runs ({@code schema-evolution: lenient} only). The default is {@link #TRACKED} for an
-     * entity with {@code tracked: "*"} (it tracks every column anyway), {@link #IGNORE} otherwise.
+     * dimstream runs ({@code schema-evolution: lenient} only). The config's default keeps a history
+     * going whatever {@code tracked} says: {@link #TRACKED} for an entity with {@code tracked: "*"}
+     * (it tracks every column anyway), {@link #TYPE1} for one with a list of tracked columns (the
+     * user chose which columns make versions), {@link #IGNORE} for a strict entity or one that gives
+     * {@code undeclared-columns}.
      */
     public enum NewColumns implements ConfigEnum {
         /** A tracked column, added to the table and the event memory; its value makes versions from then on. */
         TRACKED("tracked"),
         /** A type-1 column, added likewise; its value is overwritten in place. */
         TYPE1("type1"),
-        /** Nothing is added: the field is refused (DLQ) or dropped ({@code undeclared-columns: ignore}), as before. */
+        /** Nothing is added: the field is dropped, counted and logged once, or refused ({@code undeclared-columns: reject}). */
         IGNORE("ignore");
 
         private final String configName;

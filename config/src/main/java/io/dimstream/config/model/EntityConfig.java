@@ -31,9 +31,10 @@ import java.util.Optional;
  *                        unique index on {@code surrogate_key} ({@link EntitySpec#surrogateKeyIndex()})
  * @param tablePartitions {@code table-partitions: N}: the tables dimstream creates are hash-partitioned
  *                        by the key into N partitions; 0: plain ({@link EntitySpec#tablePartitions()})
- * @param ignoreUndeclaredColumns {@code undeclared-columns: ignore}: fields of a source record that
- *                        are not columns of the entity are dropped instead of sending the record to
- *                        the DLQ (a Debezium row image carries every column of its source table)
+ * @param rejectUndeclaredColumns {@code undeclared-columns: reject}: a source record with a field that
+ *                        is no column of the entity (and that {@code new-columns} does not make one)
+ *                        goes to the DLQ naming it; false (the default): such a field is dropped,
+ *                        counted and logged once ({@link UndeclaredColumns})
  * @param modifiers       the columns declared {@code varchar(n)} or {@code numeric(p,s)} (their base
  *                        type is in {@code columns}); see {@link EntitySpec#modifiers()}
  * @param cdc             event time, unchanged values, truncates and encodings of change-data-capture
@@ -55,7 +56,7 @@ public record EntityConfig(
         FeedMode mode,
         String snapshotTimeField,
         boolean partitionedByKey,
-        boolean ignoreUndeclaredColumns,
+        boolean rejectUndeclaredColumns,
         boolean surrogateKeyIndex,
         int tablePartitions,
         Map<String, TypeModifier> modifiers,
@@ -103,7 +104,7 @@ public record EntityConfig(
         return new Builder().name(name).topic(topic).format(format).table(table).key(key).tracked(tracked).type1(type1)
                 .latenessHorizon(latenessHorizon).columns(columns).systemColumns(systemColumns).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
-                .ignoreUndeclaredColumns(ignoreUndeclaredColumns).surrogateKeyIndex(surrogateKeyIndex)
+                .rejectUndeclaredColumns(rejectUndeclaredColumns).surrogateKeyIndex(surrogateKeyIndex)
                 .tablePartitions(tablePartitions).modifiers(modifiers).cdc(cdc);
     }
 
@@ -124,7 +125,7 @@ public record EntityConfig(
         private FeedMode mode = FeedMode.CHANGES;
         private String snapshotTimeField = DEFAULT_SNAPSHOT_TIME_FIELD;
         private boolean partitionedByKey;
-        private boolean ignoreUndeclaredColumns;
+        private boolean rejectUndeclaredColumns;
         private boolean surrogateKeyIndex;
         private int tablePartitions;
         private Map<String, TypeModifier> modifiers = Map.of();
@@ -210,8 +211,8 @@ public record EntityConfig(
             return this;
         }
 
-        public Builder ignoreUndeclaredColumns(boolean v) {
-            ignoreUndeclaredColumns = v;
+        public Builder rejectUndeclaredColumns(boolean v) {
+            rejectUndeclaredColumns = v;
             return this;
         }
 
@@ -239,7 +240,7 @@ public record EntityConfig(
 
         public EntityConfig build() {
             return new EntityConfig(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson,
-                    avro, mode, snapshotTimeField, partitionedByKey, ignoreUndeclaredColumns, surrogateKeyIndex, tablePartitions, modifiers,
+                    avro, mode, snapshotTimeField, partitionedByKey, rejectUndeclaredColumns, surrogateKeyIndex, tablePartitions, modifiers,
                     cdc);
         }
     }

@@ -7,6 +7,8 @@ import java.time.Instant;
 import io.dimstream.db.entity.ColumnType;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What an {@link EventDecoder} made of one record: exactly one of an event, a skip, a truncate of
@@ -20,20 +22,35 @@ public sealed interface Decoded {
      * @param sourceTypes the column types the record's own schema gives its fields (a Debezium
      *                    record with its schema), empty when it has none: what a field new to the
      *                    entity becomes ({@link ColumnInference})
+     * @param ignored     the fields of the record that are no column of the entity and were dropped
+     *                    from {@code event} ({@code undeclared-columns: ignore}, the default, with
+     *                    {@code new-columns: ignore}): the topology counts and logs them
      */
-    record Ok(Event event, Map<String, ColumnType> sourceTypes) implements Decoded {
+    record Ok(Event event, Map<String, ColumnType> sourceTypes, Set<String> ignored) implements Decoded {
         public Ok {
             Objects.requireNonNull(event, "event");
             sourceTypes = Map.copyOf(sourceTypes);
+            ignored = Set.copyOf(ignored);
+        }
+
+        public Ok(Event event, Map<String, ColumnType> sourceTypes) {
+            this(event, sourceTypes, Set.of());
         }
 
         public Ok(Event event) {
             this(event, Map.of());
         }
 
-        /** Another event of the same record: its schema's types still apply. */
+        /** Another event of the same record: its schema's types and its ignored fields still apply. */
         public Ok with(Event other) {
-            return new Ok(other, sourceTypes);
+            return new Ok(other, sourceTypes, ignored);
+        }
+
+        /** {@code other}, from which these fields of the record were dropped (and those dropped before). */
+        public Ok withIgnored(Event other, Set<String> fields) {
+            Set<String> all = new TreeSet<>(ignored);
+            all.addAll(fields);
+            return new Ok(other, sourceTypes, all);
         }
     }
 

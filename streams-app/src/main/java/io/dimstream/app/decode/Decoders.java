@@ -3,6 +3,7 @@ package io.dimstream.app.decode;
 import io.dimstream.config.model.CdcOptions;
 import io.dimstream.config.ConfigException;
 import io.dimstream.config.model.EntityConfig;
+import io.dimstream.config.model.SeedJsonOptions;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Op;
 import io.dimstream.db.event.Unchanged;
@@ -14,8 +15,14 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The decoder an entity's {@code format:} names, reading its events' time as its {@code event-time}
@@ -26,7 +33,7 @@ import org.apache.kafka.common.serialization.Deserializer;
  */
 public final class Decoders {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Decoders.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Decoders.class);
 
     private Decoders() {
     }
@@ -37,10 +44,12 @@ public final class Decoders {
      */
     public static EventDecoder forEntity(EntityConfig entity) {
         EventDecoder decoder = byFormat(entity);
-        decoder = entity.ignoreUndeclaredColumns() ? declaredColumnsOnly(decoder, entity.columns().keySet()) : decoder;
         CdcOptions cdc = entity.cdc();
         if (!cdc.except().isEmpty()) {
-            decoder = without(decoder, java.util.Set.copyOf(cdc.except()));
+            decoder = without(decoder, Set.copyOf(cdc.except()));
+        }
+        if (dropsUndeclaredFields(entity)) {
+            decoder = undeclaredFieldsDropped(decoder, entity.columns().keySet());
         }
         if (cdc.unavailableValue().isPresent() || cdc.ignoreNullUpdates().any() || cdc.schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT) {
             decoder = unchangedValues(decoder, cdc, entity.toEntitySpec().attributes(), entity.name());
@@ -48,8 +57,18 @@ public final class Decoders {
         return decoder;
     }
 
+    /**
+     * Whether the entity's decoder drops the fields of a record that are no columns: unless it rejects
+     * them ({@code undeclared-columns: reject}, the validator refuses the record naming the field) or
+     * makes them columns while running ({@code new-columns: tracked} or {@code type1}, the topology
+     * passes them on).
+     */
+    static boolean dropsUndeclaredFields(EntityConfig entity) {
+        return !entity.rejectUndeclaredColumns() && !entity.cdc().evolvesColumns();
+    }
+
     /** {@code except:}: the named source fields are dropped from every decoded event. */
-    static EventDecoder without(EventDecoder decoder, java.util.Set<String> fields) {
+    static EventDecoder without(EventDecoder decoder, Set<String> fields) {
         return adjust(decoder, d -> {
             if (d instanceof Decoded.Ok ok && fields.stream().anyMatch(ok.event().data()::containsKey)) {
                 Event e = ok.event();
@@ -62,7 +81,7 @@ public final class Decoders {
     }
 
     /** Columns already reported as no longer sent, per entity: logged once each. */
-    private static final java.util.Set<String> REPORTED_MISSING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<String> REPORTED_MISSING = ConcurrentHashMap.newKeySet();
 
     /**
      * Marks the values of an upsert that mean "unchanged" ({@link Unchanged#VALUE}, resolved by the
@@ -110,25 +129,27 @@ public final class Decoders {
     }
 
     /**
-     * {@code undeclared-columns: ignore}: the decoded event keeps only the entity's columns, so a
-     * source with more columns than the entity declares (a Debezium row image, a wide Avro record)
-     * does not send every record to the DLQ. Without it the validator refuses an unknown column,
-     * naming it, which is the safer default: a typo in the config is seen at once.
+     * {@code undeclared-columns: ignore} (the default) without {@code new-columns}: the decoded event
+     * keeps only the entity's columns, and names the fields it lost ({@link Decoded.Ok#ignored}, which
+     * the topology counts and logs), so a source with more columns than the entity declares (a
+     * Debezium row image, a wide Avro record, a column added at the source) goes on landing.
      */
-    static EventDecoder declaredColumnsOnly(EventDecoder decoder, java.util.Set<String> columns) {
+    static EventDecoder undeclaredFieldsDropped(EventDecoder decoder, Set<String> columns) {
         return adjust(decoder, d -> {
             if (d instanceof Decoded.Ok ok && !columns.containsAll(ok.event().data().keySet())) {
-                io.dimstream.db.event.Event e = ok.event();
-                java.util.Map<String, Object> kept = new java.util.LinkedHashMap<>(e.data());
+                Event e = ok.event();
+                Map<String, Object> kept = new LinkedHashMap<>(e.data());
+                Set<String> dropped = new TreeSet<>(kept.keySet());
+                dropped.removeAll(columns);
                 kept.keySet().retainAll(columns);
-                return ok.with(new io.dimstream.db.event.Event(e.op(), e.eventTime(), kept, e.seq(), e.source(), e.badTimeReason()));
+                return ok.withIgnored(new Event(e.op(), e.eventTime(), kept, e.seq(), e.source(), e.badTimeReason()), dropped);
             }
             return d;
         });
     }
 
     /** A format's decoder with a step applied to what it decodes. */
-    private record Adjusted(EventDecoder inner, java.util.function.UnaryOperator<Decoded> step) implements EventDecoder {
+    private record Adjusted(EventDecoder inner, UnaryOperator<Decoded> step) implements EventDecoder {
         @Override
         public Decoded decode(byte[] key, byte[] value, long recordTimestampMs, String topic, int partition, long offset) {
             return step.apply(inner.decode(key, value, recordTimestampMs, topic, partition, offset));
@@ -140,7 +161,7 @@ public final class Decoders {
         }
     }
 
-    private static EventDecoder adjust(EventDecoder decoder, java.util.function.UnaryOperator<Decoded> step) {
+    private static EventDecoder adjust(EventDecoder decoder, UnaryOperator<Decoded> step) {
         return new Adjusted(decoder, step);
     }
 
@@ -159,11 +180,11 @@ public final class Decoders {
     }
 
     /** {@code event-time: field NAME} of a seed-json entity is its {@code time-field: NAME} (the config refuses both). */
-    private static io.dimstream.config.model.SeedJsonOptions seedJsonOptions(EntityConfig entity) {
-        io.dimstream.config.model.SeedJsonOptions o = entity.seedJson();
+    private static SeedJsonOptions seedJsonOptions(EntityConfig entity) {
+        SeedJsonOptions o = entity.seedJson();
         CdcOptions.EventTime t = entity.cdc().eventTime();
         return t.kind() == CdcOptions.EventTime.Kind.FIELD
-                ? new io.dimstream.config.model.SeedJsonOptions(o.opField(), t.field(), o.upsertValues(), o.deleteValues())
+                ? new SeedJsonOptions(o.opField(), t.field(), o.upsertValues(), o.deleteValues())
                 : o;
     }
 
@@ -179,7 +200,7 @@ public final class Decoders {
     /** The Debezium formats' conversions: the entity's {@code encodings:}, its unavailable-value placeholder. */
     static DebeziumValues debeziumValues(EntityConfig entity) {
         return new DebeziumValues(entity.cdc().encodings(), entity.cdc().unavailableValue().orElse(null), entity.columns(),
-                entity.ignoreUndeclaredColumns() ? entity.columns().keySet() : null);
+                dropsUndeclaredFields(entity) ? entity.columns().keySet() : null);
     }
 
     /** The entity's {@code value-deserializer}, created by its no-argument constructor and configured with {@code deserializer-config}. */

@@ -7,7 +7,12 @@
  * (an upsert at the slice's instant). Values that mean "unchanged" (Debezium's placeholder for an
  * unchanged TOAST column, {@code unavailable-value}; NULL or missing attributes under
  * {@code ignore-null-updates}) become {@link io.dimstream.db.event.Unchanged#VALUE} in every
- * format ({@link io.dimstream.app.decode.Decoders#unchangedValues}); the writer resolves them. Decoders never
+ * format ({@link io.dimstream.app.decode.Decoders#unchangedValues}); the writer resolves them. A field
+ * that is no column of the entity is passed on when the entity makes such fields columns while running
+ * ({@code new-columns: tracked} or {@code type1}, the topology adds them), kept for the validator to
+ * refuse with {@code undeclared-columns: reject}, and otherwise dropped and named in
+ * {@link io.dimstream.app.decode.Decoded.Ok#ignored} for the topology to count and log
+ * ({@link io.dimstream.app.decode.Decoders#undeclaredFieldsDropped}). Decoders never
  * throw for bad input; the topology validates what they return against the entity. Bytes are read
  * as strict UTF-8, and every event time is checked against the supported range (0001 to 9999) where
  * it is read, the reason naming its field ({@code ts_ms}, {@code source.ts_ms}, {@code event_time},

@@ -16,6 +16,8 @@ import io.dimstream.db.event.Op;
 import io.dimstream.db.event.Unchanged;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -59,16 +61,18 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], DecodeO
      */
     private final Map<String, String> widened = new LinkedHashMap<>();
     private final EventCounters counters;
+    private final IgnoredFields ignoredFields;
     /** Where the classifier splices the class into this entity's change JSON (ChangeCodec#classOffset). */
     private final int classOffset;
     private ProcessorContext<byte[], DecodeOutput> context;
     private RecordLimits limits = RecordLimits.DEFAULTS;
 
-    DecodeProcessor(EntityPipeline pipeline, EventCounters counters) {
+    DecodeProcessor(EntityPipeline pipeline, EventCounters counters, IgnoredFields ignoredFields) {
         this.pipeline = pipeline;
         this.spec = pipeline.entity();
         this.validator = new EventValidator(spec);
         this.counters = counters;
+        this.ignoredFields = ignoredFields;
         this.classOffset = ChangeCodec.classOffset(pipeline.entity().name());
     }
 
@@ -113,6 +117,9 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], DecodeO
         } else if (decoded instanceof Decoded.Failed f) {
             deadLetter(record, md, f.reason());
         } else if (decoded instanceof Decoded.Ok ok) {
+            for (String field : ok.ignored()) {
+                ignoredFields.count(field, ok.event().source(), null);
+            }
             PendingChange pending;
             byte[] key;
             byte[] value;
@@ -148,9 +155,10 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], DecodeO
      * {@code new-columns:}: a field the entity does not declare becomes a column of this task's spec,
      * typed by the record's schema or else by its value ({@link ColumnInference}); a field with a NULL
      * value and no schema is left out until a record gives it a value. A delete's image keeps only
-     * what the spec knows (a delete writes no attribute). A field whose name no column may take
-     * stays, for the validator to refuse naming it. A column added before that an upsert no longer
-     * carries is {@link Unchanged} (the source dropped it again: its value is carried on).
+     * what the spec knows (a delete writes no attribute). A field whose name no column may take is
+     * dropped, counted and logged ({@link IgnoredFields}): the record lands without it. A column added
+     * before that an upsert no longer carries is {@link Unchanged} (the source dropped it again: its
+     * value is carried on).
      */
     private Event passNewFields(Decoded.Ok ok) {
         Event e = ok.event();
@@ -160,8 +168,8 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], DecodeO
             if (spec.columns().containsKey(field)) {
                 continue;
             }
-            java.util.Optional<ColumnType> type = e.op() == Op.DELETE ? java.util.Optional.empty()
-                    : java.util.Optional.ofNullable(ok.sourceTypes().get(field)).or(() -> ColumnInference.ofValue(f.getValue()));
+            Optional<ColumnType> type = e.op() == Op.DELETE ? Optional.empty()
+                    : Optional.ofNullable(ok.sourceTypes().get(field)).or(() -> ColumnInference.ofValue(f.getValue()));
             if (type.isPresent()) {
                 try {
                     spec = spec.withEvolvedColumn(field, type.get(), pipeline.newColumns() == CdcOptions.NewColumns.TRACKED);
@@ -170,7 +178,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], DecodeO
                             pipeline.newColumns().configName(), type.get().sqlName());
                     continue;
                 } catch (IllegalArgumentException refused) {
-                    continue; // the validator names it
+                    ignoredFields.count(field, e.source(), "no column may take its name (" + refused.getMessage() + ")");
                 }
             }
             if (data == null) {
@@ -210,7 +218,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], DecodeO
                 continue;
             }
             TypeWidening.ColumnDef now = TypeWidening.ColumnDef.of(spec, c);
-            java.util.Optional<TypeWidening.ColumnDef> wider = TypeWidening.forValue(now, raw);
+            Optional<TypeWidening.ColumnDef> wider = TypeWidening.forValue(now, raw);
             if (wider.isEmpty()) {
                 ColumnType source = ok.sourceTypes().get(c);
                 if (source == null || source == now.type() || TypeWidening.isSafe(TypeWidening.ColumnDef.of(source), now)) {
@@ -220,7 +228,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], DecodeO
                 if (!retyped.accepts(raw)) {
                     continue;
                 }
-                wider = java.util.Optional.of(retyped);
+                wider = Optional.of(retyped);
                 LOG.warn("entity {}: the source's schema types column '{}' ({}) as {} at {}; the sink stops the partition there until the "
                         + "column is changed by hand", spec.name(), c, now.sql(), retyped.sql(), e.source());
             } else {
@@ -336,7 +344,7 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], DecodeO
         LOG.info("{}-{}@{}: truncate of the source table at {}: every key of entity {} live then is deleted then (on-truncate: "
                 + "delete-all)", md.topic(), md.partition(), md.offset(), t.time(), pipeline.entity().name());
         counters.count(EventCounters.TRUNCATE);
-        TruncateMarker marker = new TruncateMarker(pipeline.entity().name(), t.time(), t.source(), java.util.OptionalInt.empty());
+        TruncateMarker marker = new TruncateMarker(pipeline.entity().name(), t.time(), t.source(), OptionalInt.empty());
         context.forward(new Record<>(TruncateMarker.KIND.getBytes(StandardCharsets.UTF_8), new DecodeOutput.ToClassify(marker.toBytes()),
                 record.timestamp(), TruncateMarker.mark(new RecordHeaders())));
     }

@@ -67,7 +67,7 @@ public final class DimstreamTopology {
                 throw new IllegalArgumentException("entity \"" + p.entity().name() + "\": topic \"" + p.sourceTopic()
                         + "\" is already the source of another entity (one entity per source topic)");
             }
-            add(builder, p, new EventCounters(metrics, p.entity().name()));
+            add(builder, p, new EventCounters(metrics, p.entity().name()), new IgnoredFields(metrics, p.entity().name()));
         }
         return builder.build();
     }
@@ -92,7 +92,7 @@ public final class DimstreamTopology {
         return applicationId + "-" + repartitionName(entityName) + "-repartition";
     }
 
-    private static void add(StreamsBuilder builder, EntityPipeline p, EventCounters counters) {
+    private static void add(StreamsBuilder builder, EntityPipeline p, EventCounters counters, IgnoredFields ignored) {
         String e = p.entity().name();
         String store = storeName(e);
         // Caching built in but sized 0 by default (StreamsConfigFactory: it cost more CPU than it
@@ -109,7 +109,7 @@ public final class DimstreamTopology {
 
         Map<String, KStream<byte[], DecodeOutput>> routes = builder
                 .stream(p.sourceTopic(), Consumed.with(BYTES, BYTES).withName(e + "-source"))
-                .process(() -> new DecodeProcessor(p, counters), Named.as(e + "-decode"))
+                .process(() -> new DecodeProcessor(p, counters, ignored), Named.as(e + "-decode"))
                 .split(Named.as(e + "-route-"))
                 .branch((key, out) -> out instanceof DecodeOutput.ToClassify, Branched.as("valid"))
                 .defaultBranch(Branched.as("rejected"));

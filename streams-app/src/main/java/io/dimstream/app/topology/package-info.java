@@ -34,6 +34,11 @@
  * partition ({@link io.dimstream.app.topology.SlicePartitioners}). Ignored truncates and Debezium
  * message events are counted (classes {@code truncate}, {@code message}) and dropped, never
  * dead-lettered.
+ * A field the source starts sending that the entity does not declare never dead-letters its record
+ * by default: the decode step makes it a column of its task's spec ({@code new-columns}, named in the
+ * change record for the sink to add) or, when the decoder dropped it or no column may take its name,
+ * counts it in {@code dimstream.fields.ignored} and logs it once ({@link io.dimstream.app.topology.IgnoredFields});
+ * only {@code undeclared-columns: reject} leaves it for the validator to refuse.
  *
  * <p>Failures (DESIGN section 6: no record can stop or loop a stream thread): the decode step
  * dead-letters what it can judge itself (bad bytes, invalid events, a change that cannot be built,

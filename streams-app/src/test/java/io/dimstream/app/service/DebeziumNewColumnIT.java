@@ -248,12 +248,12 @@ class DebeziumNewColumnIT {
                 false, hash);
     }
 
-    private static Instant hour(int h) {
+    static Instant hour(int h) {
         return T0.plus(Duration.ofHours(h));
     }
 
     /** A Debezium envelope as JsonConverter writes it with schemas.enable=true; both times equal. */
-    private static FeedFixtures.TextRecord change(List<String[]> columns, String id, String op, int hour, String after) {
+    static FeedFixtures.TextRecord change(List<String[]> columns, String id, String op, int hour, String after) {
         long ms = hour(hour).toEpochMilli();
         StringBuilder row = new StringBuilder("{\"type\":\"struct\",\"optional\":true,\"name\":\"pg.public.evolving_customers.Value\",\"fields\":[");
         for (int i = 0; i < columns.size(); i++) {
