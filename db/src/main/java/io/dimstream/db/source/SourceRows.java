@@ -83,7 +83,8 @@ public final class SourceRows implements AutoCloseable {
 
     /**
      * A CSV file (RFC 4180: comma-separated, {@code "}-quoted, a quote inside a quoted value doubled)
-     * with a header line; every value is text (see the package notes). A row DuckDB's reader refuses
+     * with a header line, gzip-compressed or not ({@link #isGzip}, by its first bytes); every value is
+     * text (see the package notes). A row DuckDB's reader refuses
      * (more or fewer fields than the header, a quote left open or followed by more text, bytes that
      * are not UTF-8, a line over its size limit) does not stop the file: it keeps its row number and
      * comes out with its reason ({@link #rejection()}). So the file is read twice: once with
