@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
                 "It prints what happened to the events, then each refused line or row with its reason."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-                "0:It ran; some lines or rows may have been refused (they are listed), unless --fail-on-reject is given.",
+                "0:It ran, and no line or row was refused, or some were (each is listed) and --fail-on-reject is not given.",
                 "1:It failed part-way; the batches committed before the failure stay, and loading the input again converges.",
                 "2:Nothing was loaded: a bad config or option, a missing or unreadable input, an input whose kind or columns do not "
                         + "fit, or an unreachable database.",
@@ -62,10 +62,10 @@ final class LoadCommand implements Callable<Integer> {
     String entity;
 
     @Option(names = "--input", paramLabel = "FILE|DIR|-",
-            description = {"What to load. A file by its name: .jsonl or .ndjson holds native events, one JSON object per line "
-                    + "({\"op\": \"upsert\"|\"delete\", \"event_time\": \"...\", \"data\": {...}}); .csv holds rows with a "
-                    + "header line; .parquet holds rows; a gzip file (.jsonl.gz, .ndjson.gz, .csv.gz) is decompressed. Other "
-                    + "names need --format.",
+            description = {"What to load. A file is known by the end of its name: jsonl or ndjson holds native events, one "
+                    + "JSON object per line ({\"op\": \"upsert\"|\"delete\", \"event_time\": \"...\", \"data\": {...}}); csv "
+                    + "holds rows with a header line; parquet holds rows; jsonl, ndjson and csv may also end in gz (gzip). "
+                    + "Other names need --format.",
                     "A directory holds snapshot slices, one file each, with --slice-at-from-name.",
                     "A '-' reads standard input: JSON lines unless --format says otherwise."})
     Path input;

@@ -329,8 +329,8 @@ class LoadWhatUsersHaveTest {
         assertThat(help.exitCode()).isZero();
         assertThat(help.out().substring(help.out().indexOf("Exit codes:"))).isEqualTo("""
                 Exit codes:
-                  0   It ran; some lines or rows may have been refused (they are listed),
-                        unless --fail-on-reject is given.
+                  0   It ran, and no line or row was refused, or some were (each is listed) and
+                        --fail-on-reject is not given.
                   1   It failed part-way; the batches committed before the failure stay, and
                         loading the input again converges.
                   2   Nothing was loaded: a bad config or option, a missing or unreadable
