@@ -222,10 +222,15 @@ public final class TimeTexts {
         if (o.length() < 3 || (o.charAt(0) != '+' && o.charAt(0) != '-')) {
             throw notATime(text);
         }
-        String d = o.substring(1).replace(":", "");
-        boolean colons = o.indexOf(':') >= 0;
-        // +HH, +HHMM, +HHMMSS, or with colons: +HH:MM, +HH:MM:SS (never a colon in one place and not the other)
-        if ((d.length() != 2 && d.length() != 4 && d.length() != 6) || (colons && !o.substring(1).matches("\\d\\d(:\\d\\d){1,2}"))) {
+        String d = o.substring(1);
+        if (d.indexOf(':') >= 0) {
+            // +HH:MM or +HH:MM:SS: a colon after each pair, never in one place and not the other
+            if ((d.length() != 5 && d.length() != 8) || d.charAt(2) != ':' || (d.length() == 8 && d.charAt(5) != ':')) {
+                throw notATime(text);
+            }
+            d = d.replace(":", "");
+        }
+        if (d.length() != 2 && d.length() != 4 && d.length() != 6) { // +HH, +HHMM, +HHMMSS
             throw notATime(text);
         }
         int h = digits(d, 0, 2);

@@ -110,7 +110,7 @@ class TimeTextsTest {
     void textsThatAreNotADateTimeAreRefusedWithTheFormsThatAre() {
         String forms = " is not a date-time; write it as 2025-08-20 09:00:00+00, 2025-08-20T09:00:00.5Z or 2025-08-20";
         assertThat(outcomes(NO_ZONE::instant, "yesterday", "8/20/2025 9:00", "20.08.2025 09:00", "2025-08-20 9:00:00+00",
-                "2025-08-20 09:00:00.1234567890Z", "2025-08-20 09:00:00.Z", "2025-08-20 09:00:00+0", "2025-08-20 09:00:00+00:0",
+                "2025-08-20 09:00:00.1234567890Z", "2025-08-20 09:00:00.Z", "2025-08-20 09:00:00+0", "2025-08-20 09:00:00+00:0", "2025-08-20 09:00:00+0000:00", "2025-08-20 09:00:00+00::0",
                 "2025-08-20 09:00:00 Europe/Berlin", "2025-08-20X09:00:00Z", "2025-13-01", "2025-02-30 10:00:00Z",
                 "2025-08-20 24:00:00Z", "2025-08-20 09:00:00+19", "").values()).containsExactly(
                 "refused: \"yesterday\"" + forms,
@@ -121,6 +121,8 @@ class TimeTextsTest {
                 "refused: \"2025-08-20 09:00:00.Z\"" + forms,
                 "refused: \"2025-08-20 09:00:00+0\"" + forms,
                 "refused: \"2025-08-20 09:00:00+00:0\"" + forms,
+                "refused: \"2025-08-20 09:00:00+0000:00\"" + forms,
+                "refused: \"2025-08-20 09:00:00+00::0\"" + forms,
                 "refused: \"2025-08-20 09:00:00 Europe/Berlin\"" + forms,
                 "refused: \"2025-08-20X09:00:00Z\"" + forms,
                 "refused: \"2025-13-01\" is not a valid date-time: Invalid value for MonthOfYear (valid values 1 - 12): 13",
