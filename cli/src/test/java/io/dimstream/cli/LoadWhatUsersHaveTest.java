@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
@@ -320,6 +321,36 @@ class LoadWhatUsersHaveTest {
         // without the flag: exit 0 with the same refusal (the good lines are duplicates now)
         assertThat(CliRun.of("load", "--config", config.toString(), "--entity", "orders", "--input", second.toString()))
                 .isEqualTo(new CliRun(0, duplicates(4, 1) + report.substring(report.indexOf("line 5:")), ""));
+    }
+
+    @Test
+    void aParquetTimestampWithoutZoneIsReadAsUtcOrInTheTimeZoneGiven() throws Exception {
+        Path parquet = dir.resolve("orders.parquet");
+        // pandas' naive datetime64 columns in Parquet: TIMESTAMP without a zone (Berlin wall-clock times)
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
+            s.execute("COPY (SELECT * FROM (VALUES "
+                    + "('O1', 'new', TIMESTAMP '2025-08-20 11:00:00', DATE '2025-08-22', TIMESTAMP '2025-08-20 11:00:00', "
+                    + "TIMESTAMP '2025-08-20 11:00:00'), "
+                    + "('O1', 'shipped', TIMESTAMP '2025-08-20 11:00:00', DATE '2025-08-22', TIMESTAMP '2025-08-22 08:00:00', "
+                    + "TIMESTAMP '2025-08-22 08:00:00.123456')"
+                    + ") t(order_id, status, placed_at, ship_date, local_ts, updated_at)) TO '" + parquet + "' (FORMAT parquet)");
+        }
+        Path utc = config("users_parquet_utc");
+        Path berlin = config("users_parquet_berlin");
+
+        assertThat(CliRun.of("load", "--config", utc.toString(), "--entity", "orders", "--input", parquet.toString(),
+                "--time-column", "updated_at")).isEqualTo(new CliRun(0, counts(2, 1, 1, 0, 0, 0), ""));
+        assertThat(CliRun.of("load", "--config", berlin.toString(), "--entity", "orders", "--input", parquet.toString(),
+                "--time-column", "updated_at", "--time-zone", "Europe/Berlin")).isEqualTo(new CliRun(0, counts(2, 1, 1, 0, 0, 0), ""));
+
+        EntitySpec asUtc = spec(utc);
+        assertThat(EntityTableReader.rows(DS, asUtc)).containsExactlyElementsOf(new ReferenceModel(asUtc).rows(List.of(
+                order("2025-08-20T11:00:00Z", 1, "O1", "new", "2025-08-20T11:00:00Z", "2025-08-22", "2025-08-20T11:00:00"),
+                order("2025-08-22T08:00:00.123456Z", 2, "O1", "shipped", "2025-08-20T11:00:00Z", "2025-08-22", "2025-08-22T08:00:00"))));
+        EntitySpec inBerlin = spec(berlin);
+        assertThat(EntityTableReader.rows(DS, inBerlin)).containsExactlyElementsOf(new ReferenceModel(inBerlin).rows(List.of(
+                order("2025-08-20T09:00:00Z", 1, "O1", "new", "2025-08-20T09:00:00Z", "2025-08-22", "2025-08-20T11:00:00"),
+                order("2025-08-22T06:00:00.123456Z", 2, "O1", "shipped", "2025-08-20T09:00:00Z", "2025-08-22", "2025-08-22T08:00:00"))));
     }
 
     @Test
