@@ -10,6 +10,7 @@ import io.dimstream.config.model.PostgresConfig;
 import io.dimstream.db.secrets.Secrets;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.TimeTexts;
 import io.dimstream.db.schema.ConnectorTables;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.Migrations;
@@ -132,10 +133,16 @@ final class CommandSupport {
     /** As above, each batch applied on {@code parallelism} connections at once (disjoint keys). */
     static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, int batchSize, int parallelism,
                                      BufferedReader in, String inputName) {
+        return prepareAndLoad(out, ds, entity, batchSize, parallelism, in, inputName, new TimeTexts(null));
+    }
+
+    /** As above, texts without a UTC offset read in the zone of {@code times} ({@code --time-zone}). */
+    static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, int batchSize, int parallelism,
+                                     BufferedReader in, String inputName, TimeTexts times) {
         EventFileLoader loader = new EventFileLoader(ds, entity, batchSize, parallelism);
         prepare(loader, entity);
         try {
-            return loader.load(in, inputName, Instant.now());
+            return loader.load(in, inputName, Instant.now(), times);
         } catch (LoadException e) {
             out.println("stopped; the batches committed before the failure did:");
             LoadReportPrinter.print(out, e.soFar());

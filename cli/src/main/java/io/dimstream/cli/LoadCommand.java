@@ -6,10 +6,11 @@ import io.dimstream.app.load.LoadReport;
 import io.dimstream.app.load.SliceFileNames;
 import io.dimstream.app.load.SliceLoader;
 import io.dimstream.app.load.TabularSource;
+import io.dimstream.cli.LoadInput.Kind;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.connect.Databases;
-import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.TimeTexts;
 import io.dimstream.db.source.SourceRows;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -17,9 +18,10 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import javax.sql.DataSource;
 import picocli.CommandLine.Command;
@@ -30,96 +32,109 @@ import picocli.CommandLine.Spec;
 /**
  * {@code dimstream load}: applies native JSON events, the rows of a CSV or Parquet file, or the
  * rows of a query through the SCD2 writer; with {@code --slice-at} (or a directory and
- * {@code --slice-at-from-name}) as complete snapshot slices, deletions by absence included.
+ * {@code --slice-at-from-name}) as complete snapshot slices, deletions by absence included. What
+ * {@code --input} names and how it is opened is {@link LoadInput}'s; the exit code for refused rows
+ * is {@link LoadTally}'s.
  */
 @Command(name = "load", mixinStandardHelpOptions = true, resourceBundle = "io.dimstream.cli.ConfigDefaults",
-        description = {"Applies events to an entity's history table, through the same writer as the Kafka pipeline:",
-                "native JSON events (.jsonl), the rows of a .csv or .parquet file, or the rows of a query (--query);",
-                "with --slice-at, or a directory and --slice-at-from-name, rows as complete snapshot slices",
-                "of a mode: snapshot entity (keys absent from a slice are deleted at its instant).",
-                "Prints what happened to the events, then each refused line or row with its reason.",
-                "Exit 0 when it ran (even with refused lines); 2 for a bad config or option, a missing input",
-                "or an unreachable database; 1 when it failed part-way (committed batches stay)."})
+        description = {"Applies events to an entity's history table through the same writer as the Kafka pipeline: native JSON "
+                + "events (.jsonl), the rows of a .csv or .parquet file, or the rows of a query (--query).",
+                "With --slice-at, or a directory and --slice-at-from-name, the rows are complete snapshot slices of a mode: snapshot "
+                        + "entity, and keys absent from a slice are deleted at its instant.",
+                "It prints what happened to the events, then each refused line or row with its reason."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+                "0:It ran, and no line or row was refused, or some were (each is listed) and --fail-on-reject is not given.",
+                "1:It failed part-way; the batches committed before the failure stay, and loading the input again converges.",
+                "2:Nothing was loaded: a bad config or option, a missing or unreadable input, an input whose kind or columns do not "
+                        + "fit, or an unreachable database.",
+                "3:It ran, and every line or row was refused, or some were and --fail-on-reject is given; the others were "
+                        + "applied."})
 final class LoadCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--config", required = true, paramLabel = "FILE", description = "the dimstream YAML config")
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "The dimstream YAML config.")
     Path config;
 
-    @Option(names = "--entity", required = true, paramLabel = "NAME", description = "the entity of the config to load into")
+    @Option(names = "--entity", required = true, paramLabel = "NAME", description = "The entity of the config to load into.")
     String entity;
 
-    @Option(names = "--input", paramLabel = "FILE|DIR",
-            description = {"what to load, by its extension: .jsonl (also .ndjson): native events, one JSON object per line: "
-                    + "{\"op\": \"upsert\"|\"delete\", \"event_time\": \"...Z\", \"data\": {...}}; .csv (a header line; also "
-                    + ".csv.gz), .parquet: rows of the entity's columns by name",
-                    "a directory: snapshot slices, one file each, with --slice-at-from-name"})
+    @Option(names = "--input", paramLabel = "FILE|DIR|-",
+            description = {"What to load. A file is known by the end of its name: jsonl or ndjson holds native events, one "
+                    + "JSON object per line ({\"op\": \"upsert\"|\"delete\", \"event_time\": \"...\", \"data\": {...}}); csv "
+                    + "holds rows with a header line; parquet holds rows; jsonl, ndjson and csv may also end in gz (gzip). "
+                    + "Other names need --format.",
+                    "A directory holds snapshot slices, one file each, with --slice-at-from-name.",
+                    "A '-' reads standard input: JSON lines unless --format says otherwise."})
     Path input;
 
-    @Option(names = "--query", paramLabel = "SQL", description = "rows from this query on --source-jdbc instead of a file, streamed")
+    @Option(names = "--format", paramLabel = "jsonl|csv|parquet",
+            description = "What --input holds, whatever its name says (needed for names like events.json, events.txt or no "
+                    + "extension; standard input is jsonl without it).")
+    String format;
+
+    @Option(names = "--query", paramLabel = "SQL", description = "Rows from this query on --source-jdbc instead of a file, streamed.")
     String query;
 
     @Option(names = "--source-jdbc", paramLabel = "URL",
-            description = "the JDBC URL --query runs on (credentials in the URL; its driver on the class path: PostgreSQL's is bundled)")
+            description = "The JDBC URL --query runs on (credentials in the URL; its driver on the class path: PostgreSQL's is "
+                    + "bundled).")
     String sourceJdbc;
 
     @Option(names = "--op-column", paramLabel = "COLUMN",
-            description = "rows: the column holding each row's operation (upsert, insert, update: an upsert; delete); default: every row is an upsert")
+            description = "Rows: the column holding each row's operation (upsert, insert and update are upserts; delete); "
+                    + "without it every row is an upsert.")
     String opColumn;
 
     @Option(names = "--time-column", paramLabel = "COLUMN",
-            description = "rows: the column holding each row's event time (a timestamp with zone; without one it is read as UTC; text with an offset)")
+            description = "Rows: the column holding each row's event time: a timestamp with a zone, or a text such as "
+                    + "2025-08-20 09:00:00+00 (PostgreSQL), 2025-08-20T09:00:00.000Z (Spark) or 2025-08-20 (midnight).")
     String timeColumn;
 
     @Option(names = "--event-time", paramLabel = "INSTANT",
-            description = "rows without a time column: the event time of every row, e.g. 2025-08-01T00:00:00Z")
+            description = "Rows without a time column: the event time of every row, e.g. 2025-08-01T00:00:00Z.")
     String eventTime;
 
+    @Option(names = "--time-zone", paramLabel = "ZONE",
+            description = "The zone of date-times written without a UTC offset (2025-08-20 09:00:00, 2025-08-20), e.g. UTC or "
+                    + "Europe/Berlin: event times, timestamptz values and a Parquet TIMESTAMP are read in it. Without it such "
+                    + "texts are refused for event times and timestamptz columns, and a Parquet TIMESTAMP is read as UTC.")
+    String timeZone;
+
     @Option(names = "--slice-at", paramLabel = "INSTANT",
-            description = "rows: apply them as the complete snapshot slice at this instant (mode: snapshot entities)")
+            description = "Rows: apply them as the complete snapshot slice at this instant (mode: snapshot entities).")
     String sliceAt;
 
     @Option(names = "--slice-at-from-name", paramLabel = "REGEX",
-            description = "with --input DIR: every file is a slice; the regex matches the whole file name and its group t is the "
-                    + "instant, e.g. 'customers_(?<t>\\d{4}-\\d{2}-\\d{2})\\.csv' (a date is its midnight UTC)")
+            description = "With --input DIR, every file is a slice; the regex matches the whole file name and its group t is the "
+                    + "instant, e.g. 'customers_(?<t>\\d{4}-\\d{2}-\\d{2})\\.csv' (a date is its midnight UTC).")
     String sliceAtFromName;
 
     @Option(names = "--csv-delimiter", paramLabel = "CHAR", defaultValue = ",",
-            description = "CSV files: the character between fields (default ','; ';' for the CSV of spreadsheets in many locales, "
-                    + "'\\t' or a tab for TSV)")
+            description = "CSV files: the character between fields (default ','); ';' for the CSV of spreadsheets in many "
+                    + "locales, '\\t' or a tab for TSV, '|' for pipes.")
     String csvDelimiter;
 
+    @Option(names = "--fail-on-reject",
+            description = "Exit with code 3 when any line or row was refused (the others are still applied); without it, "
+                    + "code 3 only when every one was.")
+    boolean failOnReject;
+
     @Option(names = "--batch-size", paramLabel = "N",
-            description = "events per database transaction, at most: a batch also ends at a sixth of the heap, estimated "
-                    + "(default: load.batch-size of the config, ${bundle:default.load.batch-size} if unset)")
+            description = "Events per database transaction, at most; a batch also ends at a sixth of the heap, estimated "
+                    + "(default: load.batch-size of the config, ${bundle:default.load.batch-size} if unset).")
     Integer batchSize;
 
     @Option(names = "--parallel", paramLabel = "N",
-            description = "connections each batch is applied on at once, each with a disjoint set of keys in its own "
-                    + "transaction (default: the machine's cores, at most 4 and at most postgres.pool-size); 1: one "
-                    + "transaction per batch")
+            description = "Connections each batch is applied on at once, each with a disjoint set of keys in its own "
+                    + "transaction (default: the machine's cores, at most 4 and at most postgres.pool-size); 1 makes one "
+                    + "transaction per batch.")
     Integer parallel;
 
-    /** What an input file holds, by its name. */
-    private enum Kind {
-        JSONL, CSV, PARQUET;
-
-        static Kind of(Path file) {
-            String n = String.valueOf(file.getFileName()).toLowerCase(Locale.ROOT);
-            if (n.endsWith(".jsonl") || n.endsWith(".ndjson")) {
-                return JSONL;
-            }
-            if (n.endsWith(".csv") || n.endsWith(".csv.gz")) {
-                return CSV;
-            }
-            if (n.endsWith(".parquet")) {
-                return PARQUET;
-            }
-            throw usage("input " + file + ": unknown kind of file; the name must end in .jsonl or .ndjson (native events), "
-                    + ".csv or .csv.gz, or .parquet");
-        }
+    /** Where the events go, and how texts are read. */
+    private record Target(DimstreamConfig cfg, EntitySpec entity, int batchSize, int parallel, TimeTexts times) {
     }
 
     @Override
@@ -137,52 +152,96 @@ final class LoadCommand implements Callable<Integer> {
                 throw new CliFailure(CliFailure.USAGE, "--parallel: must be from 1 to postgres.pool-size ("
                         + cfg.postgres().poolSize() + "), got " + p, null);
             }
-            boolean slices = sliceAt != null || sliceAtFromName != null;
-            checkOptions(slices, cfg.entity(entity).snapshot());
+            checkOptions(sliceAt != null || sliceAtFromName != null, cfg.entity(entity).snapshot());
+            Target t = new Target(cfg, e, n, p, new TimeTexts(zone()));
             PrintWriter out = spec.commandLine().getOut();
+            LoadTally tally;
             if (query != null) {
-                TabularSource.Mapping mapping = mapping();
-                try (Databases.Handle db = CommandSupport.openDatabase(cfg.postgres())) {
-                    CommandSupport.prepare(new EventFileLoader(db.dataSource(), e, n, p), e);
-                    Instant start = Instant.now();
-                    LoadReport report = loadRows(out, db.dataSource(), e, n, p, open(null, null), "query", mapping, start);
-                    LoadReportPrinter.print(out, report, "row");
-                }
-                return 0;
-            }
-            if (Files.isDirectory(input)) {
+                tally = loadQuery(out, t);
+            } else if (!LoadInput.isStdin(input) && Files.isDirectory(input)) {
                 if (sliceAtFromName == null) {
                     throw usage("input " + input + " is a directory: a directory of snapshot slices needs --slice-at-from-name REGEX");
                 }
-                return loadDirectory(out, cfg, e, n, p);
+                tally = loadDirectory(out, t);
+            } else {
+                tally = loadFile(out, t);
             }
-            if (sliceAtFromName != null) {
-                throw usage("--slice-at-from-name: --input must be a directory of slices, got the file " + input);
-            }
-            Kind kind = Kind.of(input);
-            if (kind == Kind.JSONL) {
-                if (slices || opColumn != null || timeColumn != null || eventTime != null) {
-                    throw usage("input " + input + ": native JSON events carry their own op and event_time; --op-column, "
-                            + "--time-column, --event-time and --slice-at apply to .csv, .parquet and --query");
-                }
-                try (BufferedReader in = CommandSupport.openInput(input);
-                     Databases.Handle db = CommandSupport.openDatabase(cfg.postgres())) {
-                    LoadReport report = CommandSupport.prepareAndLoad(out, db.dataSource(), e, n, p, in,
-                            String.valueOf(input.getFileName()));
-                    LoadReportPrinter.print(out, report);
-                }
-                return 0;
-            }
-            requireReadable(input);
-            TabularSource.Mapping mapping = mapping();
-            try (Databases.Handle db = CommandSupport.openDatabase(cfg.postgres())) {
-                CommandSupport.prepare(new EventFileLoader(db.dataSource(), e, n, p), e);
-                LoadReport report = loadRows(out, db.dataSource(), e, n, p, open(kind, input), "file:" + input.getFileName(), mapping,
-                        Instant.now());
-                LoadReportPrinter.print(out, report, "row");
-            }
-            return 0;
+            return tally.exitCode(failOnReject);
         });
+    }
+
+    private LoadTally loadQuery(PrintWriter out, Target t) {
+        TabularSource.Mapping mapping = mapping(t.times());
+        LoadTally tally = new LoadTally("row");
+        try (Databases.Handle db = CommandSupport.openDatabase(t.cfg().postgres())) {
+            CommandSupport.prepare(new EventFileLoader(db.dataSource(), t.entity(), t.batchSize(), t.parallel()), t.entity());
+            LoadReport report = loadRows(out, db.dataSource(), t, open(null, null), "query", null, mapping, Instant.now());
+            LoadReportPrinter.print(out, tally.add(report), "row");
+        }
+        return tally;
+    }
+
+    /** One file, or standard input: JSON lines streamed; CSV and Parquet from the file (standard input copied to one first). */
+    private LoadTally loadFile(PrintWriter out, Target t) {
+        if (sliceAtFromName != null) {
+            throw usage("--slice-at-from-name: --input must be a directory of slices, got the file " + input);
+        }
+        Kind kind = Kind.of(input, format);
+        String name = LoadInput.name(input);
+        if (kind == Kind.JSONL) {
+            if (sliceAt != null || opColumn != null || timeColumn != null || eventTime != null) {
+                throw usage("input " + input + ": native JSON events carry their own op and event_time; --op-column, "
+                        + "--time-column, --event-time and --slice-at apply to CSV, Parquet and --query");
+            }
+            LoadTally tally = new LoadTally("line");
+            try (BufferedReader in = LoadInput.text(input, System.in);
+                 Databases.Handle db = CommandSupport.openDatabase(t.cfg().postgres())) {
+                LoadReport report = CommandSupport.prepareAndLoad(out, db.dataSource(), t.entity(), t.batchSize(), t.parallel(), in,
+                        name, t.times());
+                LoadReportPrinter.print(out, tally.add(report));
+            } catch (IOException ex) {
+                throw new CliFailure(CliFailure.FAILED, "cannot close " + name + ": " + ex.getMessage(), ex);
+            }
+            return tally;
+        }
+        TabularSource.Mapping mapping = mapping(t.times());
+        boolean stdin = LoadInput.isStdin(input);
+        Path file = stdin ? LoadInput.spool(System.in, kind) : input;
+        try {
+            LoadInput.requireReadable(file);
+            LoadTally tally = new LoadTally("row");
+            try (Databases.Handle db = CommandSupport.openDatabase(t.cfg().postgres())) {
+                CommandSupport.prepare(new EventFileLoader(db.dataSource(), t.entity(), t.batchSize(), t.parallel()), t.entity());
+                LoadReport report = loadRows(out, db.dataSource(), t, open(kind, file), "file:" + name, kind, mapping, Instant.now());
+                LoadReportPrinter.print(out, tally.add(report), "row");
+            }
+            return tally;
+        } finally {
+            if (stdin) {
+                deleteSpooled(file);
+            }
+        }
+    }
+
+    private static void deleteSpooled(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ex) {
+            throw new CliFailure(CliFailure.FAILED, "cannot delete the temporary copy of standard input " + file + ": "
+                    + ex.getMessage(), ex);
+        }
+    }
+
+    private ZoneId zone() {
+        if (timeZone == null) {
+            return null;
+        }
+        try {
+            return ZoneId.of(timeZone.trim());
+        } catch (DateTimeException ex) {
+            throw usage("--time-zone: '" + timeZone + "' is not a time zone; give a region such as Europe/Berlin, UTC, or an "
+                    + "offset such as +02:00");
+        }
     }
 
     /** The options that go together, and those that do not, before anything is opened. */
@@ -213,9 +272,9 @@ final class LoadCommand implements Callable<Integer> {
     }
 
     /** How rows become events: a slice, or upserts (or --op-column) at --time-column or --event-time. */
-    private TabularSource.Mapping mapping() {
+    private TabularSource.Mapping mapping(TimeTexts times) {
         if (sliceAt != null) {
-            return TabularSource.Mapping.slice(instant("--slice-at", sliceAt));
+            return TabularSource.Mapping.slice(instant("--slice-at", sliceAt, times));
         }
         if (sliceAtFromName != null) {
             return null; // per file
@@ -227,15 +286,19 @@ final class LoadCommand implements Callable<Integer> {
             throw usage("rows need an event time: --time-column COLUMN (each row's, from the file) or --event-time INSTANT "
                     + "(one for every row, e.g. the export's time); or --slice-at INSTANT to load them as a snapshot slice");
         }
-        return new TabularSource.Mapping(opColumn, timeColumn, eventTime == null ? null : instant("--event-time", eventTime));
+        return new TabularSource.Mapping(opColumn, timeColumn, eventTime == null ? null : instant("--event-time", eventTime, times));
     }
 
-    private static Instant instant(String option, String text) {
-        return ColumnType.parseInstant(text).orElseThrow(() ->
-                usage(option + ": not an ISO-8601 instant with an offset (e.g. 2025-08-01T00:00:00Z): " + text));
+    /** An option's instant, read as a file's times are ({@link TimeTexts}: an offset, or --time-zone). */
+    private static Instant instant(String option, String text, TimeTexts times) {
+        try {
+            return times.instant(text);
+        } catch (IllegalArgumentException ex) {
+            throw usage(option + ": " + ex.getMessage());
+        }
     }
 
-    private int loadDirectory(PrintWriter out, DimstreamConfig cfg, EntitySpec e, int n, int p) {
+    private LoadTally loadDirectory(PrintWriter out, Target t) {
         List<SliceFileNames.SliceFile> files;
         try {
             files = SliceFileNames.list(input, sliceAtFromName);
@@ -245,31 +308,32 @@ final class LoadCommand implements Callable<Integer> {
             throw usage("cannot list " + input + ": " + ex.getMessage());
         }
         for (SliceFileNames.SliceFile f : files) {
-            Kind kind = Kind.of(f.file());
-            if (kind == Kind.JSONL) {
-                throw usage("input " + f.file() + ": a slice is a .csv or .parquet file, not native events");
+            if (Kind.of(f.file(), format) == Kind.JSONL) {
+                throw usage("input " + f.file() + ": a slice is a CSV or Parquet file, not native events");
             }
         }
         Instant start = Instant.now();
-        try (Databases.Handle db = CommandSupport.openDatabase(cfg.postgres())) {
-            CommandSupport.prepare(new EventFileLoader(db.dataSource(), e, n, p), e);
+        LoadTally tally = new LoadTally("row");
+        try (Databases.Handle db = CommandSupport.openDatabase(t.cfg().postgres())) {
+            CommandSupport.prepare(new EventFileLoader(db.dataSource(), t.entity(), t.batchSize(), t.parallel()), t.entity());
             for (SliceFileNames.SliceFile f : files) {
                 out.println("slice " + f.slice() + " from " + f.file().getFileName() + ":");
-                LoadReport report = loadRows(out, db.dataSource(), e, n, p, open(Kind.of(f.file()), f.file()),
-                        "file:" + f.file().getFileName(), TabularSource.Mapping.slice(f.slice()), start);
-                LoadReportPrinter.print(out, report, "row");
+                Kind kind = Kind.of(f.file(), format);
+                LoadReport report = loadRows(out, db.dataSource(), t, open(kind, f.file()), "file:" + f.file().getFileName(), kind,
+                        TabularSource.Mapping.slice(f.slice()), start);
+                LoadReportPrinter.print(out, tally.add(report), "row");
             }
         }
-        return 0;
+        return tally;
     }
 
-    /** Loads the rows, as a slice when the mapping says so; closes them. */
-    private LoadReport loadRows(PrintWriter out, DataSource ds, EntitySpec e, int n, int p, SourceRows rows, String name,
+    /** Loads the rows ({@code kind} null for a query), as a slice when the mapping says so; closes them. */
+    private LoadReport loadRows(PrintWriter out, DataSource ds, Target t, SourceRows rows, String name, Kind kind,
                                 TabularSource.Mapping mapping, Instant start) {
         boolean slice = sliceAt != null || sliceAtFromName != null;
-        try (TabularSource source = tabular(rows, e, mapping, name, start)) {
-            return slice ? new SliceLoader(ds, e, n, p).load(source, name, mapping.fixedTime())
-                    : new EventFileLoader(ds, e, n, p).load(source, name);
+        try (TabularSource source = tabular(rows, t, mapping, name, kind, start)) {
+            return slice ? new SliceLoader(ds, t.entity(), t.batchSize(), t.parallel()).load(source, name, mapping.fixedTime())
+                    : new EventFileLoader(ds, t.entity(), t.batchSize(), t.parallel()).load(source, name);
         } catch (LoadException ex) {
             out.println("stopped; the batches committed before the failure did:");
             LoadReportPrinter.print(out, ex.soFar(), "row");
@@ -279,16 +343,17 @@ final class LoadCommand implements Callable<Integer> {
         }
     }
 
-    private static TabularSource tabular(SourceRows rows, EntitySpec e, TabularSource.Mapping mapping, String name, Instant start) {
+    /** The rows as events; columns that do not fit are a usage failure, with the delimiter the header seems to use for a CSV. */
+    private TabularSource tabular(SourceRows rows, Target t, TabularSource.Mapping mapping, String name, Kind kind, Instant start) {
         try {
-            return new TabularSource(rows, e, mapping, name, start);
+            return new TabularSource(rows, t.entity(), mapping, name, start, t.times());
         } catch (IllegalArgumentException ex) {
             try {
                 rows.close();
             } catch (SQLException closing) {
                 ex.addSuppressed(closing);
             }
-            throw usage(ex.getMessage());
+            throw usage(ex.getMessage() + (kind == Kind.CSV ? LoadInput.delimiterHint(rows.columns(), delimiter()) : ""));
         }
     }
 
@@ -311,15 +376,6 @@ final class LoadCommand implements Callable<Integer> {
             throw usage("cannot read " + (file == null ? "--query on " + sourceJdbc : file) + ": " + ex.getMessage());
         } catch (IllegalArgumentException ex) {
             throw usage(ex.getMessage());
-        }
-    }
-
-    private static void requireReadable(Path file) {
-        if (!Files.exists(file)) {
-            throw usage("input file not found: " + file);
-        }
-        if (!Files.isReadable(file)) {
-            throw usage("input file " + file + " is not readable (permission denied)");
         }
     }
 

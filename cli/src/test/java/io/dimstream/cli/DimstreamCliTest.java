@@ -82,7 +82,7 @@ class DimstreamCliTest {
                 "overrides service.replay.lease (default PT30S)");
 
         assertThat(description(cli, "load", "--batch-size"))
-                .endsWith("(default: load.batch-size of the config, " + ConfigKeys.LOAD_BATCH_SIZE.defaultText() + " if unset)");
+                .endsWith("(default: load.batch-size of the config, " + ConfigKeys.LOAD_BATCH_SIZE.defaultText() + " if unset).");
     }
 
     private static final Pattern OVERRIDES = Pattern.compile("overrides \\S+ \\(default [^)]*\\)");

@@ -133,7 +133,7 @@ class LoadFromFilesTest {
         assertThat(run.out()).isEqualTo(counts(6, 3, 2, 1, 0, 0, 0, 0, 5) + """
                 row 5: column 'last_login': expected bigint, got string "not-a-number"
                 row 6: op column 'op': 'merge' is not upsert, insert, update or delete
-                row 7: time column 'changed_at': expected timestamp with time zone, got string "yesterday"
+                row 7: time column 'changed_at': "yesterday" is not a date-time; write it as 2025-08-20 09:00:00+00, 2025-08-20T09:00:00.5Z or 2025-08-20
                 row 8: key column 'customer_id' is NULL
                 row 11: time column 'changed_at' is empty
                 """);

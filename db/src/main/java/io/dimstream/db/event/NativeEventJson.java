@@ -47,6 +47,16 @@ public final class NativeEventJson {
     }
 
     public static Parsed parse(String json, long seq, Source source) {
+        return parse(json, seq, source, null);
+    }
+
+    /**
+     * As {@link #parse(String, long, Source)}, the event time read by {@code times} when given (a
+     * loaded file's, {@link TimeTexts}: PostgreSQL's, Spark's and pandas' spellings too) instead of
+     * as ISO-8601 with an offset, the form a record on a topic must have. The data's values are left
+     * as they are ({@link TimeTexts#readValues} reads a file's).
+     */
+    public static Parsed parse(String json, long seq, Source source, TimeTexts times) {
         Fields f;
         try {
             f = readFields(json);
@@ -71,21 +81,26 @@ public final class NativeEventJson {
         if (f.data() == null) {
             return rejected(source, "field 'data' is missing or not an object");
         }
-        JsonNode t = f.eventTime();
+        String text = f.eventTime() != null && f.eventTime().isTextual() ? f.eventTime().asText() : null;
         Instant time = null;
-        String badTime = null;
-        if (t == null || t.isNull()) {
-            badTime = "event_time is missing";
-        } else if (!t.isTextual()) {
-            badTime = "event_time is not an ISO-8601 string: " + t;
-        } else {
-            time = ColumnType.parseInstant(t.asText()).orElse(null);
-            if (time == null) {
-                badTime = "event_time is not an ISO-8601 instant with offset: \"" + t.asText() + "\"";
-            } else if (!ColumnType.inRange(time)) {
-                badTime = "event_time \"" + t.asText() + "\" is outside the supported range " + ColumnType.INSTANT_RANGE;
-                time = null;
+        String badTime;
+        if (text == null) {
+            badTime = f.eventTime() == null || f.eventTime().isNull() ? "event_time is missing"
+                    : "event_time is not an ISO-8601 string: " + f.eventTime();
+        } else if (times != null) {
+            try {
+                time = times.instant(text);
+                badTime = null;
+            } catch (IllegalArgumentException e) {
+                badTime = "event_time: " + e.getMessage();
             }
+        } else {
+            time = ColumnType.parseInstant(text).orElse(null);
+            badTime = time == null ? "event_time is not an ISO-8601 instant with offset: \"" + text + "\"" : null;
+        }
+        if (time != null && !ColumnType.inRange(time)) {
+            badTime = "event_time \"" + text + "\" is outside the supported range " + ColumnType.INSTANT_RANGE;
+            time = null;
         }
         return new Parsed(new Event(op, time, f.data(), seq, source, badTime), null);
     }

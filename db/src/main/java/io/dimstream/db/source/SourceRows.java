@@ -83,7 +83,8 @@ public final class SourceRows implements AutoCloseable {
 
     /**
      * A CSV file (RFC 4180: comma-separated, {@code "}-quoted, a quote inside a quoted value doubled)
-     * with a header line; every value is text (see the package notes). A row DuckDB's reader refuses
+     * with a header line, gzip-compressed or not ({@link #isGzip}, by its first bytes); every value is
+     * text (see the package notes). A row DuckDB's reader refuses
      * (more or fewer fields than the header, a quote left open or followed by more text, bytes that
      * are not UTF-8, a line over its size limit) does not stop the file: it keeps its row number and
      * comes out with its reason ({@link #rejection()}). So the file is read twice: once with
@@ -103,7 +104,8 @@ public final class SourceRows implements AutoCloseable {
         if (delimiter == '"' || delimiter == '\n' || delimiter == '\r') {
             throw new IllegalArgumentException("a CSV delimiter cannot be a quote or a line end");
         }
-        List<String> header = csvHeader(file, delimiter);
+        boolean gzip = isGzip(file);
+        List<String> header = csvHeader(file, delimiter, gzip);
         StringBuilder columns = new StringBuilder("{");
         for (String h : header) {
             columns.append(columns.length() > 1 ? ", " : "").append(Sql.literal(h)).append(": 'VARCHAR'");
@@ -112,7 +114,8 @@ public final class SourceRows implements AutoCloseable {
         // the dialect is fixed, not sniffed: DuckDB's sniffer fails on a file with an open quote and,
         // given bad rows, can settle on "no quote character" and keep quotes in the values
         String common = "read_csv(" + Sql.literal(plainPath(file)) + ", header = true, auto_detect = false, columns = " + columns
-                + ", delim = " + Sql.literal(String.valueOf(delimiter)) + ", quote = '\"', escape = '\"', allow_quoted_nulls = false, ";
+                + ", delim = " + Sql.literal(String.valueOf(delimiter)) + ", quote = '\"', escape = '\"', allow_quoted_nulls = false, "
+                + "compression = " + (gzip ? "'gzip'" : "'none'") + ", ";
         TreeMap<Long, String> rejects = new TreeMap<>();
         long good;
         // a connection of its own, not streaming: with jdbc_stream_results the rejects table stays invisible
@@ -144,11 +147,20 @@ public final class SourceRows implements AutoCloseable {
         }
     }
 
-    /** The names of a CSV file's header line (gzip when the name ends in .gz; a UTF-8 byte order mark skipped). */
-    static List<String> csvHeader(Path file, char delimiter) throws SQLException {
-        String path = plainPath(file);
+    /** Whether a file is gzip-compressed: it starts with gzip's magic bytes, whatever its name. */
+    public static boolean isGzip(Path file) throws SQLException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return in.read() == 0x1f && in.read() == 0x8b;
+        } catch (IOException e) {
+            throw new SQLException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The names of a CSV file's header line (a UTF-8 byte order mark skipped). */
+    static List<String> csvHeader(Path file, char delimiter, boolean gzip) throws SQLException {
+        plainPath(file);
         try (InputStream raw = Files.newInputStream(file);
-             InputStream in = path.endsWith(".gz") ? new GZIPInputStream(raw) : raw;
+             InputStream in = gzip ? new GZIPInputStream(raw) : raw;
              BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line = r.readLine();
             if (line == null || line.isBlank()) {

@@ -25,7 +25,9 @@
  *       guessing would turn {@code 00123} into 123 and a date-like code into a date; the entity's
  *       column types decide instead. An empty unquoted field is NULL, a quoted one ({@code ""}) the
  *       empty string ({@code allow_quoted_nulls=false}), so NULL and {@code ''} stay different, as the
- *       record hash needs. The first line is the header.</li>
+ *       record hash needs. The first line is the header. A gzip file is read as gzip by its first two
+ *       bytes, whatever its name ({@code compression} set, not DuckDB's guess from the extension), so a
+ *       file of any name given with {@code load --format csv} reads alike.</li>
  *   <li><b>Malformed CSV rows are refused one by one</b> ({@link io.dimstream.db.source.SourceRows#csv}): the
  *       dialect is fixed (RFC 4180: comma, {@code "} quote, doubled to escape; the header's names read by
  *       hand, from the first line), since DuckDB's sniffer fails on a file with a quote left open and,

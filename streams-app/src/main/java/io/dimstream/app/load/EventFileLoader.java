@@ -4,6 +4,7 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Rejection;
+import io.dimstream.db.event.TimeTexts;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.Migrations;
 import io.dimstream.db.write.ApplyResult;
@@ -84,7 +85,12 @@ public final class EventFileLoader {
      * @param loadStart when this load started; its seconds since 2020-01-01 are the high half of every seq
      */
     public LoadReport load(BufferedReader in, String fileName, Instant loadStart) throws LoadException {
-        return load(new JsonLinesSource(in, fileName, loadStart), fileName);
+        return load(in, fileName, loadStart, new TimeTexts(null));
+    }
+
+    /** As {@link #load(BufferedReader, String, Instant)}, texts without a UTC offset read in the zone of {@code times}. */
+    public LoadReport load(BufferedReader in, String fileName, Instant loadStart, TimeTexts times) throws LoadException {
+        return load(new JsonLinesSource(in, fileName, loadStart, entity, times), fileName);
     }
 
     /**

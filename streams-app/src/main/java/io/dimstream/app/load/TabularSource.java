@@ -8,10 +8,12 @@ import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Op;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
+import io.dimstream.db.event.TimeTexts;
 import io.dimstream.db.source.SourceRows;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +23,9 @@ import java.util.Map;
 /**
  * The rows of a CSV file, a Parquet file or a query ({@link SourceRows}) as events of an entity:
  * each row holds the entity's columns by name, and optionally an operation column and an
- * event-time column ({@link Mapping}). Values are passed on as read; the writer's
+ * event-time column ({@link Mapping}). The texts of date and time columns and of the time column are
+ * read by {@link TimeTexts} (PostgreSQL's, Spark's, pandas' spellings; a bad one is the row's
+ * rejection naming the column); other values are passed on as read, and the writer's
  * {@link io.dimstream.db.event.EventValidator} coerces them to the column types and refuses a bad
  * one naming its column, so the report gives the row number, the column and the reason.
  *
@@ -38,7 +42,8 @@ public final class TabularSource implements RowSource {
      *                   {@code update} are upserts, {@code delete} a delete; any case), or null: every
      *                   row is an upsert
      * @param timeColumn the column holding each row's event time (a timestamp with a zone, a
-     *                   timestamp without one read as UTC, or ISO-8601 text with an offset), or null
+     *                   timestamp without one read in the time zone given or else as UTC, or a
+     *                   text {@link TimeTexts} reads), or null
      * @param fixedTime  the event time of every row when there is no time column (a slice's instant,
      *                   or {@code --event-time}); exactly one of this and {@code timeColumn} is set
      */
@@ -60,10 +65,13 @@ public final class TabularSource implements RowSource {
     private final String name;
     private final Mapping mapping;
     private final Instant loadStart;
+    private final TimeTexts times;
     private final int opIndex;
     private final int timeIndex;
     /** Per source column: the entity column it fills, or null for the op and time columns. */
     private final String[] dataColumns;
+    /** Per source column: the type of the entity column it fills, or null. */
+    private final ColumnType[] types;
 
     /**
      * @param name names the input in each event's lineage (as its source topic: {@code file:NAME} for a
@@ -72,15 +80,22 @@ public final class TabularSource implements RowSource {
      *                                  naming what is missing or unknown
      */
     public TabularSource(SourceRows rows, EntitySpec entity, Mapping mapping, String name, Instant loadStart) {
+        this(rows, entity, mapping, name, loadStart, new TimeTexts(null));
+    }
+
+    /** As above, texts without a UTC offset read in the zone of {@code times} ({@code --time-zone}). */
+    public TabularSource(SourceRows rows, EntitySpec entity, Mapping mapping, String name, Instant loadStart, TimeTexts times) {
         ArrivalSeq.requireLoadStart(loadStart);
         this.rows = rows;
         this.name = name;
         this.mapping = mapping;
         this.loadStart = loadStart;
+        this.times = times;
         List<String> cols = rows.columns();
         this.opIndex = indexOf(cols, mapping.opColumn(), "--op-column");
         this.timeIndex = indexOf(cols, mapping.timeColumn(), "--time-column");
         this.dataColumns = new String[cols.size()];
+        this.types = new ColumnType[cols.size()];
         List<String> unknown = new ArrayList<>();
         for (int i = 0; i < cols.size(); i++) {
             if (i == opIndex || i == timeIndex) {
@@ -88,6 +103,7 @@ public final class TabularSource implements RowSource {
             }
             if (entity.columns().containsKey(cols.get(i))) {
                 dataColumns[i] = cols.get(i);
+                types[i] = entity.type(cols.get(i));
             } else {
                 unknown.add(cols.get(i));
             }
@@ -136,16 +152,19 @@ public final class TabularSource implements RowSource {
             return new NativeEventJson.Parsed(null, new Rejection(source, rows.rejection()));
         }
         long seq = ArrivalSeq.ofLoad(loadStart, row).value();
-        Map<String, Object> data = new LinkedHashMap<>();
-        Op op = Op.UPSERT;
-        Instant time = mapping.fixedTime();
-        String badTime = null;
         try {
+            Map<String, Object> data = new LinkedHashMap<>();
             for (int i = 0; i < dataColumns.length; i++) {
                 if (dataColumns[i] != null) {
-                    data.put(dataColumns[i], rows.value(i));
+                    Object raw = rows.value(i);
+                    try {
+                        data.put(dataColumns[i], times.value(types[i], raw));
+                    } catch (IllegalArgumentException e) {
+                        return new NativeEventJson.Parsed(null, new Rejection(source, "column '" + dataColumns[i] + "': " + e.getMessage()));
+                    }
                 }
             }
+            Op op = Op.UPSERT;
             if (opIndex >= 0) {
                 Object v = rows.value(opIndex);
                 op = op(v);
@@ -154,24 +173,39 @@ public final class TabularSource implements RowSource {
                             + (v == null ? "is empty" : "'" + v + "' is not upsert, insert, update or delete")));
                 }
             }
+            Instant time = mapping.fixedTime();
+            String badTime = null;
             if (timeIndex >= 0) {
                 Object v = rows.value(timeIndex);
-                if (v == null) {
-                    badTime = "time column '" + mapping.timeColumn() + "' is empty";
-                } else {
-                    try {
-                        time = (Instant) ColumnType.TIMESTAMPTZ.coerce(v);
-                    } catch (IllegalArgumentException e) {
-                        badTime = "time column '" + mapping.timeColumn() + "': " + e.getMessage();
-                    }
+                try {
+                    time = v == null ? null : eventTime(v);
+                    badTime = v == null ? "time column '" + mapping.timeColumn() + "' is empty" : null;
+                } catch (IllegalArgumentException e) {
+                    badTime = "time column '" + mapping.timeColumn() + "': " + e.getMessage();
                 }
             }
+            return new NativeEventJson.Parsed(new Event(op, time, data, seq, source, badTime), null);
         } catch (SQLException e) {
             throw new IOException("cannot read row " + row + ": " + e.getMessage(), e);
         } catch (IllegalArgumentException e) {
             throw new IOException(e.getMessage(), e); // a column type no row of this source can have
         }
-        return new NativeEventJson.Parsed(new Event(op, time, data, seq, source, badTime), null);
+    }
+
+    /**
+     * A row's event time from its time column: a typed instant, a typed local date-time (in the zone
+     * given, else as UTC) or a text {@link TimeTexts} reads.
+     *
+     * @throws IllegalArgumentException with the reason
+     */
+    private Instant eventTime(Object v) {
+        if (v instanceof String s) {
+            return times.instant(s);
+        }
+        if (v instanceof LocalDateTime t) {
+            return times.instant(t);
+        }
+        return (Instant) ColumnType.TIMESTAMPTZ.coerce(v);
     }
 
     private static Op op(Object v) {

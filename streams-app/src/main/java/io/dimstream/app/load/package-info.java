@@ -10,9 +10,13 @@
  *       batches whatever a {@link io.dimstream.app.load.RowSource} yields: native JSON lines
  *       ({@link io.dimstream.app.load.JsonLinesSource}) or rows of a CSV file, a Parquet file or a
  *       query ({@link io.dimstream.app.load.TabularSource} over {@code io.dimstream.db.source.SourceRows}),
- *       each row an event or a rejection. A source only maps names (entity columns, an operation
- *       column, a time column); the writer's {@code EventValidator} types every value, so a file's
- *       value is judged exactly as the same value in a Kafka record.</li>
+ *       each row an event or a rejection. A source maps names (entity columns, an operation
+ *       column, a time column) and reads date and time texts with {@code io.dimstream.db.event.TimeTexts}
+ *       (the event time, and the values of timestamptz, timestamp and date columns: the spellings
+ *       PostgreSQL's, Spark's and pandas' exports have, texts without an offset only in
+ *       {@code --time-zone}); the writer's {@code EventValidator} types every other value, so those are
+ *       judged exactly as the same value in a Kafka record. Only load is this lenient with times: a
+ *       record on a topic is an interface of its own, read strictly (ISO-8601, {@code T}, an offset).</li>
  *   <li><b>A batch is bounded by the heap as well as by its count.</b> A batch is held whole (the
  *       writer's statements run over all of it at once), so its events' estimated heap
  *       ({@link io.dimstream.app.load.EventHeap}) ends it at a sixth of the JVM's maximum heap before

@@ -9,6 +9,7 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
+import io.dimstream.db.event.TimeTexts;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.testing.TestPostgres;
 import java.io.BufferedReader;
@@ -88,7 +89,7 @@ class EventFileLoaderTest {
         for (int i = 1; i <= 40; i++) {
             lines.add(i == 3 ? "{not json" : upsert(i));
         }
-        BreakingSource source = new BreakingSource(new JsonLinesSource(reader(lines), "f.jsonl", LOAD_START), 25);
+        BreakingSource source = new BreakingSource(new JsonLinesSource(reader(lines), "f.jsonl", LOAD_START, e, new TimeTexts(null)), 25);
         assertThatThrownBy(() -> new EventFileLoader(DS, e, 10, 1).load(source, "f.jsonl"))
                 .isInstanceOfSatisfying(LoadException.class, ex -> {
                     assertThat(ex.getMessage()).isEqualTo("cannot read f.jsonl after line 24: disk gone (test)");
@@ -117,7 +118,7 @@ class EventFileLoaderTest {
         }
         FlakyDataSource flaky = new FlakyDataSource(DS);
         flaky.refuseConnectionsAfter(3); // one for the entity's shape, then one per batch at parallelism 1: the third batch is refused
-        BreakingSource source = new BreakingSource(new JsonLinesSource(reader(lines), "f.jsonl", LOAD_START), Long.MAX_VALUE);
+        BreakingSource source = new BreakingSource(new JsonLinesSource(reader(lines), "f.jsonl", LOAD_START, e, new TimeTexts(null)), Long.MAX_VALUE);
         assertThatThrownBy(() -> new EventFileLoader(flaky, e, 10, 1).load(source, "f.jsonl"))
                 .isInstanceOfSatisfying(LoadException.class, ex -> {
                     assertThat(ex.getMessage()).isEqualTo("the database refused the batch ending at line 30: "
