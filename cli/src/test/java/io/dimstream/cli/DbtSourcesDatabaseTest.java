@@ -10,6 +10,7 @@ import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.TypeModifier;
 import io.dimstream.db.entity.TypeWidening;
+import io.dimstream.db.schema.ConnectorTables;
 import io.dimstream.db.schema.EntityShapes;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.EvolvedColumns;
@@ -164,5 +165,46 @@ class DbtSourcesDatabaseTest {
                 "dimstream dbt-sources: the database at " + Secrets.mask(url)
                         + " has no dimstream.entity_columns (dimstream has not run there), so no column was added while running: "
                         + "listing the config's columns\n"));
+    }
+
+    @Test
+    void aTableAConnectorFoundIsListedAsTheSameEntityDeclaredByHandWouldBe() throws Exception {
+        String url = TestPostgres.newDatabase();
+        DataSource ds = dataSource(url);
+        String head = "kafka: {bootstrap-servers: \"broker:9092\"}\npostgres: {url: \"" + url + "\"}\n";
+        Path byConnector = Files.writeString(dir.resolve("connector.yml"), head + """
+                connectors:
+                  - name: shop
+                    topic-prefix: shop
+                    entity: {except: [updated_at]}
+                """);
+        Path byHand = Files.writeString(dir.resolve("by-hand.yml"), head + """
+                entities:
+                  - name: items
+                    topic: shop.public.items
+                    format: debezium-json
+                    table: items_history
+                    key: [sku]
+                    tracked: "*"
+                    except: [updated_at]
+                    columns: {sku: text, title: text, price: numeric, in_stock: boolean}
+                """);
+        Map<String, String> columns = new LinkedHashMap<>();
+        columns.put("sku", "text");
+        columns.put("title", "text");
+        columns.put("price", "numeric");
+        columns.put("in_stock", "boolean");
+        columns.put("updated_at", "timestamp with time zone");
+        // what run records when it finds the table behind the connector
+        ConnectorTables.record(ds, new ConnectorTables.Found("shop", "shop.public.items", "public", "items", List.of("sku"), columns));
+        EntityTables.ensure(ds, CommandSupport.loadConfig(byHand).entity("items").toEntitySpec());
+
+        CliRun found = CliRun.of("dbt-sources", "--config", byConnector.toString());
+        CliRun declared = CliRun.of("dbt-sources", "--config", byHand.toString());
+
+        assertThat(declared.exitCode()).isZero();
+        assertThat(found).isEqualTo(declared);
+        assertThat(listed(found.out())).isEqualTo(Map.of("public.items_history", List.of("in_stock", "price", "sku", "title"),
+                "public.items_history_current", List.of("in_stock", "price", "sku", "title")));
     }
 }
