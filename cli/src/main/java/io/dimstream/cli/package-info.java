@@ -3,6 +3,9 @@
  * db and pipeline modules, and print. {@code demo} is the one command that starts several parts
  * at once. {@code replay} only writes a job row ({@code io.dimstream.db.jobs.ReplayJobs}); the
  * running service executes it. {@code dbt-sources} reads the config only and prints a dbt
- * {@code sources.yml} ({@code DbtSources}, written with Jackson's YAML module).
+ * {@code sources.yml} ({@code DbtSources}, written with Jackson's YAML module). {@code run},
+ * {@code replay} and {@code publish-snapshot} first wait for the config's Kafka as
+ * {@code --kafka-wait} says ({@code KafkaCheck}): what was tried and what to check on stderr, a
+ * line per attempt, exit 69 when it gives up.
  */
 package io.dimstream.cli;
