@@ -121,7 +121,7 @@ public final class KafkaReachability {
         public String message() {
             StringBuilder b = new StringBuilder("no Kafka broker answered at ").append(bootstrapServers).append(" (").append(source)
                     .append("); tried for up to ").append(seconds(CONNECT_TIMEOUT.plus(KAFKA_TIMEOUT))).append(':');
-            tried.forEach(t -> b.append("\n  ").append(t.line()).append('.'));
+            tried.forEach(t -> b.append("\n  ").append(t.line()).append(t.line().endsWith(".") ? "" : "."));
             Set<String> advice = new LinkedHashSet<>();
             tried.forEach(t -> advice.add(advice(t)));
             advice.forEach(a -> b.append("\nCheck: ").append(a));

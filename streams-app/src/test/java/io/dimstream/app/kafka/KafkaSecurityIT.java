@@ -48,8 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class KafkaSecurityIT {
 
-    private static final String USER = "dimstream";
-    private static final String PASSWORD = "s3cret-\u00e4";
+    static final String USER = "dimstream";
+    static final String PASSWORD = "s3cret-\u00e4";
     private static final String TOPIC = "crm.customers_sasl";
     /** Its own entity name: the DLQ mirror and replay jobs of other ITs in this JVM's database are under theirs. */
     private static final String ENTITY = "customer_sasl";
@@ -135,7 +135,7 @@ class KafkaSecurityIT {
                 """.formatted(bootstrap, TestPostgres.jdbcUrl(), entity, TOPIC, table), "test config", Map.of("SASL_JAAS", jaas(USER, password)));
     }
 
-    private static String jaas(String user, String password) {
+    static String jaas(String user, String password) {
         return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user + "\" password=\"" + password + "\";";
     }
 
@@ -144,7 +144,7 @@ class KafkaSecurityIT {
      * The listener list names the ports, so they are chosen here and written where
      * {@link EmbeddedKafka} looks for the ports of a log directory it ran before.
      */
-    private static EmbeddedKafka startWithSasl(Path logDir, int saslPort) throws Exception {
+    static EmbeddedKafka startWithSasl(Path logDir, int saslPort) throws Exception {
         int broker = freePort();
         int controller = freePort();
         Files.createDirectories(logDir);
@@ -164,7 +164,7 @@ class KafkaSecurityIT {
                 "org.apache.kafka.common.security.plain.PlainLoginModule required user_" + USER + "=\"" + PASSWORD + "\";"));
     }
 
-    private static int freePort() throws Exception {
+    static int freePort() throws Exception {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             return s.getLocalPort();
         }
