@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -30,19 +31,23 @@ import org.apache.kafka.common.errors.TimeoutException;
  * ({@link KafkaWait} repeats it). A Kafka client alone only says "Timed out waiting for a node
  * assignment" after a minute, whatever the cause; this check tells the causes apart:
  * <ol>
- *   <li>each bootstrap address is resolved (DNS) and connected to over TCP, all at once, each
- *       within {@link #CONNECT_TIMEOUT}: an unknown host, a refused connection (nothing listens)
- *       and no answer at all (a host down, a firewall dropping packets) each get their own advice;</li>
+ *   <li>each bootstrap address is resolved (DNS, within {@link #LOOKUP_TIMEOUT}) and connected to
+ *       over TCP (within {@link #CONNECT_TIMEOUT}), all at once: an unknown host, a lookup that does
+ *       not end, a refused connection (nothing listens) and no answer at all (a host down, a
+ *       firewall dropping packets) each get their own advice;</li>
  *   <li>when an address accepted the connection, an admin client with the {@code kafka.client:}
  *       settings describes the cluster within {@link #KAFKA_TIMEOUT}: no answer there means the
  *       port is not a Kafka listener for these settings (a TLS or SASL listener and a PLAINTEXT
  *       client, or the reverse) or the broker's advertised listeners are out of reach; a Kafka
  *       error (authentication) is quoted.</li>
  * </ol>
- * The whole check takes at most {@link #CONNECT_TIMEOUT} plus {@link #KAFKA_TIMEOUT} (and the
- * name lookups).
+ * The whole check takes at most {@link #CONNECT_TIMEOUT} plus {@link #KAFKA_TIMEOUT} when the
+ * names resolve at once, {@link #LOOKUP_TIMEOUT} more when they do not.
  */
 public final class KafkaReachability {
+
+    /** How long the name lookup of each bootstrap address may take (it has no timeout of its own). */
+    public static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(5);
 
     /** How long each bootstrap address has to accept a TCP connection. */
     public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -57,6 +62,8 @@ public final class KafkaReachability {
     public enum Failure {
         /** The host name does not resolve. */
         UNKNOWN_HOST,
+        /** The name lookup did not end within {@link #LOOKUP_TIMEOUT}. */
+        LOOKUP_TIMED_OUT,
         /** The TCP connection was refused: nothing listens on that port. */
         REFUSED,
         /** The TCP connection was neither accepted nor refused within {@link #CONNECT_TIMEOUT}. */
@@ -78,6 +85,7 @@ public final class KafkaReachability {
         String line() {
             String what = switch (failure) {
                 case UNKNOWN_HOST -> "the host name is unknown (DNS)";
+                case LOOKUP_TIMED_OUT -> "the name lookup (DNS) did not end within " + seconds(LOOKUP_TIMEOUT);
                 case REFUSED -> "TCP connection refused (nothing listens on that port)";
                 case TIMED_OUT -> "no answer to the TCP connection within " + seconds(CONNECT_TIMEOUT)
                         + " (the host is down, or a firewall drops the packets)";
@@ -120,7 +128,7 @@ public final class KafkaReachability {
         /** The whole message: the addresses, what was tried at each, and what to check for each kind of failure. */
         public String message() {
             StringBuilder b = new StringBuilder("no Kafka broker answered at ").append(bootstrapServers).append(" (").append(source)
-                    .append("); tried for up to ").append(seconds(CONNECT_TIMEOUT.plus(KAFKA_TIMEOUT))).append(':');
+                    .append("); what was tried:");
             tried.forEach(t -> b.append("\n  ").append(t.line()).append(t.line().endsWith(".") ? "" : "."));
             Set<String> advice = new LinkedHashSet<>();
             tried.forEach(t -> advice.add(advice(t)));
@@ -134,6 +142,8 @@ public final class KafkaReachability {
                         + "inside a Docker network or a Kubernetes cluster does not resolve outside it).";
                 case REFUSED -> "that the broker runs, and that " + t.address() + " is one of its listeners (the broker's "
                         + "listeners setting) and the host and port in " + source + ".";
+                case LOOKUP_TIMED_OUT -> "that this machine's DNS resolver answers (/etc/resolv.conf, a VPN), and the host "
+                        + "name in " + source + ".";
                 case TIMED_OUT, NO_ROUTE -> "that the host is up and that this machine may reach " + t.address()
                         + " (a firewall, a security group or a VPN), and the host and port in " + source + ".";
                 case NOT_AN_ADDRESS -> source + ": each address is host:port, separated by commas.";
@@ -148,14 +158,22 @@ public final class KafkaReachability {
     }
 
     /**
-     * Probes the cluster of {@code clients} as the class comment says; at most
-     * {@link #CONNECT_TIMEOUT} plus {@link #KAFKA_TIMEOUT} and the name lookups.
+     * Probes the cluster of {@code clients} as the class comment says, in the time it says.
      *
      * @param source where the addresses come from, named in the advice
      */
     public static Outcome probe(KafkaClients clients, String source) throws InterruptedException {
+        return probe(clients, source, InetAddress::getByName);
+    }
+
+    /** How a host name is looked up: {@link InetAddress#getByName}, or a test's. */
+    interface Lookup {
+        InetAddress byName(String host) throws UnknownHostException;
+    }
+
+    static Outcome probe(KafkaClients clients, String source, Lookup lookup) throws InterruptedException {
         List<String> addresses = List.of(clients.bootstrapServers().trim().split("\\s*,\\s*"));
-        List<Tried> tried = connectAll(addresses);
+        List<Tried> tried = connectAll(addresses, lookup);
         if (tried.stream().allMatch(t -> t.failure() != null)) {
             return new Unanswered(clients.bootstrapServers(), source, tried);
         }
@@ -169,7 +187,7 @@ public final class KafkaReachability {
     }
 
     /** Each address resolved and connected to at once; a {@link Tried} with a null failure for an accepted connection. */
-    private static List<Tried> connectAll(List<String> addresses) throws InterruptedException {
+    private static List<Tried> connectAll(List<String> addresses, Lookup lookup) throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(addresses.size(), r -> {
             Thread t = new Thread(r, "dimstream-kafka-probe");
             t.setDaemon(true);
@@ -177,7 +195,10 @@ public final class KafkaReachability {
         });
         try {
             List<CompletableFuture<Tried>> all = addresses.stream()
-                    .map(a -> CompletableFuture.supplyAsync(() -> connect(a), pool)).toList();
+                    .map(a -> CompletableFuture.supplyAsync(() -> connect(a, lookup), pool)
+                            // the connection has its own timeout, the lookup has none
+                            .completeOnTimeout(new Tried(a, Failure.LOOKUP_TIMED_OUT, null),
+                                    LOOKUP_TIMEOUT.plus(CONNECT_TIMEOUT).toMillis() + 500, TimeUnit.MILLISECONDS)).toList();
             List<Tried> tried = new ArrayList<>();
             for (CompletableFuture<Tried> f : all) {
                 try {
@@ -192,7 +213,7 @@ public final class KafkaReachability {
         }
     }
 
-    private static Tried connect(String address) {
+    private static Tried connect(String address, Lookup lookup) {
         int colon = address.lastIndexOf(':');
         int port;
         try {
@@ -206,7 +227,7 @@ public final class KafkaReachability {
         String host = address.substring(0, colon).replaceAll("^\\[|]$", "");
         InetAddress ip;
         try {
-            ip = InetAddress.getByName(host);
+            ip = lookup.byName(host);
         } catch (UnknownHostException e) {
             return new Tried(address, Failure.UNKNOWN_HOST, null);
         }

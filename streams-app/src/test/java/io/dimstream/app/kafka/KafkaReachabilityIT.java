@@ -37,7 +37,7 @@ class KafkaReachabilityIT {
     }
 
     private static String unanswered(String address, String what, String advice) {
-        return ("no Kafka broker answered at %1$s (kafka.bootstrap-servers); tried for up to 10 s:\n  %1$s: " + what + "\n" + advice)
+        return ("no Kafka broker answered at %1$s (kafka.bootstrap-servers); what was tried:\n  %1$s: " + what + "\n" + advice)
                 .formatted(address);
     }
 

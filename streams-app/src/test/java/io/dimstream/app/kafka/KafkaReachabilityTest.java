@@ -72,7 +72,7 @@ class KafkaReachabilityTest {
 
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(2));
         assertThat(result.message()).isEqualTo("""
-                no Kafka broker answered at 127.0.0.1:%1$d (kafka.bootstrap-servers); tried for up to 10 s:
+                no Kafka broker answered at 127.0.0.1:%1$d (kafka.bootstrap-servers); what was tried:
                   127.0.0.1:%1$d: TCP connection refused (nothing listens on that port).
                 Check: that the broker runs, and that 127.0.0.1:%1$d is one of its listeners (the broker's listeners setting) \
                 and the host and port in kafka.bootstrap-servers.""".formatted(port));
@@ -89,7 +89,7 @@ class KafkaReachabilityTest {
         // the TCP connection at once, then the Kafka client's 5 s
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isBetween(Duration.ofSeconds(4), Duration.ofSeconds(10));
         assertThat(result.message()).isEqualTo("""
-                no Kafka broker answered at 127.0.0.1:%1$d (kafka.bootstrap-servers); tried for up to 10 s:
+                no Kafka broker answered at 127.0.0.1:%1$d (kafka.bootstrap-servers); what was tried:
                   127.0.0.1:%1$d: accepts TCP connections, but no Kafka answer came within 5 s.
                 Check: that 127.0.0.1:%1$d is a Kafka listener whose security protocol is that of kafka.client \
                 (security.protocol, sasl.mechanism, sasl.jaas.config, ssl.*: a TLS or SASL listener does not answer a PLAINTEXT \
@@ -102,10 +102,39 @@ class KafkaReachabilityTest {
         KafkaReachability.Unanswered result = unanswered("no-such-host.invalid:9092");
 
         assertThat(result.message()).isEqualTo("""
-                no Kafka broker answered at no-such-host.invalid:9092 (kafka.bootstrap-servers); tried for up to 10 s:
+                no Kafka broker answered at no-such-host.invalid:9092 (kafka.bootstrap-servers); what was tried:
                   no-such-host.invalid:9092: the host name is unknown (DNS).
                 Check: the host name in kafka.bootstrap-servers: this machine's DNS does not know it (a name known only inside \
                 a Docker network or a Kubernetes cluster does not resolve outside it).""");
+    }
+
+    @Test
+    void aNameLookupThatDoesNotEndIsCutAfterItsTimeWithTheResolverToCheck() throws Exception {
+        int port = closedPort();
+        long t0 = System.nanoTime();
+
+        // a resolver that does not answer (no test DNS can be made to hang): the lookup blocks
+        KafkaReachability.Outcome outcome = KafkaReachability.probe(KafkaClients.of("slow-dns.example:9092,127.0.0.1:" + port),
+                SOURCE, host -> {
+                    if (host.equals("slow-dns.example")) {
+                        try {
+                            Thread.sleep(60_000);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    return InetAddress.getByName(host);
+                });
+
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isBetween(Duration.ofSeconds(10), Duration.ofSeconds(13));
+        assertThat(((KafkaReachability.Unanswered) outcome).message()).isEqualTo("""
+                no Kafka broker answered at slow-dns.example:9092,127.0.0.1:%1$d (kafka.bootstrap-servers); what was tried:
+                  slow-dns.example:9092: the name lookup (DNS) did not end within 5 s.
+                  127.0.0.1:%1$d: TCP connection refused (nothing listens on that port).
+                Check: that this machine's DNS resolver answers (/etc/resolv.conf, a VPN), and the host name in \
+                kafka.bootstrap-servers.
+                Check: that the broker runs, and that 127.0.0.1:%1$d is one of its listeners (the broker's listeners setting) \
+                and the host and port in kafka.bootstrap-servers.""".formatted(port));
     }
 
     @Test
@@ -118,7 +147,7 @@ class KafkaReachabilityTest {
 
         assertThat(result.message()).isEqualTo("""
                 no Kafka broker answered at no-such-host.invalid:9092, 127.0.0.1:%1$d,127.0.0.1:%2$d,kafka \
-                (kafka.bootstrap-servers); tried for up to 10 s:
+                (kafka.bootstrap-servers); what was tried:
                   no-such-host.invalid:9092: the host name is unknown (DNS).
                   127.0.0.1:%1$d: TCP connection refused (nothing listens on that port).
                   127.0.0.1:%2$d: TCP connection refused (nothing listens on that port).
