@@ -44,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the broker at all. Through it: Kafka Streams and the sink (the table equals the reference model),
  * the topic creation, the DLQ mirror (the malformed records are mirrored with reasons), the re-drive
  * producer (a re-driven record comes back through the pipeline) and the replay worker (a live replay
- * of the topic succeeds and changes nothing). A wrong password is refused at startup, naming the cause.
+ * of the topic succeeds and changes nothing). A wrong password is refused at startup, naming the cause
+ * and the settings to check ({@link KafkaReachability}).
  */
 class KafkaSecurityIT {
 
@@ -109,7 +110,13 @@ class KafkaSecurityIT {
             DimstreamConfig wrong = config(sasl, "not-the-password", ENTITY + "_wrong", table + "_wrong");
             assertThatThrownBy(() -> DimstreamService.start(wrong, new ServiceOptions(dir.resolve("data-wrong"), "sasl-it-wrong", 3,
                     Duration.ofHours(1)), new SimpleMeterRegistry()))
-                    .hasStackTraceContaining("Authentication failed");
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("""
+                            no Kafka broker answered at %1$s (kafka.bootstrap-servers); what was tried:
+                              %1$s: accepts TCP connections, but Kafka refused the client: SaslAuthenticationException: \
+                            Authentication failed: Invalid username or password.
+                            Check: the security settings in kafka.client (security.protocol, sasl.mechanism, sasl.jaas.config, \
+                            ssl.*) against the broker's listener at %1$s, and the credentials.""".formatted(sasl));
         }
     }
 
