@@ -177,9 +177,9 @@ public final class KafkaReachability {
         if (tried.stream().allMatch(t -> t.failure() != null)) {
             return new Unanswered(clients.bootstrapServers(), source, tried);
         }
-        Tried kafka = describeCluster(clients);
+        Described kafka = describeCluster(clients);
         if (kafka.failure() == null) {
-            return new Answered(clients.bootstrapServers(), Integer.parseInt(kafka.detail()));
+            return new Answered(clients.bootstrapServers(), kafka.brokers());
         }
         // the addresses that accepted the connection get the Kafka client's failure
         return new Unanswered(clients.bootstrapServers(), source, tried.stream()
@@ -237,15 +237,20 @@ public final class KafkaReachability {
         } catch (SocketTimeoutException e) {
             return new Tried(address, Failure.TIMED_OUT, null);
         } catch (ConnectException e) {
-            return "Connection refused".equals(e.getMessage()) ? new Tried(address, Failure.REFUSED, null)
+            // "Connection refused" (Linux, macOS), "Connection refused: connect" (Windows)
+            return e.getMessage() != null && e.getMessage().startsWith("Connection refused") ? new Tried(address, Failure.REFUSED, null)
                     : new Tried(address, Failure.NO_ROUTE, e.getMessage());
         } catch (IOException e) {
             return new Tried(address, Failure.NO_ROUTE, e.getMessage());
         }
     }
 
-    /** The cluster described by an admin client with the {@code kafka.client:} settings; the detail of a success is the broker count. */
-    private static Tried describeCluster(KafkaClients clients) throws InterruptedException {
+    /** What the admin client got: the brokers, or a failure with its detail. */
+    private record Described(int brokers, Failure failure, String detail) {
+    }
+
+    /** The cluster described by an admin client with the {@code kafka.client:} settings. */
+    private static Described describeCluster(KafkaClients clients) throws InterruptedException {
         Map<String, Object> props = clients.properties();
         int ms = (int) KAFKA_TIMEOUT.toMillis();
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
@@ -258,17 +263,17 @@ public final class KafkaReachability {
             admin = Admin.create(props);
         } catch (KafkaException e) {
             // settings the client cannot start with (a truststore that is not there, a bad JAAS line)
-            return new Tried(clients.bootstrapServers(), Failure.KAFKA_ERROR, describe(e));
+            return new Described(0, Failure.KAFKA_ERROR, describe(e));
         }
         try {
             // the call ends by itself within timeoutMs
             int brokers = admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms)).nodes().get().size();
-            return new Tried(clients.bootstrapServers(), null, Integer.toString(brokers));
+            return new Described(brokers, null, null);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof TimeoutException) {
-                return new Tried(clients.bootstrapServers(), Failure.NO_KAFKA_ANSWER, null);
+                return new Described(0, Failure.NO_KAFKA_ANSWER, null);
             }
-            return new Tried(clients.bootstrapServers(), Failure.KAFKA_ERROR, describe(e.getCause()));
+            return new Described(0, Failure.KAFKA_ERROR, describe(e.getCause()));
         } finally {
             admin.close(Duration.ZERO);
         }

@@ -3,7 +3,13 @@ package io.dimstream.app.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link KafkaReachability} against a real broker with a PLAINTEXT and a SASL_PLAINTEXT listener
  * ({@link KafkaSecurityIT#startWithSasl}): each listener answers a client with its settings; a
  * client whose security settings do not match the listener, or whose password is wrong, gets the
- * message naming the security settings to check, compared whole.
+ * message naming the security settings to check, compared whole. A wait that began while the
+ * broker was down ends with the line saying it answered once it is back.
  */
 class KafkaReachabilityIT {
 
@@ -66,5 +73,48 @@ class KafkaReachabilityIT {
             assertThat(message(new KafkaClients(plain, Map.of("security.protocol", "SSL")))).isEqualTo(unanswered(plain,
                     "accepts TCP connections, but no Kafka answer came within 5 s.", NOT_KAFKA_ADVICE));
         }
+    }
+
+    @Test
+    void aWaitForeverEndsWhenTheBrokerComesBackSayingAtWhichAttempt(@TempDir Path dir) throws Exception {
+        Path logDir = dir.resolve("kafka");
+        String bootstrap;
+        try (EmbeddedKafka first = EmbeddedKafka.start(logDir)) {
+            bootstrap = first.bootstrapServers();
+        }
+        List<String> lines = new CopyOnWriteArrayList<>();
+        KafkaWait forever = KafkaWait.parse("--kafka-wait", KafkaWait.FOREVER);
+        CompletableFuture<KafkaReachability.Answered> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return forever.await(KafkaClients.of(bootstrap), SOURCE, lines::add, Duration.ofMillis(300));
+            } catch (InterruptedException | KafkaWait.GaveUp e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (lines.size() < 2) {
+            Thread.sleep(20);
+        }
+
+        // the same log directory: the same port
+        try (EmbeddedKafka again = EmbeddedKafka.start(logDir)) {
+            assertThat(again.bootstrapServers()).isEqualTo(bootstrap);
+            assertThat(waiting.get(1, TimeUnit.MINUTES)).isEqualTo(new KafkaReachability.Answered(bootstrap, 1));
+        }
+
+        List<String> expected = new ArrayList<>();
+        expected.add("kafka: " + unanswered(bootstrap, "TCP connection refused (nothing listens on that port).",
+                "Check: that the broker runs, and that %1$s is one of its listeners (the broker's listeners setting) and the "
+                        + "host and port in kafka.bootstrap-servers.")
+                + "\nTrying again every 0.3 s until it answers (--kafka-wait forever; Ctrl-C stops).");
+        // while the broker starts, its port refuses, or accepts before it answers as Kafka
+        for (int attempt = 2; attempt < lines.size(); attempt++) {
+            String line = lines.get(attempt - 1);
+            expected.add(line.endsWith("(nothing listens on that port)")
+                    ? "kafka: attempt " + attempt + ": no answer: " + bootstrap + ": TCP connection refused (nothing listens on that port)"
+                    : "kafka: attempt " + attempt + ": no answer: " + bootstrap + ": accepts TCP connections, but no Kafka answer came "
+                    + "within 5 s");
+        }
+        expected.add("kafka: attempt " + lines.size() + ": " + bootstrap + " answered (1 broker)");
+        assertThat(lines).containsExactlyElementsOf(expected);
     }
 }
