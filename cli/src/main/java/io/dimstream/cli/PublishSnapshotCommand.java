@@ -1,7 +1,7 @@
 package io.dimstream.cli;
 
 import io.dimstream.app.kafka.KafkaClients;
-
+import io.dimstream.app.kafka.KafkaWait;
 import io.dimstream.app.snapshot.SnapshotPublisher;
 import io.dimstream.config.ConfigException;
 import io.dimstream.config.DimstreamConfig;
@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
                 "then an end-of-slice marker goes to every partition. Keys absent from the slice are deleted at --at.",
                 "The whole file is checked first: with any bad line nothing is published.",
                 "Exit 0 when published; 2 for a bad config, entity, instant or input (nothing sent);",
-                "1 when Kafka failed part-way (a slice without all its markers deletes nothing: publish it again)."})
+                "1 when Kafka failed part-way (a slice without all its markers deletes nothing: publish it again).",
+                "Exit 69 when Kafka did not answer within --kafka-wait (nothing sent)."})
 final class PublishSnapshotCommand implements Callable<Integer> {
 
     @Spec
@@ -53,6 +54,14 @@ final class PublishSnapshotCommand implements Callable<Integer> {
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
             description = "the Kafka cluster (default: kafka.bootstrap-servers of the config; required when that is \"embedded\")")
     String bootstrapServers;
+
+    @Option(names = KafkaCheck.OPTION, paramLabel = "DURATION|forever", defaultValue = "PT30S",
+            converter = KafkaCheck.WaitConverter.class,
+            description = "How long to keep trying when Kafka does not answer: the first failure is printed with what was "
+                    + "tried and what to check, then Kafka is tried again every 5 s with a line each, until it answers or "
+                    + "DURATION (ISO-8601) has passed; then the command exits with status " + CliFailure.KAFKA_UNREACHABLE
+                    + ", nothing sent. PT0S exits after the first try, forever never gives up. Default: ${DEFAULT-VALUE}.")
+    KafkaWait kafkaWait;
 
     @Override
     public Integer call() throws Exception {
@@ -92,7 +101,10 @@ final class PublishSnapshotCommand implements Callable<Integer> {
             if (!clientProblems.isEmpty()) {
                 throw new CliFailure(CliFailure.USAGE, String.join("; ", clientProblems), null);
             }
-            try (KafkaProducer<byte[], byte[]> producer = SnapshotPublisher.producer(new KafkaClients(bootstrap, client))) {
+            KafkaClients clients = new KafkaClients(bootstrap, client);
+            KafkaCheck.await(spec, clients, bootstrapServers != null ? "--bootstrap-servers" : "kafka.bootstrap-servers", kafkaWait,
+                    "nothing was published");
+            try (KafkaProducer<byte[], byte[]> producer = SnapshotPublisher.producer(clients)) {
                 done = SnapshotPublisher.publish(producer, e.topic(), e.name(), slice, rows);
             } catch (ExecutionException | KafkaException ex) {
                 Throwable cause = ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;

@@ -1,7 +1,10 @@
 package io.dimstream.cli;
 
+import io.dimstream.app.kafka.KafkaClients;
+import io.dimstream.app.kafka.KafkaWait;
 import io.dimstream.config.ConfigException;
 import io.dimstream.config.DimstreamConfig;
+import io.dimstream.config.model.KafkaConfig;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.jobs.JobState;
@@ -48,7 +51,8 @@ import picocli.CommandLine.Spec;
                 "executes it and resumes it after a restart; the admin UI shows its progress.",
                 "A shadow rebuild with --no-swap stops READY before its swap: --diff JOB shows what",
                 "the swap would change, --swap JOB swaps it in, --discard JOB drops the shadow.",
-                "Exit 0 queued (with --wait: succeeded or READY), 1 failed, 3 cancelled, 2 not queued or refused."})
+                "Exit 0 queued (with --wait: succeeded or READY), 1 failed, 3 cancelled, 2 not queued or refused.",
+                "Exit 69 when Kafka did not answer within --kafka-wait (nothing queued)."})
 final class ReplayCommand implements Callable<Integer> {
 
     static final int CANCELLED = 3;
@@ -112,6 +116,15 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--user", paramLabel = "NAME", description = "who asks, for the audit log; default: cli:<OS user>")
     String user;
 
+    @Option(names = KafkaCheck.OPTION, paramLabel = "DURATION|forever", defaultValue = "PT30S",
+            converter = KafkaCheck.WaitConverter.class,
+            description = "Before a job is queued, the config's Kafka (the job reads its topic there) must answer: the first "
+                    + "failure is printed with what was tried and what to check, then Kafka is tried again every 5 s with a line "
+                    + "each, until it answers or DURATION (ISO-8601) has passed; then the command exits with status "
+                    + CliFailure.KAFKA_UNREACHABLE + ", nothing queued. PT0S exits after the first try, forever never gives up. "
+                    + "Not checked with kafka.bootstrap-servers: embedded. Default: ${DEFAULT-VALUE}.")
+    KafkaWait kafkaWait;
+
     @Option(names = "--poll", defaultValue = "PT1S", hidden = true)
     Duration poll;
 
@@ -164,6 +177,7 @@ final class ReplayCommand implements Callable<Integer> {
             if (noSwap && into != ReplayTarget.SHADOW) {
                 throw new CliFailure(CliFailure.USAGE, "--no-swap: only with --target shadow (a live replay has no swap)", null);
             }
+            awaitKafka(cfg);
             String who = who();
             PrintWriter out = spec.commandLine().getOut();
             try (Databases.Handle db = CommandSupport.openDatabase(cfg.postgres())) {
@@ -183,6 +197,24 @@ final class ReplayCommand implements Callable<Integer> {
                         + " (SQL state " + ex.getSQLState() + ")", ex);
             }
         });
+    }
+
+    /**
+     * Waits for the config's Kafka as {@code --kafka-wait} says: the job reads its topic there. Not
+     * for an embedded broker (it runs inside the 'dimstream run' that executes the job) or a config
+     * without one.
+     */
+    private void awaitKafka(DimstreamConfig cfg) {
+        KafkaConfig kafka = cfg.kafka().orElse(null);
+        if (kafka == null || kafka.embedded()) {
+            return;
+        }
+        List<String> problems = KafkaClients.problems(kafka.client());
+        if (!problems.isEmpty()) {
+            throw new CliFailure(CliFailure.USAGE, String.join("; ", problems), null);
+        }
+        KafkaCheck.await(spec, KafkaClients.of(kafka.bootstrapServers(), kafka), "kafka.bootstrap-servers", kafkaWait,
+                "the job was not queued");
     }
 
     private int waitFor(ReplayJobs jobs, long id, PrintWriter out) throws SQLException, InterruptedException {

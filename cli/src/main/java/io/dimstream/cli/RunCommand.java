@@ -1,11 +1,14 @@
 package io.dimstream.cli;
 
+import io.dimstream.app.kafka.KafkaClients;
+import io.dimstream.app.kafka.KafkaWait;
 import io.dimstream.app.metrics.MetricsHttpServer;
 import io.dimstream.app.service.SupervisedService;
 import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.keys.ConfigKeys;
 import io.dimstream.config.keys.ConfigKeys.ServiceReplayKeys;
 import io.dimstream.config.DimstreamConfig;
+import io.dimstream.config.model.KafkaConfig;
 import io.dimstream.config.model.ServiceConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -86,6 +89,15 @@ final class RunCommand implements Callable<Integer> {
                     "systemd, Kubernetes); default: ${DEFAULT-VALUE}"})
     boolean exitWhenNotLive;
 
+    @Option(names = KafkaCheck.OPTION, paramLabel = "DURATION|forever", defaultValue = KafkaWait.FOREVER,
+            converter = KafkaCheck.WaitConverter.class,
+            description = "How long to keep trying when Kafka does not answer at start: the first failure is printed with "
+                    + "what was tried and what to check, then Kafka is tried again every 5 s with a line each, until it answers "
+                    + "or DURATION (ISO-8601, e.g. PT2M) has passed; then the command exits with status "
+                    + CliFailure.KAFKA_UNREACHABLE + ". PT0S exits after the first try, forever never gives up. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    KafkaWait kafkaWait;
+
     /** The exit status of a service that is no longer live (EX_SOFTWARE). */
     static final int EXIT_NOT_LIVE = 70;
 
@@ -103,6 +115,7 @@ final class RunCommand implements Callable<Integer> {
             out.println("effective config (" + config + "):");
             out.println(cfg.describeMasked());
             out.flush();
+            awaitKafka(cfg);
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             String id = "none".equals(instanceId) ? null : instanceId != null ? instanceId : defaultInstanceId(dataDir);
             ServiceOptions options = ServiceOptions.of(dataDir, cfg.service()).withInstanceId(id);
@@ -140,6 +153,18 @@ final class RunCommand implements Callable<Integer> {
             stopped.await();
             return 0;
         });
+    }
+
+    /**
+     * Waits for the config's Kafka as {@code --kafka-wait} says, before anything starts; not for an
+     * embedded broker, nor when the Kafka section is missing or wrong (the service's start says why).
+     */
+    private void awaitKafka(DimstreamConfig cfg) {
+        KafkaConfig kafka = cfg.kafka().orElse(null);
+        if (kafka != null && !kafka.embedded() && KafkaClients.problems(kafka.client()).isEmpty()) {
+            KafkaCheck.await(spec, KafkaClients.of(kafka.bootstrapServers(), kafka), "kafka.bootstrap-servers", kafkaWait,
+                    "dimstream did not start");
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.dimstream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dimstream.app.kafka.EmbeddedKafka;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * No secret reaches what a verb prints (review M3, hostile check 20): each verb runs in a child
  * JVM, as an operator runs it, and everything it writes, stdout, stderr and the log lines (DEBUG
  * included), is searched. The database URL carries {@code password=} and {@code sslpassword=}
- * and points at a closed port, so the start fails and the failure is printed too; an Avro entity's
+ * and points at a closed port, so the start fails and the failure is printed too (Kafka is a real
+ * broker: {@code run} waits for Kafka before it opens the database); an Avro entity's
  * {@code deserializer-config} holds the registry's {@code basic.auth.user.info} from the
  * environment.
  */
@@ -32,14 +36,26 @@ class SecretsInOutputTest {
             + "&sslpassword=" + SSL_SECRET;
     private static final String MASKED_URL = "jdbc:postgresql://127.0.0.1:1/dim?user=dim&password=****&sslpassword=****";
 
+    private static EmbeddedKafka kafka;
+
     @TempDir
     Path dir;
     private Path config;
 
+    @BeforeAll
+    static void startKafka() {
+        kafka = EmbeddedKafka.start();
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        kafka.close();
+    }
+
     @BeforeEach
     void writeConfig() throws IOException {
         config = Files.writeString(dir.resolve("dimstream.yml"), """
-                kafka: {bootstrap-servers: "127.0.0.1:1"}
+                kafka: {bootstrap-servers: "%s"}
                 postgres:
                   url: "%s"
                 entities:
@@ -55,7 +71,7 @@ class SecretsInOutputTest {
                       basic.auth.user.info: "${REGISTRY_USER_INFO}"
                 admin:
                   users: [{name: alice, role: admin, password: "${ADMIN_PASSWORD}"}]
-                """.formatted(URL));
+                """.formatted(kafka.bootstrapServers(), URL));
     }
 
     /** What a child JVM running {@code dimstream ARGS} printed: exit code, stdout, stderr. */

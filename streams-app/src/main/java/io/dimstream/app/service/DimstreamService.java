@@ -97,7 +97,9 @@ public final class DimstreamService implements AutoCloseable {
     }
 
     /**
-     * Starts the parts one step after the other: (the embedded broker,) the database and the
+     * Starts the parts one step after the other: (the embedded broker, or a check that the
+     * config's Kafka answers, {@link StartSteps#checkKafka}: within 10 s instead of a client's
+     * "Timed out waiting for a node assignment" after a minute or more,) the database and the
      * entities' shapes and tables, the topics (and the upgrade of older changes topics), Kafka
      * Streams, the sink and the memory pruning, the admin workers, the health monitor. When a step
      * fails, what had started is closed in reverse order.
@@ -113,6 +115,8 @@ public final class DimstreamService implements AutoCloseable {
                 kafka = EmbeddedKafka.start(options.dataDir().resolve("kafka"));
                 started.add(kafka);
                 bootstrap = kafka.bootstrapServers();
+            } else {
+                StartSteps.checkKafka(KafkaClients.of(bootstrap, kafkaConfig));
             }
             long t0 = System.nanoTime();
             Databases.Handle db = StartSteps.openDatabase(config.postgres(), options, started);

@@ -2,6 +2,7 @@ package io.dimstream.app.service;
 
 import io.dimstream.app.health.HealthMonitor;
 import io.dimstream.app.kafka.KafkaClients;
+import io.dimstream.app.kafka.KafkaReachability;
 import io.dimstream.app.replay.DlqMirror;
 import io.dimstream.app.replay.RedriveExecutor;
 import io.dimstream.app.replay.ReplayMeters;
@@ -49,9 +50,10 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The steps {@link DimstreamService#start} takes, one method each, in the order it calls them:
- * the database (migrated) and the entities' tables, the topics and the upgrade of older changes
- * topics, Kafka Streams, the admin workers, the health monitor. Each step adds what it starts to
- * {@code started} as soon as it has started, so that a failed start closes them in reverse order.
+ * the check that Kafka answers (unless embedded), the database (migrated) and the entities'
+ * tables, the topics and the upgrade of older changes topics, Kafka Streams, the admin workers, the
+ * health monitor. Each step adds what it starts to {@code started} as soon as it has started, so
+ * that a failed start closes them in reverse order.
  */
 final class StartSteps {
 
@@ -59,6 +61,18 @@ final class StartSteps {
     private static final Duration HEALTH_PROBE_INTERVAL = Duration.ofSeconds(5);
 
     private StartSteps() {
+    }
+
+    /**
+     * The config's Kafka answers ({@link KafkaReachability}, once: waiting for it is the caller's,
+     * {@code run --kafka-wait}).
+     *
+     * @throws IllegalStateException with what was tried at each bootstrap address and what to check
+     */
+    static void checkKafka(KafkaClients clients) throws InterruptedException {
+        if (KafkaReachability.probe(clients, "kafka.bootstrap-servers") instanceof KafkaReachability.Unanswered no) {
+            throw new IllegalStateException(no.message());
+        }
     }
 
     /** The database (embedded, or the config's, added to {@code started}), migrated. */

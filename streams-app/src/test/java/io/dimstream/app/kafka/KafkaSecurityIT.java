@@ -44,12 +44,13 @@ import org.junit.jupiter.api.io.TempDir;
  * the broker at all. Through it: Kafka Streams and the sink (the table equals the reference model),
  * the topic creation, the DLQ mirror (the malformed records are mirrored with reasons), the re-drive
  * producer (a re-driven record comes back through the pipeline) and the replay worker (a live replay
- * of the topic succeeds and changes nothing). A wrong password is refused at startup, naming the cause.
+ * of the topic succeeds and changes nothing). A wrong password is refused at startup, naming the cause
+ * and the settings to check ({@link KafkaReachability}).
  */
 class KafkaSecurityIT {
 
-    private static final String USER = "dimstream";
-    private static final String PASSWORD = "s3cret-\u00e4";
+    static final String USER = "dimstream";
+    static final String PASSWORD = "s3cret-\u00e4";
     private static final String TOPIC = "crm.customers_sasl";
     /** Its own entity name: the DLQ mirror and replay jobs of other ITs in this JVM's database are under theirs. */
     private static final String ENTITY = "customer_sasl";
@@ -109,7 +110,13 @@ class KafkaSecurityIT {
             DimstreamConfig wrong = config(sasl, "not-the-password", ENTITY + "_wrong", table + "_wrong");
             assertThatThrownBy(() -> DimstreamService.start(wrong, new ServiceOptions(dir.resolve("data-wrong"), "sasl-it-wrong", 3,
                     Duration.ofHours(1)), new SimpleMeterRegistry()))
-                    .hasStackTraceContaining("Authentication failed");
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("""
+                            no Kafka broker answered at %1$s (kafka.bootstrap-servers); what was tried:
+                              %1$s: accepts TCP connections, but Kafka refused the client: SaslAuthenticationException: \
+                            Authentication failed: Invalid username or password.
+                            Check: the security settings in kafka.client (security.protocol, sasl.mechanism, sasl.jaas.config, \
+                            ssl.*) against the broker's listener at %1$s, and the credentials.""".formatted(sasl));
         }
     }
 
@@ -135,7 +142,7 @@ class KafkaSecurityIT {
                 """.formatted(bootstrap, TestPostgres.jdbcUrl(), entity, TOPIC, table), "test config", Map.of("SASL_JAAS", jaas(USER, password)));
     }
 
-    private static String jaas(String user, String password) {
+    static String jaas(String user, String password) {
         return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user + "\" password=\"" + password + "\";";
     }
 
@@ -144,7 +151,7 @@ class KafkaSecurityIT {
      * The listener list names the ports, so they are chosen here and written where
      * {@link EmbeddedKafka} looks for the ports of a log directory it ran before.
      */
-    private static EmbeddedKafka startWithSasl(Path logDir, int saslPort) throws Exception {
+    static EmbeddedKafka startWithSasl(Path logDir, int saslPort) throws Exception {
         int broker = freePort();
         int controller = freePort();
         Files.createDirectories(logDir);
@@ -164,7 +171,7 @@ class KafkaSecurityIT {
                 "org.apache.kafka.common.security.plain.PlainLoginModule required user_" + USER + "=\"" + PASSWORD + "\";"));
     }
 
-    private static int freePort() throws Exception {
+    static int freePort() throws Exception {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             return s.getLocalPort();
         }
