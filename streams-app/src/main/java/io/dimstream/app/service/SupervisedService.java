@@ -33,6 +33,9 @@ public final class SupervisedService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SupervisedService.class);
 
+    /** The pause between two attempts to start the pipeline again. */
+    private static final Duration RETRY = Duration.ofSeconds(5);
+
     private final DimstreamConfig config;
     private final ServiceOptions options;
     private final MeterRegistry registry;
@@ -101,8 +104,30 @@ public final class SupervisedService implements AutoCloseable {
         long t0 = System.nanoTime();
         current.close();
         forgetBoundMeters();
-        current = DimstreamService.start(config, options, registry);
+        current = startAgain();
         LOG.info("pipeline restarted in {} ms with {} entities", (System.nanoTime() - t0) / 1_000_000, current.pipelines().size());
+    }
+
+    /**
+     * The service started again, tried every {@link #RETRY} until it starts (the database or the
+     * broker away at that moment): the closed one never stays in place. Meanwhile the health
+     * endpoints answer for the closed service (down), which a restart policy may act on.
+     */
+    private DimstreamService startAgain() {
+        while (true) {
+            try {
+                return DimstreamService.start(config, options, registry);
+            } catch (RuntimeException e) {
+                LOG.error("restarting the pipeline failed, trying again in {}: {}", RETRY, e.getMessage(), e);
+                forgetBoundMeters();
+            }
+            try {
+                Thread.sleep(RETRY.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("stopped while restarting the pipeline", e);
+            }
+        }
     }
 
     /**
