@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,11 +56,27 @@ final class TopicSetup {
         }
     }
 
+    /**
+     * The partition counts of {@code topics}. A topic just created (by this start or by another
+     * client) can be listed before the broker answering the describe knows it: that answer
+     * ({@link UnknownTopicOrPartitionException}) is asked again, for up to 10 s.
+     */
     private static Map<String, Integer> partitionCounts(Admin admin, Set<String> topics) throws ExecutionException, InterruptedException {
         Map<String, Integer> counts = new HashMap<>();
-        if (!topics.isEmpty()) {
-            admin.describeTopics(topics).allTopicNames().get().forEach((topic, d) -> counts.put(topic, d.partitions().size()));
+        if (topics.isEmpty()) {
+            return counts;
         }
-        return counts;
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                admin.describeTopics(topics).allTopicNames().get().forEach((topic, d) -> counts.put(topic, d.partitions().size()));
+                return counts;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > until) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
+        }
     }
 }
