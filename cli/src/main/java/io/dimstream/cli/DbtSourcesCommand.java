@@ -14,9 +14,9 @@ import picocli.CommandLine.Spec;
  * entities ({@link DbtSources}); reads the config only (connects to nothing), so it runs in a dbt
  * project's CI: {@code dimstream dbt-sources --config dimstream.yml > models/dimstream_sources.yml}.
  */
-@Command(name = "dbt-sources", mixinStandardHelpOptions = true, description = "Prints a dbt sources.yml (version 2) for the configured entities: each history "
-        + "table and its _current view, columns with descriptions, loaded_at freshness and the tests dimstream guarantees. "
-        + "Connects to nothing.")
+@Command(name = "dbt-sources", mixinStandardHelpOptions = true, description = {"Prints a dbt sources.yml (version 2) for the configured entities.",
+        "Each history table and its _current view, with the columns' descriptions, loaded_at freshness and the tests "
+                + "dimstream guarantees. Connects to nothing."})
 final class DbtSourcesCommand implements Callable<Integer> {
 
     @Spec

@@ -33,13 +33,13 @@ import picocli.CommandLine.Spec;
  * {@code --slice-at-from-name}) as complete snapshot slices, deletions by absence included.
  */
 @Command(name = "load", mixinStandardHelpOptions = true, resourceBundle = "io.dimstream.cli.ConfigDefaults",
-        description = {"Applies events to an entity's history table, through the same writer as the Kafka pipeline:",
-                "native JSON events (.jsonl), the rows of a .csv or .parquet file, or the rows of a query (--query);",
-                "with --slice-at, or a directory and --slice-at-from-name, rows as complete snapshot slices",
-                "of a mode: snapshot entity (keys absent from a slice are deleted at its instant).",
+        description = {"Applies events to an entity's history table, through the same writer as the Kafka pipeline.",
+                "It reads native JSON events (.jsonl), the rows of a .csv or .parquet file, or the rows of a query (--query); "
+                        + "with --slice-at, or a directory and --slice-at-from-name, rows as complete snapshot slices of a "
+                        + "mode: snapshot entity (keys absent from a slice are deleted at its instant).",
                 "Prints what happened to the events, then each refused line or row with its reason.",
-                "Exit 0 when it ran (even with refused lines); 2 for a bad config or option, a missing input",
-                "or an unreachable database; 1 when it failed part-way (committed batches stay)."})
+                "Exit 0 when it ran (even with refused lines); 2 for a bad config or option, a missing input or an "
+                        + "unreachable database; 1 when it failed part-way (committed batches stay)."})
 final class LoadCommand implements Callable<Integer> {
 
     @Spec
@@ -52,10 +52,10 @@ final class LoadCommand implements Callable<Integer> {
     String entity;
 
     @Option(names = "--input", paramLabel = "FILE|DIR",
-            description = {"what to load, by its extension: .jsonl (also .ndjson): native events, one JSON object per line: "
+            description = "what to load, by its extension: .jsonl (also .ndjson): native events, one JSON object per line: "
                     + "{\"op\": \"upsert\"|\"delete\", \"event_time\": \"...Z\", \"data\": {...}}; .csv (a header line; also "
-                    + ".csv.gz), .parquet: rows of the entity's columns by name",
-                    "a directory: snapshot slices, one file each, with --slice-at-from-name"})
+                    + ".csv.gz), .parquet: rows of the entity's columns by name; a directory: snapshot slices, one file each, "
+                    + "with --slice-at-from-name")
     Path input;
 
     @Option(names = "--query", paramLabel = "SQL", description = "rows from this query on --source-jdbc instead of a file, streamed")
