@@ -90,7 +90,8 @@ class PagesTest {
                     + "," + version(2, "2025-02-01T00:00:00Z", "'2025-03-01T00:00:00Z'", false, false, rows.get(1), "'a@x.io'", "'Lyon'", 2, "'city','last_login'", 2)
                     + "," + version(3, "2025-03-01T00:00:00Z", "'2025-04-01T00:00:00Z'", false, true, rows.get(2), "'a@x.io'", "'Lyon'", 2, "", 3)
                     + "," + version(4, "2025-04-01T00:00:00Z", "null", true, false, rows.get(3), "'b@x.io'", "'Lyon'", 3, "'email','last_login'", 4)
-                    + "]},'window':{'from':'2025-01-01T00:00:00Z','to':'" + now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + "'},"
+                    // the open v4 began long before the test's now: the window ends a tenth of the 90 days' history after it
+                    + "]},'window':{'from':'2025-01-01T00:00:00Z','to':'2025-04-10T00:00:00Z'},"
                     + "'a':null,'b':null,'compare':null,'quarantined':[],'dead_lettered':[],'message':null}"));
             assertThat(actual).isEqualTo(expected);
         });
