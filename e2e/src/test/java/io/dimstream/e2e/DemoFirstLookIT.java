@@ -236,5 +236,9 @@ class DemoFirstLookIT {
         }
         assertThat(tall).as("rows taller than eight lines of " + line + " px").isEmpty();
         assertThat(tableHeight).isLessThan(50 * (8 * line + 12));
+        // the whole page: the table's bound plus 1,500 px for the rest (heading, notes, the empty rejects and gaps
+        // tables): under 10,000 px at 19.6 px a line, where a value a character per line made it 15,000
+        long page = ((Number) demo.driver.executeScript("return document.documentElement.scrollHeight;")).longValue();
+        assertThat((double) page).as("the DLQ page's height, its table " + tableHeight + " px").isLessThan(50 * (8 * line + 12) + 1500);
     }
 }
