@@ -126,13 +126,14 @@ public final class Trends {
             Instant after = last.plus(w.length.dividedBy(10));
             boolean toNow = !after.isBefore(now);
             Instant end = w.endFor(toNow ? now : after);
-            if (!first.isBefore(end.minus(w.length)) || w == all[all.length - 1]) {
+            boolean holds = !first.isBefore(end.minus(w.length));
+            if (holds || w == all[all.length - 1]) {
                 String span = "the sink's batches, from " + ValueText.seconds(first) + " to " + ValueText.seconds(last);
+                String why = holds ? "the smallest window that holds " + span : "the longest window; it holds the latest of " + span;
                 String note = toNow
-                        ? "Showing the last " + w.param + ": the smallest window that holds " + span + "."
+                        ? "Showing the last " + w.param + ": " + why + "."
                         : "Showing " + w.param + " ending at " + ValueText.seconds(end) + ", not now (" + ValueText.seconds(now)
-                                + "): the latest batch of the sink is at " + ValueText.seconds(last) + ", and this is the smallest window that holds "
-                                + span + ".";
+                                + "): the latest batch of the sink is at " + ValueText.seconds(last) + ", and this is " + why + ".";
                 return new Choice(w, end, note);
             }
         }

@@ -49,8 +49,8 @@ class TrendsWindowTest {
 
     @Test
     void batchesOverMoreThanAWeekTakeTheWeekEndingAfterTheLast() {
-        Choice c = Trends.fit(t("2026-01-01T00:00:00Z"), t("2026-01-10T00:00:00Z"), t("2026-01-10T00:30:00Z"));
-        assertThat(c.window()).isEqualTo(Window.D7);
-        assertThat(c.end()).isEqualTo(t("2026-01-10T02:00:00Z"));
+        assertThat(Trends.fit(t("2026-01-01T00:00:00Z"), t("2026-01-10T00:00:00Z"), t("2026-01-10T00:30:00Z"))).isEqualTo(new Choice(
+                Window.D7, t("2026-01-10T02:00:00Z"), "Showing the last 7d: the longest window; it holds the latest of the sink's "
+                        + "batches, from 2026-01-01T00:00:00Z to 2026-01-10T00:00:00Z."));
     }
 }
