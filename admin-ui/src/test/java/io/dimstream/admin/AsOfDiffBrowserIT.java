@@ -224,14 +224,17 @@ class AsOfDiffBrowserIT {
                 .containsExactly("a1 → a2", "Oslo → Lima");
         shots("diff-defaults");
 
-        // the drill-down: K1's history in the diff's window
+        // the drill-down: K1's history in the diff's window and a tenth of it after
         driver.findElement(By.linkText("[K1]")).click();
         await().until(d -> !d.findElements(By.id("key-title")).isEmpty());
         assertThat(driver.getCurrentUrl()).endsWith(
-                "/history/stepper?k=K1&from=2025-03-02T00%3A00%3A00Z&to=2025-03-03T00%3A00%3A00Z");
+                "/history/stepper?k=K1&from=2025-03-02T00%3A00%3A00Z&to=2025-03-03T02%3A24%3A00Z");
         assertThat(driver.findElement(By.id("key-title")).getText()).isEqualTo("id = K1 · 2 versions");
         assertThat(driver.findElement(By.id("window-from")).getText()).isEqualTo("2025-03-02T00:00:00Z");
-        assertThat(driver.findElement(By.id("window-to")).getText()).isEqualTo("2025-03-03T00:00:00Z");
+        assertThat(driver.findElement(By.id("window-to")).getText()).isEqualTo("2025-03-03T02:24:00Z");
+        // both versions drawn: K1's change at the diff's to (its default, the latest change) is in the window
+        assertThat(driver.findElements(By.cssSelector("#version-lane rect")).stream().map(r -> r.getAttribute("data-first")).toList())
+                .containsExactly("1", "2");
         List<List<String>> versions = driver.findElements(By.cssSelector("#versions tbody tr")).stream()
                 .map(r -> r.findElements(By.tagName("td")).stream().skip(2).limit(6).map(WebElement::getText).toList())
                 .toList();

@@ -34,7 +34,7 @@ import java.util.Map;
  * {@code /diff/customer} is "the last day of changes". The page says which it chose and why. On top,
  * a summary over every key (never truncated): keys added, removed, changed, and per attribute column
  * how many keys changed it. Each key links to its history page zoomed to the window between the
- * two instants.
+ * two instants and a tenth of it after (a version starting at {@code to} is drawn).
  */
 public final class DiffPage {
 
@@ -92,7 +92,9 @@ public final class DiffPage {
         s.changedByColumn().forEach((c, n) -> perColumn.add(new ColumnCount(c, n)));
         Summary summary = new Summary(s.added(), s.removed(), s.changed(), perColumn);
         Diff d = queries.diff(e, from, to, MAX_ENTRIES);
-        String window = "&from=" + enc(from.toString()) + "&to=" + enc(to.toString());
+        // the history window: the diff's, and a tenth of it after to, so a change at to (the default) is drawn
+        Instant linkTo = to.plus(Duration.between(from, to).dividedBy(10)).truncatedTo(ChronoUnit.SECONDS);
+        String window = "&from=" + enc(from.toString()) + "&to=" + enc(linkTo.toString());
         List<Entry> added = new ArrayList<>();
         for (VersionRow r : d.added()) {
             added.add(new Entry(r.key(), link(r, window), null, r.attributes(), List.of()));
