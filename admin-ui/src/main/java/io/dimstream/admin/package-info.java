@@ -38,8 +38,16 @@
  *       so every {@code ${...}} is escaped for where it stands and no template uses {@code $unsafe}.
  *       The layout takes a {@code Content}; each page one model record. Presentation geometry (the
  *       history's SVG timeline) is computed in Java ({@code history.Timeline}) from the data, the
- *       URL's window and the clock (an open version runs to now), and drawn by the template; its
- *       zoom and pan are links, so every state is a URL.</li>
+ *       URL's window and the clock, and drawn by the template; its zoom and pan are links, so every
+ *       state is a URL.</li>
+ *   <li><b>Opening on the data</b>: a page without instants in its URL opens where the data's
+ *       changes are, not on the clock alone, and says so in words: the history's default window
+ *       fits the key's versions (an open version runs to now only while now is near them,
+ *       {@code Timeline.defaultWindow}; zoom centres on the middle version start), the diff compares
+ *       the day before the table's latest change with it ({@code DiffPage}), the dashboard's charts
+ *       take the smallest window holding the sink's recorded batches ({@code Trends.fit}). Wide tables
+ *       scroll in their own box; DLQ values fold past {@code BytesText.INLINE_CHARS} characters and
+ *       wrap in columns of a readable least width, so 50 records stay a page, not 15,000 px.</li>
  *   <li><b>No inline script or style</b>: CSS, htmx (webjar) and the history page's timeline script
  *       ({@code static/history.js}, an enhancement only: the hover and keyboard readout, drag-to-zoom
  *       that navigates to the dragged window's URL; it sets SVG attributes, never a style

@@ -133,7 +133,9 @@ class ActionsPagesTest {
             Browser b = new Browser(client.getOrigin());
             b.login("vera", ActionsFixture.VIEWER_PASSWORD);
             String page = b.get("/dlq?entity=ledger").body();
-            assertThat(page).contains("<td class=\"bytes\" data-encoding=\"utf-8\">" + "x".repeat(2047) + "<span class=\"meta\" id=\"value-cut-"
+            // folded behind its first 240 characters, the whole preview one click away
+            assertThat(page).contains("<td class=\"bytes value\" data-encoding=\"utf-8\"><details><summary>" + "x".repeat(160)
+                    + "… <span class=\"meta\">(all 2047 characters)</span></summary>" + "x".repeat(2047) + "</details><span class=\"meta\" id=\"value-cut-"
                     + id + "\">… first 2048 of 1040000 bytes: <a href=\"/dlq/" + id + "/value\">download the whole value</a></span></td>");
             assertThat(page.length()).isLessThan(20_000);
 
@@ -189,10 +191,10 @@ class ActionsPagesTest {
             assertThat(api).isEqualTo(expected);
 
             String page = b.get("/dlq?entity=journal").body();
-            assertThat(page).contains("<td>" + html(ActionsFixture.XSS_ERROR) + "</td>")
-                    .contains("<td class=\"bytes\" data-encoding=\"utf-8\">" + html(ActionsFixture.XSS_VALUE) + "</td>")
+            assertThat(page).contains("<td class=\"reason\">" + html(ActionsFixture.XSS_ERROR) + "</td>")
+                    .contains("<td class=\"bytes value\" data-encoding=\"utf-8\">" + html(ActionsFixture.XSS_VALUE) + "</td>")
                     .contains("<td>fin.journal p1 @7</td>")
-                    .contains("<td class=\"bytes\" data-encoding=\"null\">NULL</td>\n  <td class=\"bytes\" data-encoding=\"hex\">00ff10</td>\n"
+                    .contains("<td class=\"bytes\" data-encoding=\"null\">NULL</td>\n  <td class=\"bytes value\" data-encoding=\"hex\">00ff10</td>\n"
                             + "  <td class=\"bytes\">bin=fe<br>empty=NULL<br></td>")
                     .contains("<td><span class=\"null\">unknown</span></td>")
                     .contains("id=\"redrive-" + r1 + "\"").contains("id=\"redrive-" + r2 + "\"").doesNotContain("id=\"redrive-" + r3 + "\"")
@@ -284,11 +286,12 @@ class ActionsPagesTest {
                     + gaps.get(0).detectedAt() + "'}]"));
 
             String page = b.get("/dlq?entity=ledger").body();
-            assertThat(page).contains("<tr data-id=\"" + rows.get(1).id() + "\"><td>" + rows.get(1).id() + "</td><td>ledger</td><td>"
+            assertThat(page).contains("<tr data-id=\"" + rows.get(1).id() + "\"><td>" + rows.get(1).id() + "</td><td>ledger</td><td class=\"reason\">"
                             + html("PostgreSQL refused the event: ERROR: new row violates check constraint \"no_<b>\"")
                             + "</td><td>23514</td>\n  <td>dimstream.ledger.changes p1 @17</td><td>svc-sink</td>")
-                    .contains("<td>dimstream.ledger.changes p0 @4</td><td>svc-sink</td>\n  <td class=\"bytes\" data-encoding=\"utf-8\">"
-                            + "v".repeat(2048) + "<span class=\"meta\">… first 2048 of 3000 bytes</span></td>")
+                    .contains("<td>dimstream.ledger.changes p0 @4</td><td>svc-sink</td>\n  <td class=\"bytes value\" data-encoding=\"utf-8\">"
+                            + "<details><summary>" + "v".repeat(160) + "… <span class=\"meta\">(all 2048 characters)</span></summary>"
+                            + "v".repeat(2048) + "</details><span class=\"meta\">… first 2048 of 3000 bytes</span></td>")
                     .contains("<td>dimstream.ledger.changes p2</td><td>[0, 40)</td><td>svc-sink</td>")
                     .doesNotContain("no_<b>");
             assertThat(b.get("/").body())

@@ -198,16 +198,19 @@ class AsOfDiffBrowserIT {
 
     @Test
     @Order(2)
-    void theDiffDefaultsToYesterdayVersusNowSummarisesAndDrillsDownToAKey() throws Exception {
+    void theDiffDefaultsToTheLastDayOfChangesSummarisesAndDrillsDownToAKey() throws Exception {
         driver.get(admin.url() + "diff/stepper");
         await().until(d -> !d.findElements(By.id("diff-summary")).isEmpty());
-        // the defaults, filled in the form: a day before the (fixed) now, and now (as the server
-        // wrote them; the input's own value drops the ":00" seconds)
-        assertThat(driver.findElement(By.id("from")).getDomAttribute("value")).isEqualTo("2025-03-02T12:00:00");
-        assertThat(driver.findElement(By.id("to")).getDomAttribute("value")).isEqualTo("2025-03-03T12:00:00");
-        assertThat(driver.findElement(By.id("from")).getDomProperty("value")).isEqualTo("2025-03-02T12:00");
+        // the defaults, filled in the form: the latest change (2025-03-03, before the fixed now) and a
+        // day before it (as the server wrote them; the input's own value drops the ":00" seconds)
+        assertThat(driver.findElement(By.id("from")).getDomAttribute("value")).isEqualTo("2025-03-02T00:00:00");
+        assertThat(driver.findElement(By.id("to")).getDomAttribute("value")).isEqualTo("2025-03-03T00:00:00");
+        assertThat(driver.findElement(By.id("from")).getDomProperty("value")).isEqualTo("2025-03-02T00:00");
         assertThat(driver.findElement(By.id("diff-window")).getText())
-                .isEqualTo("Comparing 2025-03-02T12:00:00Z with 2025-03-03T12:00:00Z.");
+                .isEqualTo("Comparing 2025-03-02T00:00:00Z with 2025-03-03T00:00:00Z.");
+        assertThat(driver.findElement(By.id("diff-default")).getText()).isEqualTo("From is a day before to. To is the table's latest "
+                + "change, at 2025-03-03T00:00:00Z (now is 2025-03-03T12:00:00Z): the table is the same from then to now, so this "
+                + "shows its last day of changes.");
         assertThat(driver.findElement(By.cssSelector("#diff-summary .diff-counts")).getText())
                 .isEqualTo("Keys added: 1 · keys removed: 1 · keys changed: 2");
         assertThat(rows("diff-summary-table")).containsExactly("email 1", "city 1");
@@ -221,14 +224,17 @@ class AsOfDiffBrowserIT {
                 .containsExactly("a1 → a2", "Oslo → Lima");
         shots("diff-defaults");
 
-        // the drill-down: K1's history in the diff's window
+        // the drill-down: K1's history in the diff's window and a tenth of it after
         driver.findElement(By.linkText("[K1]")).click();
         await().until(d -> !d.findElements(By.id("key-title")).isEmpty());
         assertThat(driver.getCurrentUrl()).endsWith(
-                "/history/stepper?k=K1&from=2025-03-02T12%3A00%3A00Z&to=2025-03-03T12%3A00%3A00Z");
+                "/history/stepper?k=K1&from=2025-03-02T00%3A00%3A00Z&to=2025-03-03T02%3A24%3A00Z");
         assertThat(driver.findElement(By.id("key-title")).getText()).isEqualTo("id = K1 · 2 versions");
-        assertThat(driver.findElement(By.id("window-from")).getText()).isEqualTo("2025-03-02T12:00:00Z");
-        assertThat(driver.findElement(By.id("window-to")).getText()).isEqualTo("2025-03-03T12:00:00Z");
+        assertThat(driver.findElement(By.id("window-from")).getText()).isEqualTo("2025-03-02T00:00:00Z");
+        assertThat(driver.findElement(By.id("window-to")).getText()).isEqualTo("2025-03-03T02:24:00Z");
+        // both versions drawn: K1's change at the diff's to (its default, the latest change) is in the window
+        assertThat(driver.findElements(By.cssSelector("#version-lane rect")).stream().map(r -> r.getAttribute("data-first")).toList())
+                .containsExactly("1", "2");
         List<List<String>> versions = driver.findElements(By.cssSelector("#versions tbody tr")).stream()
                 .map(r -> r.findElements(By.tagName("td")).stream().skip(2).limit(6).map(WebElement::getText).toList())
                 .toList();

@@ -28,7 +28,11 @@ class AsOfDiffPagesTest {
     }
 
     private void asAdmin(Case c) {
-        AdminServer server = new AdminServer(f.config, f.ds, new AdminSettings(OptionalInt.of(0), null, Clock.fixed(NOW, ZoneOffset.UTC)));
+        asAdmin(NOW, c);
+    }
+
+    private void asAdmin(Instant now, Case c) {
+        AdminServer server = new AdminServer(f.config, f.ds, new AdminSettings(OptionalInt.of(0), null, Clock.fixed(now, ZoneOffset.UTC)));
         JavalinTest.test(server.app(), (app, client) -> {
             Browser b = new Browser(client.getOrigin());
             assertThat(b.login("alice", AdminFixture.ADMIN_PASSWORD).statusCode()).isEqualTo(303);
@@ -63,6 +67,7 @@ class AsOfDiffPagesTest {
             // C1 moved from Paris to Lyon on 2025-02-01
             assertThat(section(html, "<p class=\"meta\" id=\"diff-window\">", "</section>")).isEqualTo("""
                     <p class="meta" id="diff-window">Comparing 2025-01-31T12:00:00Z with 2025-02-01T12:00:00Z.</p>
+                    <p class="meta" id="diff-default">From is a day before to. To is now: the table's latest change, at 2025-04-01T00:00:00Z, is not before now.</p>
                     <section id="diff-summary">
                       <h2>Summary</h2>
                       <p class="diff-counts">Keys added: <span class="diff-added">0</span> · keys removed: <span class="diff-removed">0</span> · keys changed: <span class="diff-changed">1</span></p>
@@ -78,7 +83,7 @@ class AsOfDiffPagesTest {
             JsonNode api = json(b.get("/api/diff/customer"));
             assertThat(api.at("/from").asText() + " " + api.at("/to").asText()).isEqualTo("2025-01-31T12:00:00Z 2025-02-01T12:00:00Z");
             assertThat(api.at("/changed")).isEqualTo(parse("[{'key':{'customer_id':'C1'},"
-                    + "'link':'?k=C1&from=2025-01-31T12%3A00%3A00Z&to=2025-02-01T12%3A00%3A00Z',"
+                    + "'link':'?k=C1&from=2025-01-31T12%3A00%3A00Z&to=2025-02-01T14%3A24%3A00Z',"
                     + "'before':{'email':'a@x.io','city':'Paris','last_login':1},'after':{'email':'a@x.io','city':'Lyon','last_login':2},"
                     + "'changed_columns':['city','last_login']}]"));
             // only "to" given: from is a day before it
@@ -86,6 +91,29 @@ class AsOfDiffPagesTest {
             assertThat(onlyTo.at("/from").asText()).isEqualTo("2025-03-09T00:00:00Z");
             assertThat(b.get("/api/diff/customer?from=2025-03-10T00:00:00Z").body())
                     .isEqualTo("{\"error\":\"from: must be before to (got from 2025-03-10T00:00:00Z, to 2025-02-01T12:00:00Z)\"}");
+        });
+    }
+
+    @Test
+    void diffWithoutInstantsLongAfterTheDataShowsTheDayBeforeTheLatestChangeAndSaysWhy() {
+        // a year after the fixture's last change (C1 back on 2025-04-01): "yesterday vs now" would be empty
+        asAdmin(Instant.parse("2026-04-01T09:30:00Z"), b -> {
+            String html = b.get("/diff/customer").body();
+            assertThat(html).contains("<input type=\"datetime-local\" step=\"1\" name=\"from\" id=\"from\" value=\"2025-03-31T00:00:00\">")
+                    .contains("<input type=\"datetime-local\" step=\"1\" name=\"to\" id=\"to\" value=\"2025-04-01T00:00:00\">")
+                    .contains("<p class=\"meta\" id=\"diff-default\">From is a day before to. To is the table's latest change, at "
+                            + "2025-04-01T00:00:00Z (now is 2026-04-01T09:30:00Z): the table is the same from then to now, so this shows "
+                            + "its last day of changes.</p>");
+            JsonNode api = json(b.get("/api/diff/customer"));
+            assertThat(api.at("/from").asText() + " " + api.at("/to").asText()).isEqualTo("2025-03-31T00:00:00Z 2025-04-01T00:00:00Z");
+            assertThat(api.at("/summary")).isEqualTo(parse("{'added':1,'removed':0,'changed':0,'columns':["
+                    + "{'column':'email','keys':0},{'column':'city','keys':0},{'column':'last_login','keys':0}]}"));
+            assertThat(api.at("/added/0/key")).isEqualTo(parse("{'customer_id':'C1'}"));
+            assertThat(api.at("/added").size()).isEqualTo(1);
+            // "to" given: it is kept, and only from is explained
+            JsonNode given = json(b.get("/api/diff/customer?to=2025-02-01T12:00:00Z"));
+            assertThat(given.at("/from").asText() + " " + given.at("/to").asText() + " " + given.at("/default_note").asText())
+                    .isEqualTo("2025-01-31T12:00:00Z 2025-02-01T12:00:00Z From is a day before to.");
         });
     }
 
@@ -105,9 +133,9 @@ class AsOfDiffPagesTest {
                       </table>
                     </section>""");
             assertThat(section(html, "<tr class=\"added\">", "</tbody>").replaceAll("\n\\s*\n", "\n")).isEqualTo("""
-                    <tr class="added"><td>added</td><td><a href="/history/customer?k=C3&amp;from=2025-02-10T00%3A00%3A00Z&amp;to=2025-04-10T00%3A00%3A00Z">[C3]</a></td>
+                    <tr class="added"><td>added</td><td><a href="/history/customer?k=C3&amp;from=2025-02-10T00%3A00%3A00Z&amp;to=2025-04-15T21%3A36%3A00Z">[C3]</a></td>
                         <td>c@x.io</td><td></td><td></td></tr>
-                        <tr class="changed-row"><td>changed</td><td><a href="/history/customer?k=C1&amp;from=2025-02-10T00%3A00%3A00Z&amp;to=2025-04-10T00%3A00%3A00Z">[C1]</a></td>
+                        <tr class="changed-row"><td>changed</td><td><a href="/history/customer?k=C1&amp;from=2025-02-10T00%3A00%3A00Z&amp;to=2025-04-15T21%3A36%3A00Z">[C1]</a></td>
                           <td class="changed">a@x.io → b@x.io</td>
                           <td>Lyon</td>
                           <td class="changed">2 → 3</td>
@@ -118,10 +146,10 @@ class AsOfDiffPagesTest {
             assertThat(d.at("/summary")).isEqualTo(parse("{'added':1,'removed':1,'changed':0,'columns':[{'column':'email','keys':0},"
                     + "{'column':'city','keys':0},{'column':'last_login','keys':0}]}"));
             assertThat(d.at("/removed")).isEqualTo(parse("[{'key':{'customer_id':'C1'},"
-                    + "'link':'?k=C1&from=2025-02-10T00%3A00%3A00Z&to=2025-03-10T00%3A00%3A00Z',"
+                    + "'link':'?k=C1&from=2025-02-10T00%3A00%3A00Z&to=2025-03-12T19%3A12%3A00Z',"
                     + "'before':{'email':'a@x.io','city':'Lyon','last_login':2},'after':null,'changed_columns':[]}]"));
             // the drill-down opens the key's history on that window
-            String history = b.get("/history/customer?k=C1&from=2025-02-10T00%3A00%3A00Z&to=2025-03-10T00%3A00%3A00Z").body();
+            String history = b.get("/history/customer" + d.at("/removed/0/link").asText()).body();
             assertThat(history).contains("<h2 id=\"key-title\">customer_id = C1 · 4 versions</h2>");
         });
     }

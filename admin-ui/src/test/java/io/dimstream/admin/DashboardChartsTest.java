@@ -124,9 +124,9 @@ class DashboardChartsTest {
 
             assertThat(html).contains("<li data-health=\"stuck\" class=\"\">stuck partitions (records left, nothing committed for 5 min): none</li>")
                     .contains("<li data-health=\"gaps\" class=\"" + (gaps > 0 ? "error" : "") + "\">skipped ranges (sink gaps): " + gaps + "</li>")
-                    .contains("<nav class=\"windows\" aria-label=\"chart window\">window: <a href=\"/?window=1h\">1h</a>".replace(
-                            "<a href=\"/?window=1h\">1h</a>", "<strong aria-current=\"page\">1h</strong>")
-                            + " <a href=\"/?window=6h\">6h</a> <a href=\"/?window=24h\">24h</a> <a href=\"/?window=7d\">7d</a>\n");
+                    .contains("<nav class=\"windows\" aria-label=\"chart window\">window: <a href=\"/?window=15m\">15m</a> "
+                            + "<strong aria-current=\"page\">1h</strong> <a href=\"/?window=6h\">6h</a> <a href=\"/?window=24h\">24h</a> "
+                            + "<a href=\"/?window=7d\">7d</a>\n");
             assertThat(html).doesNotContain("style=\"").doesNotContain("<script>");
             // the JSON twin: the buckets themselves; the broken entity's are all zeros
             var api = new com.fasterxml.jackson.databind.ObjectMapper().readTree(b.get("/api/dashboard/trends?window=1h").body());
@@ -142,7 +142,7 @@ class DashboardChartsTest {
             assertThat(rowsApi).isEqualTo(java.util.Arrays.stream(rows).boxed().toList());
             var bad = b.get("/?window=2h");
             assertThat(bad.statusCode()).isEqualTo(400);
-            assertThat(bad.body()).contains("<p class=\"error\" id=\"error-message\">window: '2h' is not one of 1h, 6h, 24h, 7d</p>");
+            assertThat(bad.body()).contains("<p class=\"error\" id=\"error-message\">window: '2h' is not one of 15m, 1h, 6h, 24h, 7d</p>");
         });
     }
 }

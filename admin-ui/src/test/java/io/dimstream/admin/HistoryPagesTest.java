@@ -154,7 +154,10 @@ class HistoryPagesTest {
                     .contains("<text class=\"tick\" x=\"913.3\" y=\"102.0\" text-anchor=\"middle\">2025-03-27</text>");
             assertThat(html).contains("<span class=\"meta\">window <span id=\"window-from\">2025-01-01T00:00:00Z</span> .. "
                     + "<span id=\"window-to\">2025-04-01T00:00:00Z</span> · ticks in days (UTC) · 3 of 3 versions in view</span>");
-            assertThat(html).contains("<a id=\"zoom-in\" href=\"/history/trail?k=K1&amp;from=2025-01-23T12%3A00%3A00Z&amp;to=2025-03-09T12%3A00%3A00Z\">zoom in (+)</a>")
+            assertThat(html).contains("<p class=\"meta\" id=\"window-note\">Showing the key's versions: from the first, at "
+                    + "2025-01-01T00:00:00Z, to now; the current version began at 2025-03-01T00:00:00Z.</p>");
+            // zoom in: half the window around the middle version's start (v2, 2025-02-01)
+            assertThat(html).contains("<a id=\"zoom-in\" href=\"/history/trail?k=K1&amp;from=2025-01-09T12%3A00%3A00Z&amp;to=2025-02-23T12%3A00%3A00Z\">zoom in (+)</a>")
                     .contains("<a id=\"pan-back\" href=\"/history/trail?k=K1&amp;from=2024-11-17T00%3A00%3A00Z&amp;to=2025-02-15T00%3A00%3A00Z\">← earlier</a>")
                     .doesNotContain("id=\"whole\"");
             // the type-1 column is not a lane: it is listed apart with the newest value

@@ -22,8 +22,8 @@ import picocli.CommandLine.Spec;
  * valid. For a deployment's pre-flight check and CI (the compose stack's config is checked with
  * {@code --offline}).
  */
-@Command(name = "config", mixinStandardHelpOptions = true, description = "Validates a config file, prints the effective config (secrets masked) and the columns "
-        + "added to each entity while running (from PostgreSQL; --offline connects to nothing).")
+@Command(name = "config", mixinStandardHelpOptions = true, description = {"Validates a config file and prints the effective config (secrets masked).",
+        "Then the columns added to each entity while running, read from PostgreSQL (--offline connects to nothing)."})
 final class ConfigCommand implements Callable<Integer> {
 
     @Spec

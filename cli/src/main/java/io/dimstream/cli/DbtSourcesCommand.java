@@ -28,10 +28,10 @@ import picocli.CommandLine.Spec;
  * there is nothing to read (an embedded database, or a database dimstream never ran in, without
  * {@code dimstream.entity_columns}), it lists the config's columns and says so on stderr.
  */
-@Command(name = "dbt-sources", mixinStandardHelpOptions = true, description = "Prints a dbt sources.yml (version 2) for the configured entities: "
-        + "each history table and its _current view, every column with its description (those added while running included, read from "
-        + "PostgreSQL), loaded_at freshness and the tests dimstream guarantees. Exits 2 when PostgreSQL cannot be read; --offline "
-        + "connects to nothing and lists the config's columns only.")
+@Command(name = "dbt-sources", mixinStandardHelpOptions = true, description = {"Prints a dbt sources.yml (version 2) for the configured entities.",
+        "Each history table and its _current view, every column with its description (those added while running included, "
+                + "read from PostgreSQL), loaded_at freshness and the tests dimstream guarantees.",
+        "Exits 2 when PostgreSQL cannot be read; --offline connects to nothing and lists the config's columns only."})
 final class DbtSourcesCommand implements Callable<Integer> {
 
     /** How long connecting, logging in and each reply may take. */

@@ -38,10 +38,10 @@ import picocli.CommandLine.Spec;
  * sample file loaded through the same path as {@code load}, with its history printed.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Runs dimstream on an embedded Kafka broker and PostgreSQL, fed by generated customer events",
-                "(creates, changes, deletes, resurrections, duplicates, late and malformed records; from half-way through",
-                "the burst a new field, preferred_channel, which becomes a column while running), prints what it did",
-                "and where to look, then keeps a trickle of events flowing until Ctrl-C.",
+        description = {"Runs dimstream on an embedded Kafka broker and PostgreSQL, fed by generated customer events.",
+                "The events are creates, changes, deletes, resurrections, duplicates, late and malformed records; from "
+                        + "half-way through the burst they carry a new field, preferred_channel, which becomes a column while "
+                        + "running. It prints what it did and where to look, then keeps a trickle of events flowing until Ctrl-C.",
                 "With --file: loads the bundled sample file into an embedded PostgreSQL and prints every history."})
 final class DemoCommand implements Callable<Integer> {
 

@@ -37,8 +37,8 @@ import picocli.CommandLine.Spec;
  * is {@link LoadTally}'s.
  */
 @Command(name = "load", mixinStandardHelpOptions = true, resourceBundle = "io.dimstream.cli.ConfigDefaults",
-        description = {"Applies events to an entity's history table through the same writer as the Kafka pipeline: native JSON "
-                + "events (.jsonl), the rows of a .csv or .parquet file, or the rows of a query (--query).",
+        description = {"Applies events to an entity's history table, through the same writer as the Kafka pipeline.",
+                "It reads native JSON events (.jsonl), the rows of a .csv or .parquet file, or the rows of a query (--query).",
                 "With --slice-at, or a directory and --slice-at-from-name, the rows are complete snapshot slices of a mode: snapshot "
                         + "entity, and keys absent from a slice are deleted at its instant.",
                 "It prints what happened to the events, then each refused line or row with its reason."},

@@ -28,11 +28,11 @@ import picocli.CommandLine.Spec;
 /** {@code dimstream publish-snapshot}: one slice of a snapshot feed, then its end-of-slice markers. */
 @Command(name = "publish-snapshot", mixinStandardHelpOptions = true,
         description = {"Publishes one slice of a mode: snapshot entity to its source topic.",
-                "Each row is stamped with --at in the entity's snapshot-time field and keyed by its business key;",
-                "then an end-of-slice marker goes to every partition. Keys absent from the slice are deleted at --at.",
+                "Each row is stamped with --at in the entity's snapshot-time field and keyed by its business key; then an "
+                        + "end-of-slice marker goes to every partition. Keys absent from the slice are deleted at --at.",
                 "The whole file is checked first: with any bad line nothing is published.",
-                "Exit 0 when published; 2 for a bad config, entity, instant or input (nothing sent);",
-                "1 when Kafka failed part-way (a slice without all its markers deletes nothing: publish it again).",
+                "Exit 0 when published; 2 for a bad config, entity, instant or input (nothing sent); 1 when Kafka failed "
+                        + "part-way (a slice without all its markers deletes nothing: publish it again).",
                 "Exit 69 when Kafka did not answer within --kafka-wait (nothing sent)."})
 final class PublishSnapshotCommand implements Callable<Integer> {
 

@@ -45,12 +45,12 @@ import picocli.CommandLine.Spec;
  * {@code --discard JOB} drops the shadow; swap and discard are audited with {@code --user}.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
-        description = {"Replays a topic range into an entity's table (a backfill),",
-                "or rebuilds the table in a shadow table swapped in when caught up.",
-                "The job is a row in PostgreSQL: a running 'dimstream run' serving the entity",
-                "executes it and resumes it after a restart; the admin UI shows its progress.",
-                "A shadow rebuild with --no-swap stops READY before its swap: --diff JOB shows what",
-                "the swap would change, --swap JOB swaps it in, --discard JOB drops the shadow.",
+        description = {"Replays a topic range into an entity's table (a backfill), or rebuilds the table in a shadow table "
+                        + "swapped in when caught up.",
+                "The job is a row in PostgreSQL: a running 'dimstream run' serving the entity executes it and resumes it "
+                        + "after a restart; the admin UI shows its progress.",
+                "A shadow rebuild with --no-swap stops READY before its swap: --diff JOB shows what the swap would change, "
+                        + "--swap JOB swaps it in, --discard JOB drops the shadow.",
                 "Exit 0 queued (with --wait: succeeded or READY), 1 failed, 3 cancelled, 2 not queued or refused.",
                 "Exit 69 when Kafka did not answer within --kafka-wait (nothing queued)."})
 final class ReplayCommand implements Callable<Integer> {

@@ -84,9 +84,9 @@ final class RunCommand implements Callable<Integer> {
     Duration replayPoll;
 
     @Option(names = "--exit-when-not-live", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = {"exit (status " + EXIT_NOT_LIVE + ") when /health/live has been down for two checks 5 s apart: the sink's",
-                    "thread died or Kafka Streams stopped for good, which only a restart cures (docker's restart policy,",
-                    "systemd, Kubernetes); default: ${DEFAULT-VALUE}"})
+            description = "exit (status " + EXIT_NOT_LIVE + ") when /health/live has been down for two checks 5 s apart: the sink's "
+                    + "thread died or Kafka Streams stopped for good, which only a restart cures (docker's restart policy, "
+                    + "systemd, Kubernetes); default: ${DEFAULT-VALUE}")
     boolean exitWhenNotLive;
 
     @Option(names = KafkaCheck.OPTION, paramLabel = "DURATION|forever", defaultValue = KafkaWait.FOREVER,
@@ -102,9 +102,9 @@ final class RunCommand implements Callable<Integer> {
     static final int EXIT_NOT_LIVE = 70;
 
     @Option(names = "--instance-id", paramLabel = "ID",
-            description = {"this instance's stable identity in its consumer groups (Kafka static membership): a restarted",
-                    "instance takes its partitions back at once instead of after the session timeout. Must differ between",
-                    "instances running at the same time. Default: the host name and a hash of --data-dir; \"none\" for dynamic membership"})
+            description = "this instance's stable identity in its consumer groups (Kafka static membership): a restarted "
+                    + "instance takes its partitions back at once instead of after the session timeout. Must differ between "
+                    + "instances running at the same time. Default: the host name and a hash of --data-dir; \"none\" for dynamic membership")
     String instanceId;
 
     @Override

@@ -2,23 +2,12 @@ package io.dimstream.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dimstream.admin.AdminServer;
 import io.dimstream.admin.HeadlessChromium;
-import io.dimstream.admin.AdminSettings;
-import io.dimstream.app.demo.StreamingDemo;
-import io.dimstream.config.model.AdminConfig;
-import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.AsOfSteps;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.VersionRow;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.File;
-import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -26,9 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -41,9 +27,8 @@ import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The README's admin screenshots, taken on the demo data: what {@code ./dimstream demo} runs (its
- * bundled config with an embedded broker and PostgreSQL, {@link StreamingDemo}'s seeded burst of
- * 3000 customer events, the admin with one admin login, as {@code DemoCommand} starts it), then in
+ * The README's admin screenshots, taken on the demo data ({@link DemoAdmin}: what
+ * {@code ./dimstream demo} runs, its seeded burst of 3000 customer events and the admin), then in
  * Debian's headless Chromium at 1280 px the history of C0001 (its versions' span, the readout moved by
  * keyboard), the table as of one of its changes (the stepper, the changed rows marked) and the
  * dashboard (its one-hour window). The pages are checked against the demo's data (the key's version count, the step shown,
@@ -63,9 +48,6 @@ class DemoScreenshotsIT {
     private static final Path SHOTS = Path.of("target", "screenshots");
     /** docs/images of the checkout (failsafe runs in the e2e folder). */
     private static final Path DOCS_IMAGES = Path.of("..", "docs", "images");
-    private static final String PASSWORD = "demo screenshots password";
-    /** The burst of {@code ./dimstream demo} (its --events default). */
-    private static final int EVENTS = 3000;
 
     /** {@code target/screenshots/demo-<name>.png}, and over {@code docs/images/<doc>} when asked. */
     private static void shot(WebDriver driver, String name, String doc) throws Exception {
@@ -77,75 +59,49 @@ class DemoScreenshotsIT {
         }
     }
 
-    private static String demoConfig() throws Exception {
-        try (InputStream in = DemoScreenshotsIT.class.getClassLoader().getResourceAsStream("demo/demo.yml")) {
-            assertThat(in).as("the demo's bundled config (cli's demo/demo.yml)").isNotNull();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
-
     @Test
     void theAdminPagesOnTheDemoData(@TempDir Path dir) throws Exception {
         HeadlessChromium.assumeInstalled();
         Files.createDirectories(SHOTS);
-        DimstreamConfig config = DimstreamConfig.parse(demoConfig(), "config demo/demo.yml (bundled)", Map.of());
-        StreamingDemo demo = new StreamingDemo(config, dir.resolve("data"), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-        StringWriter printed = new StringWriter();
-        try (StreamingDemo.Running running = demo.start(new PrintWriter(printed), EVENTS)) {
-            // the admin as DemoCommand starts it: one admin login, plain http on 127.0.0.1
-            AdminConfig adminConfig = new AdminConfig("127.0.0.1", 0, AdminConfig.DEFAULT_SESSION_TIMEOUT, false,
-                    List.of(new AdminConfig.User("demo", AdminConfig.Role.ADMIN, Optional.empty(), Optional.of(PASSWORD))), List.of());
-            DimstreamConfig withAdmin = new DimstreamConfig(config.kafka(), config.postgres(), config.entities(), config.batchSize(),
-                    config.sink(), Optional.of(adminConfig));
-            DataSource ds = running.service().database().dataSource();
-            EntitySpec customer = config.entities().get(0).toEntitySpec();
-            HistoryQueries queries = new HistoryQueries(ds);
+        try (DemoAdmin demo = DemoAdmin.start(dir, 1280, 900, true)) {
+            ChromeDriver driver = demo.driver;
+            WebDriverWait await = demo.await;
+            String base = demo.base;
+            EntitySpec customer = demo.customer;
+            HistoryQueries queries = new HistoryQueries(demo.ds);
             List<VersionRow> c0001 = queries.history(customer, List.of("C0001"));
-            assertThat(c0001).as(printed.toString()).hasSizeGreaterThan(10);
-            ChromeDriver driver = HeadlessChromium.start(1280, 900, true);
-            try (AdminServer.Running admin = AdminServer.start(withAdmin, ds, AdminSettings.onPort(0))) {
-                WebDriverWait await = new WebDriverWait(driver, Duration.ofSeconds(30));
-                String base = admin.url();
-                driver.get(base + "login");
-                driver.findElement(By.id("username")).sendKeys("demo");
-                driver.findElement(By.id("password")).sendKeys(PASSWORD);
-                driver.findElement(By.id("login-button")).click();
-                await.until(d -> !d.findElements(By.id("dashboard-table")).isEmpty());
-
-                // the history of C0001 over its versions' span (to the day), the readout moved by keyboard
-                Instant from = c0001.get(0).validFrom().truncatedTo(ChronoUnit.DAYS);
-                Instant to = c0001.get(c0001.size() - 1).validFrom().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(1));
-                driver.get(base + "history/customer?k=C0001&from=" + from + "&to=" + to);
-                await.until(d -> !d.findElements(By.id("timeline")).isEmpty());
-                assertThat(driver.findElement(By.id("key-title")).getText())
-                        .isEqualTo("customer_id = C0001 · " + c0001.size() + " versions");
-                driver.executeScript("document.getElementById('timeline').focus()");
-                for (int i = 0; i < 6; i++) {
-                    new Actions(driver).sendKeys(Keys.ARROW_RIGHT).perform();
-                }
-                await.until(d -> !d.findElement(By.id("readout")).getAttribute("data-version").isEmpty());
-                shot(driver, "history", "admin-history.png");
-
-                // the table as of one of C0001's changes (from its seventh version on, the first not a
-                // delete): the stepper, the rows that changed at that step marked, C0001 among them
-                Instant at = c0001.stream().skip(6).filter(v -> !v.deleted()).findFirst().orElseThrow().validFrom();
-                AsOfSteps steps = queries.steps(customer, at);
-                assertThat(steps.current()).isEqualTo(at);
-                driver.get(base + "asof/customer?tz=UTC&at=" + at);
-                await.until(d -> !d.findElements(By.id("asof-table")).isEmpty());
-                assertThat(driver.findElement(By.id("step-current")).getText()).isEqualTo("state of the change at " + at);
-                assertThat(driver.findElements(By.cssSelector("#asof-table tbody tr.changed-since-step td:first-child"))
-                        .stream().map(e -> e.getText()).toList()).contains("C0001");
-                shot(driver, "asof", "admin-asof.png");
-
-                // the dashboard: state, counters and the charts of the burst over the last hour
-                driver.get(base + "?window=1h");
-                await.until(d -> !d.findElements(By.cssSelector("div.entity-charts[data-entity=customer] svg.chart")).isEmpty());
-                assertThat(driver.findElement(By.cssSelector("tr[data-entity=customer]")).getText()).startsWith("customer dim_customer");
-                shot(driver, "dashboard", "admin-dashboard.png");
-            } finally {
-                driver.quit();
+            assertThat(c0001).as(demo.printed.toString()).hasSizeGreaterThan(10);
+            // the history of C0001 over its versions' span (to the day), the readout moved by keyboard
+            Instant from = c0001.get(0).validFrom().truncatedTo(ChronoUnit.DAYS);
+            Instant to = c0001.get(c0001.size() - 1).validFrom().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(1));
+            driver.get(base + "history/customer?k=C0001&from=" + from + "&to=" + to);
+            await.until(d -> !d.findElements(By.id("timeline")).isEmpty());
+            assertThat(driver.findElement(By.id("key-title")).getText())
+                    .isEqualTo("customer_id = C0001 · " + c0001.size() + " versions");
+            driver.executeScript("document.getElementById('timeline').focus()");
+            for (int i = 0; i < 6; i++) {
+                new Actions(driver).sendKeys(Keys.ARROW_RIGHT).perform();
             }
+            await.until(d -> !d.findElement(By.id("readout")).getAttribute("data-version").isEmpty());
+            shot(driver, "history", "admin-history.png");
+
+            // the table as of one of C0001's changes (from its seventh version on, the first not a
+            // delete): the stepper, the rows that changed at that step marked, C0001 among them
+            Instant at = c0001.stream().skip(6).filter(v -> !v.deleted()).findFirst().orElseThrow().validFrom();
+            AsOfSteps steps = queries.steps(customer, at);
+            assertThat(steps.current()).isEqualTo(at);
+            driver.get(base + "asof/customer?tz=UTC&at=" + at);
+            await.until(d -> !d.findElements(By.id("asof-table")).isEmpty());
+            assertThat(driver.findElement(By.id("step-current")).getText()).isEqualTo("state of the change at " + at);
+            assertThat(driver.findElements(By.cssSelector("#asof-table tbody tr.changed-since-step td:first-child"))
+                    .stream().map(e -> e.getText()).toList()).contains("C0001");
+            shot(driver, "asof", "admin-asof.png");
+
+            // the dashboard: state, counters and the charts of the burst over the last hour
+            driver.get(base + "?window=1h");
+            await.until(d -> !d.findElements(By.cssSelector("div.entity-charts[data-entity=customer] svg.chart")).isEmpty());
+            assertThat(driver.findElement(By.cssSelector("tr[data-entity=customer]")).getText()).startsWith("customer dim_customer");
+            shot(driver, "dashboard", "admin-dashboard.png");
         }
     }
 }

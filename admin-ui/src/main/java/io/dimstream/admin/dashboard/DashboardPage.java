@@ -23,10 +23,13 @@ public final class DashboardPage {
         this.pages = pages;
     }
 
-    /** {@code ?window=1h|6h|24h|7d} (default 24h) chooses the charts' window. */
+    /**
+     * {@code ?window=15m|1h|6h|24h|7d} chooses the charts' window, ending now; without it the
+     * window that holds the sink's recorded batches ({@link Trends#choose}).
+     */
     public void page(Context ctx) throws SQLException {
-        EntityTrends.Window window = window(ctx);
-        pages.render(ctx, "dashboard.jte", "dashboard", Map.of("view", dashboard.build(), "trends", trends.build(window),
+        Trends.Choice choice = trends.choose(window(ctx));
+        pages.render(ctx, "dashboard.jte", "dashboard", Map.of("view", dashboard.build(), "trends", trends.build(choice),
                 "refreshSeconds", REFRESH_SECONDS));
     }
 
@@ -36,12 +39,17 @@ public final class DashboardPage {
 
     /** {@code /api/dashboard/trends?window=}: the charts' buckets and the service's state as JSON. */
     public void trendsApi(Context ctx) throws SQLException {
-        ctx.json(trends.api(window(ctx)));
+        ctx.json(trends.api(trends.choose(window(ctx))));
     }
 
+    /** The window the URL names; null when it names none. */
     private static EntityTrends.Window window(Context ctx) {
+        String raw = ctx.queryParam("window");
+        if (raw == null || raw.isBlank()) {
+            return null;
+        }
         try {
-            return EntityTrends.Window.parse(ctx.queryParam("window"));
+            return EntityTrends.Window.parse(raw);
         } catch (IllegalArgumentException e) {
             throw new BadRequest(e.getMessage());
         }

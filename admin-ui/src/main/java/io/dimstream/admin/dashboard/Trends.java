@@ -1,6 +1,7 @@
 package io.dimstream.admin.dashboard;
 
 import io.dimstream.admin.web.EntityCatalog;
+import io.dimstream.admin.web.ValueText;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.status.EntityTrends;
 import io.dimstream.db.status.EntityTrends.Bucket;
@@ -11,7 +12,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
@@ -31,8 +35,15 @@ public final class Trends {
         }
     }
 
+    /**
+     * The window the charts show, where it ends, and when the URL named none, why: {@code note}
+     * says so in words (null for a window the URL named).
+     */
+    public record Choice(Window window, Instant end, String note) {
+    }
+
     /** The charts of every entity over {@code window} ending at {@code end}, and the service's state. */
-    public record View(Instant now, Window window, Instant end, List<Window> windows, ServiceActivity service,
+    public record View(Instant now, Window window, Instant end, String note, List<Window> windows, ServiceActivity service,
                        List<EntityCharts> entities) {
         public View {
             windows = List.copyOf(windows);
@@ -56,28 +67,77 @@ public final class Trends {
         this.clock = clock;
     }
 
-    public View build(Window window) throws SQLException {
+    public View build(Choice choice) throws SQLException {
         Instant now = clock.instant();
-        Instant end = window.endFor(now);
         List<EntityCharts> out = new ArrayList<>();
         for (EntitySpec e : catalog.specs()) {
-            out.add(new EntityCharts(e.name(), charts(EntityTrends.of(ds, e.name(), window, end), window)));
+            out.add(new EntityCharts(e.name(), charts(EntityTrends.of(ds, e.name(), choice.window(), choice.end()), choice.window())));
         }
-        return new View(now, window, end, List.of(Window.values()), ServiceActivity.read(ds, now, STUCK_AFTER), out);
+        return new View(now, choice.window(), choice.end(), choice.note(), List.of(Window.values()),
+                ServiceActivity.read(ds, now, STUCK_AFTER), out);
     }
 
     /** {@code /api/dashboard/trends}: the buckets themselves, per entity in the catalog's order. */
-    public record Api(String window, Instant end, ServiceActivity service, java.util.Map<String, List<Bucket>> entities) {
+    public record Api(String window, Instant end, String note, ServiceActivity service, Map<String, List<Bucket>> entities) {
     }
 
-    public Api api(Window window) throws SQLException {
-        Instant now = clock.instant();
-        Instant end = window.endFor(now);
-        java.util.Map<String, List<Bucket>> out = new java.util.LinkedHashMap<>();
+    public Api api(Choice choice) throws SQLException {
+        Map<String, List<Bucket>> out = new LinkedHashMap<>();
         for (EntitySpec e : catalog.specs()) {
-            out.put(e.name(), EntityTrends.of(ds, e.name(), window, end));
+            out.put(e.name(), EntityTrends.of(ds, e.name(), choice.window(), choice.end()));
         }
-        return new Api(window.param, end, ServiceActivity.read(ds, now, STUCK_AFTER), out);
+        return new Api(choice.window().param, choice.end(), choice.note(), ServiceActivity.read(ds, clock.instant(), STUCK_AFTER), out);
+    }
+
+    /**
+     * The window {@code asked} ending now; with none asked, the one that {@link #fit}s the sink's
+     * batches of every entity ({@code sink_batches}, kept a day).
+     */
+    public Choice choose(Window asked) throws SQLException {
+        Instant now = clock.instant();
+        if (asked != null) {
+            return new Choice(asked, asked.endFor(now), null);
+        }
+        Instant first = null;
+        Instant last = null;
+        for (EntitySpec e : catalog.specs()) {
+            Optional<EntityTrends.Activity> a = EntityTrends.activity(ds, e.name());
+            if (a.isPresent()) {
+                first = first == null || a.get().first().isBefore(first) ? a.get().first() : first;
+                last = last == null || a.get().last().isAfter(last) ? a.get().last() : last;
+            }
+        }
+        return fit(first, last, now);
+    }
+
+    /**
+     * The smallest window that holds the batches from {@code first} to {@code last}, ending now, or,
+     * when the last batch is more than a tenth of the window before now, a tenth of the window after
+     * it (so data of long ago is not a sliver at the left edge or off the chart); the 7-day window
+     * when none holds them all. No batch at all: the last 24 h.
+     */
+    static Choice fit(Instant first, Instant last, Instant now) {
+        if (last == null) {
+            return new Choice(Window.H24, Window.H24.endFor(now),
+                    "Showing the last 24h: no batch of the sink is recorded (they are kept a day).");
+        }
+        Window[] all = Window.values();
+        for (Window w : all) {
+            Instant after = last.plus(w.length.dividedBy(10));
+            boolean toNow = !after.isBefore(now);
+            Instant end = w.endFor(toNow ? now : after);
+            boolean holds = !first.isBefore(end.minus(w.length));
+            if (holds || w == all[all.length - 1]) {
+                String span = "the sink's batches, from " + ValueText.seconds(first) + " to " + ValueText.seconds(last);
+                String why = holds ? "the smallest window that holds " + span : "the longest window; it holds the latest of " + span;
+                String note = toNow
+                        ? "Showing the last " + w.param + ": " + why + "."
+                        : "Showing " + w.param + " ending at " + ValueText.seconds(end) + ", not now (" + ValueText.seconds(now)
+                                + "): the latest batch of the sink is at " + ValueText.seconds(last) + ", and this is " + why + ".";
+                return new Choice(w, end, note);
+            }
+        }
+        throw new IllegalStateException("unreachable: the last window always fits");
     }
 
     /** The five charts of one entity's buckets. */

@@ -71,6 +71,18 @@ public final class DlqPage {
                     r.error() != null && p.errorLength() > r.error().length());
         }
 
+        /**
+         * Whether the headers are more text than a cell shows at once ({@link BytesText#INLINE_CHARS}
+         * characters, names and values): the page folds them behind their count.
+         */
+        public boolean headersFolded() {
+            int chars = 0;
+            for (HeaderView h : headers) {
+                chars += h.name().length() + 1 + h.value().shown().length();
+            }
+            return chars > BytesText.INLINE_CHARS / 2;
+        }
+
         /** Whether a re-drive may be asked for (not yet requested or done, and the source topic is known). */
         public boolean redrivable() {
             return sourceTopic != null && (redriveState.equals("none") || redriveState.equals("failed"));

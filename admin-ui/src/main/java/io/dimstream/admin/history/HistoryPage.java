@@ -23,6 +23,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,7 +76,7 @@ public final class HistoryPage {
      */
     public record Screen(Timeline.Drawing drawing, String zoomIn, String zoomOut, String back, String forward, String whole,
                          boolean wholeShown, List<Version> shown, List<Version> collapsed, int inWindow,
-                         List<Map.Entry<String, String>> hidden, Map<String, String> type1Now, Links links) {
+                         List<Map.Entry<String, String>> hidden, Map<String, String> type1Now, Links links, String windowNote) {
     }
 
     private final HistoryQueries queries;
@@ -181,12 +182,12 @@ public final class HistoryPage {
 
         boolean wholeShown = from == null && to == null;
         Links links = new Links(k, a, b, job);
-        Timeline.Window in = w.zoomIn();
         List<Version> inside = new ArrayList<>();
         List<Version> outside = new ArrayList<>();
         for (Version v : versions) {
             (Timeline.end(v, now).isAfter(w.from()) && v.validFrom().isBefore(w.to()) ? inside : outside).add(v);
         }
+        Timeline.Window in = w.zoomIn(Timeline.medianStart(inside, w));
         List<Version> ordered = new ArrayList<>(inside);
         ordered.addAll(outside);
         Map<String, String> type1Now = new LinkedHashMap<>();
@@ -198,9 +199,25 @@ public final class HistoryPage {
                 in == null ? null : links.to(in), links.to(w.zoomOut()), links.to(w.pan(-1)), links.to(w.pan(1)), links.to(null),
                 wholeShown, ordered.subList(0, Math.min(TABLE_ROWS, ordered.size())),
                 ordered.subList(Math.min(TABLE_ROWS, ordered.size()), ordered.size()), inside.size(),
-                links.hidden(wholeShown ? null : w), type1Now, links);
+                links.hidden(wholeShown ? null : w), type1Now, links, wholeShown ? windowNote(versions, now) : null);
         return new Model(e.name(), e.key(), q == null ? "" : q, List.of(), false, history, w, a, b, compare, quarantined, dead, null, screen,
                 job, shadowTable);
+    }
+
+    /** What the default window shows and why, in words ({@link Timeline#defaultWindow}). */
+    static String windowNote(List<Version> versions, Instant now) {
+        Version first = versions.get(0);
+        Version last = versions.get(versions.size() - 1);
+        String from = "Showing the key's versions: from the first, at " + first.validFrom();
+        if (last.validTo() != null) {
+            return from + ", to the end of the last, at " + last.validTo() + ".";
+        }
+        if (Timeline.nowIsNearTheData(versions, now)) {
+            return from + ", to now; the current version began at " + last.validFrom() + ".";
+        }
+        return from + ", to a little after the latest change, at " + last.validFrom() + ": the current version runs on to now ("
+                + now.truncatedTo(ChronoUnit.SECONDS) + "), " + (now.isAfter(last.validFrom()) ? "long after" : "before")
+                + " the changes, so the window ends " + (versions.size() == 1 ? "a day" : "a tenth of the key's history") + " after it. Zoom out or pan to see more.";
     }
 
     /** Query strings of this key's page, keeping the selected versions. */

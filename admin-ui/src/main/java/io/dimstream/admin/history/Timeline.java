@@ -64,12 +64,21 @@ public final class Timeline {
 
         /** Half the span around the same centre; null when that is under {@link #MIN_SPAN}. */
         public Window zoomIn() {
+            return zoomIn(centre());
+        }
+
+        /**
+         * Half the span around {@code around}, moved to stay inside this window; null when that is
+         * under {@link #MIN_SPAN}.
+         */
+        public Window zoomIn(Instant around) {
             Duration half = span().dividedBy(2);
             if (half.compareTo(MIN_SPAN) < 0) {
                 return null;
             }
-            Instant c = centre();
-            return of(c.minus(half.dividedBy(2)), c.plus(half.dividedBy(2)));
+            Instant f = around.minus(half.dividedBy(2));
+            f = f.isBefore(from) ? from : f.plus(half).isAfter(to) ? to.minus(half) : f;
+            return of(f, f.plus(half));
         }
 
         /** Twice the span around the same centre. */
@@ -130,9 +139,12 @@ public final class Timeline {
     }
 
     /**
-     * The window shown when the URL names none: the first version's start to the end of the last
-     * one, where an open last version runs to {@code now} (or, when {@code now} is not after its
-     * start, a tenth of the history, at least a day).
+     * The window shown when the URL names none: the key's versions. It runs from the first
+     * version's start to the end of the last one. A closed last version ends at its valid_to. An
+     * open one is drawn to {@code now} while now is at most the key's history (at least a day)
+     * after its start; when now is further on (data of long ago: the open version would take most of
+     * the width and leave the changes in a sliver), and when now is before its start (data from the
+     * future), it is drawn to a tenth of the history after its start (a day for a key of one version).
      */
     public static Window defaultWindow(List<Version> versions, Instant now) {
         Instant start = versions.get(0).validFrom();
@@ -140,13 +152,43 @@ public final class Timeline {
         Instant end;
         if (last.validTo() != null) {
             end = last.validTo();
-        } else if (now.isAfter(last.validFrom())) {
+        } else if (nowIsNearTheData(versions, now)) {
             end = now;
         } else {
-            Duration tenth = Duration.between(start, last.validFrom()).dividedBy(10);
-            end = last.validFrom().plus(tenth.compareTo(Duration.ofDays(1)) < 0 ? Duration.ofDays(1) : tenth);
+            end = last.validFrom().plus(openPad(versions));
         }
         return Window.of(start, end.isAfter(start) ? end : start.plusSeconds(1));
+    }
+
+    /**
+     * Whether the default window of an open last version runs to {@code now}: now is after its
+     * start by at most the key's history before it (at least a day), so the open version takes at
+     * most half the width (see {@link #defaultWindow}).
+     */
+    public static boolean nowIsNearTheData(List<Version> versions, Instant now) {
+        Instant lastStart = versions.get(versions.size() - 1).validFrom();
+        Duration history = Duration.between(versions.get(0).validFrom(), lastStart);
+        Duration near = history.compareTo(Duration.ofDays(1)) < 0 ? Duration.ofDays(1) : history;
+        return now.isAfter(lastStart) && !now.isAfter(lastStart.plus(near));
+    }
+
+    /** How far after its start an open last version is drawn when not to now: a tenth of the history, a day for one version. */
+    static Duration openPad(List<Version> versions) {
+        Duration history = Duration.between(versions.get(0).validFrom(), versions.get(versions.size() - 1).validFrom());
+        return history.isZero() ? Duration.ofDays(1) : history.dividedBy(10);
+    }
+
+    /**
+     * Where zooming in centres: the middle start among {@code versions} (those in window {@code w},
+     * a start before the window counted at its edge), so the zoomed window holds changes even when
+     * a long version fills most of {@code w}; the window's centre when none is in it.
+     */
+    static Instant medianStart(List<Version> versions, Window w) {
+        if (versions.isEmpty()) {
+            return w.centre();
+        }
+        Instant start = versions.get(versions.size() / 2).validFrom();
+        return start.isBefore(w.from()) ? w.from() : start;
     }
 
     /** The end of version {@code v} as drawn: its valid_to, or {@code now} while it is open. */

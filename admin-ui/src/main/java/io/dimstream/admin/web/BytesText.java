@@ -20,6 +20,9 @@ import java.util.HexFormat;
  */
 public record BytesText(String encoding, String text, int length, boolean truncated) {
 
+    /** Characters a page shows at once; a longer text is folded behind them ({@link #folded()}). */
+    public static final int INLINE_CHARS = 160;
+
     public static BytesText of(byte[] b) {
         return b == null ? new BytesText("null", null, 0, false) : preview(b, b.length);
     }
@@ -61,5 +64,16 @@ public record BytesText(String encoding, String text, int length, boolean trunca
     /** What a page shows: the text, or NULL. */
     public String shown() {
         return text == null ? "NULL" : text;
+    }
+
+    /** Whether the text is longer than {@link #INLINE_CHARS}: a page shows its {@link #head()} and the rest on demand. */
+    public boolean folded() {
+        return text != null && text.codePointCount(0, text.length()) > INLINE_CHARS;
+    }
+
+    /** The first {@link #INLINE_CHARS} characters of the text (all of it when shorter). */
+    public String head() {
+        String s = shown();
+        return folded() ? s.substring(0, s.offsetByCodePoints(0, INLINE_CHARS)) : s;
     }
 }

@@ -58,6 +58,36 @@ class TimelineTest {
     }
 
     @Test
+    void theDefaultWindowOfDataLongAgoEndsATenthOfTheHistoryAfterTheLastChangeNotNow() {
+        // SMALL's changes span 90 days; now 16 months after the last: the open v4 would take 95% of the width
+        Instant later = t("2026-08-01T00:00:00Z");
+        assertThat(Timeline.defaultWindow(SMALL, later)).isEqualTo(new Window(t("2025-01-01T00:00:00Z"), t("2025-04-10T00:00:00Z")));
+        assertThat(Timeline.nowIsNearTheData(SMALL, later)).isFalse();
+        // now 90 days after the last change (the history's length): still to now, v4 half the width
+        assertThat(Timeline.defaultWindow(SMALL, t("2025-06-30T00:00:00Z")))
+                .isEqualTo(new Window(t("2025-01-01T00:00:00Z"), t("2025-06-30T00:00:00Z")));
+        // one version, long ago: a day of it
+        List<Version> one = List.of(v(1, "2025-01-01T00:00:00Z", null, false, false, "a", "x"));
+        assertThat(Timeline.defaultWindow(one, later)).isEqualTo(new Window(t("2025-01-01T00:00:00Z"), t("2025-01-02T00:00:00Z")));
+        // one version a few hours ago: to now
+        assertThat(Timeline.defaultWindow(one, t("2025-01-01T05:00:00Z")))
+                .isEqualTo(new Window(t("2025-01-01T00:00:00Z"), t("2025-01-01T05:00:00Z")));
+    }
+
+    @Test
+    void zoomingInCentresOnTheMiddleVersionStartInsideTheWindow() {
+        // v1..v3 start in January-March, the window runs to 2026: zoom in around v3's start (the middle of four), not mid-2025
+        Window w = new Window(t("2025-01-01T00:00:00Z"), t("2026-01-01T00:00:00Z"));
+        assertThat(Timeline.medianStart(SMALL, w)).isEqualTo(t("2025-03-01T00:00:00Z"));
+        assertThat(w.zoomIn(Timeline.medianStart(SMALL, w)))
+                .isEqualTo(new Window(t("2025-01-01T00:00:00Z"), t("2025-07-02T12:00:00Z"))); // moved back inside the window
+        assertThat(w.zoomIn(t("2025-09-01T00:00:00Z"))).isEqualTo(new Window(t("2025-06-01T18:00:00Z"), t("2025-12-01T06:00:00Z")));
+        assertThat(w.zoomIn(t("2025-12-31T00:00:00Z"))).isEqualTo(new Window(t("2025-07-02T12:00:00Z"), t("2026-01-01T00:00:00Z")));
+        // no version in the window: its centre
+        assertThat(Timeline.medianStart(List.of(), w)).isEqualTo(t("2025-07-02T12:00:00Z"));
+    }
+
+    @Test
     void versionsAreContiguousSegmentsInOneLaneProportionalToTime() {
         Window w = Timeline.defaultWindow(SMALL, NOW); // 120 days over 840 px: 7 px a day
         assertThat(Timeline.versionSegments(SMALL, w, NOW)).containsExactly(

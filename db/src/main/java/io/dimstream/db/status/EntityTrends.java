@@ -11,6 +11,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -29,6 +30,7 @@ public final class EntityTrends {
 
     /** The windows the dashboard offers, each with the bucket size that cuts it into a readable number of points. */
     public enum Window {
+        M15("15m", Duration.ofMinutes(15), Duration.ofSeconds(30)),
         H1("1h", Duration.ofHours(1), Duration.ofMinutes(2)),
         H6("6h", Duration.ofHours(6), Duration.ofMinutes(10)),
         H24("24h", Duration.ofHours(24), Duration.ofMinutes(15)),
@@ -44,7 +46,7 @@ public final class EntityTrends {
             this.bucket = bucket;
         }
 
-        /** The window named {@code param} (1h, 6h, 24h, 7d); null or blank: 24h. */
+        /** The window named {@code param} (15m, 1h, 6h, 24h, 7d); null or blank: 24h. */
         public static Window parse(String param) {
             if (param == null || param.isBlank()) {
                 return H24;
@@ -54,7 +56,7 @@ public final class EntityTrends {
                     return w;
                 }
             }
-            throw new IllegalArgumentException("window: '" + param + "' is not one of 1h, 6h, 24h, 7d");
+            throw new IllegalArgumentException("window: '" + param + "' is not one of 15m, 1h, 6h, 24h, 7d");
         }
 
         /**
@@ -65,6 +67,24 @@ public final class EntityTrends {
             long step = bucket.getSeconds();
             long end = Math.floorDiv(now.getEpochSecond(), step) * step + step;
             return Instant.ofEpochSecond(end);
+        }
+    }
+
+    /** The first and the last batch {@code dimstream.sink_batches} holds of an entity (it keeps a day). */
+    public record Activity(Instant first, Instant last) {
+    }
+
+    /** The entity's {@link Activity}, empty when it has no batch recorded; read by the {@code (entity, finished_at)} index. */
+    public static Optional<Activity> activity(DataSource ds, String entity) throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(
+                "SELECT min(finished_at), max(finished_at) FROM dimstream.sink_batches WHERE entity = ?")) {
+            p.setString(1, entity);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                OffsetDateTime first = rs.getObject(1, OffsetDateTime.class);
+                OffsetDateTime last = rs.getObject(2, OffsetDateTime.class);
+                return first == null ? Optional.empty() : Optional.of(new Activity(first.toInstant(), last.toInstant()));
+            }
         }
     }
 

@@ -70,6 +70,12 @@ class EntityTrendsTest {
             none.add(zero(END.minusSeconds(3600).plusSeconds(120L * i)));
         }
         assertThat(EntityTrends.of(DS, "tr_none", Window.H1, END)).containsExactlyElementsOf(none);
+        // the first and the last batch of each entity, whatever window: where the dashboard's default window goes
+        assertThat(EntityTrends.activity(DS, "tr_x")).contains(
+                new EntityTrends.Activity(Instant.parse("2026-01-01T10:59:59Z"), Instant.parse("2026-01-01T12:00:00Z")));
+        assertThat(EntityTrends.activity(DS, "tr_y")).contains(
+                new EntityTrends.Activity(Instant.parse("2026-01-01T11:30:00Z"), Instant.parse("2026-01-01T11:30:00Z")));
+        assertThat(EntityTrends.activity(DS, "tr_none")).isEmpty();
     }
 
     @Test
@@ -77,7 +83,7 @@ class EntityTrendsTest {
         assertThat(Window.parse(null)).isEqualTo(Window.H24);
         assertThat(Window.parse("7d")).isEqualTo(Window.D7);
         assertThatThrownBy(() -> Window.parse("2h")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("window: '2h' is not one of 1h, 6h, 24h, 7d");
+                .hasMessage("window: '2h' is not one of 15m, 1h, 6h, 24h, 7d");
         assertThat(Window.H24.endFor(Instant.parse("2026-01-01T11:07:12Z"))).isEqualTo(Instant.parse("2026-01-01T11:15:00Z"));
         assertThat(Window.H24.endFor(Instant.parse("2026-01-01T11:15:00Z"))).isEqualTo(Instant.parse("2026-01-01T11:30:00Z"));
         assertThat(Window.D7.endFor(Instant.parse("2026-01-01T11:07:12Z"))).isEqualTo(Instant.parse("2026-01-01T12:00:00Z"));
