@@ -60,10 +60,15 @@ class TwoDeploymentsIT {
                           loyalty_tier: text, last_login: bigint}
             """;
 
-    /** Another entity of the same name: fewer columns, no type-1 column. */
+    /**
+     * Another entity of the same name: fewer columns, no type-1 column, and the feed's other fields
+     * refused ({@code undeclared-columns: reject}; by default they would be dropped and counted), so
+     * each deployment's DLQ differs and must hold only its own refusals.
+     */
     private static final String OTHER_COLUMNS = """
                 key: [customer_id]
                 tracked: [email, country]
+                undeclared-columns: reject
                 lateness-horizon: P30D
                 columns: {customer_id: text, email: text, country: text}
             """;
