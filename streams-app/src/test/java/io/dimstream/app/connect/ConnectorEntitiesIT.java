@@ -16,6 +16,8 @@ import io.dimstream.db.schema.ConnectorTables;
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ExpectedRow;
+import io.dimstream.schemas.serde.AvroWireConfig;
+import io.dimstream.schemas.serde.AvroWireSerializer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +27,11 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -150,6 +156,98 @@ class ConnectorEntitiesIT {
         assertThat(catalog).isEqualTo(List.of(
                 "shop " + customers + " public.customers [customer_id] {customer_id=text, email=text, visits=integer}",
                 "shop " + items + " public.items [sku] {sku=text, title=text, in_stock=boolean}"));
+    }
+
+    private static final Schema AVRO_ROW = new Schema.Parser().parse("""
+            {"type": "record", "name": "Value", "namespace": "cdcavro.sales.invoices", "fields": [
+              {"name": "invoice_id", "type": "long"},
+              {"name": "amount", "type": ["null", {"type": "bytes", "logicalType": "decimal", "precision": 10, "scale": 2}],
+               "default": null},
+              {"name": "paid", "type": ["null", "boolean"], "default": null}]}""");
+    private static final Schema AVRO_ENVELOPE = new Schema.Parser().addTypes(Map.of("cdcavro.sales.invoices.Value", AVRO_ROW)).parse("""
+            {"type": "record", "name": "Envelope", "namespace": "cdcavro.sales.invoices", "fields": [
+              {"name": "before", "type": ["null", "cdcavro.sales.invoices.Value"], "default": null},
+              {"name": "after", "type": ["null", "cdcavro.sales.invoices.Value"], "default": null},
+              {"name": "source", "type": {"type": "record", "name": "Source", "fields": [{"name": "ts_ms", "type": "long"}]}},
+              {"name": "op", "type": "string"},
+              {"name": "ts_ms", "type": ["null", "long"], "default": null}]}""");
+    private static final Schema AVRO_KEY = new Schema.Parser().parse("""
+            {"type": "record", "name": "Key", "namespace": "cdcavro.sales.invoices", "fields": [{"name": "invoice_id", "type": "long"}]}""");
+
+    /**
+     * A {@code debezium-avro} connector: the table is typed from the writer schema the registry
+     * holds for its records (key and value in the Confluent wire format), exactly as a JSON one.
+     */
+    @Test
+    void aDebeziumAvroConnectorsTableIsTypedFromTheRegistry(@TempDir Path dir) throws Exception {
+        EmbeddedKafka kafka = KAFKA.get();
+        String topic = "cdcavro.sales.invoices";
+        String registry = "mock://connector-entities-it-avro";
+        kafka.createTopics(List.of(new NewTopic(topic, 1, (short) 1)));
+        Map<String, Object> serde = Map.of(AvroWireConfig.SCHEMA_REGISTRY_URL, registry);
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (AvroWireSerializer keys = new AvroWireSerializer(); AvroWireSerializer values = new AvroWireSerializer()) {
+            keys.configure(serde, true);
+            values.configure(serde, false);
+            records.add(invoice(keys, values, topic, 7L, "c", null, new java.math.BigDecimal("12.50"), false, 1));
+            records.add(invoice(keys, values, topic, 7L, "u", new java.math.BigDecimal("12.50"), new java.math.BigDecimal("12.50"),
+                    true, 2));
+        }
+        FeedFixtures.send(kafka.bootstrapServers(), records, Map.of());
+        DimstreamConfig config = DimstreamConfig.parse("""
+                kafka:
+                  bootstrap-servers: %s
+                postgres:
+                  url: %s
+                service:
+                  application-id: connector-entities-avro-it
+                connectors:
+                  - name: sales
+                    topic-prefix: cdcavro
+                    format: debezium-avro
+                    entity-name: '{schema}_{table}'
+                    table-name: 'cdcavro_{table}_history'
+                    entity: {deserializer-config: {schema.registry.url: "%s"}}
+                """.formatted(kafka.bootstrapServers(), TestPostgres.jdbcUrl(), registry), "test config", Map.of());
+        ServiceOptions options = new ServiceOptions(dir.resolve("data"), "connector-entities-avro-it", 1, Duration.ofHours(1));
+        try (SupervisedService service = SupervisedService.start(config, options, new SimpleMeterRegistry())) {
+            EntitySpec spec = service.current().pipelines().get(0).entity();
+            assertThat(spec.name() + " " + spec.table() + " " + spec.key() + " " + spec.columns()).isEqualTo(
+                    "sales_invoices cdcavro_invoices_history [invoice_id] {invoice_id=BIGINT, amount=NUMERIC, paid=BOOLEAN}");
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(EntityTableReader.rows(TestPostgres.dataSource(), spec)).isEqualTo(List.of(
+                            // a numeric keeps no trailing zeros: 12.50 is stored, hashed and read as 12.5
+                            version(Map.of("invoice_id", 7L), attrs("amount", new java.math.BigDecimal("12.5"), "paid", false), 1, 2,
+                                    false),
+                            version(Map.of("invoice_id", 7L), attrs("amount", new java.math.BigDecimal("12.5"), "paid", true), 2, null,
+                                    false))));
+        }
+    }
+
+    private static ProducerRecord<byte[], byte[]> invoice(AvroWireSerializer keys, AvroWireSerializer values, String topic, long id,
+                                                          String op, java.math.BigDecimal before, java.math.BigDecimal amount,
+                                                          boolean paid, int hour) {
+        GenericRecord key = new GenericData.Record(AVRO_KEY);
+        key.put("invoice_id", id);
+        GenericRecord after = new GenericData.Record(AVRO_ROW);
+        after.put("invoice_id", id);
+        after.put("amount", amount);
+        after.put("paid", paid);
+        GenericRecord e = new GenericData.Record(AVRO_ENVELOPE);
+        if (before != null) {
+            GenericRecord b = new GenericData.Record(AVRO_ROW);
+            b.put("invoice_id", id);
+            b.put("amount", before);
+            b.put("paid", !paid);
+            e.put("before", b);
+        }
+        e.put("after", after);
+        GenericRecord source = new GenericData.Record(AVRO_ENVELOPE.getField("source").schema());
+        source.put("ts_ms", hour(hour).toEpochMilli());
+        e.put("source", source);
+        e.put("op", op);
+        e.put("ts_ms", hour(hour).toEpochMilli());
+        return new ProducerRecord<>(topic, keys.serialize(topic, key), values.serialize(topic, e));
     }
 
     private static ExpectedRow customer(String id, String email, int visits, int from, Integer to) {
