@@ -242,38 +242,41 @@ public record DimstreamConfig(
         if (!connectors.isEmpty()) {
             root.put(ConnectorKeys.CONNECTORS.name(), connectors.stream().map(ConnectorKeys::describe).toList());
         }
-        admin.ifPresent(a -> {
-            Map<String, Object> ad = new LinkedHashMap<>();
-            ConfigKeys.ADMIN_HOST.putInto(ad, a.host());
-            ConfigKeys.ADMIN_PORT.putInto(ad, a.port());
-            ConfigKeys.ADMIN_SESSION_TIMEOUT.putInto(ad, a.sessionTimeout());
-            ConfigKeys.ADMIN_SESSION_LIFETIME.putInto(ad, a.sessionLifetime());
-            ConfigKeys.ADMIN_SECURE_COOKIE.putInto(ad, a.secureCookie());
-            ConfigKeys.ADMIN_TRUSTED_PROXIES.putInto(ad, a.trustedProxies());
-            ConfigKeys.ADMIN_STATEMENT_TIMEOUT.putInto(ad, a.statementTimeout());
-            ConfigKeys.ADMIN_CSV_MAX_MIB.putInto(ad, a.csvMaxMib());
-            // the accounts' keys are those of ConfigReader.RawUser and RawToken; every secret of them masked
-            ad.put(ConfigKeys.ADMIN_USERS.name(), a.users().stream().map(u -> {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("name", u.name());
-                m.put("role", u.role().configName());
-                m.put(u.passwordHash().isPresent() ? "password-hash" : "password", Secrets.MASK);
-                return m;
-            }).toList());
-            ad.put(ConfigKeys.ADMIN_API_TOKENS.name(), a.apiTokens().stream().map(t -> {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("name", t.name());
-                m.put("role", t.role().configName());
-                m.put("token", Secrets.MASK);
-                return m;
-            }).toList());
-            root.put(ConfigKeys.ADMIN.name(), ad);
-        });
+        admin.ifPresent(a -> root.put(ConfigKeys.ADMIN.name(), describe(a)));
         try {
             return YAML_OUT.writeValueAsString(root);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException("cannot render the config as YAML", e);
         }
+    }
+
+    /** The {@code admin:} section as {@link #describeMasked} prints it: every account's secret masked. */
+    private static Map<String, Object> describe(AdminConfig a) {
+        Map<String, Object> ad = new LinkedHashMap<>();
+        ConfigKeys.ADMIN_HOST.putInto(ad, a.host());
+        ConfigKeys.ADMIN_PORT.putInto(ad, a.port());
+        ConfigKeys.ADMIN_SESSION_TIMEOUT.putInto(ad, a.sessionTimeout());
+        ConfigKeys.ADMIN_SESSION_LIFETIME.putInto(ad, a.sessionLifetime());
+        ConfigKeys.ADMIN_SECURE_COOKIE.putInto(ad, a.secureCookie());
+        ConfigKeys.ADMIN_TRUSTED_PROXIES.putInto(ad, a.trustedProxies());
+        ConfigKeys.ADMIN_STATEMENT_TIMEOUT.putInto(ad, a.statementTimeout());
+        ConfigKeys.ADMIN_CSV_MAX_MIB.putInto(ad, a.csvMaxMib());
+        // the accounts' keys are those of ConfigReader.RawUser and RawToken; every secret of them masked
+        ad.put(ConfigKeys.ADMIN_USERS.name(), a.users().stream().map(u -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", u.name());
+            m.put("role", u.role().configName());
+            m.put(u.passwordHash().isPresent() ? "password-hash" : "password", Secrets.MASK);
+            return m;
+        }).toList());
+        ad.put(ConfigKeys.ADMIN_API_TOKENS.name(), a.apiTokens().stream().map(t -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", t.name());
+            m.put("role", t.role().configName());
+            m.put("token", Secrets.MASK);
+            return m;
+        }).toList());
+        return ad;
     }
 
     private static final YAMLMapper YAML_OUT = YAMLMapper.builder()
