@@ -171,4 +171,31 @@ class ConnectorConfigTest {
                 + "connectors: [{name: shop, topic-prefix: shop}]\n")).problems()).isEqualTo(List.of(
                 "connectors: a connector writes to a broker of its own: kafka.bootstrap-servers must name it (not \"embedded\")"));
     }
+
+    @Test
+    void theEffectiveConfigPrintsTheConnectorWithItsDefaultsAndItsSecretsMasked() {
+        String yaml = parse(HEAD + """
+                connectors:
+                  - name: sales
+                    topic-prefix: sales
+                    format: debezium-avro
+                    entity: {deserializer-config: {schema.registry.url: "http://registry:8081", basic.auth.user.info: "u:s3cret"}}
+                """).describeMasked();
+        assertThat(yaml.substring(yaml.indexOf("connectors:"))).isEqualTo("""
+                connectors:
+                  - name: sales
+                    topic-pattern: "\\\\Qsales\\\\E\\\\.(?<schema>[^.]+)\\\\.(?<table>[^.]+)"
+                    include: []
+                    exclude: []
+                    format: debezium-avro
+                    entity-name: "{table}"
+                    table-name: "{table}_history"
+                    entity:
+                      deserializer-config:
+                        schema.registry.url: http://registry:8081
+                        basic.auth.user.info: '****'
+                    tables: []
+                    discovery-interval: PT30S
+                """);
+    }
 }
