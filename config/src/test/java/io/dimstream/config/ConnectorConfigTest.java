@@ -184,7 +184,7 @@ class ConnectorConfigTest {
         assertThat(yaml.substring(yaml.indexOf("connectors:"))).isEqualTo("""
                 connectors:
                   - name: sales
-                    topic-pattern: "\\\\Qsales\\\\E\\\\.(?<schema>[^.]+)\\\\.(?<table>[^.]+)"
+                    topic-prefix: sales
                     include: []
                     exclude: []
                     format: debezium-avro

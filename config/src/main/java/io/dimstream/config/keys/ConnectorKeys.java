@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -119,7 +120,8 @@ public final class ConnectorKeys {
             return null;
         }
         Pattern topics = pattern != null ? pattern : ConnectorConfig.prefixPattern(prefix);
-        return new ConnectorConfig(name, topics, include, exclude, format, entityName, tableName, entity, tables, interval);
+        return new ConnectorConfig(name, Optional.ofNullable(prefix), topics, include, exclude, format, entityName, tableName, entity,
+                tables, interval);
     }
 
     /**
@@ -129,7 +131,11 @@ public final class ConnectorKeys {
     public static Map<String, Object> describe(ConnectorConfig c) {
         Map<String, Object> m = new LinkedHashMap<>();
         NAME.putInto(m, c.name());
-        TOPIC_PATTERN.putInto(m, c.topics());
+        if (c.topicPrefix().isPresent()) {
+            TOPIC_PREFIX.putInto(m, c.topicPrefix().get());
+        } else {
+            TOPIC_PATTERN.putInto(m, c.topics());
+        }
         INCLUDE.putInto(m, c.include());
         EXCLUDE.putInto(m, c.exclude());
         FORMAT.putInto(m, c.format());

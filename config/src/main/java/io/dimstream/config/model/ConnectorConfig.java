@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
  * this is what the config says about them.
  *
  * @param name              the connector's name in dimstream (logs, metrics, the catalog)
- * @param topics            the topics it covers: Debezium's {@code topic.prefix} as
- *                          {@code <prefix>.<schema>.<table>}, or a pattern given whole
+ * @param topicPrefix       Debezium's {@code topic.prefix} when the config gives it (else a pattern)
+ * @param topics            the topics it covers: {@code <prefix>.<schema>.<table>}, or the pattern given
  * @param include           patterns over {@code <schema>.<table>}, matched whole: only these (none: all)
  * @param exclude           patterns over {@code <schema>.<table>}, matched whole: never these
  * @param format            {@code debezium-json} or {@code debezium-avro}
@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * @param tables            entity keys for the tables a pattern matches, applied in order over {@code entityOptions}
  * @param discoveryInterval how often the running service looks for new tables
  */
-public record ConnectorConfig(String name, Pattern topics, List<Pattern> include, List<Pattern> exclude, EventFormat format,
+public record ConnectorConfig(String name, Optional<String> topicPrefix, Pattern topics, List<Pattern> include, List<Pattern> exclude, EventFormat format,
                               String entityName, String tableName, Map<String, Object> entityOptions, List<TableOptions> tables,
                               Duration discoveryInterval) {
 
@@ -53,6 +53,7 @@ public record ConnectorConfig(String name, Pattern topics, List<Pattern> include
 
     public ConnectorConfig {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(topicPrefix, "topicPrefix");
         Objects.requireNonNull(topics, "topics");
         include = List.copyOf(include);
         exclude = List.copyOf(exclude);
