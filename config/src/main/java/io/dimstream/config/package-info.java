@@ -25,5 +25,13 @@
  * takes one of a few names ({@code format}, {@code mode}, {@code on-truncate}, a role, ...) is an
  * enum implementing {@link io.dimstream.config.model.ConfigEnum}, read and refused (naming the path and
  * the accepted names) by {@link io.dimstream.config.model.ConfigEnum#parse} alone.
+ *
+ * <p>{@code connectors:} ({@link io.dimstream.config.keys.ConnectorKeys},
+ * {@link io.dimstream.config.model.ConnectorConfig}) names a change-data-capture connector's topics
+ * instead of its tables; the tables found behind it (by the service, recorded in
+ * {@code dimstream.connector_tables}) become entities through
+ * {@link io.dimstream.config.ConnectorEntities}, which reads each as an item of {@code entities:}
+ * (the connector's keys, then the found key and columns), so a found entity is a hand-declared one
+ * in every respect; {@link io.dimstream.config.DimstreamConfig#withEntities} is the config with them.
  */
 package io.dimstream.config;

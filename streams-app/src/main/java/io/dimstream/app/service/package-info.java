@@ -16,6 +16,12 @@
  * is db's), the admin workers (replay, DLQ mirror, re-drive), the health monitor. A failing step
  * closes what started before it, in reverse order; {@code close()} does the same.
  *
+ * <p>With {@code connectors:} the start first resolves the config: the tables found behind each
+ * connector, new ones looked for once ({@link io.dimstream.app.connect.ConnectorDiscovery}), become
+ * entities after the hand-declared ones. {@code run} starts a
+ * {@link io.dimstream.app.service.SupervisedService}: the service plus the watch for new tables, a
+ * table found restarting the service inside the process (the health and metrics endpoints follow it).
+ *
  * <p>Catch-up for the demo, benchmarks and tests ({@code awaitCaughtUp}) is
  * {@link io.dimstream.app.sink.CatchUp}. No SQL here: the service reaches PostgreSQL only through
  * db's classes.
