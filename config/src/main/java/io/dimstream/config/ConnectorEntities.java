@@ -53,8 +53,7 @@ public final class ConnectorEntities {
         for (ConnectorTables.Found f : found) {
             Optional<ConnectorConfig> connector = config.connectors().stream().filter(c -> c.name().equals(f.connector())).findFirst();
             if (connector.isEmpty()) {
-                leftOut.put(f.topic(), "connector " + f.connector() + " is no longer in the config");
-                continue;
+                continue; // another config's (a deployment sharing the database), or a connector taken out of this one
             }
             Optional<ConnectorConfig.SourceTable> table = connector.get().tableOf(f.topic());
             if (byTopic.containsKey(f.topic())) {

@@ -125,6 +125,11 @@ class ConnectorConfigTest {
                         + "connector shop, e.g. '{schema}_{table}')",
                 "shop.public.bad", "connector shop, table public.bad (topic shop.public.bad): entity.tracked: \"*\" leaves no "
                         + "column to track"));
+        // a table another config's connector found (a deployment sharing the database) is not this config's
+        ConnectorEntities.Resolved withOthers = ConnectorEntities.resolve(config, List.of(new ConnectorTables.Found("other",
+                "shop.public.items", "public", "items", List.of("sku"), columns("sku", "text", "title", "text"))));
+        assertThat(withOthers.config().entities()).isEqualTo(config.entities());
+        assertThat(withOthers.leftOut()).isEmpty();
         // resolving again changes nothing
         ConnectorEntities.Resolved again = ConnectorEntities.resolve(r.config(), List.of(
                 found("shop.public.items", "items", List.of("sku"), columns("sku", "text", "title", "text"))));

@@ -17,7 +17,7 @@ import javax.sql.DataSource;
 
 /**
  * The catalog of tables found behind a connector ({@code dimstream.connector_tables}, V013): one row
- * per source topic, with the shape its first record's schema gave. Written once per topic (a topic
+ * per connector and source topic, with the shape its first record's schema gave. Written once per topic (a topic
  * found again keeps its first shape: later columns are {@link EvolvedColumns}' like any entity's),
  * read at every start and by every command that names entities, in the order the tables were found
  * (so a table found later never changes the order, and with it the Kafka Streams sub-topology
@@ -83,8 +83,8 @@ public final class ConnectorTables {
     }
 
     /**
-     * Records a table found; a topic recorded before keeps its row (two instances finding one table
-     * at once agree on the first).
+     * Records a table found; a topic the connector recorded before keeps its row (two instances
+     * finding one table at once agree on the first).
      *
      * @return whether this call recorded it
      */
@@ -96,7 +96,7 @@ public final class ConnectorTables {
         try (Connection c = ds.getConnection();
              PreparedStatement ps = c.prepareStatement("INSERT INTO " + Migrations.SCHEMA + ".connector_tables "
                      + "(topic, connector, source_schema, source_table, key_columns, columns) VALUES (?, ?, ?, ?, ?::jsonb, ?::jsonb) "
-                     + "ON CONFLICT (topic) DO NOTHING")) {
+                     + "ON CONFLICT (connector, topic) DO NOTHING")) {
             ps.setString(1, f.topic());
             ps.setString(2, f.connector());
             ps.setString(3, f.schema());

@@ -87,16 +87,17 @@ public final class ConnectorDiscovery {
         if (config.connectors().isEmpty()) {
             return List.of();
         }
-        Set<String> known = new HashSet<>();
+        Set<String> known = new HashSet<>(); // connector and topic
+        Set<String> declared = new HashSet<>();
         DataSource db = ds.get();
-        ConnectorTables.all(db).forEach(f -> known.add(f.topic()));
-        config.entities().forEach(e -> known.add(e.topic()));
+        ConnectorTables.all(db).forEach(f -> known.add(f.connector() + "\n" + f.topic()));
+        config.entities().forEach(e -> declared.add(e.topic()));
         Set<String> topics = topics();
         List<ConnectorTables.Found> found = new ArrayList<>();
         for (ConnectorConfig c : config.connectors()) {
             for (String topic : topics) {
                 Optional<ConnectorConfig.SourceTable> table = c.tableOf(topic);
-                if (table.isEmpty() || known.contains(topic)) {
+                if (table.isEmpty() || declared.contains(topic) || known.contains(c.name() + "\n" + topic)) {
                     continue;
                 }
                 Optional<ConnectorTables.Found> f = peek(c, topic, table.get());
@@ -105,7 +106,7 @@ public final class ConnectorDiscovery {
                             f.get().key(), f.get().columns());
                     found.add(f.get());
                 }
-                known.add(topic);
+                known.add(c.name() + "\n" + topic);
             }
         }
         return found;
