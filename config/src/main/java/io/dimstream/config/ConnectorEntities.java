@@ -42,10 +42,12 @@ public final class ConnectorEntities {
     public static Resolved resolve(DimstreamConfig config, List<ConnectorTables.Found> found) {
         List<EntityConfig> all = new ArrayList<>(config.entities());
         Map<String, String> byTopic = new HashMap<>();
+        Map<String, String> owners = new HashMap<>(); // what reads the topic, in words
         Map<String, String> names = new HashMap<>();
         Map<String, String> tables = new HashMap<>();
         for (EntityConfig e : config.entities()) {
             byTopic.put(e.topic(), e.name());
+            owners.put(e.topic(), "declared by hand as entity " + e.name());
             names.put(e.name(), "the entity declared by hand");
             tables.put(e.table(), "the table of entity " + e.name());
         }
@@ -60,7 +62,7 @@ public final class ConnectorEntities {
                 boolean resolvedBefore = table.isPresent()
                         && byTopic.get(f.topic()).equals(ConnectorConfig.fill(connector.get().entityName(), table.get()));
                 if (!resolvedBefore) {
-                    leftOut.put(f.topic(), "declared by hand as entity " + byTopic.get(f.topic()));
+                    leftOut.put(f.topic(), owners.get(f.topic()));
                 }
                 continue;
             }
@@ -79,6 +81,7 @@ public final class ConnectorEntities {
                     names.put(e.name(), "the entity of topic " + f.topic());
                     tables.put(e.table(), "the table of entity " + e.name());
                     byTopic.put(f.topic(), e.name());
+                    owners.put(f.topic(), "already read by entity " + e.name() + " of connector " + f.connector());
                     all.add(e);
                 }
             } catch (ConfigException ex) {

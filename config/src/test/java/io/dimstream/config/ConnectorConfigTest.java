@@ -130,6 +130,14 @@ class ConnectorConfigTest {
                 "shop.public.items", "public", "items", List.of("sku"), columns("sku", "text", "title", "text"))));
         assertThat(withOthers.config().entities()).isEqualTo(config.entities());
         assertThat(withOthers.leftOut()).isEmpty();
+        // a second connector of this config covering a topic the first found: left out, naming the first
+        DimstreamConfig twoConnectors = parse(SHOP.replace("connectors:\n", "connectors:\n  - {name: crm, topic-prefix: shop, entity-name: 'crm_{table}', table-name: 'crm_{table}'}\n"));
+        ConnectorEntities.Resolved twice = ConnectorEntities.resolve(twoConnectors, List.of(
+                new ConnectorTables.Found("crm", "shop.public.items", "public", "items", List.of("sku"), columns("sku", "text", "title", "text")),
+                found("shop.public.items", "items", List.of("sku"), columns("sku", "text", "title", "text"))));
+        assertThat(twice.config().entities().stream().map(e -> e.name() + " " + e.topic()).toList())
+                .isEqualTo(List.of("crm_items shop.public.items"));
+        assertThat(twice.leftOut()).isEqualTo(Map.of("shop.public.items", "already read by entity crm_items of connector crm"));
         // resolving again changes nothing
         ConnectorEntities.Resolved again = ConnectorEntities.resolve(r.config(), List.of(
                 found("shop.public.items", "items", List.of("sku"), columns("sku", "text", "title", "text"))));
