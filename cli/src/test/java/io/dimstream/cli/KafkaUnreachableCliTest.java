@@ -7,15 +7,12 @@ import io.dimstream.app.kafka.KafkaReachability;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.dimstream.app.testing.TestSockets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,37 +31,19 @@ class KafkaUnreachableCliTest {
     @TempDir
     Path dir;
 
-    private final List<AutoCloseable> opened = new CopyOnWriteArrayList<>();
+    private final TestSockets sockets = new TestSockets();
 
     @AfterEach
     void closeSockets() throws Exception {
-        for (AutoCloseable c : opened) {
-            c.close();
-        }
+        sockets.close();
     }
 
     private static int closedPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        return TestSockets.closedPort();
     }
 
     private int silentPort() throws IOException {
-        ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        opened.add(server);
-        Thread accept = new Thread(() -> {
-            while (!server.isClosed()) {
-                try {
-                    Socket s = server.accept();
-                    opened.add(s);
-                } catch (IOException closed) {
-                    return;
-                }
-            }
-        }, "silent-server");
-        accept.setDaemon(true);
-        accept.start();
-        return server.getLocalPort();
+        return sockets.silentPort();
     }
 
     private Path config(String bootstrap) throws IOException {

@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import io.dimstream.app.testing.TestSockets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,39 +21,19 @@ class KafkaReachabilityTest {
 
     private static final String SOURCE = "kafka.bootstrap-servers";
 
-    private final List<AutoCloseable> opened = new CopyOnWriteArrayList<>();
+    private final TestSockets sockets = new TestSockets();
 
     @AfterEach
     void closeSockets() throws Exception {
-        for (AutoCloseable c : opened) {
-            c.close();
-        }
+        sockets.close();
     }
 
-    /** A port of 127.0.0.1 where nothing listens: one a server socket had, closed again. */
     private static int closedPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        return TestSockets.closedPort();
     }
 
-    /** A port of 127.0.0.1 that accepts connections and never says anything (nor closes them). */
     private int silentPort() throws IOException {
-        ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        opened.add(server);
-        Thread accept = new Thread(() -> {
-            while (!server.isClosed()) {
-                try {
-                    Socket s = server.accept();
-                    opened.add(s);
-                } catch (IOException closed) {
-                    return;
-                }
-            }
-        }, "silent-server");
-        accept.setDaemon(true);
-        accept.start();
-        return server.getLocalPort();
+        return sockets.silentPort();
     }
 
     private static KafkaReachability.Unanswered unanswered(String bootstrap) throws InterruptedException {
