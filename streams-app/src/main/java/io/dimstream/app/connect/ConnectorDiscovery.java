@@ -87,26 +87,19 @@ public final class ConnectorDiscovery {
         if (config.connectors().isEmpty()) {
             return List.of();
         }
-        Set<String> known = new HashSet<>(); // connector and topic
-        Set<String> declared = new HashSet<>();
         DataSource db = ds.get();
+        Set<String> known = new HashSet<>(); // connector and topic
         ConnectorTables.all(db).forEach(f -> known.add(f.connector() + "\n" + f.topic()));
-        config.entities().forEach(e -> declared.add(e.topic()));
-        Set<String> topics = topics();
         List<ConnectorTables.Found> found = new ArrayList<>();
-        for (ConnectorConfig c : config.connectors()) {
-            for (String topic : topics) {
-                Optional<ConnectorConfig.SourceTable> table = c.tableOf(topic);
-                if (table.isEmpty() || declared.contains(topic) || known.contains(c.name() + "\n" + topic)) {
-                    continue;
-                }
-                Optional<ConnectorTables.Found> f = peek(c, topic, table.get());
-                if (f.isPresent() && ConnectorTables.record(db, f.get())) {
-                    LOG.info("connector {}: found table {} on topic {}: key {}, columns {}", c.name(), table.get().qualified(), topic,
-                            f.get().key(), f.get().columns());
-                    found.add(f.get());
-                }
-                known.add(c.name() + "\n" + topic);
+        for (Candidate t : candidates(config)) {
+            if (!known.add(t.connector().name() + "\n" + t.topic())) {
+                continue;
+            }
+            Optional<ConnectorTables.Found> f = peek(t);
+            if (f.isPresent() && ConnectorTables.record(db, f.get())) {
+                LOG.info("connector {}: found table {} on topic {}: key {}, columns {}", t.connector().name(), t.table().qualified(),
+                        t.topic(), f.get().key(), f.get().columns());
+                found.add(f.get());
             }
         }
         return found;
@@ -117,17 +110,27 @@ public final class ConnectorDiscovery {
      * its shape: the service has something to start with. Reads no database, records nothing.
      */
     public boolean anyTable(DimstreamConfig config) {
+        return candidates(config).stream().anyMatch(t -> peek(t).isPresent());
+    }
+
+    /** A topic a connector covers, and the table it carries. */
+    private record Candidate(ConnectorConfig connector, String topic, ConnectorConfig.SourceTable table) {
+    }
+
+    /** Each connector's topics on the broker, but those a hand-declared entity reads, in connector and topic order. */
+    private List<Candidate> candidates(DimstreamConfig config) {
         Set<String> declared = new HashSet<>();
         config.entities().forEach(e -> declared.add(e.topic()));
-        for (String topic : topics()) {
-            for (ConnectorConfig c : config.connectors()) {
-                Optional<ConnectorConfig.SourceTable> table = c.tableOf(topic);
-                if (table.isPresent() && !declared.contains(topic) && peek(c, topic, table.get()).isPresent()) {
-                    return true;
+        Set<String> topics = topics();
+        List<Candidate> out = new ArrayList<>();
+        for (ConnectorConfig c : config.connectors()) {
+            for (String topic : topics) {
+                if (!declared.contains(topic)) {
+                    c.tableOf(topic).ifPresent(table -> out.add(new Candidate(c, topic, table)));
                 }
             }
         }
-        return false;
+        return out;
     }
 
     private Set<String> topics() {
@@ -143,7 +146,10 @@ public final class ConnectorDiscovery {
     }
 
     /** The table's shape from the topic's first records that give one; empty when none does (yet). */
-    private Optional<ConnectorTables.Found> peek(ConnectorConfig c, String topic, ConnectorConfig.SourceTable table) {
+    private Optional<ConnectorTables.Found> peek(Candidate t) {
+        ConnectorConfig c = t.connector();
+        String topic = t.topic();
+        ConnectorConfig.SourceTable table = t.table();
         Map<String, Object> p = clients.properties();
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
