@@ -13,7 +13,6 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.TimeTexts;
 import io.dimstream.db.schema.ConnectorTables;
 import io.dimstream.db.schema.EntityTables;
-import io.dimstream.db.schema.Migrations;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -75,19 +74,24 @@ final class CommandSupport {
         if (cfg.connectors().isEmpty()) {
             return cfg;
         }
+        // read only: a command that merely names entities migrates nothing (run, admin and load do, as before)
         try (Databases.Handle db = openDatabase(cfg.postgres())) {
-            Migrations.migrate(db.dataSource());
             ConnectorEntities.Resolved r = ConnectorEntities.resolve(cfg, ConnectorTables.all(db.dataSource()));
             r.leftOut().forEach((topic, why) -> err.println("topic " + topic + " gets no entity from its connector: " + why));
             err.flush();
             return r.config();
-        } catch (SQLException | FlywayException | CliFailure e) {
-            err.println("cannot read the tables the connectors found (dimstream.connector_tables): " + e.getMessage()
+        } catch (SQLException | CliFailure e) {
+            err.println((e instanceof SQLException q && UNDEFINED_TABLE.equals(q.getSQLState())
+                    ? "dimstream has not run on this database yet (no dimstream.connector_tables)"
+                    : "cannot read the tables the connectors found (dimstream.connector_tables): " + e.getMessage())
                     + "; only the entities declared by hand are known");
             err.flush();
             return cfg;
         }
     }
+
+    /** PostgreSQL's SQL state of a relation that does not exist. */
+    private static final String UNDEFINED_TABLE = "42P01";
 
     static EntitySpec entity(DimstreamConfig config, String name) {
         try {

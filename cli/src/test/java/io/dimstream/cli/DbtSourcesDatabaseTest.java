@@ -210,4 +210,27 @@ class DbtSourcesDatabaseTest {
         assertThat(listed(found.out())).isEqualTo(Map.of("public.items_history", listedColumns,
                 "public.items_history_current", listedColumns));
     }
+
+    @Test
+    void aConnectorsConfigOnADatabaseDimstreamNeverRanNamesTheDeclaredEntitiesOnlyAndSaysSo() throws Exception {
+        String url = TestPostgres.newDatabase();
+        try (Connection c = dataSource(url).getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP SCHEMA dimstream CASCADE");
+        }
+        Path byHand = config(url);
+        Path withConnector = Files.writeString(dir.resolve("with-connector.yml"), Files.readString(byHand)
+                + "connectors: [{name: shop, topic-prefix: shop}]\n");
+
+        CliRun declared = CliRun.of("dbt-sources", "--config", byHand.toString());
+        CliRun run = CliRun.of("dbt-sources", "--config", withConnector.toString());
+
+        // nothing migrated, nothing made: the same file as without the connector, and one line more
+        assertThat(run).isEqualTo(new CliRun(0, declared.out(), "dimstream has not run on this database yet (no "
+                + "dimstream.connector_tables); only the entities declared by hand are known\n" + declared.err()));
+        try (Connection c = dataSource(url).getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_namespace WHERE nspname = 'dimstream'")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isZero();
+        }
+    }
 }
