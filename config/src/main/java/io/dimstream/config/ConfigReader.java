@@ -369,7 +369,8 @@ final class ConfigReader {
                 .type1(type1).latenessHorizon(horizon).columns(columns.types()).systemColumns(system).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
                 .rejectUndeclaredColumns(rejectUndeclared).surrogateKeyIndex(surrogateKeyIndex)
-                .tablePartitions(tablePartitions).modifiers(columns.modifiers()).cdc(cdc).build();
+                .tablePartitions(tablePartitions).modifiers(columns.modifiers()).cdc(cdc)
+                .transactionTime(v.get(ConfigKeys.ENTITY_TRANSACTION_TIME)).build();
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
             EntitySpec.checkTableName(e.table());

@@ -307,6 +307,9 @@ public record DimstreamConfig(
         if (e.tablePartitions() > 0) {
             ConfigKeys.ENTITY_TABLE_PARTITIONS.putInto(m, e.tablePartitions());
         }
+        if (!e.transactionTime()) {
+            ConfigKeys.ENTITY_TRANSACTION_TIME.putInto(m, false);
+        }
         CdcOptions cdc = e.cdc();
         if (cdc.eventTime().kind() != CdcOptions.EventTime.Kind.DEFAULT) {
             ConfigKeys.ENTITY_EVENT_TIME.putInto(m, cdc.eventTime());

@@ -141,7 +141,8 @@ public final class EntityKeyParsers {
         // by name, not by the map's order
         return new SystemColumns(names.get("surrogate_key"), names.get("valid_from"), names.get("valid_to"), names.get("is_current"),
                 names.get("is_deleted"), names.get("record_hash"), names.get("source_topic"), names.get("source_partition"),
-                names.get("source_offset"), names.get("loaded_at"), names.get("event_seq"));
+                names.get("source_offset"), names.get("loaded_at"), names.get("event_seq"), names.get("known_from"),
+                names.get("end_known_from"));
     }
 
     /** Every system column's name, under its key, in {@link SystemColumns} order. */
@@ -201,6 +202,8 @@ public final class EntityKeyParsers {
         m.put("source_offset", SystemColumns::sourceOffset);
         m.put("loaded_at", SystemColumns::loadedAt);
         m.put("event_seq", SystemColumns::eventSeq);
+        m.put("known_from", SystemColumns::knownFrom);
+        m.put("end_known_from", SystemColumns::endKnownFrom);
         return java.util.Collections.unmodifiableMap(m);
     }
 }

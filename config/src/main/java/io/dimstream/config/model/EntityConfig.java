@@ -35,6 +35,8 @@ import java.util.Optional;
  *                        is no column of the entity (and that {@code new-columns} does not make one)
  *                        goes to the DLQ naming it; false (the default): such a field is dropped,
  *                        counted and logged once ({@link UndeclaredColumns})
+ * @param transactionTime {@code transaction-time} (default true): the table keeps transaction time
+ *                        ({@link EntitySpec#transactionTime()})
  * @param modifiers       the columns declared {@code varchar(n)} or {@code numeric(p,s)} (their base
  *                        type is in {@code columns}); see {@link EntitySpec#modifiers()}
  * @param cdc             event time, unchanged values, truncates and encodings of change-data-capture
@@ -60,7 +62,8 @@ public record EntityConfig(
         boolean surrogateKeyIndex,
         int tablePartitions,
         Map<String, TypeModifier> modifiers,
-        CdcOptions cdc) {
+        CdcOptions cdc,
+        boolean transactionTime) {
 
     /** The field of a snapshot row that holds its slice's instant, unless {@code snapshot-time-field} names another. */
     public static final String DEFAULT_SNAPSHOT_TIME_FIELD = "snapshot_time";
@@ -91,7 +94,7 @@ public record EntityConfig(
     public EntitySpec toEntitySpec() {
         return EntitySpec.builder().name(name).table(table).key(key).tracked(tracked).type1(type1).columns(columns)
                 .latenessHorizon(latenessHorizon).system(systemColumns).surrogateKeyIndex(surrogateKeyIndex)
-                .tablePartitions(tablePartitions).modifiers(modifiers).build();
+                .tablePartitions(tablePartitions).modifiers(modifiers).transactionTime(transactionTime).build();
     }
 
     /** A builder with the defaults of an entity that names only what it must (json, changes, P30D, no type-1 columns). */
@@ -105,7 +108,7 @@ public record EntityConfig(
                 .latenessHorizon(latenessHorizon).columns(columns).systemColumns(systemColumns).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
                 .rejectUndeclaredColumns(rejectUndeclaredColumns).surrogateKeyIndex(surrogateKeyIndex)
-                .tablePartitions(tablePartitions).modifiers(modifiers).cdc(cdc);
+                .tablePartitions(tablePartitions).modifiers(modifiers).cdc(cdc).transactionTime(transactionTime);
     }
 
     /** Builds an {@link EntityConfig}; each setter is named as the component it sets. */
@@ -130,6 +133,7 @@ public record EntityConfig(
         private int tablePartitions;
         private Map<String, TypeModifier> modifiers = Map.of();
         private CdcOptions cdc; // null: the defaults of the format
+        private boolean transactionTime = true;
 
         private Builder() {
         }
@@ -221,6 +225,12 @@ public record EntityConfig(
             return this;
         }
 
+        /** Default true. */
+        public Builder transactionTime(boolean v) {
+            transactionTime = v;
+            return this;
+        }
+
         /** 0: plain tables. */
         public Builder tablePartitions(int v) {
             tablePartitions = v;
@@ -241,7 +251,7 @@ public record EntityConfig(
         public EntityConfig build() {
             return new EntityConfig(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson,
                     avro, mode, snapshotTimeField, partitionedByKey, rejectUndeclaredColumns, surrogateKeyIndex, tablePartitions, modifiers,
-                    cdc);
+                    cdc, transactionTime);
         }
     }
 }

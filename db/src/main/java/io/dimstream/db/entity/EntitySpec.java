@@ -54,7 +54,8 @@ public record EntitySpec(
         boolean surrogateKeyIndex,
         Map<String, TypeModifier> modifiers,
         Set<String> evolved,
-        int tablePartitions) {
+        int tablePartitions,
+        boolean transactionTime) {
 
     /** The most hash partitions an entity's table may have: each is a table with its own indexes and files. */
     public static final int MAX_TABLE_PARTITIONS = 64;
@@ -78,6 +79,10 @@ public record EntitySpec(
             "beyond", "dup", "mem_seq", "mem_in_version", "in_version", "win", "late", "run_start", "run_no", "no_row", "old_hash",
             "new_sk", "new_seq", "cut");
 
+    /** The columns of {@link #supersededTable()} beside the key's: no key column may take these names. */
+    public static final List<String> SUPERSEDED_COLUMNS = List.of("valid_from", "valid_to", "is_deleted", "known_from", "end_known_from",
+            "known_to", "row_image");
+
     /**
      * PostgreSQL keeps the first 63 bytes of a longer name (NAMEDATALEN - 1) without an error:
      * the table would get another name than the config's, found at the first start and missed at
@@ -86,7 +91,7 @@ public record EntitySpec(
     public static final int MAX_IDENTIFIER_BYTES = 63;
 
     /** What dimstream appends to a table's name for the objects it creates beside it; the longest decides. */
-    public static final List<String> TABLE_NAME_SUFFIXES = List.of("_events", "_current", "_as_of", "_pkey", "_one_open",
+    public static final List<String> TABLE_NAME_SUFFIXES = List.of("_events", "_current", "_as_of", "_pkey", "_one_open", "_superseded",
             "_valid_range", "_surrogate_key", "_events_pkey", "_events_p" + (MAX_TABLE_PARTITIONS - 1));
 
     /** The longest table name (without its schema) whose every derived name fits {@link #MAX_IDENTIFIER_BYTES}: 49 bytes. */
@@ -110,7 +115,7 @@ public record EntitySpec(
     public Builder toBuilder() {
         return new Builder().name(name).table(table).key(key).tracked(tracked).type1(type1).columns(columns)
                 .latenessHorizon(latenessHorizon).system(system).surrogateKeyIndex(surrogateKeyIndex).modifiers(modifiers)
-                .evolved(evolved).tablePartitions(tablePartitions);
+                .evolved(evolved).tablePartitions(tablePartitions).transactionTime(transactionTime);
     }
 
     /** Builds an {@link EntitySpec}; each setter is named as the component it sets. */
@@ -127,6 +132,7 @@ public record EntitySpec(
         private Map<String, TypeModifier> modifiers = Map.of();
         private Set<String> evolved = Set.of();
         private int tablePartitions;
+        private boolean transactionTime = true;
 
         private Builder() {
         }
@@ -193,9 +199,15 @@ public record EntitySpec(
             return this;
         }
 
+        /** Default true. */
+        public Builder transactionTime(boolean v) {
+            transactionTime = v;
+            return this;
+        }
+
         public EntitySpec build() {
             return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers, evolved,
-                    tablePartitions);
+                    tablePartitions, transactionTime);
         }
     }
 
@@ -275,6 +287,10 @@ public record EntitySpec(
                     throw new IllegalArgumentException(field + ": column '" + c + "' is a name the writer's SQL uses for a column "
                             + "of its own (reserved: " + String.join(", ", new java.util.TreeSet<>(WORK_COLUMNS)) + ")");
                 }
+                if (field.equals("key") && SUPERSEDED_COLUMNS.contains(c)) {
+                    throw new IllegalArgumentException("key: column '" + c + "' is a column of the transaction-time table "
+                            + "<table>_superseded (reserved for key columns: " + String.join(", ", SUPERSEDED_COLUMNS) + ")");
+                }
             }
         }
         List<String> defaults = SystemColumns.DEFAULTS.all();
@@ -344,14 +360,12 @@ public record EntitySpec(
 
     /** The same entity on another table (a replay's shadow table). */
     public EntitySpec withTable(String otherTable) {
-        return new EntitySpec(name, otherTable, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers,
-                evolved, tablePartitions);
+        return toBuilder().table(otherTable).build();
     }
 
     /** The same entity with another lateness horizon (empty: unlimited). */
     public EntitySpec withLatenessHorizon(Optional<Duration> horizon) {
-        return new EntitySpec(name, table, key, tracked, type1, columns, horizon, system, surrogateKeyIndex, modifiers, evolved,
-                tablePartitions);
+        return toBuilder().latenessHorizon(horizon).build();
     }
 
     /**
@@ -372,7 +386,7 @@ public record EntitySpec(
         cols.put(column, type);
         Set<String> ev = new java.util.LinkedHashSet<>(evolved);
         ev.add(column);
-        return new EntitySpec(name, table, key, t, t1, cols, latenessHorizon, system, surrogateKeyIndex, modifiers, ev, tablePartitions);
+        return toBuilder().tracked(t).type1(t1).columns(cols).evolved(ev).build();
     }
 
     /**
@@ -390,8 +404,7 @@ public record EntitySpec(
         cols.put(column, def.type());
         Map<String, TypeModifier> mods = new LinkedHashMap<>(modifiers);
         def.modifier().ifPresentOrElse(m -> mods.put(column, m), () -> mods.remove(column));
-        return new EntitySpec(name, table, key, tracked, type1, cols, latenessHorizon, system, surrogateKeyIndex, mods, evolved,
-                tablePartitions);
+        return toBuilder().columns(cols).modifiers(mods).build();
     }
 
     /** The tracked columns the config declares: those {@code record_hash} covers position by position. */
@@ -456,5 +469,18 @@ public record EntitySpec(
     /** The set-returning function giving the table as of an instant. */
     public String asOfFunction() {
         return table + "_as_of";
+    }
+
+    /**
+     * The side table of transaction time ({@link #transactionTime()}): every version image the table
+     * believed once and a later arrival rewrote or removed, with the interval it was believed.
+     */
+    public String supersededTable() {
+        return table + "_superseded";
+    }
+
+    /** The trigger function that keeps {@link #supersededTable()}. */
+    public String supersedeFunction() {
+        return table + "_supersede";
     }
 }

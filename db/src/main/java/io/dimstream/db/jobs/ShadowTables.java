@@ -39,6 +39,8 @@ import javax.sql.DataSource;
  *       job's end offsets, events loaded from files, quarantined events applied by a user), with
  *       the lateness horizon lifted (the live table accepted them) and their live {@code seq}, so
  *       they win a same-time tie against replayed events exactly as they did in the live table;</li>
+ *   <li>transaction time carried over ({@link SwapBeliefs}): the live rows the shadow changes are kept
+ *       in {@code <table>_superseded}, the unchanged ones keep their transaction time;</li>
  *   <li>the live table takes the shadow's contents and keeps its identity ({@link ContentExchange}:
  *       its OID, so the views, grants and comments users have on it and on {@code <table>_current}
  *       keep working and see the new rows); the replaced contents are kept as
@@ -136,11 +138,13 @@ public final class ShadowTables {
         }
         String retired = retiredTable(live, jobId);
         EntitySpec retiredSpec = live.withTable(retired);
+        SwapBeliefs.carryOver(c, now, shadow.table());
         if (EntityTables.samePartitioning(c, live.table(), shadow.table())) {
             ContentExchange.exchange(c, live.table(), shadow.table(), retired);
         } else {
             LayoutChange.swapIn(c, now, shadow.table(), retired);
         }
+        SwapBeliefs.resume(c, now);
         TableRenames.rename(c, live.memoryTable(), retiredSpec.memoryTable());
         TableRenames.rename(c, shadow.memoryTable(), live.memoryTable());
         // a snapshot entity's rebuild: the slices the job's range completed become the entity's now, so

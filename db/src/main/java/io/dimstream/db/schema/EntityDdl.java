@@ -48,6 +48,7 @@ final class EntityDdl {
         cols.add(Sql.ident(sc.sourceOffset()) + " bigint");
         cols.add(Sql.ident(sc.loadedAt()) + " timestamptz NOT NULL DEFAULT now()");
         cols.add(Sql.ident(sc.eventSeq()) + " bigint");
+        cols.addAll(TransactionTimeDdl.columnDefs(e));
         cols.add("CONSTRAINT " + Sql.ident(bare + "_pkey") + " PRIMARY KEY (" + Sql.list(e.key()) + ", " + Sql.ident(sc.validFrom()) + ")");
         cols.add("CONSTRAINT " + Sql.ident(bare + "_valid_range") + " CHECK (" + Sql.ident(sc.validTo()) + " IS NULL OR "
                 + Sql.ident(sc.validTo()) + " > " + Sql.ident(sc.validFrom()) + ")");
@@ -132,6 +133,10 @@ final class EntityDdl {
         table.stream().filter(col -> !cols.contains(col)).forEach(cols::add);
         exec(c, "CREATE OR REPLACE VIEW " + Sql.table(e.currentView()) + " AS SELECT " + Sql.list(cols) + " FROM "
                 + Sql.table(e.table()) + " WHERE " + Sql.ident(e.system().isCurrent()));
+        // the two-argument T_as_of names the table's columns as the view does: made again with it
+        if (e.transactionTime() && TableCheck.exists(c, e.supersededTable())) {
+            TransactionTimeDdl.asOfFunction(c, e);
+        }
     }
 
     /**
@@ -142,16 +147,7 @@ final class EntityDdl {
      * its return type, so it is dropped first.
      */
     static void asOfFunction(Connection c, EntitySpec e) throws SQLException {
-        String fn = Sql.table(e.asOfFunction()) + "(timestamptz)";
-        try (PreparedStatement p = c.prepareStatement("SELECT p.prorettype <> ?::regtype FROM pg_proc p WHERE p.oid = to_regprocedure(?)")) {
-            p.setString(1, Sql.table(e.table()));
-            p.setString(2, fn);
-            try (ResultSet rs = p.executeQuery()) {
-                if (rs.next() && rs.getBoolean(1)) {
-                    exec(c, "DROP FUNCTION " + fn);
-                }
-            }
-        }
+        dropIfReturnsOther(c, e, Sql.table(e.asOfFunction()) + "(timestamptz)");
         SystemColumns sc = e.system();
         String t = Sql.table(e.table());
         String vf = Sql.ident(sc.validFrom());
@@ -161,6 +157,19 @@ final class EntityDdl {
         exec(c, "CREATE OR REPLACE FUNCTION " + Sql.table(e.asOfFunction()) + "(as_of timestamptz) RETURNS SETOF "
                 + t + " LANGUAGE sql STABLE AS $fn$ SELECT * FROM " + t + " WHERE " + vf + " <= $1 AND (" + vt + " IS NULL OR "
                 + vt + " > $1) AND NOT " + Sql.ident(sc.isDeleted()) + " $fn$");
+    }
+
+    /** Drops the function {@code fn} (a signature) when it returns the rows of another table than {@code e}'s. */
+    static void dropIfReturnsOther(Connection c, EntitySpec e, String fn) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT p.prorettype <> ?::regtype FROM pg_proc p WHERE p.oid = to_regprocedure(?)")) {
+            p.setString(1, Sql.table(e.table()));
+            p.setString(2, fn);
+            try (ResultSet rs = p.executeQuery()) {
+                if (rs.next() && rs.getBoolean(1)) {
+                    exec(c, "DROP FUNCTION " + fn);
+                }
+            }
+        }
     }
 
     static void exec(Connection c, String sql) throws SQLException {

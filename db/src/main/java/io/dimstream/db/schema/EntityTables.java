@@ -85,6 +85,7 @@ public final class EntityTables {
             } else {
                 EntityDdl.exec(c, EntityDdl.createMemorySql(e));
             }
+            TransactionTimeDdl.ensure(c, e);
             viewAndFunction(c, e);
             try (PreparedStatement p = c.prepareStatement(
                     "INSERT INTO dimstream.entities (name, table_name, key_columns, tracked, type1) VALUES (?, ?, ?, ?, ?) "

@@ -148,6 +148,9 @@ final class TableCheck {
             }
         }
         for (String trigger : triggers(c, table)) {
+            if (TransactionTimeDdl.isOwnTrigger(table, trigger)) {
+                continue;
+            }
             warnings.add("table " + table + " has trigger " + trigger + ", which dimstream does not know: if it refuses or changes "
                     + "a row, the table no longer follows the events");
         }

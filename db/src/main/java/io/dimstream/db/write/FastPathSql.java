@@ -18,7 +18,7 @@ final class FastPathSql extends WriterNames {
     // from ds_winners). Its guard repeats the state test against the row itself (IS DISTINCT FROM), so a
     // row already closed or already equal is left alone.
     String fastClose() {
-        return "UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now() "
+        return "UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now()" + closeKnown + " "
                 + "FROM " + winnersTable + " f WHERE f.fast AND NOT f.is_deleted AND f.newest IS NOT NULL "
                 + "AND (f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash) "
                 + "AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL "
@@ -28,7 +28,7 @@ final class FastPathSql extends WriterNames {
     // a delete closes the open row and gets its is_deleted row (into ds_region_versions), which carries the
     // closed row's attributes and hash
     String fastCloseDeleted() {
-        return "WITH closed AS (UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now() "
+        return "WITH closed AS (UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now()" + closeKnown + " "
                 + "FROM " + winnersTable + " f WHERE f.fast AND f.is_deleted AND f.newest IS NOT NULL AND NOT f.newest_deleted "
                 + "AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL AND NOT v." + del + " "
                 + "RETURNING " + Sql.list("v", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("v", attrs) + ", ") + "v." + hash

@@ -90,7 +90,21 @@ final class RegionSql extends WriterNames {
                 + (attrs.isEmpty() ? "" : Sql.each(attrs, a -> Sql.ident(a) + " = x." + Sql.ident(a), ", ") + ", ")
                 + Sql.ident(sc.sourceTopic()) + " = x.source_topic, " + Sql.ident(sc.sourcePartition()) + " = x.source_partition, "
                 + Sql.ident(sc.sourceOffset()) + " = x.source_offset, " + es + " = x.event_seq, " + Sql.ident(sc.loadedAt()) + " = now() "
+                + endKnown()
                 + "FROM " + regionVersionsTable + " x WHERE " + Sql.eq("v", "x", key) + " AND v." + vf + " = x.valid_from AND " + vCmp + " IS DISTINCT FROM " + versionsCmp;
+    }
+
+    /**
+     * With transaction time, when the row's end became known: now for a close, none while open, kept
+     * otherwise; a rewrite of a closed row's end is the {@code T_supersede} trigger's (it keeps the old
+     * image and stamps the new one).
+     */
+    private String endKnown() {
+        if (!e.transactionTime()) {
+            return "";
+        }
+        String ekf = Sql.ident(sc.endKnownFrom());
+        return ", " + ekf + " = CASE WHEN x.valid_to IS NULL THEN NULL WHEN v." + vt + " IS NULL THEN now() ELSE v." + ekf + " END ";
     }
 
     String insertRows() {

@@ -45,6 +45,12 @@ class WriterNames {
     final String newer;
     final String startsVersion;
     final String overwritesType1;
+    /**
+     * What a close of an open version also sets: with transaction time, {@code end_known_from = now()}
+     * (when its end became known; the row's earlier open image is then readable without a copy,
+     * docs/semantics.md "Transaction time"); nothing without.
+     */
+    final String closeKnown;
 
     WriterNames(EntitySpec e) {
         this.e = e;
@@ -93,6 +99,7 @@ class WriterNames {
         // them out), and the re-assertions that overwrite the open version's type-1 values (with
         // the version v; fastType1 overwrites exactly those rows, rememberType1Starts first
         // remembers their starts).
+        this.closeKnown = e.transactionTime() ? ", " + Sql.ident(sc.endKnownFrom()) + " = now()" : "";
         this.startsVersion = "(f.fast AND NOT f.is_deleted AND (f.newest IS NULL OR f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash))";
         this.overwritesType1 = type1.isEmpty() ? null : "f.fast AND NOT f.is_deleted AND f.newest IS NOT NULL AND NOT f.newest_deleted "
                 + "AND f.newest_hash = f.record_hash AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL AND NOT v." + del + " AND v." + hash

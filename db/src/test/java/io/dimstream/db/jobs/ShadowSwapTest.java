@@ -63,7 +63,7 @@ class ShadowSwapTest {
         List<String> order = columns(live.table());
         List<String> viewOrder = columns(live.currentView());
         List<String> rowsBefore = rowsButLoadedAt(live.table());
-        assertThat(order).as("the live table has the added column last").endsWith("event_seq", "channel");
+        assertThat(order).as("the live table has the added column last").endsWith("event_seq", "known_from", "end_known_from", "channel");
         assertThat(columns(shadow.table())).as("the shadow has it before last_login")
                 .startsWith("customer_id", "email", "city", "channel", "last_login");
 
@@ -160,7 +160,7 @@ class ShadowSwapTest {
         assertThat(JobsFixtures.wholeRows(ds, ShadowTables.retiredTable(live, 83))).isEqualTo(retiredExpected);
         assertThat(JobsFixtures.query(ds, "SELECT relname FROM pg_class WHERE relname LIKE ? AND relkind IN ('r', 'p', 'v') ORDER BY relname",
                 t + "%")).isEqualTo(List.of(row(t), row(t + "_current"), row(t + "_events"), row(t + "_replaced_83"),
-                row(t + "_replaced_83_events")));
+                row(t + "_replaced_83_events"), row(t + "_superseded")));
     }
 
     @Test

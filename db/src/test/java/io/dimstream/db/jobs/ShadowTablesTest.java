@@ -13,7 +13,9 @@ import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,14 @@ class ShadowTablesTest {
                 .toList();
         writer.apply(shadow, replayed);
         List<String> liveBefore = JobsFixtures.wholeRows(ds, live.table());
+        String asOfKnown = "SELECT customer_id, email, valid_from, valid_to, known_from FROM " + live.table()
+                + "_as_of(?::timestamptz, ?::timestamptz) ORDER BY customer_id";
+        String knownBefore = String.valueOf(JobsFixtures.query(ds, "SELECT clock_timestamp()").get(0).get(0));
+        Map<Integer, List<List<Object>>> believedBefore = new LinkedHashMap<>();
+        for (int day = 1; day <= 10; day++) {
+            believedBefore.put(day, JobsFixtures.query(ds, asOfKnown, "2025-08-0" + Math.min(day, 9) + (day == 10 ? "T23:00:00Z" : "T12:00:00Z"),
+                    knownBefore));
+        }
 
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
@@ -51,6 +61,13 @@ class ShadowTablesTest {
             c.commit();
             assertThat(swap.retiredTable()).isEqualTo(live.table() + "_replaced_77");
             assertThat(swap.merged().applied()).isEqualTo(3);
+        }
+        // transaction time: the table as it stood before the swap is still what it said then, every
+        // version with the instant it was learned (unchanged ones kept theirs through the swap)
+        for (Map.Entry<Integer, List<List<Object>>> day : believedBefore.entrySet()) {
+            int d = day.getKey();
+            assertThat(JobsFixtures.query(ds, asOfKnown, "2025-08-0" + Math.min(d, 9) + (d == 10 ? "T23:00:00Z" : "T12:00:00Z"), knownBefore))
+                    .as("as of day %d, known before the swap", d).isEqualTo(day.getValue());
         }
 
         List<Event> all = new ArrayList<>(range);
@@ -67,7 +84,9 @@ class ShadowTablesTest {
                         List.of(live.table() + "_events_pkey"), List.of(live.table() + "_one_open"), List.of(live.table() + "_pkey"),
                         // the replaced contents: a plain copy (no indexes); its memory renamed, with its index
                         List.of(live.table() + "_replaced_77"), List.of(live.table() + "_replaced_77_events"),
-                        List.of(live.table() + "_replaced_77_events_pkey")));
+                        List.of(live.table() + "_replaced_77_events_pkey"),
+                        // transaction time: the live rows the swap changed, and its index
+                        List.of(live.table() + "_superseded"), List.of(live.table() + "_superseded_key")));
         // the writer keeps working on the swapped-in table
         writer.apply(live, List.of(up("D", 6, "d2", "Kyiv", 1, 103)));
         all.add(up("D", 6, "d2", "Kyiv", 1, 103));
@@ -109,7 +128,8 @@ class ShadowTablesTest {
                         List.of(t + "_p0"), List.of(t + "_p0_customer_id_idx"), List.of(t + "_p0_pkey"), List.of(t + "_p1"),
                         List.of(t + "_p1_customer_id_idx"), List.of(t + "_p1_pkey"), List.of(t + "_pkey"),
                         List.of(t + "_replaced_79"), List.of(t + "_replaced_79_events"), List.of(t + "_replaced_79_events_pkey"),
-                        List.of(t + "_replaced_79_one_open"), List.of(t + "_replaced_79_pkey")));
+                        List.of(t + "_replaced_79_one_open"), List.of(t + "_replaced_79_pkey"), List.of(t + "_superseded"),
+                        List.of(t + "_superseded_key")));
         // the next start validates the swapped-in table without a warning, and the writer keeps working on it
         assertThat(io.dimstream.db.schema.EntityTables.ensure(ds, live)).isEmpty();
         writer.apply(live, List.of(up("D", 6, "d2", "Kyiv", 1, 103)));

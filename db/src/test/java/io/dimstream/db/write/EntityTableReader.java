@@ -41,12 +41,24 @@ public final class EntityTableReader {
     }
 
     public static List<StoredRow> withSurrogateKeys(DataSource ds, EntitySpec spec) throws SQLException {
+        return query(ds, spec, Sql.table(spec.table()));
+    }
+
+    /**
+     * The rows of {@code from} (the table, or a function of its row type such as
+     * {@code T_as_of(?, ?)}), each {@code ?} bound to the next of {@code params}, in the tests' order.
+     */
+    public static List<StoredRow> query(DataSource ds, EntitySpec spec, String from, Object... params) throws SQLException {
         SystemColumns sc = spec.system();
         List<String> cols = new ArrayList<>(spec.dataColumns());
         cols.addAll(List.of(sc.validFrom(), sc.validTo(), sc.isCurrent(), sc.isDeleted(), sc.recordHash(), sc.surrogateKey()));
-        String sql = "SELECT " + Sql.list(cols) + " FROM " + Sql.table(spec.table());
+        String sql = "SELECT " + Sql.list(cols) + " FROM " + from;
         List<StoredRow> out = new ArrayList<>();
-        try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(sql); ResultSet rs = p.executeQuery()) {
+        try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                p.setObject(i + 1, params[i]);
+            }
+            ResultSet rs = p.executeQuery();
             while (rs.next()) {
                 Map<String, Object> key = new LinkedHashMap<>();
                 for (String k : spec.key()) {

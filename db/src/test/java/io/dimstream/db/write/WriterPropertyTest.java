@@ -121,6 +121,11 @@ class WriterPropertyTest {
 
     @Provide
     Arbitrary<List<Draft>> histories() {
+        return drafts();
+    }
+
+    /** Random histories of the four keys (shared with {@link TransactionTimePropertyTest}). */
+    static Arbitrary<List<Draft>> drafts() {
         Arbitrary<Draft> draft = Combinators.combine(
                 Arbitraries.integers().between(0, 3).map(i -> i == 0),
                 Arbitraries.integers().between(0, KEYS.size() - 1),
@@ -134,7 +139,7 @@ class WriterPropertyTest {
     }
 
     /** The events, seq = position + 1 (arrival rank), then the re-deliveries (same seq, same content). */
-    private static List<Event> delivered(List<Draft> drafts) {
+    static List<Event> delivered(List<Draft> drafts) {
         List<Event> events = new ArrayList<>();
         for (int i = 0; i < drafts.size(); i++) {
             events.add(event(drafts.get(i), i + 1));
@@ -163,7 +168,7 @@ class WriterPropertyTest {
         return Event.upsert(Fixtures.h(d.hour()), data, seq, source);
     }
 
-    private static List<Event> arrange(List<Event> events, Delivery d, Random random) {
+    static List<Event> arrange(List<Event> events, Delivery d, Random random) {
         List<Event> out = new ArrayList<>(events);
         Comparator<Event> byTime = Comparator.comparing(Event::eventTime).thenComparingLong(Event::seq);
         switch (d) {
@@ -183,7 +188,7 @@ class WriterPropertyTest {
         }
     }
 
-    private static EntitySpec spec(String name, String table) {
+    static EntitySpec spec(String name, String table) {
         Map<String, ColumnType> cols = new LinkedHashMap<>();
         cols.put("region", ColumnType.TEXT);
         cols.put("num", ColumnType.BIGINT);

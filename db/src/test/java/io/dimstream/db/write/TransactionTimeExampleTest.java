@@ -1,0 +1,114 @@
+package io.dimstream.db.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.event.Source;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.sql.Sql;
+import io.dimstream.db.testing.TestPostgres;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The worked example of docs/semantics.md, "Transaction time", through the real writer: the YDB
+ * example's events in three transactions (T1: the first three, T2: the late move to San Francisco,
+ * T3: the Oakland correction), then every row of the table and of {@code T_superseded} with its
+ * transaction times named T1..T3, and {@code T_as_of('18:30', known_at)} after each.
+ */
+class TransactionTimeExampleTest {
+
+    private final DataSource ds = TestPostgres.dataSource();
+    private final Scd2Writer writer = new Scd2Writer(ds);
+
+    @Test
+    void theDocumentedExampleRowByRowWithItsTransactionTimes() throws SQLException {
+        String table = Fixtures.uniqueTable("tt_example");
+        EntitySpec spec = Fixtures.ydb(table, table);
+        EntityTables.ensure(ds, spec);
+        List<Event> ydb = Fixtures.ydbEvents();
+        Map<String, String> names = new LinkedHashMap<>();
+        List<String> knownAt = new ArrayList<>();
+        writer.apply(spec, ydb.subList(0, 3));
+        knownAt.add(clock());
+        writer.apply(spec, ydb.subList(3, 4));
+        knownAt.add(clock());
+        Map<String, Object> oakland = new LinkedHashMap<>();
+        oakland.put("id", "CUSTOMER_1001");
+        oakland.put("attribute1", "John Doe");
+        oakland.put("attribute2", "Oakland");
+        writer.apply(spec, List.of(Event.upsert(Instant.parse("2025-08-22T18:00:00Z"), oakland, 5, Source.kafka("t", 0, 5))));
+        knownAt.add(clock());
+        // T1..T3: the known_from of the rows each transaction wrote, in order
+        for (List<String> r : query("SELECT DISTINCT known_from::text FROM " + Sql.table(table) + " ORDER BY 1")) {
+            names.put(r.get(0), "T" + (names.size() + 1));
+        }
+        assertThat(names).hasSize(3);
+
+        assertThat(named(query("SELECT id, attribute2, to_char(valid_from AT TIME ZONE 'UTC', 'HH24:MI'), "
+                + "to_char(valid_to AT TIME ZONE 'UTC', 'HH24:MI'), known_from::text, end_known_from::text FROM " + Sql.table(table)
+                + " WHERE id = 'CUSTOMER_1001' ORDER BY valid_from"), names)).isEqualTo(List.of(
+                        List.of("CUSTOMER_1001", "Los Angeles", "17:00", "18:00", "T3", "T3"),
+                        List.of("CUSTOMER_1001", "Oakland", "18:00", "19:00", "T3", "T3"),
+                        List.of("CUSTOMER_1001", "San Francisco", "19:00", "NULL", "T2", "NULL")));
+        assertThat(named(query("SELECT id, row_image->>'attribute2', to_char(valid_from AT TIME ZONE 'UTC', 'HH24:MI'), "
+                + "to_char(valid_to AT TIME ZONE 'UTC', 'HH24:MI'), known_from::text, end_known_from::text, known_to::text FROM "
+                + Sql.table(spec.supersededTable()) + " ORDER BY id, valid_from, known_to"), names)).isEqualTo(List.of(
+                        List.of("CUSTOMER_1001", "Los Angeles", "17:00", "19:00", "T1", "T2", "T3")));
+
+        String asOf = "SELECT attribute2, to_char(valid_to AT TIME ZONE 'UTC', 'HH24:MI'), is_current::text FROM "
+                + Sql.table(spec.asOfFunction()) + "('2025-08-22T18:30:00Z', ?::timestamptz) WHERE id = 'CUSTOMER_1001'";
+        assertThat(query(asOf, knownAt.get(0))).isEqualTo(List.of(List.of("Los Angeles", "NULL", "true")));
+        assertThat(query(asOf, knownAt.get(1))).isEqualTo(List.of(List.of("Los Angeles", "19:00", "false")));
+        assertThat(query(asOf, knownAt.get(2))).isEqualTo(List.of(List.of("Oakland", "19:00", "false")));
+        assertThat(query("SELECT attribute2, to_char(valid_to AT TIME ZONE 'UTC', 'HH24:MI'), is_current::text FROM "
+                + Sql.table(spec.asOfFunction()) + "('2025-08-22T18:30:00Z') WHERE id = 'CUSTOMER_1001'"))
+                .isEqualTo(List.of(List.of("Oakland", "19:00", "false")));
+        // the other key, written once at T1, reads the same at every known_at after it
+        for (String k : knownAt) {
+            assertThat(query("SELECT id, attribute2 FROM " + Sql.table(spec.asOfFunction()) + "('2025-08-22T18:30:00Z', ?::timestamptz) "
+                    + "WHERE id = 'CUSTOMER_1002'", k)).isEqualTo(List.of(List.of("CUSTOMER_1002", "New York")));
+        }
+    }
+
+    private static List<List<String>> named(List<List<String>> rows, Map<String, String> names) {
+        return rows.stream().map(r -> r.stream().map(v -> names.getOrDefault(v, v)).toList()).toList();
+    }
+
+    private String clock() throws SQLException {
+        return query("SELECT clock_timestamp()::text").get(0).get(0);
+    }
+
+    private List<List<String>> query(String sql, String... params) throws SQLException {
+        List<List<String>> out = new ArrayList<>();
+        try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                p.setString(i + 1, params[i]);
+            }
+            try (ResultSet rs = p.executeQuery()) {
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    List<String> row = new ArrayList<>();
+                    for (int i = 1; i <= n; i++) {
+                        String v = rs.getString(i);
+                        row.add(v == null ? "NULL" : v);
+                    }
+                    out.add(row);
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,142 @@
+package io.dimstream.db.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.sql.Sql;
+import io.dimstream.db.testing.TestPostgres;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import javax.sql.DataSource;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * Transaction time against the {@link ReferenceModel} (docs/semantics.md, "Transaction time"): random
+ * histories of {@link WriterPropertyTest} (late events, duplicates, re-deliveries, deletes, resurrections,
+ * same-time ties) delivered shuffled in batches of random sizes, one transaction each. After each batch
+ * commits, the instant is read; at the end, for every such instant {@code k} and every instant {@code v}
+ * around the events' times, {@code T_as_of(v, k)} must equal the model run on the arrivals up to that
+ * batch, as of {@code v}: key, tracked values, hash, validity as known then. Type-1 columns are left out
+ * of the comparison: a superseded image shows the type-1 values it had when superseded, a believed row
+ * today's (type 1 keeps no history, in valid time or transaction time). And {@code T_as_of(v, now())}
+ * must equal the one-argument {@code T_as_of(v)}.
+ */
+class TransactionTimePropertyTest {
+
+    private static final DataSource DS = pooled();
+    private static final String NAME = Fixtures.uniqueTable("ttprop");
+    private static final EntitySpec SPEC = create(WriterPropertyTest.spec(NAME, NAME));
+
+    private final Scd2Writer writer = new Scd2Writer(DS);
+
+    @Property(tries = 25)
+    void asOfAnyPastCommitEqualsTheModelOnTheArrivalsUpToIt(@ForAll("histories") List<WriterPropertyTest.Draft> drafts,
+                                                            @ForAll Random random) throws SQLException {
+        empty();
+        List<Event> arrivals = WriterPropertyTest.arrange(WriterPropertyTest.delivered(drafts), WriterPropertyTest.Delivery.SHUFFLED, random);
+        List<Integer> ends = new ArrayList<>();
+        List<OffsetDateTime> knownAt = new ArrayList<>();
+        int i = 0;
+        while (i < arrivals.size()) {
+            int end = Math.min(arrivals.size(), i + 1 + random.nextInt(5));
+            writer.apply(SPEC, arrivals.subList(i, end));
+            ends.add(end);
+            knownAt.add(clock());
+            i = end;
+        }
+        for (int b = 0; b < ends.size(); b++) {
+            List<ExpectedRow> model = new ReferenceModel(SPEC).rows(arrivals.subList(0, ends.get(b)));
+            for (Instant v : validInstants()) {
+                List<ExpectedRow> stored = EntityTableReader.query(DS, SPEC, Sql.table(SPEC.asOfFunction()) + "(?, ?)",
+                        OffsetDateTime.ofInstant(v, ZoneOffset.UTC), knownAt.get(b)).stream()
+                        .map(EntityTableReader.StoredRow::row).map(TransactionTimePropertyTest::withoutType1).toList();
+                assertThat(stored).as("as of %s known at batch %d of %d (%s)", v, b + 1, ends.size(), arrivals)
+                        .isEqualTo(asOf(model, v));
+            }
+        }
+        for (Instant v : validInstants()) {
+            OffsetDateTime at = OffsetDateTime.ofInstant(v, ZoneOffset.UTC);
+            assertThat(EntityTableReader.query(DS, SPEC, Sql.table(SPEC.asOfFunction()) + "(?, now())", at))
+                    .as("known now = the one-argument function, at %s", v)
+                    .isEqualTo(EntityTableReader.query(DS, SPEC, Sql.table(SPEC.asOfFunction()) + "(?)", at));
+        }
+    }
+
+    @Provide
+    Arbitrary<List<WriterPropertyTest.Draft>> histories() {
+        return WriterPropertyTest.drafts();
+    }
+
+    /** Each event hour, half an hour after it, and an hour before the first. */
+    private static List<Instant> validInstants() {
+        List<Instant> out = new ArrayList<>();
+        for (int h = -1; h <= 4; h++) {
+            out.add(Fixtures.h(h));
+            out.add(Fixtures.h(h).plus(Duration.ofMinutes(30)));
+        }
+        return out;
+    }
+
+    /** The model's rows valid at {@code v}, as the function shows them (current when open). */
+    private static List<ExpectedRow> asOf(List<ExpectedRow> model, Instant v) {
+        return model.stream()
+                .filter(r -> !r.deleted() && !r.validFrom().isAfter(v) && (r.validTo() == null || r.validTo().isAfter(v)))
+                .map(TransactionTimePropertyTest::withoutType1)
+                .toList();
+    }
+
+    private static ExpectedRow withoutType1(ExpectedRow r) {
+        Map<String, Object> attrs = new LinkedHashMap<>(r.attrs());
+        SPEC.type1().forEach(attrs::remove);
+        return new ExpectedRow(r.key(), attrs, r.validFrom(), r.validTo(), r.current(), r.deleted(), r.hashHex());
+    }
+
+    /** The instant now, read after the batch committed: the next batch's transaction starts after it. */
+    private static OffsetDateTime clock() throws SQLException {
+        try (Connection c = DS.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT clock_timestamp()")) {
+            rs.next();
+            return rs.getObject(1, OffsetDateTime.class);
+        }
+    }
+
+    private static void empty() throws SQLException {
+        try (Connection c = DS.getConnection(); Statement st = c.createStatement()) {
+            st.execute("TRUNCATE " + Sql.table(SPEC.table()) + ", " + Sql.table(SPEC.memoryTable()) + ", " + Sql.table(SPEC.supersededTable()));
+        }
+    }
+
+    private static EntitySpec create(EntitySpec spec) {
+        try {
+            EntityTables.ensure(DS, spec);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create " + spec.table() + ": " + e.getMessage(), e);
+        }
+        return spec;
+    }
+
+    private static DataSource pooled() {
+        HikariConfig cfg = new HikariConfig();
+        cfg.setJdbcUrl(TestPostgres.jdbcUrl());
+        cfg.setMaximumPoolSize(2);
+        cfg.setPoolName("transaction-time-property-test");
+        return new HikariDataSource(cfg);
+    }
+}
