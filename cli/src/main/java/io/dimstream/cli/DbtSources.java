@@ -307,6 +307,11 @@ final class DbtSources {
         m.put(sc.loadedAt(), new SystemColumn("Lineage: when dimstream wrote the version (the freshness field)", List.of("not_null")));
         m.put(sc.eventSeq(), new SystemColumn("Arrival order of the version's first event, for dimstream's own same-time "
                 + "decisions; NULL on versions older than the key's prune point", List.of()));
+        m.put(sc.knownFrom(), new SystemColumn("Transaction time: when dimstream came to believe this version as it is (NULL: "
+                + "since before the table kept transaction time); earlier beliefs are in the _superseded table (docs/semantics.md)",
+                List.of()));
+        m.put(sc.endKnownFrom(), new SystemColumn("Transaction time: when this version's " + sc.validTo() + " became known; NULL "
+                + "while it is open", List.of()));
         return m;
     }
 

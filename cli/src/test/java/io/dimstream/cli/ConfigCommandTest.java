@@ -79,6 +79,8 @@ class ConfigCommandTest {
                       source_offset: source_offset
                       loaded_at: loaded_at
                       event_seq: event_seq
+                      known_from: known_from
+                      end_known_from: end_known_from
 
                 """);
     }
@@ -177,6 +179,6 @@ class ConfigCommandTest {
                 + "# columns added or widened while running: not read from PostgreSQL at jdbc:postgresql://127.0.0.1:1/dim?user=dim&password=****: "
                 + "Connection to 127.0.0.1:1 refused. Check that the hostname and port are correct and that the postmaster is "
                 + "accepting TCP/IP connections. (SQL state 08001); --offline skips this\n", ""));
-        assertThat(offline.out()).endsWith("      loaded_at: loaded_at\n      event_seq: event_seq\n\n");
+        assertThat(offline.out()).endsWith("      event_seq: event_seq\n      known_from: known_from\n      end_known_from: end_known_from\n\n");
     }
 }

@@ -74,10 +74,10 @@ class DbtSourcesCommandTest {
                 + t.has("loaded_at_field") + " " + t.has("freshness"))));
         String freshness = "\"freshness\":{\"warn_after\":{\"count\":12,\"period\":\"hour\"},\"error_after\":{\"count\":24,\"period\":\"hour\"}}";
         assertThat(tables).isEqualTo(List.of(
-                "dimstream_public public dim_customer {" + freshness + ",\"loaded_at_field\":\"loaded_at\"} 15 columns false false",
-                "dimstream_public public dim_customer_current {" + freshness + ",\"loaded_at_field\":\"loaded_at\"} 15 columns false false",
-                "dimstream_mart mart dim_price {" + freshness + ",\"loaded_at_field\":\"written_at\"} 14 columns false false",
-                "dimstream_mart mart dim_price_current {" + freshness + ",\"loaded_at_field\":\"written_at\"} 14 columns false false"));
+                "dimstream_public public dim_customer {" + freshness + ",\"loaded_at_field\":\"loaded_at\"} 17 columns false false",
+                "dimstream_public public dim_customer_current {" + freshness + ",\"loaded_at_field\":\"loaded_at\"} 17 columns false false",
+                "dimstream_mart mart dim_price {" + freshness + ",\"loaded_at_field\":\"written_at\"} 16 columns false false",
+                "dimstream_mart mart dim_price_current {" + freshness + ",\"loaded_at_field\":\"written_at\"} 16 columns false false"));
     }
 
     @Test

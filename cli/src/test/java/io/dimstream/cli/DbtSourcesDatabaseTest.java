@@ -205,7 +205,8 @@ class DbtSourcesDatabaseTest {
         assertThat(declared.exitCode()).isZero();
         assertThat(found).isEqualTo(declared);
         // the found columns but updated_at (except:), and the system columns
-        List<String> listedColumns = List.of("event_seq", "in_stock", "is_current", "is_deleted", "loaded_at", "price", "record_hash",
+        List<String> listedColumns = List.of("end_known_from", "event_seq", "in_stock", "is_current", "is_deleted", "known_from", "loaded_at",
+                "price", "record_hash",
                 "sku", "source_offset", "source_partition", "source_topic", "surrogate_key", "title", "valid_from", "valid_to");
         assertThat(listed(found.out())).isEqualTo(Map.of("public.items_history", listedColumns,
                 "public.items_history_current", listedColumns));

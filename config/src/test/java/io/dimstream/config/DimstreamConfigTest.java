@@ -252,7 +252,7 @@ class DimstreamConfigTest {
                         + " event-time, except, format, ignore-null-updates, key, lateness-horizon, mode, name, new-columns, on-truncate, op-field, op-values,"
                         + " partitioned-by-key, schema-evolution, snapshot-time-field, surrogate-key-index, system-columns, table,"
                         + " table-partitions, time-field, topic,"
-                        + " tracked, type1, unavailable-value, undeclared-columns, value-deserializer)");
+                        + " tracked, transaction-time, type1, unavailable-value, undeclared-columns, value-deserializer)");
     }
 
     @Test
@@ -315,7 +315,7 @@ class DimstreamConfigTest {
                 "entities[0].columns.email: unknown type \"txt\" (supported: text, varchar(n), smallint, integer, bigint, numeric,"
                         + " numeric(p,s), double precision, boolean, date, timestamp, timestamptz, time, uuid, jsonb, bytea)",
                 "entities[0].system-columns.valid_form: unknown system column (known: surrogate_key, valid_from, valid_to,"
-                        + " is_current, is_deleted, record_hash, source_topic, source_partition, source_offset, loaded_at, event_seq)",
+                        + " is_current, is_deleted, record_hash, source_topic, source_partition, source_offset, loaded_at, event_seq, known_from, end_known_from)",
                 "entities[0].system-columns: \"valid_from\" is used for both valid_from and valid_to");
         assertThat(e.getMessage()).startsWith("config test.yml: 7 problems: postgres.pool-size: must be at least 1, got -1; entities[0].topic: required; ");
     }
@@ -416,6 +416,8 @@ class DimstreamConfigTest {
                       source_offset: source_offset
                       loaded_at: loaded_at
                       event_seq: event_seq
+                      known_from: known_from
+                      end_known_from: end_known_from
                 """);
     }
 

@@ -45,6 +45,10 @@ final class TableCheck {
         m.put(sc.sourceOffset(), "bigint");
         m.put(sc.loadedAt(), "timestamp with time zone");
         m.put(sc.eventSeq(), "bigint");
+        if (e.transactionTime()) {
+            m.put(sc.knownFrom(), "timestamp with time zone");
+            m.put(sc.endKnownFrom(), "timestamp with time zone");
+        }
         return m;
     }
 
@@ -100,7 +104,7 @@ final class TableCheck {
     static Rules tableRules(EntitySpec e) {
         SystemColumns sc = e.system();
         Set<String> nullable = new LinkedHashSet<>(e.attributes());
-        nullable.addAll(List.of(sc.validTo(), sc.sourceTopic(), sc.sourcePartition(), sc.sourceOffset()));
+        nullable.addAll(List.of(sc.validTo(), sc.sourceTopic(), sc.sourcePartition(), sc.sourceOffset(), sc.knownFrom(), sc.endKnownFrom()));
         Set<String> written = new LinkedHashSet<>(e.dataColumns());
         written.addAll(List.of(sc.surrogateKey(), sc.validFrom(), sc.validTo(), sc.isDeleted(), sc.recordHash(), sc.sourceTopic(),
                 sc.sourcePartition(), sc.sourceOffset()));

@@ -61,8 +61,7 @@ public final class TransactionTimeDdl {
 
     /**
      * Makes transaction time's objects for the table named {@code e.table()}, in the caller's
-     * transaction, idempotently: the columns on a table made before (added without a default first, so
-     * its rows read "known since ever", then given the default), the side table, the trigger function,
+     * transaction, idempotently: the columns on a table made before ({@link #addColumns}), the side table, the trigger function,
      * the triggers and the two-argument function. Without transaction time: the triggers and the function
      * are dropped (columns and side table stay, readable).
      */
@@ -79,9 +78,7 @@ public final class TransactionTimeDdl {
         SystemColumns sc = e.system();
         String kf = Sql.ident(sc.knownFrom());
         String ekf = Sql.ident(sc.endKnownFrom());
-        EntityDdl.exec(c, "ALTER TABLE " + t + " ADD COLUMN IF NOT EXISTS " + kf + " timestamptz, ADD COLUMN IF NOT EXISTS " + ekf
-                + " timestamptz");
-        EntityDdl.exec(c, "ALTER TABLE " + t + " ALTER COLUMN " + kf + " SET DEFAULT now()");
+        addColumns(c, e);
         EntityDdl.exec(c, supersededTableSql(e));
         EntityDdl.exec(c, triggerFunctionSql(e));
         String vt = Sql.ident(sc.validTo());
@@ -93,6 +90,21 @@ public final class TransactionTimeDdl {
         trigger(c, e, "delete", "BEFORE DELETE", FORGET_OFF + " AND " + older);
         trigger(c, e, "insert", "BEFORE INSERT", FORGET_OFF + " AND NEW." + vt + " IS NOT NULL AND NEW." + ekf + " IS NULL");
         asOfFunction(c, e);
+    }
+
+    /**
+     * The two columns on a table made before, added without a default first, so that its rows read
+     * "known since ever", then given the default; nothing when they are there or without transaction time.
+     */
+    static void addColumns(Connection c, EntitySpec e) throws SQLException {
+        if (!e.transactionTime()) {
+            return;
+        }
+        String t = Sql.table(e.table());
+        String kf = Sql.ident(e.system().knownFrom());
+        EntityDdl.exec(c, "ALTER TABLE " + t + " ADD COLUMN IF NOT EXISTS " + kf + " timestamptz, ADD COLUMN IF NOT EXISTS "
+                + Sql.ident(e.system().endKnownFrom()) + " timestamptz");
+        EntityDdl.exec(c, "ALTER TABLE " + t + " ALTER COLUMN " + kf + " SET DEFAULT now()");
     }
 
     private static void trigger(Connection c, EntitySpec e, String op, String when, String condition) throws SQLException {

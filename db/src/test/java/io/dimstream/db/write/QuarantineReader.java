@@ -69,6 +69,9 @@ public final class QuarantineReader {
     public static void empty(DataSource ds, EntitySpec spec) throws SQLException {
         try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
             st.execute("TRUNCATE " + Sql.table(spec.table()) + ", " + Sql.table(spec.memoryTable()));
+            if (spec.transactionTime()) {
+                st.execute("TRUNCATE " + Sql.table(spec.supersededTable()));
+            }
             try (PreparedStatement p = c.prepareStatement("DELETE FROM dimstream.quarantine WHERE entity = ?")) {
                 p.setString(1, spec.name());
                 p.executeUpdate();

@@ -59,17 +59,14 @@ class TransactionTimePropertyTest {
             int end = Math.min(arrivals.size(), i + 1 + random.nextInt(5));
             writer.apply(SPEC, arrivals.subList(i, end));
             ends.add(end);
-            knownAt.add(clock());
+            knownAt.add(KnownAt.clock(DS));
             i = end;
         }
         for (int b = 0; b < ends.size(); b++) {
             List<ExpectedRow> model = new ReferenceModel(SPEC).rows(arrivals.subList(0, ends.get(b)));
             for (Instant v : validInstants()) {
-                List<ExpectedRow> stored = EntityTableReader.query(DS, SPEC, Sql.table(SPEC.asOfFunction()) + "(?, ?)",
-                        OffsetDateTime.ofInstant(v, ZoneOffset.UTC), knownAt.get(b)).stream()
-                        .map(EntityTableReader.StoredRow::row).map(TransactionTimePropertyTest::withoutType1).toList();
-                assertThat(stored).as("as of %s known at batch %d of %d (%s)", v, b + 1, ends.size(), arrivals)
-                        .isEqualTo(asOf(model, v));
+                assertThat(KnownAt.asOf(DS, SPEC, v, knownAt.get(b))).as("as of %s known at batch %d of %d (%s)", v, b + 1, ends.size(), arrivals)
+                        .isEqualTo(KnownAt.modelAsOf(SPEC, model, v));
             }
         }
         for (Instant v : validInstants()) {
@@ -93,28 +90,6 @@ class TransactionTimePropertyTest {
             out.add(Fixtures.h(h).plus(Duration.ofMinutes(30)));
         }
         return out;
-    }
-
-    /** The model's rows valid at {@code v}, as the function shows them (current when open). */
-    private static List<ExpectedRow> asOf(List<ExpectedRow> model, Instant v) {
-        return model.stream()
-                .filter(r -> !r.deleted() && !r.validFrom().isAfter(v) && (r.validTo() == null || r.validTo().isAfter(v)))
-                .map(TransactionTimePropertyTest::withoutType1)
-                .toList();
-    }
-
-    private static ExpectedRow withoutType1(ExpectedRow r) {
-        Map<String, Object> attrs = new LinkedHashMap<>(r.attrs());
-        SPEC.type1().forEach(attrs::remove);
-        return new ExpectedRow(r.key(), attrs, r.validFrom(), r.validTo(), r.current(), r.deleted(), r.hashHex());
-    }
-
-    /** The instant now, read after the batch committed: the next batch's transaction starts after it. */
-    private static OffsetDateTime clock() throws SQLException {
-        try (Connection c = DS.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT clock_timestamp()")) {
-            rs.next();
-            return rs.getObject(1, OffsetDateTime.class);
-        }
     }
 
     private static void empty() throws SQLException {

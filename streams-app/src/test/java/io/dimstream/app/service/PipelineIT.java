@@ -1,6 +1,7 @@
 package io.dimstream.app.service;
 
 import io.dimstream.app.testing.FeedFixtures;
+import io.dimstream.db.write.KnownAt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * changes, type-1 changes, deletes, resurrections, duplicates, late and malformed records) goes
  * through decode, validate, re-key, classify, the changes topic and the sink, and the table ends
  * equal, row by row, to the reference model of DESIGN section 3 over the valid events; the
- * malformed records, and only they, are in the DLQ.
+ * malformed records, and only they, are in the DLQ. The feed goes in two parts: after the second,
+ * {@code T_as_of(v, known_at)} at the instant the first was applied still equals the model of the first
+ * part, at 120 of its version starts (transaction time in the streaming service, docs/semantics.md).
  */
 class PipelineIT {
 
@@ -68,15 +72,26 @@ class PipelineIT {
             FeedFixtures.Split split = FeedFixtures.split(customer, "crm.customers", feed);
             List<String> malformed = split.malformed();
             List<ExpectedRow> expected = new ReferenceModel(customer).rows(split.valid());
+            // in two parts: what the table said after the first must stay readable after the second
+            // (its late records rewrite closed versions of the first part's keys)
+            List<ExpectedRow> expectedFirst = new ReferenceModel(customer).rows(
+                    FeedFixtures.split(customer, "crm.customers", feed.subList(0, 1000)).valid());
 
             ServiceOptions options = new ServiceOptions(dir.resolve("data"), "pipeline-it", 3, Duration.ofHours(1));
             try (DimstreamService pipeline = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
-                FeedFixtures.produce(kafka.bootstrapServers(), "crm.customers", feed, Map.of());
+                FeedFixtures.produce(kafka.bootstrapServers(), "crm.customers", feed.subList(0, 1000), Map.of());
+                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                        assertThat(EntityTableReader.rows(TestPostgres.dataSource(), customer)).isEqualTo(expectedFirst));
+                OffsetDateTime knownAfterFirst = KnownAt.clock(TestPostgres.dataSource());
+                FeedFixtures.produce(kafka.bootstrapServers(), "crm.customers", feed.subList(1000, feed.size()), Map.of());
 
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                         assertThat(EntityTableReader.rows(TestPostgres.dataSource(), customer)).isEqualTo(expected));
                 assertThat(dlqValues(kafka.bootstrapServers(), "pipeline-it.customer.dlq", malformed.size()))
                         .containsExactlyInAnyOrderElementsOf(malformed);
+                assertThat(KnownAt.superseded(TestPostgres.dataSource(), customer)).as("beliefs the second part rewrote").isPositive();
+                KnownAt.assertAsOfAtVersionStarts(TestPostgres.dataSource(), customer, knownAfterFirst, expectedFirst, 120);
+                KnownAt.assertAsOfAtVersionStarts(TestPostgres.dataSource(), customer, KnownAt.clock(TestPostgres.dataSource()), expected, 120);
             }
         }
     }
