@@ -83,6 +83,49 @@ class TransactionTimeExampleTest {
         }
     }
 
+    @Test
+    void withTransactionTimeOffTheTableIsTodaysExactlyAndSwitchingItOffLaterDropsTheTriggersAndTheFunction() throws SQLException {
+        String table = Fixtures.uniqueTable("tt_off");
+        EntitySpec off = Fixtures.ydb(table, table).toBuilder().transactionTime(false).build();
+        EntityTables.ensure(ds, off);
+        writer.apply(off, Fixtures.ydbEvents().subList(0, 3));
+        writer.apply(off, Fixtures.ydbEvents().subList(3, 4));
+
+        assertThat(EntityTableReader.rows(ds, off)).isEqualTo(Fixtures.ydbExpected(off));
+        assertThat(query("SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute WHERE attrelid = ?::regclass AND attnum > 0 "
+                + "AND NOT attisdropped", table)).isEqualTo(List.of(List.of("id,attribute1,attribute2,surrogate_key,valid_from,valid_to,"
+                + "is_current,is_deleted,record_hash,source_topic,source_partition,source_offset,loaded_at,event_seq")));
+        assertThat(objects(table)).isEqualTo(List.of(List.of(table + ": table"), List.of(table + "_as_of(timestamp with time zone): function"),
+                List.of(table + "_current: view"), List.of(table + "_events: table")));
+
+        // on: columns, side table, triggers and the two-argument function added to the table as it is
+        EntitySpec on = off.toBuilder().transactionTime(true).build();
+        EntityTables.ensure(ds, on);
+        assertThat(objects(table)).isEqualTo(List.of(List.of(table + ": table"),
+                List.of(table + "_as_of(timestamp with time zone): function"),
+                List.of(table + "_as_of(timestamp with time zone,timestamp with time zone): function"), List.of(table + "_current: view"),
+                List.of(table + "_events: table"), List.of(table + "_supersede(): function"), List.of(table + "_supersede_delete: trigger"),
+                List.of(table + "_supersede_insert: trigger"), List.of(table + "_supersede_update: trigger"),
+                List.of(table + "_superseded: table")));
+        // the rows written before read "known since ever"
+        assertThat(query("SELECT count(*)::text FROM " + Sql.table(table) + " WHERE known_from IS NULL AND end_known_from IS NULL"))
+                .isEqualTo(List.of(List.of("4")));
+        // off again: triggers and function gone, columns and side table kept
+        EntityTables.ensure(ds, off);
+        assertThat(objects(table)).isEqualTo(List.of(List.of(table + ": table"), List.of(table + "_as_of(timestamp with time zone): function"),
+                List.of(table + "_current: view"), List.of(table + "_events: table"), List.of(table + "_supersede(): function"),
+                List.of(table + "_superseded: table")));
+    }
+
+    /** The tables, views, functions and triggers named after {@code table}, with their kind. */
+    private List<List<String>> objects(String table) throws SQLException {
+        return query("SELECT name FROM (SELECT relname || ': ' || CASE relkind WHEN 'r' THEN 'table' WHEN 'v' THEN 'view' END AS name "
+                + "FROM pg_class WHERE relkind IN ('r', 'v') AND relname LIKE ? || '%' "
+                + "UNION ALL SELECT p.oid::regprocedure::text || ': function' FROM pg_proc p WHERE p.proname LIKE ? || '%' "
+                + "UNION ALL SELECT tgname || ': trigger' FROM pg_trigger WHERE NOT tgisinternal AND tgname LIKE ? || '%') o ORDER BY name",
+                table, table, table);
+    }
+
     private static List<List<String>> named(List<List<String>> rows, Map<String, String> names) {
         return rows.stream().map(r -> r.stream().map(v -> names.getOrDefault(v, v)).toList()).toList();
     }
