@@ -212,7 +212,7 @@ class KnownAtPagesTest {
             // the control, no banner: the page is the table as it is now
             assertThat(html).contains("<form method=\"get\" action=\"/history/belief\" id=\"known-form\" class=\"filters\">"
                     + "<input type=\"hidden\" name=\"k\" value=\"K1\"><label for=\"known\">As known at</label>"
-                    + "<input type=\"text\" name=\"known\" id=\"known\" value=\"\" aria-describedby=\"known-help\">"
+                    + "<input type=\"text\" name=\"known\" id=\"known\" size=\"30\" value=\"\" aria-describedby=\"known-help\">"
                     + "<button type=\"submit\" id=\"known-button\">Show</button>").doesNotContain("id=\"known-banner\"");
         });
     }
@@ -233,7 +233,7 @@ class KnownAtPagesTest {
             assertThat(afterT1).contains("<p class=\"notice\" id=\"known-banner\">As known at <span id=\"known-instant\">2025-06-01T12:00:00Z</span>: "
                     + "the key's history as the table stood then (corrections made later not applied, versions closed later shown open). "
                     + "<a id=\"known-now\" href=\"/history/belief?k=K1\">Back to now</a></p>")
-                    .contains("<input type=\"text\" name=\"known\" id=\"known\" value=\"2025-06-01T12:00:00Z\" aria-describedby=\"known-help\">");
+                    .contains("<input type=\"text\" name=\"known\" id=\"known\" size=\"30\" value=\"2025-06-01T12:00:00Z\" aria-describedby=\"known-help\">");
 
             // a date is midnight UTC: 2025-06-02 is T2 itself, whose rows are known from then on
             String afterT2 = main(b.get("/history/belief?k=K1&known=2025-06-02"));
