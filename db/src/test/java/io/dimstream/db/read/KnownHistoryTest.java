@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.RecordHash;
 import io.dimstream.db.event.Source;
@@ -162,6 +163,47 @@ class KnownHistoryTest {
             }
         }
         return out;
+    }
+
+    @Test
+    void renamedSystemColumnsAndACompositeKeyAreReadByTheirNames() throws SQLException {
+        EntitySpec spec = EntitySpec.builder()
+                .name("kh_account").table("kh_account").key(List.of("region", "account_no")).tracked(List.of("status"))
+                .columns(HistoryQueriesTest.columns("region", ColumnType.TEXT, "account_no", ColumnType.BIGINT, "status", ColumnType.TEXT))
+                .latenessHorizon(Optional.empty())
+                .system(new SystemColumns("sk", "from_ts", "to_ts", "current_flag", "deleted_flag", "row_hash", "src_topic", "src_partition",
+                        "src_offset", "load_ts"))
+                .build();
+        EntityTables.ensure(DS, spec);
+        Scd2Writer w = new Scd2Writer(DS);
+        w.apply(spec, List.of(account(1, "2025-01-01T00:00:00Z", "open"), account(2, "2025-03-01T00:00:00Z", "frozen")));
+        Instant between = clock();
+        w.apply(spec, List.of(account(3, "2025-02-01T00:00:00Z", "watched")));
+        List<Object> key = List.of("eu", 7L);
+        assertThat(KNOWN.history(spec, key, between).stream().map(KnownHistoryTest::periodAndStatus).toList())
+                .containsExactly("2025-01-01..2025-03-01 open corrected", "2025-03-01..open frozen");
+        assertThat(KNOWN.history(spec, key, null).stream().map(KnownHistoryTest::periodAndStatus).toList())
+                .containsExactly("2025-01-01..2025-02-01 open", "2025-02-01..2025-03-01 watched", "2025-03-01..open frozen");
+        List<Correction> corrections = KNOWN.corrections(spec, key);
+        assertThat(corrections.stream().map(c -> periodAndStatus(c.superseded()) + " -> "
+                + c.replacements().stream().map(KnownHistoryTest::periodAndStatus).toList()).toList())
+                .containsExactly("2025-01-01..2025-03-01 open corrected -> [2025-01-01..2025-02-01 open, 2025-02-01..2025-03-01 watched]");
+        assertThat(corrections.get(0).superseded().row().key()).isEqualTo(Map.of("region", "eu", "account_no", 7L));
+    }
+
+    private static Event account(long seq, String t, String status) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("region", "eu");
+        d.put("account_no", 7L);
+        d.put("status", status);
+        return Event.upsert(Instant.parse(t), d, seq, Source.kafka("accounts", 0, seq));
+    }
+
+    /** The period, the tracked value and "corrected" when the image was superseded later. */
+    private static String periodAndStatus(Belief b) {
+        VersionRow r = b.row();
+        return day(r.validFrom()) + ".." + (r.validTo() == null ? "open" : day(r.validTo())) + " " + r.attributes().get("status")
+                + (b.knownTo() == null ? "" : " corrected");
     }
 
     @Test
