@@ -13,7 +13,6 @@ import io.dimstream.db.jobs.ShadowPreviews;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.KeyIncidents;
 import io.dimstream.db.read.KnownHistory;
-import io.dimstream.db.read.VersionRow;
 import io.javalin.http.Context;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +41,10 @@ import java.util.Objects;
  * read-only, for a previewed rebuild: only the shadow of a READY shadow job of this entity
  * ({@code ShadowPreviews.readyShadow}; its name is made from the entity's table and the job's
  * number, never taken from the URL), every link of the page keeping {@code job=N}.
+ *
+ * <p>For an entity with transaction time, on the live table: {@code known=} (an instant) shows the
+ * history as the table stood then, and the corrections list (every superseded image of the key and
+ * what replaced it) is shown with the versions it concerns marked ({@link KnownAt}).
  */
 public final class HistoryPage {
 
