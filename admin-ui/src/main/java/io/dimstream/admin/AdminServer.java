@@ -30,6 +30,7 @@ import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.KeyIncidents;
+import io.dimstream.db.read.KnownHistory;
 import io.dimstream.db.read.IntegrityChecker;
 import io.dimstream.db.read.QuarantineQueries;
 import io.dimstream.db.jobs.AuditLog;
@@ -124,7 +125,7 @@ public final class AdminServer {
         DashboardPage dashboard = new DashboardPage(new Dashboard(ds, catalog, integrity, settings.clock()),
                 new io.dimstream.admin.dashboard.Trends(ds, catalog, settings.clock()), pages);
         ShadowPreviews shadows = new ShadowPreviews(ds);
-        HistoryPage history = new HistoryPage(queries, new KeyIncidents(ds), catalog, pages, settings.clock(), shadows);
+        HistoryPage history = new HistoryPage(queries, new KnownHistory(ds), new KeyIncidents(ds), catalog, pages, settings.clock(), shadows);
         AsOfPage asOf = new AsOfPage(queries, catalog, pages, settings.clock(), admin.csvMaxMib());
         DiffPage diff = new DiffPage(queries, catalog, pages, settings.clock());
         IntegrityPage integrityPage = new IntegrityPage(new IntegrityChecker(ds), integrity, catalog, pages);

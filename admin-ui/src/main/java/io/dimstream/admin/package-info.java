@@ -39,7 +39,11 @@
  *       The layout takes a {@code Content}; each page one model record. Presentation geometry (the
  *       history's SVG timeline) is computed in Java ({@code history.Timeline}) from the data, the
  *       URL's window and the clock, and drawn by the template; its zoom and pan are links, so every
- *       state is a URL.</li>
+ *       state is a URL. The history "as known at" ({@code known=}, {@code history.KnownAt} over
+ *       {@code db.read.KnownHistory}) is a URL parameter too, kept by every link and form of the
+ *       page; the corrections list is read beside the history and matched to the versions shown
+ *       by image ({@code valid_from}, {@code known_from}, {@code known_to}), so the marks need no
+ *       more SQL.</li>
  *   <li><b>Opening on the data</b>: a page without instants in its URL opens where the data's
  *       changes are, not on the clock alone, and says so in words: the history's default window
  *       fits the key's versions (an open version runs to now only while now is near them,

@@ -2,8 +2,21 @@ package io.dimstream.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dimstream.config.DimstreamConfig;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.event.Source;
+import io.dimstream.db.schema.EntityTables;
+import io.dimstream.db.write.Scd2Writer;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,7 +30,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The admin in Debian's headless Chromium (Selenium, /usr/bin/chromedriver): log in, open a key's
- * history and see its versions, change the as-of instant and see the table change; every page
+ * history and see its versions, a corrected key's history now and as known before its correction
+ * (the form, the banner, back to now), change the as-of instant and see the table change; every page
  * visited (and the DLQ, quarantine, replay, audit, columns pages, the key search, an integrity report, a
  * replay job part-way, a previewed rebuild's job and preview pages and an error page) is checked with axe-core (no
  * serious or critical violation, {@link Axe}) and shot at 1280 and 1920 px; the first Tab reaches
@@ -33,11 +47,42 @@ class AdminBrowserIT {
     /** Pages wider than the window at 1280 px (a page-level horizontal scroll bar; wide tables scroll in their own box instead). */
     private static final List<String> overflowing = new java.util.ArrayList<>();
 
+    /** Key K1 of an entity of its own, written in two transactions: the second a late event that corrects the first's January version. */
+    private static final String CORRECTED = """
+              - name: corrected
+                topic: crm.corrected
+                table: ui_corrected
+                key: [id]
+                tracked: [plan]
+                lateness-horizon: unlimited
+                columns: {id: text, plan: text}
+            """;
+
+    /** An instant between the two transactions of {@link #CORRECTED}. */
+    private static Instant betweenTransactions;
+
+    private static Event plan(long seq, String t, String plan) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("id", "K1");
+        d.put("plan", plan);
+        return Event.upsert(Instant.parse(t), d, seq, Source.kafka("crm.corrected", 0, seq));
+    }
+
     @BeforeAll
     static void start() throws Exception {
         HeadlessChromium.assumeInstalled();
         AdminFixture f = AdminFixture.get();
-        admin = AdminServer.start(f.config, f.ds, AdminSettings.onPort(0));
+        DimstreamConfig config = f.configWith(CORRECTED, "");
+        EntitySpec corrected = config.entity("corrected").toEntitySpec();
+        EntityTables.ensure(f.ds, corrected);
+        Scd2Writer w = new Scd2Writer(f.ds);
+        w.apply(corrected, List.of(plan(1, "2025-01-01T00:00:00Z", "free"), plan(2, "2025-03-01T00:00:00Z", "pro")));
+        try (Connection c = f.ds.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT clock_timestamp()")) {
+            rs.next();
+            betweenTransactions = rs.getObject(1, OffsetDateTime.class).toInstant();
+        }
+        w.apply(corrected, List.of(plan(3, "2025-02-01T00:00:00Z", "basic")));
+        admin = AdminServer.start(config, f.ds, AdminSettings.onPort(0));
         driver = HeadlessChromium.start(1400);
     }
 
@@ -116,6 +161,28 @@ class AdminBrowserIT {
         assertThat(driver.findElements(By.cssSelector("#version-lane rect.seg.current"))).hasSize(1);
         shot("02-history");
         accessibleAt("a11y-history");
+
+        // a key whose January version a late event corrected: the versions it wrote are marked, the correction listed
+        driver.get(base + "history/corrected?k=K1");
+        await().until(d -> !d.findElements(By.id("corrections")).isEmpty());
+        assertThat(rows("versions").get(0)).startsWith("1 2025-01-01T00:00:00Z 2025-02-01T00:00:00Z closed correction #1 free");
+        assertThat(rows("versions").get(1)).startsWith("2 2025-02-01T00:00:00Z 2025-03-01T00:00:00Z closed late-placed correction #1 basic");
+        assertThat(rows("corrections")).hasSize(1);
+        assertThat(rows("corrections").get(0)).startsWith("1 2025-01-01T00:00:00Z 2025-03-01T00:00:00Z closed free");
+        accessibleAt("a11y-history-corrections");
+        // as known between the two transactions, through the form: the URL is the state
+        driver.findElement(By.id("known")).sendKeys(betweenTransactions.toString());
+        driver.findElement(By.id("known-button")).click();
+        await().until(d -> !d.findElements(By.id("known-banner")).isEmpty());
+        assertThat(driver.getCurrentUrl()).contains("k=K1").contains("known=");
+        assertThat(driver.findElement(By.id("known-instant")).getText()).isEqualTo(betweenTransactions.toString());
+        assertThat(rows("versions").get(0)).startsWith("1 2025-01-01T00:00:00Z 2025-03-01T00:00:00Z closed corrected later (#1) free");
+        assertThat(rows("versions").get(1)).startsWith("2 2025-03-01T00:00:00Z open current pro");
+        assertThat(rows("versions")).hasSize(2);
+        accessibleAt("a11y-history-known");
+        driver.findElement(By.id("known-now")).click();
+        await().until(d -> d.findElements(By.id("known-banner")).isEmpty() && !d.findElements(By.id("versions")).isEmpty());
+        assertThat(rows("versions")).hasSize(3);
 
         driver.get(base + "asof/customer?at=2025-02-10T00:00:00&tz=UTC");
         await().until(d -> !d.findElements(By.id("asof-table")).isEmpty());

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The history page's timeline, attribute lanes, window links, comparison, key incidents and
  * collapsed version table, on an entity of its own ({@code trail}): key K1 has three versions,
- * the middle one late-placed (its event arrived after the third's) and holding a hostile value;
+ * the middle one late-placed (its event arrived after the third's, in a transaction of its own, so
+ * v1 and v2 are marked as the correction of v1's earlier image) and holding a hostile value;
  * key K2 has 60 versions, one a day. The clock is fixed at 2025-04-01, so the open versions run
  * to then.
  */
@@ -137,11 +138,11 @@ class HistoryPagesTest {
             assertThat(html).contains(squash("""
                     <g class="lane versions" id="version-lane">
                      \s
-                          <rect class="seg closed" x="120.0" y="4.0" width="289.3" height="20" data-first="1" data-last="1" data-from="1735689600000" data-to="1738368000000"><title>v1 closed: 2025-01-01T00:00:00Z .. 2025-02-01T00:00:00Z</title></rect>
+                          <rect class="seg closed corrected" x="120.0" y="4.0" width="289.3" height="20" data-first="1" data-last="1" data-from="1735689600000" data-to="1738368000000"><title>v1 closed, correction #1: 2025-01-01T00:00:00Z .. 2025-02-01T00:00:00Z</title></rect>
                      \s
                           <text class="label" x="123.0" y="18.0">v1</text>
                      \s
-                          <rect class="seg closed late" x="409.3" y="4.0" width="261.4" height="20" data-first="2" data-last="2" data-from="1738368000000" data-to="1740787200000"><title>v2 closed, late-placed: 2025-02-01T00:00:00Z .. 2025-03-01T00:00:00Z</title></rect>
+                          <rect class="seg closed late corrected" x="409.3" y="4.0" width="261.4" height="20" data-first="2" data-last="2" data-from="1738368000000" data-to="1740787200000"><title>v2 closed, late-placed, correction #1: 2025-02-01T00:00:00Z .. 2025-03-01T00:00:00Z</title></rect>
                      \s
                           <text class="label" x="412.3" y="18.0">v2</text>
                      \s
@@ -162,7 +163,9 @@ class HistoryPagesTest {
                     .doesNotContain("id=\"whole\"");
             // the type-1 column is not a lane: it is listed apart with the newest value
             assertThat(html).contains("<dt>seen</dt><dd>2</dd>").doesNotContain("data-column=\"seen\"");
-            assertThat(html).contains("<td>closed <span class=\"late-tag\">late-placed</span></td>");
+            // the late event rewrote v1's closed image in a transaction of its own: both rows it wrote are marked as its correction
+            // (the space between the two tags is squashed here)
+            assertThat(html).contains("<td>closed <span class=\"late-tag\">late-placed</span><a class=\"corr-tag\" href=\"#correction-1\">correction #1</a></td>");
         });
     }
 

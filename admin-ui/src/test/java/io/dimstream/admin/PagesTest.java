@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dimstream.db.read.HistoryQueries;
+import io.dimstream.db.read.KnownHistory;
 import io.dimstream.db.read.VersionRow;
 import io.javalin.testtools.JavalinTest;
 import java.net.http.HttpResponse;
@@ -82,6 +83,8 @@ class PagesTest {
     void historyJsonTwinIsTheWholeHistory() {
         asAdmin(b -> {
             List<VersionRow> rows = new HistoryQueries(f.ds).history(f.customer, List.of("C1"));
+            // the customer keeps transaction time: C1 was written by one transaction, never corrected
+            Instant knownFrom = new KnownHistory(f.ds).history(f.customer, List.of("C1"), null).get(0).knownFrom();
             JsonNode actual = json(b.get("/api/history/customer?k=C1"));
             JsonNode expected = parse(("{'entity':'customer','key_columns':['customer_id'],'query':'','keys':[],'more_keys':false,"
                     + "'history':{'entity':'customer','key':{'customer_id':'C1'},'key_columns':['customer_id'],"
@@ -92,7 +95,8 @@ class PagesTest {
                     + "," + version(4, "2025-04-01T00:00:00Z", "null", true, false, rows.get(3), "'b@x.io'", "'Lyon'", 3, "'email','last_login'", 4)
                     // the open v4 began long before the test's now: the window ends a tenth of the 90 days' history after it
                     + "]},'window':{'from':'2025-01-01T00:00:00Z','to':'2025-04-10T00:00:00Z'},"
-                    + "'a':null,'b':null,'compare':null,'quarantined':[],'dead_lettered':[],'message':null}"));
+                    + "'a':null,'b':null,'compare':null,'quarantined':[],'dead_lettered':[],'message':null,'corrections':[]}")
+                    .replace("%known%", knownFrom.toString()));
             assertThat(actual).isEqualTo(expected);
         });
     }
@@ -103,7 +107,7 @@ class PagesTest {
                 + ",'is_deleted':" + deleted + ",'late':false,'surrogate_key':" + r.surrogateKey() + ",'record_hash':'" + r.recordHash()
                 + "','values':{'customer_id':'C1','email':" + email + ",'city':" + city + ",'last_login':" + lastLogin
                 + "},'changed':[" + changed + "],'lineage':{'topic':'crm.customers','partition':0,'offset':" + offset
-                + ",'loaded_at':'" + r.loadedAt() + "'}}");
+                + ",'loaded_at':'" + r.loadedAt() + "'},'known':{'known_from':'%known%','known_to':null,'corrected_by':null,'corrects':[]}}");
     }
 
     @Test

@@ -453,6 +453,11 @@ class ReplayPagesTest {
             assertThat(List.of(otherEntity.statusCode(), otherEntity.body())).isEqualTo(List.of(404, "{\"error\":\"job: replay job " + id
                     + " rebuilds entity journal, not ledger\"}"));
             assertThat(b.get("/api/history/journal?k=PV1&job=x").statusCode()).isEqualTo(400);
+            // the shadow keeps no transaction time: no "as known at" control there, and known= is refused
+            assertThat(b.get("/history/journal?k=PV1&job=" + id).body()).doesNotContain("known-form").doesNotContain("corrections-section");
+            HttpResponse<String> knownInShadow = b.get("/api/history/journal?k=PV1&known=2025-01-01&job=" + id);
+            assertThat(List.of(knownInShadow.statusCode(), knownInShadow.body())).isEqualTo(List.of(400, "{\"error\":\"known: the shadow table "
+                    + "of replay job #" + id + " keeps no transaction time of its own; leave out known or job\"}"));
 
             // a viewer sees the preview without the buttons and cannot swap; an admin without the CSRF token cannot either
             Browser viewer = new Browser(client.getOrigin());

@@ -388,7 +388,7 @@ class SecurityTest {
             assertThat(List.of(b.get("/api/history/customer?k=" + hostile).body()))
                     .containsExactly("{\"entity\":\"customer\",\"key_columns\":[\"customer_id\"],\"query\":\"\",\"keys\":[],"
                             + "\"more_keys\":false,\"history\":null,\"window\":null,\"a\":null,\"b\":null,\"compare\":null,\"quarantined\":[],"
-                            + "\"dead_lettered\":[],\"message\":\"No version of key ' OR 1=1 --.\"}");
+                            + "\"dead_lettered\":[],\"message\":\"No version of key ' OR 1=1 --.\",\"corrections\":[]}");
         });
     }
 }

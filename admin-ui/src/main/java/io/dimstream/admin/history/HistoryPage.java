@@ -12,7 +12,7 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.jobs.ShadowPreviews;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.KeyIncidents;
-import io.dimstream.db.read.VersionRow;
+import io.dimstream.db.read.KnownHistory;
 import io.javalin.http.Context;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -41,6 +41,10 @@ import java.util.Objects;
  * read-only, for a previewed rebuild: only the shadow of a READY shadow job of this entity
  * ({@code ShadowPreviews.readyShadow}; its name is made from the entity's table and the job's
  * number, never taken from the URL), every link of the page keeping {@code job=N}.
+ *
+ * <p>For an entity with transaction time, on the live table: {@code known=} (an instant) shows the
+ * history as the table stood then, and the corrections list (every superseded image of the key and
+ * what replaced it) is shown with the versions it concerns marked ({@link KnownAt}).
  */
 public final class HistoryPage {
 
@@ -55,7 +59,9 @@ public final class HistoryPage {
                         List<KeyIncidents.Quarantined> quarantined, List<KeyIncidents.DeadLettered> deadLettered,
                         String message, @JsonIgnore Screen screen,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Long job,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) String shadowTable) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) String shadowTable,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Instant known,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) List<KnownAt.CorrectionView> corrections) {
     }
 
     /** A key found by the search, with its link's query string. */
@@ -72,11 +78,13 @@ public final class HistoryPage {
 
     /**
      * What only the HTML page needs: the drawing, the navigation links (query strings), and the
-     * version table split into the rows shown and those collapsed.
+     * version table split into the rows shown and those collapsed; with transaction time, the "as
+     * known at" form's hidden fields and the link back to now (both without {@code known}).
      */
     public record Screen(Timeline.Drawing drawing, String zoomIn, String zoomOut, String back, String forward, String whole,
                          boolean wholeShown, List<Version> shown, List<Version> collapsed, int inWindow,
-                         List<Map.Entry<String, String>> hidden, Map<String, String> type1Now, Links links, String windowNote) {
+                         List<Map.Entry<String, String>> hidden, Map<String, String> type1Now, Links links, String windowNote,
+                         boolean transactionTime, String now, List<Map.Entry<String, String>> knownHidden) {
     }
 
     private final HistoryQueries queries;
@@ -85,16 +93,14 @@ public final class HistoryPage {
     private final PageRenderer pages;
     private final Clock clock;
     private final ShadowPreviews shadows;
-
-    public HistoryPage(HistoryQueries queries, KeyIncidents incidents, EntityCatalog catalog, PageRenderer pages, Clock clock) {
-        this(queries, incidents, catalog, pages, clock, null);
-    }
+    private final KnownHistory knownHistory;
 
     /** @param shadows the READY shadow tables {@code job=} may show; null: {@code job=} is refused */
-    public HistoryPage(HistoryQueries queries, KeyIncidents incidents, EntityCatalog catalog, PageRenderer pages, Clock clock,
-                       ShadowPreviews shadows) {
+    public HistoryPage(HistoryQueries queries, KnownHistory knownHistory, KeyIncidents incidents, EntityCatalog catalog, PageRenderer pages,
+                       Clock clock, ShadowPreviews shadows) {
         this.shadows = shadows;
         this.queries = queries;
+        this.knownHistory = Objects.requireNonNull(knownHistory, "knownHistory");
         this.incidents = incidents;
         this.catalog = catalog;
         this.pages = pages;
@@ -133,15 +139,13 @@ public final class HistoryPage {
         Long job = job(ctx);
         EntitySpec e = table(ctx, job);
         String shadowTable = job == null ? null : e.table();
+        // the live entity's option: a shadow's spec is the live one on another table
+        Instant known = KnownAt.param(e, job, ctx.queryParam("known"));
+        boolean transactionTime = e.transactionTime() && job == null;
         List<String> k = ctx.queryParams("k");
-        String q = ctx.queryParam("q");
+        String q = ctx.queryParam("q") == null ? "" : ctx.queryParam("q");
         if (k.isEmpty()) {
-            List<Map<String, Object>> found = queries.findKeys(e, q, SEARCH_LIMIT + 1);
-            boolean more = found.size() > SEARCH_LIMIT;
-            List<KeyHit> hits = found.stream().limit(SEARCH_LIMIT).map(key -> hit(key, job)).toList();
-            String message = hits.isEmpty() ? (q == null || q.isEmpty() ? "The table is empty." : "No key starts with \"" + q + "\".") : null;
-            return new Model(e.name(), e.key(), q == null ? "" : q, hits, more, null, null, null, null, null, List.of(), List.of(),
-                    message, null, job, shadowTable);
+            return search(e, q, job, shadowTable);
         }
         if (k.size() != e.key().size()) {
             throw new BadRequest("k: entity " + e.name() + " has " + e.key().size() + " key column(s) " + e.key()
@@ -149,17 +153,19 @@ public final class HistoryPage {
         }
         Instant from = instant("from", ctx.queryParam("from"));
         Instant to = instant("to", ctx.queryParam("to"));
-        List<VersionRow> rows;
+        KnownAt.Read read;
         try {
-            rows = queries.history(e, new ArrayList<>(k));
+            read = transactionTime ? KnownAt.read(knownHistory, e, new ArrayList<>(k), known)
+                    : new KnownAt.Read(queries.history(e, new ArrayList<>(k)), null, null);
         } catch (IllegalArgumentException ex) {
             throw new BadRequest("k: " + ex.getMessage());
         }
-        if (rows.isEmpty()) {
-            return new Model(e.name(), e.key(), q == null ? "" : q, List.of(), false, null, null, null, null, null, List.of(), List.of(),
-                    "No version of key " + String.join(", ", k) + ".", null, job, shadowTable);
+        if (read.rows().isEmpty()) {
+            return new Model(e.name(), e.key(), q, List.of(), false, null, null, null, null, null, List.of(), List.of(),
+                    "No version of key " + String.join(", ", k) + (known == null ? "" : " as known at " + known) + ".", null, job, shadowTable,
+                    known, read.corrections());
         }
-        HistoryView history = HistoryView.of(e, rows);
+        HistoryView history = HistoryView.of(e, read.rows(), read.known());
         List<Version> versions = history.versions();
         Instant now = clock.instant();
         Timeline.Window whole = Timeline.defaultWindow(versions, now);
@@ -179,9 +185,25 @@ public final class HistoryPage {
         }
         List<KeyIncidents.Quarantined> quarantined = incidents.quarantined(e.name(), keyTexts);
         List<KeyIncidents.DeadLettered> dead = incidents.deadLettered(e.name(), keyTexts);
-
         boolean wholeShown = from == null && to == null;
-        Links links = new Links(k, a, b, job);
+        Screen screen = screen(history, w, wholeShown, new Links(k, a, b, job, known), now, transactionTime);
+        return new Model(e.name(), e.key(), q, List.of(), false, history, w, a, b, compare, quarantined, dead, null, screen,
+                job, shadowTable, known, read.corrections());
+    }
+
+    private Model search(EntitySpec e, String q, Long job, String shadowTable) throws SQLException {
+        List<Map<String, Object>> found = queries.findKeys(e, q, SEARCH_LIMIT + 1);
+        boolean more = found.size() > SEARCH_LIMIT;
+        List<KeyHit> hits = found.stream().limit(SEARCH_LIMIT).map(key -> hit(key, job)).toList();
+        String message = hits.isEmpty() ? (q.isEmpty() ? "The table is empty." : "No key starts with \"" + q + "\".") : null;
+        return new Model(e.name(), e.key(), q, hits, more, null, null, null, null, null, List.of(), List.of(),
+                message, null, job, shadowTable, null, null);
+    }
+
+    /** The drawing, the window links and the version table of one key's page ({@link Screen}). */
+    private static Screen screen(HistoryView history, Timeline.Window w, boolean wholeShown, Links links, Instant now,
+                                 boolean transactionTime) {
+        List<Version> versions = history.versions();
         List<Version> inside = new ArrayList<>();
         List<Version> outside = new ArrayList<>();
         for (Version v : versions) {
@@ -195,13 +217,12 @@ public final class HistoryPage {
         for (String c : history.type1Columns()) {
             type1Now.put(c, last.text(c));
         }
-        Screen screen = new Screen(Timeline.draw(versions, history.trackedColumns(), w, now),
+        return new Screen(Timeline.draw(versions, history.trackedColumns(), w, now),
                 in == null ? null : links.to(in), links.to(w.zoomOut()), links.to(w.pan(-1)), links.to(w.pan(1)), links.to(null),
                 wholeShown, ordered.subList(0, Math.min(TABLE_ROWS, ordered.size())),
                 ordered.subList(Math.min(TABLE_ROWS, ordered.size()), ordered.size()), inside.size(),
-                links.hidden(wholeShown ? null : w), type1Now, links, wholeShown ? windowNote(versions, now) : null);
-        return new Model(e.name(), e.key(), q == null ? "" : q, List.of(), false, history, w, a, b, compare, quarantined, dead, null, screen,
-                job, shadowTable);
+                links.hidden(wholeShown ? null : w), type1Now, links, wholeShown ? windowNote(versions, now) : null,
+                transactionTime, links.withoutKnown().to(wholeShown ? null : w), links.knownFormHidden(wholeShown ? null : w));
     }
 
     /** What the default window shows and why, in words ({@link Timeline#defaultWindow}). */
@@ -220,10 +241,12 @@ public final class HistoryPage {
                 + " the changes, so the window ends " + (versions.size() == 1 ? "a day" : "a tenth of the key's history") + " after it. Zoom out or pan to see more.";
     }
 
-    /** Query strings of this key's page, keeping the selected versions. */
-    public record Links(List<String> k, Integer a, Integer b, Long job) {
-        public Links(List<String> k, Integer a, Integer b) {
-            this(k, a, b, null);
+    /** Query strings of this key's page, keeping the selected versions, the shadow job and the "as known at" instant. */
+    public record Links(List<String> k, Integer a, Integer b, Long job, Instant known) {
+
+        /** The same links without {@code known}: the history as the table says now. */
+        Links withoutKnown() {
+            return new Links(k, a, b, job, null);
         }
 
         public String to(Timeline.Window w) {
@@ -243,19 +266,42 @@ public final class HistoryPage {
             if (job != null) {
                 s.append("&job=").append(job);
             }
+            if (known != null) {
+                s.append("&known=").append(enc(known.toString()));
+            }
             return s.toString();
         }
 
-        /** The hidden fields of the compare form: the key and the window. */
+        /** The hidden fields of the compare form: the key, the window, the job and the instant (A and B are its radio buttons). */
         List<Map.Entry<String, String>> hidden(Timeline.Window w) {
+            List<Map.Entry<String, String>> out = keyAndWindow(w);
+            if (job != null) {
+                out.add(Map.entry("job", job.toString()));
+            }
+            if (known != null) {
+                out.add(Map.entry("known", known.toString()));
+            }
+            return out;
+        }
+
+        /** The hidden fields of the "as known at" form: the key, the window and the compared versions (the instant is its field). */
+        List<Map.Entry<String, String>> knownFormHidden(Timeline.Window w) {
+            List<Map.Entry<String, String>> out = keyAndWindow(w);
+            if (a != null) {
+                out.add(Map.entry("a", a.toString()));
+            }
+            if (b != null) {
+                out.add(Map.entry("b", b.toString()));
+            }
+            return out;
+        }
+
+        private List<Map.Entry<String, String>> keyAndWindow(Timeline.Window w) {
             List<Map.Entry<String, String>> out = new ArrayList<>();
             k.forEach(v -> out.add(Map.entry("k", v)));
             if (w != null) {
                 out.add(Map.entry("from", w.from().toString()));
                 out.add(Map.entry("to", w.to().toString()));
-            }
-            if (job != null) {
-                out.add(Map.entry("job", job.toString()));
             }
             return out;
         }

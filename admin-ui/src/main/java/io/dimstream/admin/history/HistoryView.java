@@ -1,6 +1,7 @@
 package io.dimstream.admin.history;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.dimstream.admin.web.ValueText;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.read.VersionRow;
@@ -25,9 +26,16 @@ public record HistoryView(String entity, Map<String, Object> key, List<String> k
      *
      * @param changed attribute columns whose value differs from the previous version's (empty for the first)
      * @param late    late-placed: it arrived after a version with a later valid_from ({@link HistoryView#latePlaced})
+     * @param known   when this image was believed and which corrections concern it; null without transaction time
      */
     public record Version(int number, Instant validFrom, Instant validTo, boolean isCurrent, boolean isDeleted, boolean late, long surrogateKey,
-                          String recordHash, Map<String, Object> values, List<String> changed, Lineage lineage) {
+                          String recordHash, Map<String, Object> values, List<String> changed, Lineage lineage,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Known known) {
+
+        public Version(int number, Instant validFrom, Instant validTo, boolean isCurrent, boolean isDeleted, boolean late, long surrogateKey,
+                       String recordHash, Map<String, Object> values, List<String> changed, Lineage lineage) {
+            this(number, validFrom, validTo, isCurrent, isDeleted, late, surrogateKey, recordHash, values, changed, lineage, null);
+        }
 
         /** The value of column {@code c} as text (null for NULL). */
         @JsonIgnore
@@ -45,6 +53,40 @@ public record HistoryView(String entity, Map<String, Object> key, List<String> k
         public boolean isChanged(String c) {
             return changed.contains(c);
         }
+
+        /** Whether an entry of the corrections list concerns this version (it was corrected later, or it is a correction). */
+        @JsonIgnore
+        public boolean corrected() {
+            return known != null && (known.correctedBy() != null || !known.corrects().isEmpty());
+        }
+
+        /** The corrections concerning this version, in words ({@code ", corrected later (#1)"}), or "". */
+        @JsonIgnore
+        public String correctionNote() {
+            if (known == null) {
+                return "";
+            }
+            StringBuilder s = new StringBuilder();
+            if (known.correctedBy() != null) {
+                s.append(", corrected later (#").append(known.correctedBy()).append(")");
+            }
+            known.corrects().forEach(n -> s.append(", correction #").append(n));
+            return s.toString();
+        }
+    }
+
+    /**
+     * A version in transaction time.
+     *
+     * @param knownFrom   when this image became believed; null: since ever
+     * @param knownTo     when a later arrival replaced it; null: still believed
+     * @param correctedBy the number of the correction that replaced this image (shown as known before it), or null
+     * @param corrects    the numbers of the corrections whose transaction wrote this image
+     */
+    public record Known(Instant knownFrom, Instant knownTo, Integer correctedBy, List<Integer> corrects) {
+        public Known {
+            corrects = List.copyOf(corrects);
+        }
     }
 
     /** Where the version's first event came from and when dimstream wrote the row. */
@@ -52,6 +94,11 @@ public record HistoryView(String entity, Map<String, Object> key, List<String> k
     }
 
     public static HistoryView of(EntitySpec e, List<VersionRow> rows) {
+        return of(e, rows, null);
+    }
+
+    /** @param known one per row, in the same order, or null without transaction time */
+    public static HistoryView of(EntitySpec e, List<VersionRow> rows, List<Known> known) {
         if (rows.isEmpty()) {
             throw new IllegalArgumentException("a history has at least one version");
         }
@@ -71,7 +118,8 @@ public record HistoryView(String entity, Map<String, Object> key, List<String> k
                 }
             }
             versions.add(new Version(n++, r.validFrom(), r.validTo(), r.current(), r.deleted(), latePlaced(rows, i), r.surrogateKey(),
-                    r.recordHash(), values, changed, new Lineage(r.sourceTopic(), r.sourcePartition(), r.sourceOffset(), r.loadedAt())));
+                    r.recordHash(), values, changed, new Lineage(r.sourceTopic(), r.sourcePartition(), r.sourceOffset(), r.loadedAt()),
+                    known == null ? null : known.get(i)));
             prev = r;
         }
         return new HistoryView(e.name(), rows.get(0).key(), e.key(), e.attributes(), e.tracked(), e.type1(), versions);

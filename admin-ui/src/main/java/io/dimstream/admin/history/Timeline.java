@@ -242,9 +242,9 @@ public final class Timeline {
             Instant to = min(end, w.to());
             double x = x(w, from);
             double width = round(x(w, to) - x);
-            String cls = "seg " + v.state() + (v.late() ? " late" : "");
+            String cls = "seg " + v.state() + (v.late() ? " late" : "") + (v.corrected() ? " corrected" : "");
             String label = "v" + v.number();
-            String title = "v" + v.number() + " " + v.state() + (v.late() ? ", late-placed" : "") + ": " + v.validFrom() + " .. "
+            String title = "v" + v.number() + " " + v.state() + (v.late() ? ", late-placed" : "") + v.correctionNote() + ": " + v.validFrom() + " .. "
                     + (v.validTo() == null ? "open" : v.validTo().toString());
             Segment s = new Segment(x, width, cls, fits(label, width) ? label : "", title, v.number(), v.number(),
                     from.toEpochMilli(), to.toEpochMilli(), null);

@@ -47,6 +47,23 @@
  *       {@code valid_from} column (a scan per subquery).</li>
  * </ul>
  *
+ * <h2>A key in transaction time</h2>
+ * {@link io.dimstream.db.read.KnownHistory} (entities with {@code transaction-time}, docs/semantics.md
+ * "Transaction time"), for the history page's {@code known=} and its corrections list:
+ * <ul>
+ *   <li><b>history(key, known)</b>: one {@code UNION ALL} of the key's table rows with
+ *       {@code coalesce(known_from, '-infinity') <= known} and its {@code T_superseded} images with
+ *       {@code known_from <= known < known_to} (read by column name through
+ *       {@code jsonb_populate_record(NULL::T, row_image)}), {@code valid_to} as known then
+ *       ({@code CASE WHEN end_known_from > known THEN NULL ELSE valid_to END}), ordered by
+ *       {@code valid_from}: the primary key and {@code T_superseded}'s index on (key, valid_from). The
+ *       instant is bound once, in a one-row CTE. Its versions valid at v are the key's rows of
+ *       {@code T_as_of(v, known)} ({@code KnownHistoryTest} checks it).</li>
+ *   <li><b>corrections(key)</b>: the same union without the instant (every image ever believed), then in
+ *       Java: each superseded image, by {@code known_to}, with the images whose {@code known_from} is its
+ *       {@code known_to} (written by the transaction that superseded it). A key's images are few.</li>
+ * </ul>
+ *
  * <h2>A shadow table against the live one</h2>
  * {@link io.dimstream.db.read.ShadowDiff#compute} (in the caller's transaction, so a preview can
  * merge first and roll back): one {@code FULL JOIN} of the two tables on the primary key
