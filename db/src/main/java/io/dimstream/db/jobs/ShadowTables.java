@@ -144,7 +144,7 @@ public final class ShadowTables {
         } else {
             LayoutChange.swapIn(c, now, shadow.table(), retired);
         }
-        SwapBeliefs.resume(c, now);
+        SwapBeliefs.resume(c, now, retired);
         TableRenames.rename(c, live.memoryTable(), retiredSpec.memoryTable());
         TableRenames.rename(c, shadow.memoryTable(), live.memoryTable());
         // a snapshot entity's rebuild: the slices the job's range completed become the entity's now, so

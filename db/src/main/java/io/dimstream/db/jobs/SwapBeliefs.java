@@ -54,8 +54,12 @@ final class SwapBeliefs {
         }
     }
 
-    /** After the exchange: the triggers fire again, and a table renamed in gets them ({@link TransactionTimeDdl#ensure}). */
-    static void resume(Connection c, EntitySpec live) throws SQLException {
+    /**
+     * After the exchange: the triggers fire again, a table renamed in gets them ({@link TransactionTimeDdl#ensure}),
+     * and the retired table (the old one renamed away, when the layout changed) loses its own: it is a copy
+     * to compare with, not a table whose beliefs are kept.
+     */
+    static void resume(Connection c, EntitySpec live, String retired) throws SQLException {
         if (!live.transactionTime()) {
             return;
         }
@@ -63,5 +67,6 @@ final class SwapBeliefs {
             s.execute("SELECT set_config('" + TransactionTimeDdl.FORGET + "', 'off', true)");
         }
         TransactionTimeDdl.ensure(c, live);
+        TransactionTimeDdl.dropTriggers(c, live.withTable(retired), Sql.nameOf(live.table()));
     }
 }

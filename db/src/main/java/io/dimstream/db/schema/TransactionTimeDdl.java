@@ -45,6 +45,16 @@ public final class TransactionTimeDdl {
     private TransactionTimeDdl() {
     }
 
+    /** Drops the triggers named after the table {@code named} from {@code e.table()}, when it exists. */
+    public static void dropTriggers(Connection c, EntitySpec e, String named) throws SQLException {
+        if (!TableCheck.exists(c, e.table())) {
+            return;
+        }
+        for (String op : List.of("update", "delete", "insert")) {
+            EntityDdl.exec(c, "DROP TRIGGER IF EXISTS " + Sql.ident(named + "_supersede_" + op) + " ON " + Sql.table(e.table()));
+        }
+    }
+
     /** Whether {@code trigger}, on {@code table}, is one of transaction time's. */
     static boolean isOwnTrigger(String table, String trigger) {
         return List.of("update", "delete", "insert").stream().anyMatch(op -> trigger.equals(Sql.nameOf(table) + "_supersede_" + op));
@@ -66,12 +76,8 @@ public final class TransactionTimeDdl {
      * are dropped (columns and side table stay, readable).
      */
     public static void ensure(Connection c, EntitySpec e) throws SQLException {
-        String t = Sql.table(e.table());
-        String bare = Sql.nameOf(e.table());
         if (!e.transactionTime()) {
-            for (String op : List.of("update", "delete", "insert")) {
-                EntityDdl.exec(c, "DROP TRIGGER IF EXISTS " + Sql.ident(bare + "_supersede_" + op) + " ON " + t);
-            }
+            dropTriggers(c, e, Sql.nameOf(e.table()));
             EntityDdl.exec(c, "DROP FUNCTION IF EXISTS " + Sql.table(e.asOfFunction()) + "(timestamptz, timestamptz)");
             return;
         }

@@ -130,6 +130,11 @@ class ShadowTablesTest {
                         List.of(t + "_replaced_79"), List.of(t + "_replaced_79_events"), List.of(t + "_replaced_79_events_pkey"),
                         List.of(t + "_replaced_79_one_open"), List.of(t + "_replaced_79_pkey"), List.of(t + "_superseded"),
                         List.of(t + "_superseded_key")));
+        // transaction time's triggers are on the table renamed in (and its partitions, as PostgreSQL clones
+        // row triggers), none on the retired one
+        assertThat(JobsFixtures.query(ds, "SELECT DISTINCT tgrelid::regclass::text, tgname FROM pg_trigger WHERE NOT tgisinternal "
+                + "AND tgrelid::regclass::text IN (?, ?) ORDER BY 1, 2", t, t + "_replaced_79")).isEqualTo(List.of(
+                        List.of(t, t + "_supersede_delete"), List.of(t, t + "_supersede_insert"), List.of(t, t + "_supersede_update")));
         // the next start validates the swapped-in table without a warning, and the writer keeps working on it
         assertThat(io.dimstream.db.schema.EntityTables.ensure(ds, live)).isEmpty();
         writer.apply(live, List.of(up("D", 6, "d2", "Kyiv", 1, 103)));
