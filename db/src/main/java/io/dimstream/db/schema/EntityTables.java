@@ -74,6 +74,7 @@ public final class EntityTables {
                 }
             }
             if (TableCheck.exists(c, e.table())) {
+                OpenEnd.refuseOtherOpenEnd(c, e);
                 warnings.addAll(TableCheck.validate(c, e.table(), TableCheck.tableRules(e)));
                 TableCheck.partitioningWarning(c, e, e.table()).ifPresent(warnings::add);
             } else {
