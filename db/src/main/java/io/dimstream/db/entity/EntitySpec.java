@@ -354,14 +354,12 @@ public record EntitySpec(
 
     /** The same entity on another table (a replay's shadow table). */
     public EntitySpec withTable(String otherTable) {
-        return new EntitySpec(name, otherTable, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers,
-                evolved, tablePartitions, validToCurrent);
+        return toBuilder().table(otherTable).build();
     }
 
     /** The same entity with another lateness horizon (empty: unlimited). */
     public EntitySpec withLatenessHorizon(Optional<Duration> horizon) {
-        return new EntitySpec(name, table, key, tracked, type1, columns, horizon, system, surrogateKeyIndex, modifiers, evolved,
-                tablePartitions, validToCurrent);
+        return toBuilder().latenessHorizon(horizon).build();
     }
 
     /**
@@ -382,8 +380,7 @@ public record EntitySpec(
         cols.put(column, type);
         Set<String> ev = new java.util.LinkedHashSet<>(evolved);
         ev.add(column);
-        return new EntitySpec(name, table, key, t, t1, cols, latenessHorizon, system, surrogateKeyIndex, modifiers, ev, tablePartitions,
-                validToCurrent);
+        return toBuilder().tracked(t).type1(t1).columns(cols).evolved(ev).build();
     }
 
     /**
@@ -401,8 +398,7 @@ public record EntitySpec(
         cols.put(column, def.type());
         Map<String, TypeModifier> mods = new LinkedHashMap<>(modifiers);
         def.modifier().ifPresentOrElse(m -> mods.put(column, m), () -> mods.remove(column));
-        return new EntitySpec(name, table, key, tracked, type1, cols, latenessHorizon, system, surrogateKeyIndex, mods, evolved,
-                tablePartitions, validToCurrent);
+        return toBuilder().columns(cols).modifiers(mods).build();
     }
 
     /** The tracked columns the config declares: those {@code record_hash} covers position by position. */
