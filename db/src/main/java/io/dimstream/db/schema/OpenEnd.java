@@ -69,7 +69,7 @@ final class OpenEnd {
                 + e.validToCurrent().configName() + ". dimstream does not convert an existing table (its generated column "
                 + sc.isCurrent() + " would have to be dropped, and with it every view on the table). Either keep "
                 + "valid-to-current: " + other.configName() + " for entity " + e.name() + ", or rebuild: give it a new table: with "
-                + "valid-to-current: " + e.validToCurrent().configName() + ", fill that from the topic (dimstream replay --entity "
+                + "valid-to-current: " + e.validToCurrent().configName() + ", fill that from the topic (dimstream replay --config FILE --entity "
                 + e.name() + " --from earliest --wait) or from files (dimstream load), then drop " + e.table()
                 + " (docs/configuration.md, \"Open versions: NULL or infinity\")");
     }

@@ -62,7 +62,7 @@ class ValidToCurrentTablesTest {
                         + "config says valid-to-current: infinity. dimstream does not convert an existing table (its generated column "
                         + "is_current would have to be dropped, and with it every view on the table). Either keep valid-to-current: "
                         + "null for entity et_vt_was_null, or rebuild: give it a new table: with valid-to-current: infinity, fill that "
-                        + "from the topic (dimstream replay --entity et_vt_was_null --from earliest --wait) or from files (dimstream "
+                        + "from the topic (dimstream replay --config FILE --entity et_vt_was_null --from earliest --wait) or from files (dimstream "
                         + "load), then drop vt_was_null (docs/configuration.md, \"Open versions: NULL or infinity\")");
 
         EntityTables.ensure(ds, spec("vt_was_inf", ValidToCurrent.INFINITY));
