@@ -7,6 +7,7 @@ import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.model.EntityConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.schema.ColumnOrigins;
 import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.sql.Sql;
@@ -191,9 +192,9 @@ final class DbtSources {
         EntitySpec e = d.shape();
         SystemColumns sc = e.system();
         Map<String, Object> t = table(Sql.nameOf(e.table()), "Every version of each " + e.name() + " (topic " + d.config().topic()
-                + "): one row per version, valid from " + sc.validFrom() + " (inclusive) to " + sc.validTo() + " (exclusive, NULL for the "
-                + "key's last version); deletes are rows with " + sc.isDeleted() + ". Unique on (" + String.join(", ", e.key()) + ", "
-                + sc.validFrom() + "); at most one row per key with " + sc.validTo() + " NULL.", sc, options);
+                + "): one row per version, valid from " + sc.validFrom() + " (inclusive) to " + sc.validTo() + " (exclusive, " + openEnd(e)
+                + " for the key's last version); deletes are rows with " + sc.isDeleted() + ". Unique on (" + String.join(", ", e.key()) + ", "
+                + sc.validFrom() + "); at most one row per key with " + sc.validTo() + " " + openEnd(e) + "." + rangeJoin(e), sc, options);
         List<String> keyAndFrom = new ArrayList<>(e.key());
         keyAndFrom.add(sc.validFrom());
         t.put("data_tests", List.of(uniqueCombination(keyAndFrom)));
@@ -247,7 +248,7 @@ final class DbtSources {
 
     private static List<Object> columns(Described d, boolean current) {
         EntitySpec e = d.shape();
-        Map<String, SystemColumn> system = systemColumns(e.system());
+        Map<String, SystemColumn> system = systemColumns(e);
         boolean oneKey = e.key().size() == 1;
         List<Object> out = new ArrayList<>();
         for (ColumnOrigins.Column col : d.columns()) {
@@ -286,17 +287,33 @@ final class DbtSources {
         return b.isEmpty() ? "" : b.append('.').toString();
     }
 
+    /** What an open version's valid_to holds, as the descriptions say it: {@code NULL} or {@code 'infinity'}. */
+    private static String openEnd(EntitySpec e) {
+        return e.validToCurrent() == ValidToCurrent.INFINITY ? "'infinity'" : "NULL";
+    }
+
+    /** With valid-to-current: infinity, the range join it allows and the dbt setting that writes the same. */
+    private static String rangeJoin(EntitySpec e) {
+        SystemColumns sc = e.system();
+        return e.validToCurrent() != ValidToCurrent.INFINITY ? "" : " The version valid at t: " + sc.validFrom() + " <= t AND t < "
+                + sc.validTo() + " (dimstream's valid-to-current: infinity, as dbt snapshots with dbt_valid_to_current: "
+                + "\"'infinity'::timestamptz\").";
+    }
+
     /** The system columns under their configured names. */
-    private static Map<String, SystemColumn> systemColumns(SystemColumns sc) {
+    private static Map<String, SystemColumn> systemColumns(EntitySpec e) {
+        SystemColumns sc = e.system();
+        boolean infinity = e.validToCurrent() == ValidToCurrent.INFINITY;
         Map<String, SystemColumn> m = new LinkedHashMap<>();
         m.put(sc.surrogateKey(), new SystemColumn("Surrogate key of the version: a deterministic 63-bit hash of entity, key and "
                 + sc.validFrom() + " (the same after a replay or rebuild)", List.of("not_null", "unique")));
         m.put(sc.validFrom(), new SystemColumn("Start of the version's validity (inclusive): the event time of its first event",
                 List.of("not_null")));
         m.put(sc.validTo(), new SystemColumn("End of the version's validity (exclusive): the next version's " + sc.validFrom()
-                + "; NULL for the key's last version", List.of()));
-        m.put(sc.isCurrent(), new SystemColumn("Generated: " + sc.validTo() + " IS NULL AND NOT " + sc.isDeleted()
-                + " (the version valid now)", List.of("not_null")));
+                + "; " + openEnd(e) + " for the key's last version" + (infinity ? " (never NULL: as dbt_valid_to_current: "
+                + "\"'infinity'::timestamptz\" in a dbt snapshot)" : ""), infinity ? List.of("not_null") : List.of()));
+        m.put(sc.isCurrent(), new SystemColumn("Generated: " + (infinity ? sc.validTo() + " = 'infinity'" : sc.validTo() + " IS NULL")
+                + " AND NOT " + sc.isDeleted() + " (the version valid now)", List.of("not_null")));
         m.put(sc.isDeleted(), new SystemColumn("True for a delete: the key did not exist from " + sc.validFrom()
                 + "; the row carries the previous version's attributes and " + sc.recordHash(), List.of("not_null")));
         m.put(sc.recordHash(), new SystemColumn("SHA-256 over the tracked columns in configured order (docs/semantics.md); equal "

@@ -63,6 +63,30 @@ class DbtSourcesCommandTest {
         assertThat(run).isEqualTo(new CliRun(0, Files.readString(EXPECTED, StandardCharsets.UTF_8), ""));
     }
 
+    /** One entity with {@code valid-to-current: infinity}: its descriptions, tests and the range join say 'infinity'. */
+    @Test
+    void anEntityWithValidToCurrentInfinityIsDescribedSo() throws Exception {
+        Path infinity = Path.of("src/test/resources/dbt/sources-infinity-expected.yml");
+        Path cfg = Files.writeString(dir.resolve("i.yml"), """
+                kafka: {bootstrap-servers: "kafka:9092"}
+                postgres: {url: "jdbc:postgresql://db:5432/dim", user: dim, password: s3cret}
+                entities:
+                  - name: customer
+                    topic: crm.customers
+                    table: dim_customer
+                    key: [customer_id]
+                    tracked: [email]
+                    columns: {customer_id: text, email: text}
+                    valid-to-current: infinity
+                """);
+        CliRun run = CliRun.of("dbt-sources", "--config", cfg.toString(), "--offline");
+
+        if (Boolean.getBoolean("dimstream.dbt-sources.write")) {
+            Files.writeString(infinity, run.out());
+        }
+        assertThat(run).isEqualTo(new CliRun(0, Files.readString(infinity, StandardCharsets.UTF_8), ""));
+    }
+
     @Test
     void theOutputParsesAsYamlWithTwoTablesPerEntityAndFreshnessUnderConfig() throws Exception {
         JsonNode doc = new YAMLMapper().readTree(CliRun.of("dbt-sources", "--config", config().toString(), "--offline").out());

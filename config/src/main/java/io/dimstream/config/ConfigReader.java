@@ -9,6 +9,7 @@ import io.dimstream.config.keys.ConfigValues;
 import io.dimstream.config.keys.ConnectorKeys;
 import io.dimstream.config.keys.EntityKeyParsers;
 import io.dimstream.config.keys.EntityRules;
+import io.dimstream.config.keys.EntityTableKeys;
 import io.dimstream.config.keys.EntityValues;
 import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.model.AvroOptions;
@@ -36,6 +37,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.secrets.Secrets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -361,6 +363,7 @@ final class ConfigReader {
         boolean rejectUndeclared = v.get(ConfigKeys.ENTITY_UNDECLARED_COLUMNS) == UndeclaredColumns.REJECT;
         boolean surrogateKeyIndex = v.get(ConfigKeys.ENTITY_SURROGATE_KEY_INDEX);
         Integer tablePartitions = v.get(ConfigKeys.ENTITY_TABLE_PARTITIONS);
+        ValidToCurrent validToCurrent = v.get(EntityTableKeys.VALID_TO_CURRENT);
         CdcOptions cdc = rules.cdc(mode, except, star);
         if (problems.size() > before) {
             return null;
@@ -369,8 +372,8 @@ final class ConfigReader {
                 .type1(type1).latenessHorizon(horizon).columns(columns.types()).systemColumns(system).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
                 .rejectUndeclaredColumns(rejectUndeclared).surrogateKeyIndex(surrogateKeyIndex)
-                .tablePartitions(tablePartitions).modifiers(columns.modifiers()).cdc(cdc)
-                .transactionTime(v.get(ConfigKeys.ENTITY_TRANSACTION_TIME)).build();
+                .tablePartitions(tablePartitions).modifiers(columns.modifiers()).cdc(cdc).validToCurrent(validToCurrent)
+                .transactionTime(v.get(EntityTableKeys.TRANSACTION_TIME)).build();
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
             EntitySpec.checkTableName(e.table());

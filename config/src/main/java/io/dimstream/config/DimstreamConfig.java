@@ -4,6 +4,7 @@ import io.dimstream.config.keys.ConfigDefaults;
 import io.dimstream.config.keys.ConfigKeys;
 import io.dimstream.config.keys.ConnectorKeys;
 import io.dimstream.config.keys.EntityKeyParsers;
+import io.dimstream.config.keys.EntityTableKeys;
 import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.model.CdcOptions;
 import io.dimstream.config.model.ConnectorConfig;
@@ -17,6 +18,7 @@ import io.dimstream.config.model.UndeclaredColumns;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.secrets.Secrets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -74,6 +76,7 @@ import java.util.stream.Collectors;
  *     system-columns: {valid_from: start_ts}   # optional renames, keys as in the default names
  *     surrogate-key-index: false         # default false; true: a unique index on surrogate_key when the table is created
  *     table-partitions: 0                # default 0; N: the created table and memory hash-partitioned by the key into N
+ *     valid-to-current: null             # default null; infinity: open versions end at 'infinity'::timestamptz
  *     # format: seed-json only (see SeedJsonOptions):
  *     op-field: operation                # default "operation"
  *     time-field: change_time            # default "change_time"
@@ -308,7 +311,10 @@ public record DimstreamConfig(
             ConfigKeys.ENTITY_TABLE_PARTITIONS.putInto(m, e.tablePartitions());
         }
         if (!e.transactionTime()) {
-            ConfigKeys.ENTITY_TRANSACTION_TIME.putInto(m, false);
+            EntityTableKeys.TRANSACTION_TIME.putInto(m, false);
+        }
+        if (e.validToCurrent() != ValidToCurrent.NULL) {
+            EntityTableKeys.VALID_TO_CURRENT.putInto(m, e.validToCurrent());
         }
         CdcOptions cdc = e.cdc();
         if (cdc.eventTime().kind() != CdcOptions.EventTime.Kind.DEFAULT) {

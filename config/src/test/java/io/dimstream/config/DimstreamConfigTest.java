@@ -252,7 +252,7 @@ class DimstreamConfigTest {
                         + " event-time, except, format, ignore-null-updates, key, lateness-horizon, mode, name, new-columns, on-truncate, op-field, op-values,"
                         + " partitioned-by-key, schema-evolution, snapshot-time-field, surrogate-key-index, system-columns, table,"
                         + " table-partitions, time-field, topic,"
-                        + " tracked, transaction-time, type1, unavailable-value, undeclared-columns, value-deserializer)");
+                        + " tracked, transaction-time, type1, unavailable-value, undeclared-columns, valid-to-current, value-deserializer)");
     }
 
     @Test

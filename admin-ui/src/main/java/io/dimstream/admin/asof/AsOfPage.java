@@ -6,6 +6,7 @@ import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.admin.web.Params;
 import io.dimstream.admin.web.ValueText;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.read.AsOfSteps;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.Page;
@@ -137,7 +138,7 @@ public final class AsOfPage {
             Map<String, Object> m = new LinkedHashMap<>(r.key());
             m.putAll(r.attributes());
             m.put(e.system().validFrom(), r.validFrom());
-            m.put(e.system().validTo(), r.validTo());
+            m.put(e.system().validTo(), validTo(e, r));
             rows.add(m);
         }
         columns.add(e.system().validFrom());
@@ -152,6 +153,15 @@ public final class AsOfPage {
                 steps.last() == null || steps.last().equals(cur) ? null : base + enc(steps.last().toString()));
         return new Model(e.name(), at, zone.getId(), ValueText.local(at, zone), pre, sort.param(), page,
                 p.hasMore(), columns, rows, stepper, changedRows);
+    }
+
+    /**
+     * The row's {@code valid_to} as the table holds it: an open version's is null, or the text
+     * {@code infinity} with {@code valid-to-current: infinity} (the as-of table and its CSV show the
+     * table's rows; the history pages say "open" either way).
+     */
+    private static Object validTo(EntitySpec e, VersionRow r) {
+        return r.validTo() != null ? r.validTo() : e.validToCurrent() == ValidToCurrent.INFINITY ? "infinity" : null;
     }
 
     private static String enc(String s) {
@@ -228,7 +238,7 @@ public final class AsOfPage {
                 r.key().values().forEach(v -> cells.add(ValueText.text(v)));
                 r.attributes().values().forEach(v -> cells.add(ValueText.text(v)));
                 cells.add(ValueText.text(r.validFrom()));
-                cells.add(ValueText.text(r.validTo()));
+                cells.add(ValueText.text(validTo(e, r)));
                 try {
                     Csv.line(w, cells, !raw);
                 } catch (IOException ex) {

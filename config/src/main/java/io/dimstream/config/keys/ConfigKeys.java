@@ -279,9 +279,6 @@ public final class ConfigKeys {
     public static final ConfigKey<Boolean> ENTITY_SURROGATE_KEY_INDEX = key(ENTITY_SECTION, "surrogate-key-index")
             .doc("`true`: the created table also gets a unique index on `surrogate_key`, for lookups of single versions by it (each version written then costs ~20% more); applies when dimstream creates the table.")
             .bool(false);
-    public static final ConfigKey<Boolean> ENTITY_TRANSACTION_TIME = key(ENTITY_SECTION, "transaction-time")
-            .doc("`true`: the table also keeps transaction time, what it said at any past moment (`known_from`, `end_known_from`, the side table `<table>_superseded`, `<table>_as_of(valid_at, known_at)`; docs/semantics.md); `false`: today's table exactly, a rewritten version leaves no trace.")
-            .bool(true);
     public static final ConfigKey<Integer> ENTITY_TABLE_PARTITIONS = key(ENTITY_SECTION, "table-partitions")
             .doc("`N` (2 to " + EntitySpec.MAX_TABLE_PARTITIONS + "): the created table and its event memory are hash-partitioned by the key into N partitions each (`<table>_p0` ..), for tables of several million versions, written on several connections or with a large event memory (docs/configuration.md, Big tables); `0`: plain tables. Applies when dimstream creates the tables (a replay with `--target shadow` rebuilds an existing one so); not with `surrogate-key-index: true`.")
             // the range is EntitySpec's to check (one message, also for specs built in code): ConfigReader names the field
@@ -372,7 +369,7 @@ public final class ConfigKeys {
             List.of(ENTITY_NAME, ENTITY_TOPIC, ENTITY_FORMAT, ENTITY_MODE,
                     ENTITY_TABLE, ENTITY_KEY, ENTITY_TRACKED, ENTITY_TYPE1,
                     ENTITY_EXCEPT, ENTITY_LATENESS_HORIZON, ENTITY_COLUMNS, ENTITY_SYSTEM_COLUMNS,
-                    ENTITY_SURROGATE_KEY_INDEX, ENTITY_TRANSACTION_TIME, ENTITY_TABLE_PARTITIONS, ENTITY_PARTITIONED_BY_KEY, ENTITY_UNDECLARED_COLUMNS, ENTITY_SNAPSHOT_TIME_FIELD,
+                    ENTITY_SURROGATE_KEY_INDEX, ENTITY_TABLE_PARTITIONS, EntityTableKeys.VALID_TO_CURRENT, EntityTableKeys.TRANSACTION_TIME, ENTITY_PARTITIONED_BY_KEY, ENTITY_UNDECLARED_COLUMNS, ENTITY_SNAPSHOT_TIME_FIELD,
                     ENTITY_EVENT_TIME, ENTITY_ON_TRUNCATE, ENTITY_UNAVAILABLE_VALUE, ENTITY_IGNORE_NULL_UPDATES,
                     ENTITY_ENCODINGS, ENTITY_SCHEMA_EVOLUTION, ENTITY_NEW_COLUMNS, ENTITY_OP_FIELD,
                     ENTITY_TIME_FIELD, ENTITY_OP_VALUES, ENTITY_VALUE_DESERIALIZER, ENTITY_DESERIALIZER_CONFIG), List.of());

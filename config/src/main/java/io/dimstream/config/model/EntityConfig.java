@@ -4,6 +4,7 @@ import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.entity.TypeModifier;
+import io.dimstream.db.entity.ValidToCurrent;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -41,6 +42,8 @@ import java.util.Optional;
  *                        type is in {@code columns}); see {@link EntitySpec#modifiers()}
  * @param cdc             event time, unchanged values, truncates and encodings of change-data-capture
  *                        feeds ({@link CdcOptions}); {@link CdcOptions#defaults} when the config names none
+ * @param validToCurrent  {@code valid-to-current}: what {@code valid_to} holds on an open version
+ *                        ({@link EntitySpec#validToCurrent()}); NULL when the config names none
  */
 public record EntityConfig(
         String name,
@@ -63,7 +66,8 @@ public record EntityConfig(
         int tablePartitions,
         Map<String, TypeModifier> modifiers,
         CdcOptions cdc,
-        boolean transactionTime) {
+        boolean transactionTime,
+        ValidToCurrent validToCurrent) {
 
     /** The field of a snapshot row that holds its slice's instant, unless {@code snapshot-time-field} names another. */
     public static final String DEFAULT_SNAPSHOT_TIME_FIELD = "snapshot_time";
@@ -83,6 +87,9 @@ public record EntityConfig(
         if (cdc == null) {
             cdc = CdcOptions.defaults(format);
         }
+        if (validToCurrent == null) {
+            validToCurrent = ValidToCurrent.NULL;
+        }
     }
 
     /** Whether the topic carries full slices ({@code mode: snapshot}). */
@@ -94,7 +101,7 @@ public record EntityConfig(
     public EntitySpec toEntitySpec() {
         return EntitySpec.builder().name(name).table(table).key(key).tracked(tracked).type1(type1).columns(columns)
                 .latenessHorizon(latenessHorizon).system(systemColumns).surrogateKeyIndex(surrogateKeyIndex)
-                .tablePartitions(tablePartitions).modifiers(modifiers).transactionTime(transactionTime).build();
+                .tablePartitions(tablePartitions).modifiers(modifiers).transactionTime(transactionTime).validToCurrent(validToCurrent).build();
     }
 
     /** A builder with the defaults of an entity that names only what it must (json, changes, P30D, no type-1 columns). */
@@ -108,7 +115,7 @@ public record EntityConfig(
                 .latenessHorizon(latenessHorizon).columns(columns).systemColumns(systemColumns).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
                 .rejectUndeclaredColumns(rejectUndeclaredColumns).surrogateKeyIndex(surrogateKeyIndex)
-                .tablePartitions(tablePartitions).modifiers(modifiers).cdc(cdc).transactionTime(transactionTime);
+                .tablePartitions(tablePartitions).modifiers(modifiers).cdc(cdc).transactionTime(transactionTime).validToCurrent(validToCurrent);
     }
 
     /** Builds an {@link EntityConfig}; each setter is named as the component it sets. */
@@ -130,6 +137,7 @@ public record EntityConfig(
         private boolean partitionedByKey;
         private boolean rejectUndeclaredColumns;
         private boolean surrogateKeyIndex;
+        private ValidToCurrent validToCurrent = ValidToCurrent.NULL;
         private int tablePartitions;
         private Map<String, TypeModifier> modifiers = Map.of();
         private CdcOptions cdc; // null: the defaults of the format
@@ -248,10 +256,15 @@ public record EntityConfig(
             return this;
         }
 
+        public Builder validToCurrent(ValidToCurrent v) {
+            validToCurrent = v;
+            return this;
+        }
+
         public EntityConfig build() {
             return new EntityConfig(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson,
                     avro, mode, snapshotTimeField, partitionedByKey, rejectUndeclaredColumns, surrogateKeyIndex, tablePartitions, modifiers,
-                    cdc, transactionTime);
+                    cdc, transactionTime, validToCurrent);
         }
     }
 }

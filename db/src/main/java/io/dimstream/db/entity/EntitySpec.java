@@ -41,6 +41,8 @@ import java.util.Set;
  *                          the tables (a replay's shadow rebuild creates them so); not with
  *                          {@code surrogateKeyIndex}: PostgreSQL's unique index on a partitioned
  *                          table must contain the partition key
+ * @param validToCurrent    what {@code valid_to} holds on an open version (NULL or infinity): every
+ *                          statement tests and writes it through {@link #openTest} and {@link #openEnd}
  */
 public record EntitySpec(
         String name,
@@ -55,7 +57,8 @@ public record EntitySpec(
         Map<String, TypeModifier> modifiers,
         Set<String> evolved,
         int tablePartitions,
-        boolean transactionTime) {
+        boolean transactionTime,
+        ValidToCurrent validToCurrent) {
 
     /** The most hash partitions an entity's table may have: each is a table with its own indexes and files. */
     public static final int MAX_TABLE_PARTITIONS = 64;
@@ -115,7 +118,7 @@ public record EntitySpec(
     public Builder toBuilder() {
         return new Builder().name(name).table(table).key(key).tracked(tracked).type1(type1).columns(columns)
                 .latenessHorizon(latenessHorizon).system(system).surrogateKeyIndex(surrogateKeyIndex).modifiers(modifiers)
-                .evolved(evolved).tablePartitions(tablePartitions).transactionTime(transactionTime);
+                .evolved(evolved).tablePartitions(tablePartitions).transactionTime(transactionTime).validToCurrent(validToCurrent);
     }
 
     /** Builds an {@link EntitySpec}; each setter is named as the component it sets. */
@@ -133,6 +136,7 @@ public record EntitySpec(
         private Set<String> evolved = Set.of();
         private int tablePartitions;
         private boolean transactionTime = true;
+        private ValidToCurrent validToCurrent = ValidToCurrent.NULL;
 
         private Builder() {
         }
@@ -205,9 +209,14 @@ public record EntitySpec(
             return this;
         }
 
+        public Builder validToCurrent(ValidToCurrent v) {
+            validToCurrent = v;
+            return this;
+        }
+
         public EntitySpec build() {
             return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers, evolved,
-                    tablePartitions, transactionTime);
+                    tablePartitions, transactionTime, validToCurrent);
         }
     }
 
@@ -219,6 +228,7 @@ public record EntitySpec(
         modifiers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(modifiers));
         evolved = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(evolved));
         validate(name, table, key, tracked, type1, columns, latenessHorizon, system);
+        java.util.Objects.requireNonNull(validToCurrent, "validToCurrent");
         if (tablePartitions == 1 || tablePartitions < 0 || tablePartitions > MAX_TABLE_PARTITIONS) {
             throw new IllegalArgumentException("table-partitions: must be 0 (plain tables) or 2 to " + MAX_TABLE_PARTITIONS + ", got "
                     + tablePartitions);
@@ -454,6 +464,24 @@ public record EntitySpec(
     /** The name of partition {@code i} (0-based, the hash remainder) of {@code table} (the entity table or its memory). */
     public static String partitionName(String table, int i) {
         return table + "_p" + i;
+    }
+
+    /**
+     * Whether the version row {@code alias} (null: unqualified) is open: {@code a."valid_to" IS NULL},
+     * or {@code = 'infinity'::timestamptz} with {@code valid-to-current: infinity}.
+     */
+    public String openTest(String alias) {
+        return validToCurrent.openTest((alias == null ? "" : alias + ".") + Sql.ident(system.validTo()));
+    }
+
+    /** The {@code valid_to} an open version gets: {@code NULL::timestamptz} or {@code 'infinity'::timestamptz}. */
+    public String openEnd() {
+        return validToCurrent.openEnd();
+    }
+
+    /** Whether the version row {@code alias} (null: unqualified) ends after {@code instant} (an SQL expression): open versions do. */
+    public String endsAfter(String alias, String instant) {
+        return validToCurrent.endsAfter((alias == null ? "" : alias + ".") + Sql.ident(system.validTo()), instant);
     }
 
     /** The table holding the per-key event memory, beside the entity table. */

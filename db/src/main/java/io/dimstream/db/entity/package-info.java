@@ -1,7 +1,10 @@
 /**
  * What an entity is: its table, key, tracked and type-1 columns with their types (and the
  * {@code varchar(n)} / {@code numeric(p,s)} modifiers some are declared with, {@link io.dimstream.db.entity.TypeModifier}),
- * its lateness horizon and the names of the system columns. Validated on construction with messages naming the config
+ * its lateness horizon, the names of the system columns and what {@code valid_to} holds on an open
+ * version ({@link io.dimstream.db.entity.ValidToCurrent}: NULL or {@code 'infinity'}; the one home of
+ * the SQL that tests and writes "open", {@code EntitySpec.openTest}, {@code openEnd}, {@code endsAfter},
+ * which every statement on an entity table uses instead of its own {@code IS NULL}). Validated on construction with messages naming the config
  * field, including the names PostgreSQL would refuse or cut later: identifiers over 63 bytes, and
  * column names the writer's own SQL uses ({@link io.dimstream.db.entity.EntitySpec#WORK_COLUMNS}).
  *

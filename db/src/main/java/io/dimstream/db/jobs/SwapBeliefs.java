@@ -47,7 +47,7 @@ final class SwapBeliefs {
             s.execute("INSERT INTO " + Sql.table(live.supersededTable()) + " (" + Sql.list(cols) + ") SELECT " + Sql.list("o", live.key())
                     + ", o." + Sql.ident(sc.validFrom()) + ", o." + vt + ", o." + Sql.ident(sc.isDeleted()) + ", o." + kf + ", o." + ekf
                     + ", now(), to_jsonb(o) FROM " + l + " o WHERE NOT EXISTS (SELECT 1 FROM " + sh + " s WHERE " + twin + ")");
-            s.execute("UPDATE " + sh + " SET " + kf + " = now(), " + ekf + " = CASE WHEN " + vt + " IS NULL THEN NULL ELSE now() END");
+            s.execute("UPDATE " + sh + " SET " + kf + " = now(), " + ekf + " = CASE WHEN " + live.openTest(null) + " THEN NULL ELSE now() END");
             s.execute("UPDATE " + sh + " s SET " + kf + " = o." + kf + ", " + ekf + " = o." + ekf + " FROM " + l + " o WHERE " + twin);
             // the exchange's INSERT brings the stamps: the insert trigger must not restamp them
             s.execute("SELECT set_config('" + TransactionTimeDdl.FORGET + "', 'on', true)");

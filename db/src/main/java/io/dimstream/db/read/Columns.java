@@ -78,7 +78,7 @@ final class Columns {
         if (validFrom == null) {
             return null;
         }
-        Instant validTo = instant(rs, i++);
+        Instant validTo = validTo(rs, i++);
         boolean current = rs.getBoolean(i++);
         boolean deleted = rs.getBoolean(i++);
         byte[] hash = rs.getBytes(i++);
@@ -162,6 +162,16 @@ final class Columns {
 
     static void bindInstant(PreparedStatement ps, int index, Instant t) throws SQLException {
         ps.setObject(index, t.atOffset(ZoneOffset.UTC));
+    }
+
+    /**
+     * A {@code valid_to}: null for an open version, whether the table ends it at NULL or at
+     * {@code 'infinity'} ({@code valid-to-current}; pgjdbc reads infinity as {@link OffsetDateTime#MAX}),
+     * so every reader and page shows an open version alike.
+     */
+    static Instant validTo(ResultSet rs, int index) throws SQLException {
+        OffsetDateTime t = rs.getObject(index, OffsetDateTime.class);
+        return t == null || t.equals(OffsetDateTime.MAX) ? null : t.toInstant();
     }
 
     static Instant instant(ResultSet rs, int index) throws SQLException {

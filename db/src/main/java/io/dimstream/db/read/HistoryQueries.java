@@ -317,12 +317,14 @@ public final class HistoryQueries {
         }
     }
 
-    /** {@code "valid_from" <= ? AND ("valid_to" IS NULL OR "valid_to" > ?) AND NOT "is_deleted"}: two parameters. */
+    /**
+     * {@code "valid_from" <= ? AND ("valid_to" IS NULL OR "valid_to" > ?) AND NOT "is_deleted"} (with
+     * {@code valid-to-current: infinity}, {@code "valid_to" > ?}: {@link EntitySpec#endsAfter}): two parameters.
+     */
     static String asOfPredicate(EntitySpec e, String alias) {
         SystemColumns sc = e.system();
         String p = alias == null ? "" : alias + ".";
-        String vt = p + Sql.ident(sc.validTo());
-        return p + Sql.ident(sc.validFrom()) + " <= ? AND (" + vt + " IS NULL OR " + vt + " > ?) AND NOT "
+        return p + Sql.ident(sc.validFrom()) + " <= ? AND " + e.endsAfter(alias, "?") + " AND NOT "
                 + p + Sql.ident(sc.isDeleted());
     }
 

@@ -2,6 +2,7 @@ package io.dimstream.db.read;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.sql.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
@@ -76,13 +78,13 @@ public final class IntegrityChecker {
                     Map<String, Object> key = cols.readKey(rs, 4);
                     int i = 4 + keyWidth;
                     Instant validFrom = Columns.instant(rs, i);
-                    Instant t1 = Columns.instant(rs, i + 1);
-                    Instant t2 = Columns.instant(rs, i + 2);
+                    Instant t1 = Columns.validTo(rs, i + 1);
+                    Instant t2 = Columns.validTo(rs, i + 2);
                     long n = rs.getLong(i + 3);
                     Boolean b1 = bool(rs, i + 4);
                     Boolean b2 = bool(rs, i + 5);
                     long n2 = rs.getLong(i + 6);
-                    findings.add(new Finding(kind, key, validFrom, detail(e.system(), kind, t1, t2, n, b1, b2, n2)));
+                    findings.add(new Finding(kind, key, validFrom, detail(e, kind, t1, t2, n, b1, b2, n2)));
                 }
             }
         }
@@ -113,7 +115,7 @@ public final class IntegrityChecker {
         String vt = Sql.ident(sc.validTo());
         String cur = Sql.ident(sc.isCurrent());
         String sk = Sql.ident(sc.surrogateKey());
-        List<Rule> rules = rules(sc);
+        List<Rule> rules = rules(e);
         StringBuilder values = new StringBuilder();
         for (Rule r : rules) {
             values.append(values.length() == 0 ? "    " : ",\n    ").append("(").append(r.kind().ordinal()).append(", ").append(r.condition())
@@ -155,7 +157,9 @@ public final class IntegrityChecker {
     private record Rule(Finding.Kind kind, String condition, String columns) {
     }
 
-    private static List<Rule> rules(SystemColumns sc) {
+    private static List<Rule> rules(EntitySpec e) {
+        SystemColumns sc = e.system();
+        ValidToCurrent open = e.validToCurrent();
         String vf = "w." + Sql.ident(sc.validFrom());
         String vt = "w." + Sql.ident(sc.validTo());
         String cur = "w." + Sql.ident(sc.isCurrent());
@@ -166,31 +170,34 @@ public final class IntegrityChecker {
                 new Rule(Finding.Kind.DUPLICATE_CURRENT, "w.ds_rn = 1 AND w.ds_currents > 1",
                         "w.ds_first_current, w.ds_last_current, " + none + ", w.ds_currents, NULL::boolean, NULL::boolean, NULL::bigint"),
                 // t1, t2 = the previous version's valid_from, valid_to
-                new Rule(Finding.Kind.OVERLAP, "w.ds_rn > 1 AND (w.ds_prev_vt IS NULL OR w.ds_prev_vt > " + vf + ")",
+                new Rule(Finding.Kind.OVERLAP, "w.ds_rn > 1 AND " + open.endsAfter("w.ds_prev_vt", vf),
                         vf + ", w.ds_prev_vf, w.ds_prev_vt, NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint"),
                 // t1 = valid_to, t2 = the next version's valid_from (valid_to past it is the next row's OVERLAP)
                 new Rule(Finding.Kind.GAP, vt + " < w.ds_next_vf",
                         vf + ", " + vt + ", w.ds_next_vf, NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint"),
                 // t1 = valid_to, b1 = is_current, b2 = is_deleted
-                new Rule(Finding.Kind.CURRENT_FLAG_INCONSISTENT, cur + " IS DISTINCT FROM (" + vt + " IS NULL AND NOT " + del + ")",
+                new Rule(Finding.Kind.CURRENT_FLAG_INCONSISTENT, cur + " IS DISTINCT FROM (" + open.openTest(vt) + " AND NOT " + del + ")",
                         vf + ", " + vt + ", " + none + ", NULL::bigint, " + cur + ", " + del + ", NULL::bigint"),
                 // the key's last row is closed; t1 = valid_to, b1 = is_deleted
-                new Rule(Finding.Kind.NO_CURRENT, "w.ds_rn = w.ds_versions AND " + vt + " IS NOT NULL",
+                new Rule(Finding.Kind.NO_CURRENT, "w.ds_rn = w.ds_versions AND NOT (" + open.openTest(vt) + ")",
                         vf + ", " + vt + ", " + none + ", NULL::bigint, " + del + ", NULL::boolean, NULL::bigint"),
                 // once per surrogate key shared by several versions, at the first; n = how many, n2 = the surrogate key
                 new Rule(Finding.Kind.DUPLICATE_SURROGATE_KEY, "w.ds_sk_rn = 1 AND w.ds_sk_n > 1",
                         vf + ", " + none + ", " + none + ", w.ds_sk_n, NULL::boolean, NULL::boolean, w." + Sql.ident(sc.surrogateKey())));
     }
 
-    private static String detail(SystemColumns sc, Finding.Kind kind, Instant t1, Instant t2, long n, Boolean b1, Boolean b2, long n2) {
+    /** The finding's sentence; {@code t1}, {@code t2} null for an open {@code valid_to} (NULL or infinity, as the entity says). */
+    private static String detail(EntitySpec e, Finding.Kind kind, Instant t1, Instant t2, long n, Boolean b1, Boolean b2, long n2) {
+        SystemColumns sc = e.system();
+        String open = e.validToCurrent().configName().toUpperCase(Locale.ROOT);
         return switch (kind) {
             case DUPLICATE_CURRENT -> n + " rows have " + sc.isCurrent() + " = true (the last from " + sc.validFrom() + " " + t1
                     + "); at most one is allowed";
             case OVERLAP -> t2 == null
-                    ? "starts while the previous version (" + sc.validFrom() + " " + t1 + ") is still open (" + sc.validTo() + " NULL)"
+                    ? "starts while the previous version (" + sc.validFrom() + " " + t1 + ") is still open (" + sc.validTo() + " " + open + ")"
                     : "starts before the previous version (" + sc.validFrom() + " " + t1 + ") ends at " + t2;
             case GAP -> "ends at " + sc.validTo() + " " + t1 + " but the next version starts at " + t2;
-            case CURRENT_FLAG_INCONSISTENT -> sc.isCurrent() + " = " + b1 + " but " + sc.validTo() + " = " + (t1 == null ? "NULL" : t1) + " and "
+            case CURRENT_FLAG_INCONSISTENT -> sc.isCurrent() + " = " + b1 + " but " + sc.validTo() + " = " + (t1 == null ? open : t1) + " and "
                     + sc.isDeleted() + " = " + b2 + ", so it must be " + (t1 == null && Boolean.FALSE.equals(b2));
             case NO_CURRENT -> "the key's last version is closed at " + sc.validTo() + " " + t1 + " (" + sc.isDeleted() + " = " + b1
                     + "); the last version must be open";

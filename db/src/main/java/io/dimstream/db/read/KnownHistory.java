@@ -92,11 +92,11 @@ public final class KnownHistory {
         SystemColumns sc = e.system();
         String t = Sql.table(e.table());
         boolean asKnown = known != null;
-        String rows = "SELECT " + select(cols, sc, "v", new Stamps(sc.validFrom(), sc.validTo(), sc.isDeleted(), sc.knownFrom(),
+        String rows = "SELECT " + select(cols, e, "v", new Stamps(sc.validFrom(), sc.validTo(), sc.isDeleted(), sc.knownFrom(),
                 sc.endKnownFrom()), asKnown) + ", NULL::timestamptz FROM " + t + " v CROSS JOIN p WHERE "
                 + Sql.each(e.key(), k -> "v." + Sql.ident(k) + " = ?", " AND ")
                 + (asKnown ? " AND coalesce(v." + Sql.ident(sc.knownFrom()) + ", '-infinity'::timestamptz) <= p.known" : "");
-        String superseded = "SELECT " + select(cols, sc, "s", SUPERSEDED, asKnown) + ", s.known_to FROM "
+        String superseded = "SELECT " + select(cols, e, "s", SUPERSEDED, asKnown) + ", s.known_to FROM "
                 + Sql.table(e.supersededTable()) + " s CROSS JOIN LATERAL jsonb_populate_record(NULL::" + t + ", s.row_image) v CROSS JOIN p WHERE "
                 + Sql.each(e.key(), k -> "s." + Sql.ident(k) + " = ?", " AND ")
                 + (asKnown ? " AND coalesce(s.known_from, '-infinity'::timestamptz) <= p.known AND s.known_to > p.known" : "");
@@ -136,9 +136,11 @@ public final class KnownHistory {
      * deletion and the stamps from {@code x} (the table's row, or {@code T_superseded}'s columns), the
      * rest from the image {@code v}; {@code valid_to} as known at {@code p.known} when {@code asKnown}.
      */
-    private static String select(Columns cols, SystemColumns sc, String x, Stamps at, boolean asKnown) {
+    private static String select(Columns cols, EntitySpec e, String x, Stamps at, boolean asKnown) {
+        SystemColumns sc = e.system();
         String vt = x + "." + Sql.ident(at.validTo());
-        String end = asKnown ? "CASE WHEN " + x + "." + Sql.ident(at.endKnownFrom()) + " > p.known THEN NULL ELSE " + vt + " END" : vt;
+        String end = asKnown ? "(CASE WHEN " + x + "." + Sql.ident(at.endKnownFrom()) + " > p.known THEN " + e.openEnd() + " ELSE " + vt + " END)"
+                : vt;
         String deleted = x + "." + Sql.ident(at.isDeleted());
         List<String> out = new ArrayList<>();
         for (String n : cols.names()) {
@@ -148,7 +150,7 @@ public final class KnownHistory {
             } else if (n.equals(sc.validTo())) {
                 expr = end;
             } else if (n.equals(sc.isCurrent())) {
-                expr = "(" + end + ") IS NULL AND NOT " + deleted;
+                expr = e.validToCurrent().openTest(end) + " AND NOT " + deleted;
             } else if (n.equals(sc.isDeleted())) {
                 expr = deleted;
             } else {

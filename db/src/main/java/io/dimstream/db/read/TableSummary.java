@@ -40,7 +40,7 @@ public final class TableSummary {
     public Shape shape(EntitySpec e) throws SQLException {
         SystemColumns sc = e.system();
         String sql = "SELECT count(*), count(*) FILTER (WHERE " + Sql.ident(sc.isCurrent()) + "), count(*) FILTER (WHERE "
-                + Sql.ident(sc.isDeleted()) + " AND " + Sql.ident(sc.validTo()) + " IS NULL) FROM " + Sql.table(e.table());
+                + Sql.ident(sc.isDeleted()) + " AND " + e.openTest(null) + ") FROM " + Sql.table(e.table());
         try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(sql); ResultSet rs = p.executeQuery()) {
             rs.next();
             return new Shape(rs.getLong(1), rs.getLong(2), rs.getLong(3));

@@ -12,7 +12,8 @@
  *       both served by it; no sort.</li>
  *   <li><b>asOf(t, prefix, descending, offset, limit)</b>:
  *       {@code valid_from <= t AND (valid_to IS NULL OR valid_to > t) AND NOT is_deleted ORDER BY key
- *       LIMIT limit+1} (DESIGN section 3; the extra row says whether a next page exists). The primary
+ *       LIMIT limit+1} (DESIGN section 3; with {@code valid-to-current: infinity} the open end is
+ *       {@code valid_to > t} alone, {@code EntitySpec.endsAfter}; the extra row says whether a next page exists). The primary
  *       key is walked in key order (forward, or backward for descending) with {@code valid_from <= t}
  *       as an index condition and the rest as a filter, stopping after the page: a first page costs
  *       a few dozen index entries whatever the table's size. OFFSET still reads the rows it skips,

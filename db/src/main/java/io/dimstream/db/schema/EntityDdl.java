@@ -2,6 +2,7 @@ package io.dimstream.db.schema;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.sql.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -38,9 +39,9 @@ final class EntityDdl {
         }
         cols.add(Sql.ident(sc.surrogateKey()) + " bigint NOT NULL");
         cols.add(Sql.ident(sc.validFrom()) + " timestamptz NOT NULL");
-        cols.add(Sql.ident(sc.validTo()) + " timestamptz");
-        cols.add(Sql.ident(sc.isCurrent()) + " boolean GENERATED ALWAYS AS (" + Sql.ident(sc.validTo()) + " IS NULL AND NOT "
-                + Sql.ident(sc.isDeleted()) + ") STORED");
+        // with valid-to-current: infinity an open version ends at infinity, never NULL
+        cols.add(Sql.ident(sc.validTo()) + " timestamptz" + (e.validToCurrent() == ValidToCurrent.INFINITY ? " NOT NULL" : ""));
+        cols.add(Sql.ident(sc.isCurrent()) + " boolean GENERATED ALWAYS AS (" + isCurrentExpr(e) + ") STORED");
         cols.add(Sql.ident(sc.isDeleted()) + " boolean NOT NULL");
         cols.add(Sql.ident(sc.recordHash()) + " bytea NOT NULL");
         cols.add(Sql.ident(sc.sourceTopic()) + " text");
@@ -50,15 +51,20 @@ final class EntityDdl {
         cols.add(Sql.ident(sc.eventSeq()) + " bigint");
         cols.addAll(TransactionTimeDdl.columnDefs(e));
         cols.add("CONSTRAINT " + Sql.ident(bare + "_pkey") + " PRIMARY KEY (" + Sql.list(e.key()) + ", " + Sql.ident(sc.validFrom()) + ")");
-        cols.add("CONSTRAINT " + Sql.ident(bare + "_valid_range") + " CHECK (" + Sql.ident(sc.validTo()) + " IS NULL OR "
-                + Sql.ident(sc.validTo()) + " > " + Sql.ident(sc.validFrom()) + ")");
+        cols.add("CONSTRAINT " + Sql.ident(bare + "_valid_range") + " CHECK ("
+                + e.validToCurrent().rangeCheck(Sql.ident(sc.validFrom()), Sql.ident(sc.validTo())) + ")");
         return "CREATE TABLE " + t + " (\n  " + String.join(",\n  ", cols) + "\n)" + partitionsSql(e, e.table())
                 + "CREATE UNIQUE INDEX " + Sql.ident(bare + "_one_open") + " ON " + t + " (" + Sql.list(e.key()) + ") WHERE "
-                + Sql.ident(sc.validTo()) + " IS NULL;\n"
+                + e.openTest(null) + ";\n"
                 + (e.surrogateKeyIndex()
                         ? "CREATE UNIQUE INDEX " + Sql.ident(bare + "_surrogate_key") + " ON " + t + " (" + Sql.ident(sc.surrogateKey()) + ");\n"
                         : "")
                 + "COMMENT ON TABLE " + t + " IS " + Sql.literal("SCD2 history of entity " + e.name() + ", maintained by dimstream") + ";\n";
+    }
+
+    /** The expression of the generated {@code is_current}: open and not deleted. */
+    static String isCurrentExpr(EntitySpec e) {
+        return e.openTest(null) + " AND NOT " + Sql.ident(e.system().isDeleted());
     }
 
     /**
@@ -151,12 +157,11 @@ final class EntityDdl {
         SystemColumns sc = e.system();
         String t = Sql.table(e.table());
         String vf = Sql.ident(sc.validFrom());
-        String vt = Sql.ident(sc.validTo());
         // $1, not the parameter's name: in a SQL function a column of the same name (an entity
         // column called as_of) would take precedence over it
         exec(c, "CREATE OR REPLACE FUNCTION " + Sql.table(e.asOfFunction()) + "(as_of timestamptz) RETURNS SETOF "
-                + t + " LANGUAGE sql STABLE AS $fn$ SELECT * FROM " + t + " WHERE " + vf + " <= $1 AND (" + vt + " IS NULL OR "
-                + vt + " > $1) AND NOT " + Sql.ident(sc.isDeleted()) + " $fn$");
+                + t + " LANGUAGE sql STABLE AS $fn$ SELECT * FROM " + t + " WHERE " + vf + " <= $1 AND " + e.endsAfter(null, "$1")
+                + " AND NOT " + Sql.ident(sc.isDeleted()) + " $fn$");
     }
 
     /** Drops the function {@code fn} (a signature) when it returns the rows of another table than {@code e}'s. */

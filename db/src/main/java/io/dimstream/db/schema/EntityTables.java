@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code T}: the SCD2 table. Key, tracked and type-1 columns, then the system columns.
  *       PRIMARY KEY (key, valid_from); a partial unique index allowing one open row
- *       ({@code valid_to IS NULL}) per key, which implies one current row; CHECK valid_to &gt;
+ *       ({@code valid_to IS NULL}, or {@code = 'infinity'} with {@code valid-to-current: infinity},
+ *       when {@code valid_to} is also NOT NULL) per key, which implies one current row; CHECK valid_to &gt;
  *       valid_from; {@code is_current} is a generated column so it cannot disagree with
  *       {@code valid_to}/{@code is_deleted}; with {@code surrogate-key-index: true}, a unique
  *       index on {@code surrogate_key} (applies when the table is created: an existing table's
@@ -42,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * before anything is written, since each difference would otherwise make PostgreSQL refuse a
  * batch later (and the sink retry it): every column the config names exists with exactly the
  * declared type, modifiers included; the columns dimstream writes NULL into are nullable; no other
- * column is NOT NULL without a default; {@code is_current} is generated; the invariants above exist
+ * column is NOT NULL without a default; {@code is_current} is generated (a table whose
+ * {@code is_current} is the other {@code valid-to-current}'s is refused first, naming the rebuild); the invariants above exist
  * (a unique index on (key, valid_from), the one-open-version index, the valid-range check; for
  * the memory, a unique index on (key, event_time), which its upsert needs). Each problem is named
  * with the statement that fixes it. CHECK and foreign-key constraints and triggers dimstream cannot
@@ -74,6 +76,7 @@ public final class EntityTables {
                 }
             }
             if (TableCheck.exists(c, e.table())) {
+                OpenEnd.refuseOtherOpenEnd(c, e);
                 TransactionTimeDdl.addColumns(c, e);
                 warnings.addAll(TableCheck.validate(c, e.table(), TableCheck.tableRules(e)));
                 TableCheck.partitioningWarning(c, e, e.table()).ifPresent(warnings::add);

@@ -3,6 +3,7 @@ package io.dimstream.db.schema;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.sql.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -95,24 +96,29 @@ final class TableCheck {
      * @param defaults      columns dimstream relies on the default of, with the default to set
      * @param declarable    columns whose type the config declares (a mismatch may be fixed there)
      * @param view          the view dimstream keeps on the table (it must go before a column's type changes), or null
+     * @param open          what {@code openColumn} holds on an open version (the index predicate, the
+     *                      range check and {@code generatedExpr} follow it), or null
      */
     record Rules(Map<String, String> columns, Set<String> nullable, Set<String> written, String generated, String generatedExpr,
                  List<String> uniqueKey, List<String> openKey, String openColumn, List<String> rangeCheck,
-                 Map<String, String> defaults, Set<String> declarable, String view) {
+                 Map<String, String> defaults, Set<String> declarable, String view, ValidToCurrent open) {
     }
 
     static Rules tableRules(EntitySpec e) {
         SystemColumns sc = e.system();
         Set<String> nullable = new LinkedHashSet<>(e.attributes());
-        nullable.addAll(List.of(sc.validTo(), sc.sourceTopic(), sc.sourcePartition(), sc.sourceOffset(), sc.knownFrom(), sc.endKnownFrom()));
+        nullable.addAll(List.of(sc.sourceTopic(), sc.sourcePartition(), sc.sourceOffset(), sc.knownFrom(), sc.endKnownFrom()));
+        if (e.validToCurrent() == ValidToCurrent.NULL) {
+            nullable.add(sc.validTo());
+        }
         Set<String> written = new LinkedHashSet<>(e.dataColumns());
         written.addAll(List.of(sc.surrogateKey(), sc.validFrom(), sc.validTo(), sc.isDeleted(), sc.recordHash(), sc.sourceTopic(),
                 sc.sourcePartition(), sc.sourceOffset()));
         List<String> pk = new ArrayList<>(e.key());
         pk.add(sc.validFrom());
-        return new Rules(expectedTableColumns(e), nullable, written, sc.isCurrent(),
-                Sql.ident(sc.validTo()) + " IS NULL AND NOT " + Sql.ident(sc.isDeleted()), pk, e.key(), sc.validTo(),
-                List.of(sc.validFrom(), sc.validTo()), Map.of(sc.loadedAt(), "now()"), new LinkedHashSet<>(e.dataColumns()), e.currentView());
+        return new Rules(expectedTableColumns(e), nullable, written, sc.isCurrent(), EntityDdl.isCurrentExpr(e), pk, e.key(), sc.validTo(),
+                List.of(sc.validFrom(), sc.validTo()), Map.of(sc.loadedAt(), "now()"), new LinkedHashSet<>(e.dataColumns()), e.currentView(),
+                e.validToCurrent());
     }
 
     static Rules memoryRules(EntitySpec e) {
@@ -122,7 +128,7 @@ final class TableCheck {
         written.remove("pruned_to");
         List<String> pk = new ArrayList<>(e.key());
         pk.add("event_time");
-        return new Rules(expectedMemoryColumns(e), nullable, written, null, null, pk, null, null, null, Map.of(), Set.of(), null);
+        return new Rules(expectedMemoryColumns(e), nullable, written, null, null, pk, null, null, null, Map.of(), Set.of(), null, null);
     }
 
     /**
@@ -138,8 +144,8 @@ final class TableCheck {
             columnProblems(table, x.getKey(), x.getValue(), actual.get(x.getKey()), rules, problems);
         }
         tableProblems(table, actual, rules, problems);
-        List<Constraint> constraints = constraints(c, table, rules.rangeCheck());
-        invariantProblems(table, indexes(c, table, rules.openColumn()), constraints, rules, problems);
+        List<Constraint> constraints = constraints(c, table, rules);
+        invariantProblems(table, indexes(c, table, rules), constraints, rules, problems);
         if (!problems.isEmpty()) {
             throw new EntityTables.SchemaMismatchException("table " + table + " does not match the entity config: "
                     + String.join("; ", problems));
@@ -222,13 +228,13 @@ final class TableCheck {
         }
         if (rules.openColumn() != null && indexes.stream().noneMatch(i -> i.unique() && i.plain() && i.openPredicate() && i.sameColumns(rules.openKey()))) {
             problems.add("no unique index allowing one open version per key: CREATE UNIQUE INDEX " + Sql.ident(bare + "_one_open") + " ON " + t
-                    + " (" + Sql.list(rules.openKey()) + ") WHERE " + Sql.ident(rules.openColumn()) + " IS NULL");
+                    + " (" + Sql.list(rules.openKey()) + ") WHERE " + rules.open().openTest(Sql.ident(rules.openColumn())));
         }
         if (rules.rangeCheck() != null && constraints.stream().noneMatch(Constraint::isRangeCheck)) {
             String vf = Sql.ident(rules.rangeCheck().get(0));
             String vt = Sql.ident(rules.rangeCheck().get(1));
             problems.add("no check that " + rules.rangeCheck().get(1) + " is after " + rules.rangeCheck().get(0) + ": ALTER TABLE " + t
-                    + " ADD CONSTRAINT " + Sql.ident(bare + "_valid_range") + " CHECK (" + vt + " IS NULL OR " + vt + " > " + vf + ")");
+                    + " ADD CONSTRAINT " + Sql.ident(bare + "_valid_range") + " CHECK (" + rules.open().rangeCheck(vf, vt) + ")");
         }
     }
 
@@ -317,16 +323,18 @@ final class TableCheck {
     }
 
     /** Valid indexes only: one left invalid by a failed CREATE INDEX CONCURRENTLY enforces nothing. */
-    private static List<Index> indexes(Connection c, String table, String openColumn) throws SQLException {
+    private static List<Index> indexes(Connection c, String table, Rules rules) throws SQLException {
+        String openColumn = rules.openColumn();
         List<Index> out = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement(
                 "SELECT array(SELECT a.attname FROM generate_series(0, i.indnkeyatts - 1) g "
                         + "JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[g]), i.indisunique, i.indimmediate, "
                         + "i.indexprs IS NULL AND NOT (0 = ANY (i.indkey[0:i.indnkeyatts - 1])), i.indpred IS NOT NULL, "
-                        + "coalesce(pg_get_expr(i.indpred, i.indrelid) = format('(%I IS NULL)', ?::text), false) "
+                        + "coalesce(pg_get_expr(i.indpred, i.indrelid) = format(?, ?::text), false) "
                         + "FROM pg_index i WHERE i.indrelid = ?::regclass AND i.indisvalid")) {
-            p.setString(1, openColumn == null ? "" : openColumn);
-            p.setString(2, Sql.table(table));
+            p.setString(1, openColumn == null ? "" : OpenEnd.indexPredicate(rules.open()));
+            p.setString(2, openColumn == null ? "" : openColumn);
+            p.setString(3, Sql.table(table));
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     out.add(new Index(List.of((String[]) rs.getArray(1).getArray()), rs.getBoolean(2), rs.getBoolean(3), rs.getBoolean(4),
@@ -352,15 +360,16 @@ final class TableCheck {
     }
 
     /** @param rangeCheck (valid_from, valid_to): the check dimstream creates is recognised by its definition, whatever its name */
-    private static List<Constraint> constraints(Connection c, String table, List<String> rangeCheck) throws SQLException {
+    private static List<Constraint> constraints(Connection c, String table, Rules rules) throws SQLException {
+        List<String> rangeCheck = rules.rangeCheck();
         List<Constraint> out = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement(
                 "SELECT contype::text, conname, pg_get_constraintdef(oid), "
-                        + "contype = 'c' AND pg_get_constraintdef(oid) = format('CHECK (((%I IS NULL) OR (%I > %I)))', ?::text, ?::text, ?::text) "
+                        + "contype = 'c' AND pg_get_constraintdef(oid) = format(?, ?::text, ?::text) "
                         + "FROM pg_constraint WHERE conrelid = ?::regclass AND contype <> 'n' ORDER BY conname")) {
             String vf = rangeCheck == null ? "" : rangeCheck.get(0);
             String vt = rangeCheck == null ? "" : rangeCheck.get(1);
-            p.setString(1, vt);
+            p.setString(1, rangeCheck == null ? "" : OpenEnd.rangeCheckDefinition(rules.open()));
             p.setString(2, vt);
             p.setString(3, vf);
             p.setString(4, Sql.table(table));

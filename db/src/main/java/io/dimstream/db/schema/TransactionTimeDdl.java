@@ -88,13 +88,13 @@ public final class TransactionTimeDdl {
         EntityDdl.exec(c, supersededTableSql(e));
         EntityDdl.exec(c, triggerFunctionSql(e));
         String vt = Sql.ident(sc.validTo());
-        String rewrite = "(OLD." + vt + " IS NOT NULL AND OLD." + vt + " IS DISTINCT FROM NEW." + vt + ") OR OLD." + Sql.ident(sc.isDeleted())
+        String rewrite = "(NOT " + e.openTest("OLD") + " AND OLD." + vt + " IS DISTINCT FROM NEW." + vt + ") OR OLD." + Sql.ident(sc.isDeleted())
                 + " IS DISTINCT FROM NEW." + Sql.ident(sc.isDeleted()) + " OR OLD." + Sql.ident(sc.recordHash()) + " IS DISTINCT FROM NEW."
                 + Sql.ident(sc.recordHash());
         String older = "OLD." + kf + " IS DISTINCT FROM now()";
         trigger(c, e, "update", "BEFORE UPDATE", FORGET_OFF + " AND " + older + " AND (" + rewrite + ")");
         trigger(c, e, "delete", "BEFORE DELETE", FORGET_OFF + " AND " + older);
-        trigger(c, e, "insert", "BEFORE INSERT", FORGET_OFF + " AND NEW." + vt + " IS NOT NULL AND NEW." + ekf + " IS NULL");
+        trigger(c, e, "insert", "BEFORE INSERT", FORGET_OFF + " AND NOT " + e.openTest("NEW") + " AND NEW." + ekf + " IS NULL");
         asOfFunction(c, e);
     }
 
@@ -151,7 +151,8 @@ public final class TransactionTimeDdl {
                 + "  IF TG_OP = 'INSERT' THEN\n    NEW." + ekf + " := now();\n    RETURN NEW;\n  END IF;\n"
                 + "  INSERT INTO " + Sql.table(e.supersededTable()) + " (" + Sql.list(cols) + ") VALUES (" + String.join(", ", olds) + ");\n"
                 + "  IF TG_OP = 'DELETE' THEN\n    RETURN OLD;\n  END IF;\n"
-                + "  NEW." + kf + " := now();\n  NEW." + ekf + " := CASE WHEN NEW." + vt + " IS NULL THEN NULL ELSE now() END;\n  RETURN NEW;\nEND\n$fn$";
+                + "  NEW." + kf + " := now();\n  NEW." + ekf + " := CASE WHEN " + e.openTest("NEW") + " THEN NULL ELSE now() END;\n"
+                + "  RETURN NEW;\nEND\n$fn$";
     }
 
     /**
@@ -168,18 +169,19 @@ public final class TransactionTimeDdl {
         String t = Sql.table(e.table());
         List<String> columns = new ArrayList<>(TableCheck.columnTypes(c, e.table()).keySet());
         String vt = Sql.ident(sc.validTo());
-        String effEnd = "CASE WHEN v." + Sql.ident(sc.endKnownFrom()) + " > $2 THEN NULL ELSE v." + vt + " END";
+        // the end as known at $2: a version closed later was open then
+        String effEnd = "(CASE WHEN v." + Sql.ident(sc.endKnownFrom()) + " > $2 THEN " + e.openEnd() + " ELSE v." + vt + " END)";
         List<String> select = new ArrayList<>();
         for (String col : columns) {
             if (col.equals(sc.validTo())) {
                 select.add(effEnd + " AS " + vt);
             } else if (col.equals(sc.isCurrent())) {
-                select.add("(" + effEnd + ") IS NULL AS " + Sql.ident(col));
+                select.add("(" + e.validToCurrent().openTest(effEnd) + ") AS " + Sql.ident(col));
             } else {
                 select.add("v." + Sql.ident(col));
             }
         }
-        String valid = "v." + Sql.ident(sc.validFrom()) + " <= $1 AND (" + effEnd + " IS NULL OR " + effEnd + " > $1) AND NOT v."
+        String valid = "v." + Sql.ident(sc.validFrom()) + " <= $1 AND " + e.validToCurrent().endsAfter(effEnd, "$1") + " AND NOT v."
                 + Sql.ident(sc.isDeleted());
         String kf = "coalesce(v." + Sql.ident(sc.knownFrom()) + ", '-infinity'::timestamptz) <= $2";
         // $1, $2, not the parameters' names: in a SQL function a column of the same name takes precedence

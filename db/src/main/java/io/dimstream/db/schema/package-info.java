@@ -11,6 +11,12 @@
  * HASH (key)} with N partitions each ({@code <table>_p0} ..); every invariant index holds the key,
  * so it is one index per partition and holds as on a plain table. An existing table partitioned
  * otherwise is written as it is, with a warning (a shadow replay rebuilds it).
+ * With {@code valid-to-current: infinity} the table's open versions end at {@code 'infinity'}: its
+ * {@code valid_to} is NOT NULL, {@code is_current}, the one-open-version index's predicate, the
+ * valid-range check and {@code T_as_of} say so. An existing table made with the other value is refused
+ * at start ({@code OpenEnd}, naming the rebuild), not converted: its generated {@code is_current}
+ * would have to be dropped (PostgreSQL before 17 cannot change a generation expression), and every
+ * view on the table with it.
  * The view {@code T_current} and the function {@code T_as_of} are made by column NAME from the table
  * as the catalog has it, never by position: {@code CREATE OR REPLACE VIEW} may only append columns,
  * so the view's own columns come first in its order and the table's others after them, and the view

@@ -98,11 +98,10 @@ public final class SnapshotSlices {
             throws SQLException {
         SystemColumns sc = e.system();
         String vf = Sql.ident(sc.validFrom());
-        String vt = Sql.ident(sc.validTo());
         // a version starting at t was started by an event at t (the memory may keep no row of it:
         // io.dimstream.db.write.EventMemory), so the live versions that count start before t
-        String sql = "SELECT " + Sql.list("v", e.key()) + " FROM " + Sql.table(e.table()) + " v WHERE v." + vf + " < ? AND (v." + vt
-                + " IS NULL OR v." + vt + " > ?) AND NOT v." + Sql.ident(sc.isDeleted())
+        String sql = "SELECT " + Sql.list("v", e.key()) + " FROM " + Sql.table(e.table()) + " v WHERE v." + vf + " < ? AND " + e.endsAfter("v", "?")
+                + " AND NOT v." + Sql.ident(sc.isDeleted())
                 // one probe of the memory's primary key (key, event_time) ...
                 + " AND NOT EXISTS (SELECT 1 FROM " + Sql.table(e.memoryTable()) + " x WHERE " + Sql.eq("x", "v", e.key())
                 + " AND x.event_time = ?)"

@@ -30,7 +30,7 @@ public record TableCounts(long versions, long currentRows, long deletedKeys, lon
     public static TableCounts of(DataSource ds, EntitySpec e) throws SQLException {
         SystemColumns sc = e.system();
         String table = "SELECT count(*), count(*) FILTER (WHERE " + Sql.ident(sc.isCurrent()) + "), count(*) FILTER (WHERE "
-                + Sql.ident(sc.isDeleted()) + " AND " + Sql.ident(sc.validTo()) + " IS NULL) FROM " + Sql.table(e.table());
+                + Sql.ident(sc.isDeleted()) + " AND " + e.openTest(null) + ") FROM " + Sql.table(e.table());
         String side = "SELECT (SELECT count(*) FROM dimstream.quarantine WHERE entity = ? AND status = 'pending'), "
                 + "(SELECT count(*) FROM dimstream.sink_rejects WHERE entity = ?), "
                 + "(SELECT count(*) FROM dimstream.sink_gaps WHERE entity = ?)";

@@ -21,7 +21,7 @@ final class FastPathSql extends WriterNames {
         return "UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now()" + closeKnown + " "
                 + "FROM " + winnersTable + " f WHERE f.fast AND NOT f.is_deleted AND f.newest IS NOT NULL "
                 + "AND (f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash) "
-                + "AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL "
+                + "AND " + Sql.eq("v", "f", key) + " AND " + e.openTest("v") + " "
                 + "AND (v." + del + " OR v." + hash + " IS DISTINCT FROM f.record_hash)";
     }
 
@@ -30,11 +30,11 @@ final class FastPathSql extends WriterNames {
     String fastCloseDeleted() {
         return "WITH closed AS (UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now()" + closeKnown + " "
                 + "FROM " + winnersTable + " f WHERE f.fast AND f.is_deleted AND f.newest IS NOT NULL AND NOT f.newest_deleted "
-                + "AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL AND NOT v." + del + " "
+                + "AND " + Sql.eq("v", "f", key) + " AND " + e.openTest("v") + " AND NOT v." + del + " "
                 + "RETURNING " + Sql.list("v", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("v", attrs) + ", ") + "v." + hash
                 + " AS old_hash, f.event_time, f.source_topic, f.source_partition, f.source_offset, f.surrogate_key AS new_sk, f.seq AS new_seq) "
                 + ", ins AS (INSERT INTO " + regionVersionsTable + " (" + keyList + ", valid_from, valid_to, is_deleted, record_hash, " + (attrs.isEmpty() ? "" : attrList + ", ")
-                + "source_topic, source_partition, source_offset, surrogate_key, event_seq) SELECT " + keyList + ", event_time, NULL, true, old_hash, "
+                + "source_topic, source_partition, source_offset, surrogate_key, event_seq) SELECT " + keyList + ", event_time, " + e.openEnd() + ", true, old_hash, "
                 + (attrs.isEmpty() ? "" : attrList + ", ") + "source_topic, source_partition, source_offset, new_sk, new_seq FROM closed RETURNING 1) "
                 + "SELECT count(*) FROM closed";
     }
@@ -47,7 +47,7 @@ final class FastPathSql extends WriterNames {
         return "INSERT INTO " + t + " (" + keyList + ", " + (attrs.isEmpty() ? "" : attrList + ", ") + Sql.ident(sc.surrogateKey()) + ", " + vf + ", "
                 + vt + ", " + del + ", " + hash + ", " + Sql.ident(sc.sourceTopic()) + ", " + Sql.ident(sc.sourcePartition()) + ", "
                 + Sql.ident(sc.sourceOffset()) + ", " + es + ") SELECT " + Sql.list("f", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("f", attrs) + ", ")
-                + "f.surrogate_key, f.event_time, NULL, false, f.record_hash, f.source_topic, f.source_partition, f.source_offset, f.seq FROM " + winnersTable + " f "
+                + "f.surrogate_key, f.event_time, " + e.openEnd() + ", false, f.record_hash, f.source_topic, f.source_partition, f.source_offset, f.seq FROM " + winnersTable + " f "
                 + "WHERE " + startsVersion;
     }
 

@@ -70,7 +70,7 @@ final class RegionSql extends WriterNames {
                 + (attrs.isEmpty() ? "" : Sql.each(attrs, a -> "CASE WHEN x.is_deleted AND x.run_no > 1 THEN lag(x." + Sql.ident(a) + ") OVER k ELSE x."
                         + Sql.ident(a) + " END AS " + Sql.ident(a), ", ") + ", ")
                 + "x.source_topic, x.source_partition, x.source_offset, x.surrogate_key, x.event_seq FROM runs x WINDOW k AS (PARTITION BY " + Sql.list("x", key) + " ORDER BY x.run_no)) "
-                + "SELECT " + Sql.list("c", key) + ", c.valid_from, lead(c.valid_from) OVER (PARTITION BY " + Sql.list("c", key)
+                + "SELECT " + Sql.list("c", key) + ", c.valid_from, lead(c.valid_from, 1, " + e.openEnd() + ") OVER (PARTITION BY " + Sql.list("c", key)
                 + " ORDER BY c.valid_from), c.is_deleted, c.record_hash, " + (attrs.isEmpty() ? "" : Sql.list("c", attrs) + ", ")
                 + "c.source_topic, c.source_partition, c.source_offset, c.surrogate_key, c.event_seq FROM carried c WHERE NOT c.no_row";
     }
@@ -104,7 +104,8 @@ final class RegionSql extends WriterNames {
             return "";
         }
         String ekf = Sql.ident(sc.endKnownFrom());
-        return ", " + ekf + " = CASE WHEN x.valid_to IS NULL THEN NULL WHEN v." + vt + " IS NULL THEN now() ELSE v." + ekf + " END ";
+        return ", " + ekf + " = CASE WHEN " + e.validToCurrent().openTest("x.valid_to") + " THEN NULL WHEN " + e.openTest("v")
+                + " THEN now() ELSE v." + ekf + " END ";
     }
 
     String insertRows() {

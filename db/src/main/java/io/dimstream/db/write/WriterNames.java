@@ -102,7 +102,7 @@ class WriterNames {
         this.closeKnown = e.transactionTime() ? ", " + Sql.ident(sc.endKnownFrom()) + " = now()" : "";
         this.startsVersion = "(f.fast AND NOT f.is_deleted AND (f.newest IS NULL OR f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash))";
         this.overwritesType1 = type1.isEmpty() ? null : "f.fast AND NOT f.is_deleted AND f.newest IS NOT NULL AND NOT f.newest_deleted "
-                + "AND f.newest_hash = f.record_hash AND " + Sql.eq("v", "f", key) + " AND v." + vt + " IS NULL AND NOT v." + del + " AND v." + hash
+                + "AND f.newest_hash = f.record_hash AND " + Sql.eq("v", "f", key) + " AND " + e.openTest("v") + " AND NOT v." + del + " AND v." + hash
                 + " = f.record_hash AND (" + Sql.list("v", type1) + ") IS DISTINCT FROM (" + Sql.list("f", type1) + ")";
     }
 }

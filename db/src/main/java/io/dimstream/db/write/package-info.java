@@ -47,7 +47,8 @@
  *       may hash.</li>
  *   <li><b>Exact late placement.</b> For other keys the region from the remembered event just
  *       before the batch's earliest event on is recomputed over memory and batch together (LAG
- *       for run starts, a running sum for run numbers, LEAD for valid_to) into
+ *       for run starts, a running sum for run numbers, LEAD for valid_to, whose default for a key's
+ *       last version is the entity's open end, NULL or infinity: {@code EntitySpec.openEnd}) into
  *       {@code ds_region_versions}, and the table is made equal to it over that region: delete rows no longer produced, update rows whose content
  *       differs ({@code IS DISTINCT FROM}), insert new ones, in that order so the one-open-row
  *       index never sees two open rows. This follows the lessons of Spark's AUTO CDC SCD2

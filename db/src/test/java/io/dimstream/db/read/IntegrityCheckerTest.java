@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.read.Finding.Kind;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.testing.TestPostgres;
@@ -41,6 +42,9 @@ class IntegrityCheckerTest {
             .system(new SystemColumns("sk", "from_ts", "to_ts", "current_flag", "deleted_flag", "row_hash", "src_topic", "src_partition", "src_offset", "load_ts"))
             .build();
 
+    /** The same hand-made table with valid-to-current: infinity: its open versions end at 'infinity'. */
+    static final EntitySpec BROKEN_INFINITY = customer("ic_broken_inf").toBuilder().validToCurrent(ValidToCurrent.INFINITY).build();
+
     static DataSource ds;
 
     @BeforeAll
@@ -66,34 +70,12 @@ class IntegrityCheckerTest {
                 r.version(List.of("K1"), values("a"), 11, JAN1, FEB1),
                 r.version(List.of("K1"), values("b"), 12, MAR1, null));
 
-        exec("CREATE TABLE ic_broken (customer_id text, email text, surrogate_key bigint, valid_from timestamptz, "
-                + "valid_to timestamptz, is_current boolean, is_deleted boolean, record_hash bytea, source_topic text, "
-                + "source_partition integer, source_offset bigint, loaded_at timestamptz)");
-        Versions b = new Versions(BROKEN);
-        b.insertWithCurrentFlag(ds,
-                // sound: a version, then its delete
-                b.row(List.of("OK1"), values("a"), 1, JAN1, FEB1, false, false),
-                b.row(List.of("OK1"), values("a"), 2, FEB1, null, true, false),
-                // two open current rows
-                b.row(List.of("D1"), values("a"), 3, JAN1, null, false, true),
-                b.row(List.of("D1"), values("b"), 4, FEB1, null, false, true),
-                // the second version starts before the first ends
-                b.row(List.of("O1"), values("a"), 5, JAN1, MAR1, false, false),
-                b.row(List.of("O1"), values("b"), 6, FEB1, null, false, true),
-                // nothing valid between FEB1 and MAR1
-                b.row(List.of("G1"), values("a"), 7, JAN1, FEB1, false, false),
-                b.row(List.of("G1"), values("b"), 8, MAR1, null, false, true),
-                // open, not deleted, but not flagged current
-                b.row(List.of("F1"), values("a"), 9, JAN1, null, false, false),
-                // last version closed, not deleted
-                b.row(List.of("N1"), values("a"), 10, JAN1, FEB1, false, false),
-                b.row(List.of("N1"), values("b"), 11, FEB1, MAR1, false, false),
-                // last version a closed delete
-                b.row(List.of("N2"), values("a"), 12, JAN1, FEB1, false, false),
-                b.row(List.of("N2"), values("a"), 13, FEB1, MAR1, true, false),
-                // two sound keys whose versions share a surrogate key
-                b.row(List.of("S1"), values("a"), 14, JAN1, null, false, true),
-                b.row(List.of("S2"), values("a"), 14, FEB1, null, false, true));
+        for (EntitySpec broken : List.of(BROKEN, BROKEN_INFINITY)) {
+            exec("CREATE TABLE " + broken.table() + " (customer_id text, email text, surrogate_key bigint, valid_from timestamptz, "
+                    + "valid_to timestamptz, is_current boolean, is_deleted boolean, record_hash bytea, source_topic text, "
+                    + "source_partition integer, source_offset bigint, loaded_at timestamptz)");
+            insertBroken(broken);
+        }
 
         exec("CREATE TABLE ic_broken_pair (region text, n integer, status text, sk bigint, from_ts timestamptz, "
                 + "to_ts timestamptz, current_flag boolean, deleted_flag boolean, row_hash bytea, src_topic text, "
@@ -149,6 +131,26 @@ class IntegrityCheckerTest {
     }
 
     @Test
+    void withValidToCurrentInfinityTheSameDefectsAreFoundAndAnOpenEndIsNamedInfinity() throws SQLException {
+        IntegrityReport report = new IntegrityChecker(ds).check(BROKEN_INFINITY);
+        assertThat(report.render()).isEqualTo("""
+                FAILED: ic_broken_inf: 15 rows, 8 findings (DUPLICATE_CURRENT 1, OVERLAP 2, GAP 1, CURRENT_FLAG_INCONSISTENT 1, NO_CURRENT 2, DUPLICATE_SURROGATE_KEY 1)
+                DUPLICATE_CURRENT customer_id=D1 valid_from=2025-01-01T00:00:00Z : 2 rows have is_current = true (the last from valid_from 2025-02-01T00:00:00Z); at most one is allowed
+                OVERLAP customer_id=D1 valid_from=2025-02-01T00:00:00Z : starts while the previous version (valid_from 2025-01-01T00:00:00Z) is still open (valid_to INFINITY)
+                OVERLAP customer_id=O1 valid_from=2025-02-01T00:00:00Z : starts before the previous version (valid_from 2025-01-01T00:00:00Z) ends at 2025-03-01T00:00:00Z
+                GAP customer_id=G1 valid_from=2025-01-01T00:00:00Z : ends at valid_to 2025-02-01T00:00:00Z but the next version starts at 2025-03-01T00:00:00Z
+                CURRENT_FLAG_INCONSISTENT customer_id=F1 valid_from=2025-01-01T00:00:00Z : is_current = false but valid_to = INFINITY and is_deleted = false, so it must be true
+                NO_CURRENT customer_id=N1 valid_from=2025-02-01T00:00:00Z : the key's last version is closed at valid_to 2025-03-01T00:00:00Z (is_deleted = false); the last version must be open
+                NO_CURRENT customer_id=N2 valid_from=2025-02-01T00:00:00Z : the key's last version is closed at valid_to 2025-03-01T00:00:00Z (is_deleted = true); the last version must be open
+                DUPLICATE_SURROGATE_KEY customer_id=S1 valid_from=2025-01-01T00:00:00Z : 2 versions have surrogate_key = 14 (this is the first in key order); it must identify one
+                """);
+        // read as the null table's: NULL and 'infinity' are both "open"
+        assertThat(new IntegrityChecker(ds).check(BROKEN).findings().stream().map(Finding::detail)
+                .map(d -> d.replace("valid_to NULL", "valid_to INFINITY").replace("valid_to = NULL", "valid_to = INFINITY")).toList())
+                .isEqualTo(report.findings().stream().map(Finding::detail).toList());
+    }
+
+    @Test
     void theCapListsTheFirstFindingsOfEachKindButCountsThemAll() throws SQLException {
         IntegrityReport report = new IntegrityChecker(ds, 1).check(BROKEN);
         assertThat(report).isEqualTo(new IntegrityReport("ic_broken", 15,
@@ -194,6 +196,35 @@ class IntegrityCheckerTest {
                     "the key's last version is closed at valid_to 2025-03-01T00:00:00Z (is_deleted = true); the last version must be open"),
             new Finding(Kind.DUPLICATE_SURROGATE_KEY, key("customer_id", "S1"), JAN1,
                     "2 versions have surrogate_key = 14 (this is the first in key order); it must identify one"));
+
+    /** The defects of {@link #BROKEN}, one key each, into {@code broken} (a hand-made table with a plain is_current). */
+    private static void insertBroken(EntitySpec broken) throws SQLException {
+        Versions b = new Versions(broken);
+        b.insertWithCurrentFlag(ds,
+                // sound: a version, then its delete
+                b.row(List.of("OK1"), values("a"), 1, JAN1, FEB1, false, false),
+                b.row(List.of("OK1"), values("a"), 2, FEB1, null, true, false),
+                // two open current rows
+                b.row(List.of("D1"), values("a"), 3, JAN1, null, false, true),
+                b.row(List.of("D1"), values("b"), 4, FEB1, null, false, true),
+                // the second version starts before the first ends
+                b.row(List.of("O1"), values("a"), 5, JAN1, MAR1, false, false),
+                b.row(List.of("O1"), values("b"), 6, FEB1, null, false, true),
+                // nothing valid between FEB1 and MAR1
+                b.row(List.of("G1"), values("a"), 7, JAN1, FEB1, false, false),
+                b.row(List.of("G1"), values("b"), 8, MAR1, null, false, true),
+                // open, not deleted, but not flagged current
+                b.row(List.of("F1"), values("a"), 9, JAN1, null, false, false),
+                // last version closed, not deleted
+                b.row(List.of("N1"), values("a"), 10, JAN1, FEB1, false, false),
+                b.row(List.of("N1"), values("b"), 11, FEB1, MAR1, false, false),
+                // last version a closed delete
+                b.row(List.of("N2"), values("a"), 12, JAN1, FEB1, false, false),
+                b.row(List.of("N2"), values("a"), 13, FEB1, MAR1, true, false),
+                // two sound keys whose versions share a surrogate key
+                b.row(List.of("S1"), values("a"), 14, JAN1, null, false, true),
+                b.row(List.of("S2"), values("a"), 14, FEB1, null, false, true));
+    }
 
     private static EntitySpec customer(String table) {
         return EntitySpec.builder()

@@ -3,6 +3,7 @@ package io.dimstream.db.read;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.event.RecordHash;
 import io.dimstream.db.sql.Sql;
 import java.sql.Connection;
@@ -10,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -90,7 +92,7 @@ final class Versions {
                 }
                 ps.setLong(i++, r.surrogateKey());
                 ps.setObject(i++, r.validFrom().atOffset(ZoneOffset.UTC));
-                ps.setObject(i++, r.validTo() == null ? null : r.validTo().atOffset(ZoneOffset.UTC), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setObject(i++, r.validTo() != null ? r.validTo().atOffset(ZoneOffset.UTC) : openEnd(), Types.TIMESTAMP_WITH_TIMEZONE);
                 ps.setBoolean(i++, r.deleted());
                 ps.setString(i++, r.recordHash());
                 ps.setString(i++, r.sourceTopic());
@@ -104,6 +106,11 @@ final class Versions {
             }
             ps.executeBatch();
         }
+    }
+
+    /** An open version's valid_to as the entity writes it: NULL, or infinity (pgjdbc writes {@link OffsetDateTime#MAX} so). */
+    private OffsetDateTime openEnd() {
+        return e.validToCurrent() == ValidToCurrent.INFINITY ? OffsetDateTime.MAX : null;
     }
 
     private String hash(Map<String, Object> attributes) {

@@ -69,7 +69,9 @@ class ColumnOriginsTest {
                 new Column("source_partition", "integer", Role.SYSTEM, new Config()),
                 new Column("source_offset", "bigint", Role.SYSTEM, new Config()),
                 new Column("loaded_at", "timestamp with time zone", Role.SYSTEM, new Config()),
-                new Column("event_seq", "bigint", Role.SYSTEM, new Config())));
+                new Column("event_seq", "bigint", Role.SYSTEM, new Config()),
+                new Column("known_from", "timestamp with time zone", Role.SYSTEM, new Config()),
+                new Column("end_known_from", "timestamp with time zone", Role.SYSTEM, new Config())));
         assertThat(new AddedWhileRunning(T1, "crm.people-1@7").describe())
                 .isEqualTo("added while running at 2025-03-01T10:00:00.123456Z from crm.people-1@7");
         assertThat(new AddedWhileRunning(T2, null).describe()).isEqualTo("added while running at 2025-03-02T11:00:00Z");

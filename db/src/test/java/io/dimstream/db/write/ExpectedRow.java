@@ -3,6 +3,7 @@ package io.dimstream.db.write;
 import io.dimstream.db.entity.ColumnType;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,6 +24,17 @@ public record ExpectedRow(Map<String, Object> key, Map<String, Object> attrs, In
     public ExpectedRow {
         key = Collections.unmodifiableMap(new LinkedHashMap<>(key));
         attrs = Collections.unmodifiableMap(new LinkedHashMap<>(attrs));
+    }
+
+    /**
+     * How pgjdbc reads {@code 'infinity'::timestamptz} ({@link OffsetDateTime#MAX}) as an
+     * instant: the {@code valid_to} of an open version with {@code valid-to-current: infinity}.
+     */
+    public static final Instant INFINITY = OffsetDateTime.MAX.toInstant();
+
+    /** This row as a table with {@code valid-to-current: infinity} holds it: an open {@code valid_to} is {@link #INFINITY}. */
+    public ExpectedRow openAtInfinity() {
+        return validTo != null ? this : new ExpectedRow(key, attrs, validFrom, INFINITY, current, deleted, hashHex);
     }
 
     /** The value a row holds for {@code v} of type {@code t}, in the form rows are compared in. */

@@ -3,6 +3,7 @@ package io.dimstream.db.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.sql.Sql;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -51,11 +52,12 @@ public final class KnownAt {
                 .stream().map(EntityTableReader.StoredRow::row).map(r -> withoutType1(spec, r)).toList();
     }
 
-    /** The model's rows valid at {@code v}, as the function shows them, type-1 columns left out. */
+    /** The model's rows valid at {@code v}, as the function shows them (open at infinity with {@code valid-to-current: infinity}), type-1 columns left out. */
     public static List<ExpectedRow> modelAsOf(EntitySpec spec, List<ExpectedRow> model, Instant v) {
         return model.stream()
                 .filter(r -> !r.deleted() && !r.validFrom().isAfter(v) && (r.validTo() == null || r.validTo().isAfter(v)))
                 .map(r -> withoutType1(spec, r))
+                .map(r -> spec.validToCurrent() == ValidToCurrent.INFINITY ? r.openAtInfinity() : r)
                 .toList();
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.sql.Sql;
@@ -37,43 +38,52 @@ import net.jqwik.api.Provide;
  * batch, as of {@code v}: key, tracked values, hash, validity as known then. Type-1 columns are left out
  * of the comparison: a superseded image shows the type-1 values it had when superseded, a believed row
  * today's (type 1 keeps no history, in valid time or transaction time). And {@code T_as_of(v, now())}
- * must equal the one-argument {@code T_as_of(v)}.
+ * must equal the one-argument {@code T_as_of(v)}. Both with {@code valid-to-current} null and infinity.
  */
 class TransactionTimePropertyTest {
 
     private static final DataSource DS = pooled();
     private static final String NAME = Fixtures.uniqueTable("ttprop");
     private static final EntitySpec SPEC = create(WriterPropertyTest.spec(NAME, NAME));
+    /** The same entity with {@code valid-to-current: infinity}: its open versions end at infinity, as known at any instant. */
+    private static final EntitySpec INFINITE = create(WriterPropertyTest.spec(NAME, NAME + "_inf").toBuilder()
+            .validToCurrent(ValidToCurrent.INFINITY).build());
 
     private final Scd2Writer writer = new Scd2Writer(DS);
 
     @Property(tries = 25)
     void asOfAnyPastCommitEqualsTheModelOnTheArrivalsUpToIt(@ForAll("histories") List<WriterPropertyTest.Draft> drafts,
                                                             @ForAll Random random) throws SQLException {
-        empty();
         List<Event> arrivals = WriterPropertyTest.arrange(WriterPropertyTest.delivered(drafts), WriterPropertyTest.Delivery.SHUFFLED, random);
-        List<Integer> ends = new ArrayList<>();
-        List<OffsetDateTime> knownAt = new ArrayList<>();
-        int i = 0;
-        while (i < arrivals.size()) {
-            int end = Math.min(arrivals.size(), i + 1 + random.nextInt(5));
-            writer.apply(SPEC, arrivals.subList(i, end));
-            ends.add(end);
-            knownAt.add(KnownAt.clock(DS));
-            i = end;
+        List<Integer> cuts = new ArrayList<>();
+        int cut = 0;
+        while (cut < arrivals.size()) {
+            cut = Math.min(arrivals.size(), cut + 1 + random.nextInt(5));
+            cuts.add(cut);
         }
-        for (int b = 0; b < ends.size(); b++) {
-            List<ExpectedRow> model = new ReferenceModel(SPEC).rows(arrivals.subList(0, ends.get(b)));
-            for (Instant v : validInstants()) {
-                assertThat(KnownAt.asOf(DS, SPEC, v, knownAt.get(b))).as("as of %s known at batch %d of %d (%s)", v, b + 1, ends.size(), arrivals)
-                        .isEqualTo(KnownAt.modelAsOf(SPEC, model, v));
+        for (EntitySpec spec : List.of(SPEC, INFINITE)) {
+            empty(spec);
+            List<OffsetDateTime> knownAt = new ArrayList<>();
+            int from = 0;
+            for (int end : cuts) {
+                writer.apply(spec, arrivals.subList(from, end));
+                knownAt.add(KnownAt.clock(DS));
+                from = end;
             }
-        }
-        for (Instant v : validInstants()) {
-            OffsetDateTime at = OffsetDateTime.ofInstant(v, ZoneOffset.UTC);
-            assertThat(EntityTableReader.query(DS, SPEC, Sql.table(SPEC.asOfFunction()) + "(?, now())", at))
-                    .as("known now = the one-argument function, at %s", v)
-                    .isEqualTo(EntityTableReader.query(DS, SPEC, Sql.table(SPEC.asOfFunction()) + "(?)", at));
+            for (int b = 0; b < cuts.size(); b++) {
+                List<ExpectedRow> model = new ReferenceModel(spec).rows(arrivals.subList(0, cuts.get(b)));
+                for (Instant v : validInstants()) {
+                    assertThat(KnownAt.asOf(DS, spec, v, knownAt.get(b)))
+                            .as("%s: as of %s known at batch %d of %d (%s)", spec.table(), v, b + 1, cuts.size(), arrivals)
+                            .isEqualTo(KnownAt.modelAsOf(spec, model, v));
+                }
+            }
+            for (Instant v : validInstants()) {
+                OffsetDateTime at = OffsetDateTime.ofInstant(v, ZoneOffset.UTC);
+                assertThat(EntityTableReader.query(DS, spec, Sql.table(spec.asOfFunction()) + "(?, now())", at))
+                        .as("%s: known now = the one-argument function, at %s", spec.table(), v)
+                        .isEqualTo(EntityTableReader.query(DS, spec, Sql.table(spec.asOfFunction()) + "(?)", at));
+            }
         }
     }
 
@@ -92,9 +102,9 @@ class TransactionTimePropertyTest {
         return out;
     }
 
-    private static void empty() throws SQLException {
+    private static void empty(EntitySpec spec) throws SQLException {
         try (Connection c = DS.getConnection(); Statement st = c.createStatement()) {
-            st.execute("TRUNCATE " + Sql.table(SPEC.table()) + ", " + Sql.table(SPEC.memoryTable()) + ", " + Sql.table(SPEC.supersededTable()));
+            st.execute("TRUNCATE " + Sql.table(spec.table()) + ", " + Sql.table(spec.memoryTable()) + ", " + Sql.table(spec.supersededTable()));
         }
     }
 

@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;
 import io.dimstream.db.schema.EntityTables;
@@ -39,9 +40,10 @@ import net.jqwik.api.Provide;
  * numerics spelled 1.5 and 1.50, a type-1 column; upserts, deletes, resurrections, re-assertions,
  * same-time ties with different seq, and exact re-deliveries (same seq). Each event set is
  * delivered (a) sorted by event time, (b) shuffled, (c) newest first, (d) shuffled on 3
- * connections at once into a table hash-partitioned by the key, each into a table of its own (created once, emptied before each try) in
+ * connections at once into a table hash-partitioned by the key, (e) shuffled into a table with
+ * {@code valid-to-current: infinity}, each into a table of its own (created once, emptied before each try) in
  * batches of random sizes, lateness horizon unlimited. Every table must equal the model row for
- * row, all three must have the same surrogate keys (a deterministic function of entity, key and
+ * row (with infinity: every column the same but an open version's {@code valid_to}, 'infinity'), all must have the same surrogate keys (a deterministic function of entity, key and
  * valid_from), and applying every event again to the first table, shuffled and batched anew, must
  * change nothing, surrogate keys included. (One re-apply per try keeps the class near 60 s: each
  * batch is one transaction of about 0.1 s here.)
@@ -78,7 +80,7 @@ class WriterPropertyTest {
      * PARALLEL: shuffled, each batch applied on 3 connections at once (disjoint keys), as {@code load}
      * does, into a table and memory hash-partitioned by the key ({@code table-partitions: 3}).
      */
-    enum Delivery { SORTED, SHUFFLED, NEWEST_FIRST, PARALLEL }
+    enum Delivery { SORTED, SHUFFLED, NEWEST_FIRST, PARALLEL, INFINITY }
 
     /**
      * One entity with one table per delivery, created once for the class and emptied (table and
@@ -105,13 +107,16 @@ class WriterPropertyTest {
             applyInBatches(spec, arrange(delivered, d, random), random, d == Delivery.PARALLEL ? 3 : 1);
             List<EntityTableReader.StoredRow> stored = EntityTableReader.withSurrogateKeys(DS, spec);
             assertThat(stored.stream().map(EntityTableReader.StoredRow::row).toList())
-                    .as("%s delivery of %s", d, delivered).isEqualTo(expected);
+                    .as("%s delivery of %s", d, delivered)
+                    .isEqualTo(d == Delivery.INFINITY ? expected.stream().map(ExpectedRow::openAtInfinity).toList() : expected);
             specs.put(d, spec);
             tables.put(d, stored);
         }
         assertThat(tables.get(Delivery.SHUFFLED)).as("surrogate keys, shuffled vs sorted").isEqualTo(tables.get(Delivery.SORTED));
         assertThat(tables.get(Delivery.NEWEST_FIRST)).as("surrogate keys, newest first vs sorted").isEqualTo(tables.get(Delivery.SORTED));
         assertThat(tables.get(Delivery.PARALLEL)).as("surrogate keys, parallel vs sorted").isEqualTo(tables.get(Delivery.SORTED));
+        assertThat(tables.get(Delivery.INFINITY)).as("surrogate keys, valid-to-current: infinity vs sorted").isEqualTo(
+                tables.get(Delivery.SORTED).stream().map(s -> new EntityTableReader.StoredRow(s.row().openAtInfinity(), s.surrogateKey())).toList());
 
         EntitySpec sorted = specs.get(Delivery.SORTED);
         applyInBatches(sorted, arrange(delivered, Delivery.SHUFFLED, random), random, 1);
@@ -173,7 +178,7 @@ class WriterPropertyTest {
         Comparator<Event> byTime = Comparator.comparing(Event::eventTime).thenComparingLong(Event::seq);
         switch (d) {
             case SORTED -> out.sort(byTime);
-            case SHUFFLED, PARALLEL -> Collections.shuffle(out, random);
+            case SHUFFLED, PARALLEL, INFINITY -> Collections.shuffle(out, random);
             case NEWEST_FIRST -> out.sort(byTime.reversed());
         }
         return out;
@@ -214,6 +219,9 @@ class WriterPropertyTest {
             if (d == Delivery.PARALLEL) {
                 // one table hash-partitioned by its (composite) key: the same statements through a partitioned parent
                 spec = spec.toBuilder().tablePartitions(3).build();
+            }
+            if (d == Delivery.INFINITY) {
+                spec = spec.toBuilder().validToCurrent(ValidToCurrent.INFINITY).build();
             }
             try {
                 EntityTables.ensure(DS, spec);
