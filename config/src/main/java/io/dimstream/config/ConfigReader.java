@@ -10,6 +10,7 @@ import io.dimstream.config.keys.ConnectorKeys;
 import io.dimstream.config.keys.EntityKeyParsers;
 import io.dimstream.config.keys.EntityRules;
 import io.dimstream.config.keys.EntityValues;
+import io.dimstream.config.keys.RetentionKeys;
 import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.model.AvroOptions;
 import io.dimstream.config.model.CdcOptions;
@@ -35,6 +36,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.HistoryRetention;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.secrets.Secrets;
 import java.time.Duration;
@@ -362,6 +364,7 @@ final class ConfigReader {
         boolean surrogateKeyIndex = v.get(ConfigKeys.ENTITY_SURROGATE_KEY_INDEX);
         Integer tablePartitions = v.get(ConfigKeys.ENTITY_TABLE_PARTITIONS);
         CdcOptions cdc = rules.cdc(mode, except, star);
+        HistoryRetention retention = RetentionKeys.read(v);
         if (problems.size() > before) {
             return null;
         }
@@ -369,7 +372,7 @@ final class ConfigReader {
                 .type1(type1).latenessHorizon(horizon).columns(columns.types()).systemColumns(system).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
                 .rejectUndeclaredColumns(rejectUndeclared).surrogateKeyIndex(surrogateKeyIndex)
-                .tablePartitions(tablePartitions).modifiers(columns.modifiers()).cdc(cdc).build();
+                .tablePartitions(tablePartitions).modifiers(columns.modifiers()).cdc(cdc).retention(retention).build();
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
             EntitySpec.checkTableName(e.table());

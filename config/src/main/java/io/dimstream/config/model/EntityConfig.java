@@ -2,6 +2,7 @@ package io.dimstream.config.model;
 
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.HistoryRetention;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.entity.TypeModifier;
 import java.time.Duration;
@@ -39,6 +40,8 @@ import java.util.Optional;
  *                        type is in {@code columns}); see {@link EntitySpec#modifiers()}
  * @param cdc             event time, unchanged values, truncates and encodings of change-data-capture
  *                        feeds ({@link CdcOptions}); {@link CdcOptions#defaults} when the config names none
+ * @param retention       {@code history-retention}, {@code history-grain}, {@code history-grain-after}
+ *                        ({@link EntitySpec#retention()}); {@link HistoryRetention#NONE} when the config names none
  */
 public record EntityConfig(
         String name,
@@ -60,7 +63,8 @@ public record EntityConfig(
         boolean surrogateKeyIndex,
         int tablePartitions,
         Map<String, TypeModifier> modifiers,
-        CdcOptions cdc) {
+        CdcOptions cdc,
+        HistoryRetention retention) {
 
     /** The field of a snapshot row that holds its slice's instant, unless {@code snapshot-time-field} names another. */
     public static final String DEFAULT_SNAPSHOT_TIME_FIELD = "snapshot_time";
@@ -80,6 +84,9 @@ public record EntityConfig(
         if (cdc == null) {
             cdc = CdcOptions.defaults(format);
         }
+        if (retention == null) {
+            retention = HistoryRetention.NONE;
+        }
     }
 
     /** Whether the topic carries full slices ({@code mode: snapshot}). */
@@ -91,7 +98,7 @@ public record EntityConfig(
     public EntitySpec toEntitySpec() {
         return EntitySpec.builder().name(name).table(table).key(key).tracked(tracked).type1(type1).columns(columns)
                 .latenessHorizon(latenessHorizon).system(systemColumns).surrogateKeyIndex(surrogateKeyIndex)
-                .tablePartitions(tablePartitions).modifiers(modifiers).build();
+                .tablePartitions(tablePartitions).modifiers(modifiers).retention(retention).build();
     }
 
     /** A builder with the defaults of an entity that names only what it must (json, changes, P30D, no type-1 columns). */
@@ -105,7 +112,7 @@ public record EntityConfig(
                 .latenessHorizon(latenessHorizon).columns(columns).systemColumns(systemColumns).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
                 .rejectUndeclaredColumns(rejectUndeclaredColumns).surrogateKeyIndex(surrogateKeyIndex)
-                .tablePartitions(tablePartitions).modifiers(modifiers).cdc(cdc);
+                .tablePartitions(tablePartitions).modifiers(modifiers).cdc(cdc).retention(retention);
     }
 
     /** Builds an {@link EntityConfig}; each setter is named as the component it sets. */
@@ -128,6 +135,7 @@ public record EntityConfig(
         private boolean rejectUndeclaredColumns;
         private boolean surrogateKeyIndex;
         private int tablePartitions;
+        private HistoryRetention retention;
         private Map<String, TypeModifier> modifiers = Map.of();
         private CdcOptions cdc; // null: the defaults of the format
 
@@ -238,10 +246,16 @@ public record EntityConfig(
             return this;
         }
 
+        /** Null: {@link HistoryRetention#NONE}. */
+        public Builder retention(HistoryRetention v) {
+            retention = v;
+            return this;
+        }
+
         public EntityConfig build() {
             return new EntityConfig(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson,
                     avro, mode, snapshotTimeField, partitionedByKey, rejectUndeclaredColumns, surrogateKeyIndex, tablePartitions, modifiers,
-                    cdc);
+                    cdc, retention);
         }
     }
 }

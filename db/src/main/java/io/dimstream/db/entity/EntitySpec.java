@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -41,6 +42,8 @@ import java.util.Set;
  *                          the tables (a replay's shadow rebuild creates them so); not with
  *                          {@code surrogateKeyIndex}: PostgreSQL's unique index on a partitioned
  *                          table must contain the partition key
+ * @param retention         how long history is kept ({@code history-retention}, {@code history-grain}):
+ *                          {@link HistoryRetention#NONE} keeps it forever
  */
 public record EntitySpec(
         String name,
@@ -54,7 +57,8 @@ public record EntitySpec(
         boolean surrogateKeyIndex,
         Map<String, TypeModifier> modifiers,
         Set<String> evolved,
-        int tablePartitions) {
+        int tablePartitions,
+        HistoryRetention retention) {
 
     /** The most hash partitions an entity's table may have: each is a table with its own indexes and files. */
     public static final int MAX_TABLE_PARTITIONS = 64;
@@ -110,7 +114,7 @@ public record EntitySpec(
     public Builder toBuilder() {
         return new Builder().name(name).table(table).key(key).tracked(tracked).type1(type1).columns(columns)
                 .latenessHorizon(latenessHorizon).system(system).surrogateKeyIndex(surrogateKeyIndex).modifiers(modifiers)
-                .evolved(evolved).tablePartitions(tablePartitions);
+                .evolved(evolved).tablePartitions(tablePartitions).retention(retention);
     }
 
     /** Builds an {@link EntitySpec}; each setter is named as the component it sets. */
@@ -127,6 +131,7 @@ public record EntitySpec(
         private Map<String, TypeModifier> modifiers = Map.of();
         private Set<String> evolved = Set.of();
         private int tablePartitions;
+        private HistoryRetention retention = HistoryRetention.NONE;
 
         private Builder() {
         }
@@ -193,9 +198,14 @@ public record EntitySpec(
             return this;
         }
 
+        public Builder retention(HistoryRetention v) {
+            retention = v;
+            return this;
+        }
+
         public EntitySpec build() {
             return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers, evolved,
-                    tablePartitions);
+                    tablePartitions, retention);
         }
     }
 
@@ -207,6 +217,7 @@ public record EntitySpec(
         modifiers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(modifiers));
         evolved = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(evolved));
         validate(name, table, key, tracked, type1, columns, latenessHorizon, system);
+        Objects.requireNonNull(retention, "retention");
         if (tablePartitions == 1 || tablePartitions < 0 || tablePartitions > MAX_TABLE_PARTITIONS) {
             throw new IllegalArgumentException("table-partitions: must be 0 (plain tables) or 2 to " + MAX_TABLE_PARTITIONS + ", got "
                     + tablePartitions);
@@ -345,13 +356,13 @@ public record EntitySpec(
     /** The same entity on another table (a replay's shadow table). */
     public EntitySpec withTable(String otherTable) {
         return new EntitySpec(name, otherTable, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers,
-                evolved, tablePartitions);
+                evolved, tablePartitions, retention);
     }
 
     /** The same entity with another lateness horizon (empty: unlimited). */
     public EntitySpec withLatenessHorizon(Optional<Duration> horizon) {
         return new EntitySpec(name, table, key, tracked, type1, columns, horizon, system, surrogateKeyIndex, modifiers, evolved,
-                tablePartitions);
+                tablePartitions, retention);
     }
 
     /**
@@ -372,7 +383,8 @@ public record EntitySpec(
         cols.put(column, type);
         Set<String> ev = new java.util.LinkedHashSet<>(evolved);
         ev.add(column);
-        return new EntitySpec(name, table, key, t, t1, cols, latenessHorizon, system, surrogateKeyIndex, modifiers, ev, tablePartitions);
+        return new EntitySpec(name, table, key, t, t1, cols, latenessHorizon, system, surrogateKeyIndex, modifiers, ev, tablePartitions,
+                retention);
     }
 
     /**
@@ -391,7 +403,7 @@ public record EntitySpec(
         Map<String, TypeModifier> mods = new LinkedHashMap<>(modifiers);
         def.modifier().ifPresentOrElse(m -> mods.put(column, m), () -> mods.remove(column));
         return new EntitySpec(name, table, key, tracked, type1, cols, latenessHorizon, system, surrogateKeyIndex, mods, evolved,
-                tablePartitions);
+                tablePartitions, retention);
     }
 
     /** The tracked columns the config declares: those {@code record_hash} covers position by position. */
