@@ -1,0 +1,259 @@
+package io.dimstream.db.retention;
+
+import static io.dimstream.db.retention.RetentionFixture.up;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.HistoryRetention;
+import io.dimstream.db.entity.IsoSpan;
+import io.dimstream.db.event.Event;
+import io.dimstream.db.retention.HistoryRetainer.Retired;
+import io.dimstream.db.retention.RetentionFixture.Remembered;
+import io.dimstream.db.retention.RetentionFixture.Version;
+import io.dimstream.db.testing.TestPostgres;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Retention and the grain against a twin table that keeps everything, on random feeds (late
+ * events, re-assertions, deletes and resurrections, random batches), real PostgreSQL. Batches of 3
+ * keys, so every run spans several transactions. {@code event_seq} is left out of the compared rows:
+ * it only says whether a version's start stands for a remembered event, and moving the prune point
+ * clears it before the anchor, as the lateness pruning does.
+ */
+class HistoryRetainerTest {
+
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+    /** What a twin's rows have of their own: the surrogate key (of the entity's name), the load time, event_seq. */
+    private static final String[] TWIN_DIFFERS = {"event_seq", "loaded_at", "surrogate_key"};
+
+    private final DataSource ds = TestPostgres.dataSource();
+    private final RetentionFixture f = new RetentionFixture(ds);
+    private final HistoryRetainer retainer = new HistoryRetainer(ds, 3);
+
+    @Test
+    void retentionDeletesTheVersionsEndedBeforeTheHorizonAndNothingAsOfAnyLaterInstantChanges() throws SQLException {
+        Random rnd = new Random(32);
+        EntitySpec kept = f.entity("ret", retention("P1Y"));
+        EntitySpec twin = f.entity("ret_twin", HistoryRetention.NONE);
+        f.applyAll(rnd, RetentionFixture.feed(rnd, 12, 30, Instant.parse("2023-07-01T00:00:00Z"), NOW, 1), kept, twin);
+        Instant h = Instant.parse("2025-01-01T00:00:00Z");
+        List<Version> before = f.versions(kept, "event_seq");
+        List<Remembered> eventsBefore = f.remembered(kept, "in_version", "pruned_to");
+        TreeSet<Instant> instants = instantsFrom(kept, h, rnd);
+        Map<Instant, List<String>> asOfBefore = asOf(kept, instants, "event_seq");
+
+        Retired retired = retainer.retain(kept, NOW);
+
+        List<Version> expected = before.stream().filter(v -> v.to() == null || !v.to().isBefore(h)).toList();
+        assertThat(f.rows(kept, "event_seq")).isEqualTo(expected.stream().map(Version::json).toList());
+        for (Instant x : instants) {
+            assertThat(f.asOf(kept, x, "event_seq")).as("as of %s", x).isEqualTo(asOfBefore.get(x));
+        }
+        // each key that lost versions: its events from the anchor (its latest at or before H) on are
+        // what they were, the anchor holds the prune point H; the other keys' events are untouched
+        Set<String> touched = before.stream().filter(v -> !expected.contains(v)).map(Version::id).collect(Collectors.toCollection(TreeSet::new));
+        assertThat(touched).hasSizeGreaterThan(6);
+        List<Remembered> expectedEvents = fromAnchors(eventsBefore, touched, h);
+        assertThat(f.remembered(kept, "in_version", "pruned_to")).isEqualTo(expectedEvents);
+        assertThat(f.prunePoints(kept)).isEqualTo(touched.stream().map(id -> id + " 2025-01-01T00:00:00Z").toList());
+        assertThat(retired).isEqualTo(new Retired(before.size() - expected.size(), 0, eventsRemoved(eventsBefore, expectedEvents), 0));
+
+        // a second run at the same instant finds nothing
+        assertThat(retainer.retain(kept, NOW)).isEqualTo(Retired.NONE);
+
+        // late events: older than the horizon -> quarantined, naming it; newer -> placed exactly as in the twin
+        List<Event> beyond = new ArrayList<>();
+        long seq = 10_000;
+        for (String id : touched) {
+            beyond.add(up(seq++, h.minus(1, ChronoUnit.DAYS), id, "LATE", 9));
+        }
+        List<String> rowsBeforeLate = f.rows(kept, "event_seq");
+        f.writer.apply(kept, beyond);
+        assertThat(f.rows(kept, "event_seq")).isEqualTo(rowsBeforeLate);
+        assertThat(f.quarantine(kept)).isEqualTo(touched.stream().map(id -> id + " | 2024-12-31 00:00:00 | event_time 2024-12-31 00:00:00+00 "
+                + "is beyond the retention horizon (history-retention): at or before the prune point 2025-01-01 00:00:00+00 of its key, "
+                + "before which versions are deleted").toList());
+        List<Event> late = RetentionFixture.feed(rnd, 12, 4, h.plus(1, ChronoUnit.HOURS), NOW, 20_000);
+        f.applyAll(rnd, late, kept, twin);
+        TreeSet<Instant> after = instantsFrom(kept, h, rnd);
+        after.addAll(f.boundaries(twin, h));
+        for (Instant x : after) {
+            assertThat(f.asOf(kept, x, TWIN_DIFFERS)).as("as of %s", x).isEqualTo(f.asOf(twin, x, TWIN_DIFFERS));
+        }
+    }
+
+    @Test
+    void theGrainKeepsTheVersionsValidAtEachMidnightBeyondItsHorizonAndTheTableAsOfEachMidnightIsUnchanged() throws SQLException {
+        Random rnd = new Random(7);
+        EntitySpec grained = f.entity("grain", grain("P60D", Optional.empty()));
+        EntitySpec twin = f.entity("grain_twin", HistoryRetention.NONE);
+        f.applyAll(rnd, RetentionFixture.feed(rnd, 6, 160, Instant.parse("2025-10-01T00:00:00Z"), NOW, 1), grained, twin);
+        Instant g = Instant.parse("2025-11-02T00:00:00Z");
+        List<Version> before = f.versions(grained, "event_seq", "valid_to");
+        List<Remembered> eventsBefore = f.remembered(grained, "in_version", "pruned_to");
+        List<Instant> midnights = new ArrayList<>();
+        for (Instant m = Instant.parse("2025-09-30T00:00:00Z"); !m.isAfter(NOW.plus(2, ChronoUnit.DAYS)); m = m.plus(1, ChronoUnit.DAYS)) {
+            midnights.add(m);
+        }
+        Map<Instant, List<String>> atMidnight = asOf(grained, midnights, "event_seq", "valid_to");
+        TreeSet<Instant> instants = instantsFrom(grained, g, rnd);
+        Map<Instant, List<String>> asOfBefore = asOf(grained, instants, "event_seq");
+
+        Retired retired = retainer.retain(grained, NOW);
+
+        List<String> expected = grainModel(before, g, Duration.ofDays(1));
+        assertThat(f.versions(grained, "event_seq", "valid_to").stream().map(v -> v.json() + " to " + v.to()).toList()).isEqualTo(expected);
+        for (Instant m : midnights) {
+            assertThat(f.asOf(grained, m, "event_seq", "valid_to")).as("as of %s", m).isEqualTo(atMidnight.get(m));
+        }
+        for (Instant x : instants) {
+            assertThat(f.asOf(grained, x, "event_seq")).as("as of %s", x).isEqualTo(asOfBefore.get(x));
+        }
+        Set<String> touched = new TreeSet<>();
+        List<String> keptJson = expected.stream().map(s -> s.substring(0, s.lastIndexOf(" to "))).toList();
+        before.stream().filter(v -> !keptJson.contains(v.json())).forEach(v -> touched.add(v.id()));
+        assertThat(touched).hasSize(6);
+        List<Remembered> expectedEvents = fromAnchors(eventsBefore, touched, g);
+        assertThat(f.remembered(grained, "in_version", "pruned_to")).isEqualTo(expectedEvents);
+        assertThat(f.prunePoints(grained)).isEqualTo(touched.stream().map(id -> id + " 2025-11-02T00:00:00Z").toList());
+        assertThat(retired).isEqualTo(new Retired(0, before.size() - expected.size(), eventsRemoved(eventsBefore, expectedEvents), 0));
+        assertThat(retainer.retain(grained, NOW)).isEqualTo(Retired.NONE);
+
+        f.writer.apply(grained, List.of(up(10_000, g.minus(1, ChronoUnit.HOURS), "K0", "LATE", 9)));
+        assertThat(f.quarantine(grained)).isEqualTo(List.of("K0 | 2025-11-01 23:00:00 | event_time 2025-11-01 23:00:00+00 is beyond the grain "
+                + "horizon (history-grain-after): at or before the prune point 2025-11-02 00:00:00+00 of its key, before which versions are "
+                + "kept at history-grain only"));
+        List<Event> late = RetentionFixture.feed(rnd, 6, 5, g.plus(1, ChronoUnit.MINUTES), NOW, 20_000);
+        f.applyAll(rnd, late, grained, twin);
+        TreeSet<Instant> after = instantsFrom(grained, g, rnd);
+        after.addAll(f.boundaries(twin, g));
+        for (Instant x : after) {
+            assertThat(f.asOf(grained, x, TWIN_DIFFERS)).as("as of %s", x).isEqualTo(f.asOf(twin, x, TWIN_DIFFERS));
+        }
+    }
+
+    @Test
+    void retentionAndGrainTogetherDeleteBeforeTheFirstHorizonAndThinBetweenTheTwo() throws SQLException {
+        Random rnd = new Random(11);
+        EntitySpec both = f.entity("both", grain("P40D", Optional.of("P120D")));
+        f.applyAll(rnd, RetentionFixture.feed(rnd, 6, 200, Instant.parse("2025-07-01T00:00:00Z"), NOW, 1), both);
+        Instant h = Instant.parse("2025-09-03T00:00:00Z");
+        Instant g = Instant.parse("2025-11-22T00:00:00Z");
+        List<Version> before = f.versions(both, "event_seq", "valid_to");
+        List<Instant> midnights = new ArrayList<>();
+        for (Instant m = h; !m.isAfter(NOW); m = m.plus(1, ChronoUnit.DAYS)) {
+            midnights.add(m);
+        }
+        Map<Instant, List<String>> atMidnight = asOf(both, midnights, "event_seq", "valid_to");
+
+        Retired retired = retainer.retain(both, NOW);
+
+        List<Version> retainedPart = before.stream().filter(v -> v.to() == null || !v.to().isBefore(h)).toList();
+        List<String> expected = grainModel(retainedPart, g, Duration.ofDays(1));
+        assertThat(f.versions(both, "event_seq", "valid_to").stream().map(v -> v.json() + " to " + v.to()).toList()).isEqualTo(expected);
+        for (Instant m : midnights) {
+            assertThat(f.asOf(both, m, "event_seq", "valid_to")).as("as of %s", m).isEqualTo(atMidnight.get(m));
+        }
+        assertThat(retired.versions()).isEqualTo(before.size() - retainedPart.size());
+        assertThat(retired.grained()).isEqualTo(retainedPart.size() - expected.size());
+        assertThat(f.prunePoints(both)).isEqualTo(List.of("K0 2025-11-22T00:00:00Z", "K1 2025-11-22T00:00:00Z", "K2 2025-11-22T00:00:00Z",
+                "K3 2025-11-22T00:00:00Z", "K4 2025-11-22T00:00:00Z", "K5 2025-11-22T00:00:00Z"));
+    }
+
+    @Test
+    void anEntityThatKeepsEverythingIsLeftAlone() throws SQLException {
+        Random rnd = new Random(3);
+        EntitySpec all = f.entity("all", HistoryRetention.NONE);
+        f.applyAll(rnd, RetentionFixture.feed(rnd, 3, 20, Instant.parse("2020-01-01T00:00:00Z"), NOW, 1), all);
+        List<String> rows = f.rows(all);
+        List<String> memory = f.memory(all);
+
+        assertThat(retainer.retain(all, NOW)).isEqualTo(Retired.NONE);
+
+        assertThat(f.rows(all)).isEqualTo(rows);
+        assertThat(f.memory(all)).isEqualTo(memory);
+    }
+
+    // ---- the reference of the grain, and helpers
+
+    /**
+     * The grain as docs/semantics.md defines it, over versions given with their start and end: a
+     * version that ended before {@code g} and is valid at no instant epoch + n x grain is dropped, a
+     * kept one lasts until the next one kept. Each line: the row's JSON (less valid_to) and its end.
+     */
+    private static List<String> grainModel(List<Version> versions, Instant g, Duration grain) {
+        List<Version> kept = new ArrayList<>();
+        for (Version v : versions) {
+            long s = grain.toSeconds();
+            long fromSec = v.from().getEpochSecond();
+            Instant bin = Instant.ofEpochSecond(Math.floorDiv(fromSec, s) * s);
+            boolean covers = v.to() == null || v.from().equals(bin) || bin.plus(grain).isBefore(v.to());
+            if (covers || !v.to().isBefore(g)) {
+                kept.add(v);
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < kept.size(); i++) {
+            Version v = kept.get(i);
+            boolean nextSameKey = i + 1 < kept.size() && kept.get(i + 1).id().equals(v.id());
+            Instant to = v.to() != null && nextSameKey ? kept.get(i + 1).from() : v.to();
+            out.add(v.json() + " to " + to);
+        }
+        return out;
+    }
+
+    /** Events of the touched keys from their anchor (latest at or before {@code point}) on, every event of the others. */
+    private static List<Remembered> fromAnchors(List<Remembered> events, Set<String> touched, Instant point) {
+        Map<String, Instant> anchor = new LinkedHashMap<>();
+        for (Remembered r : events) {
+            if (touched.contains(r.id()) && !r.time().isAfter(point)) {
+                anchor.merge(r.id(), r.time(), (a, b) -> a.isAfter(b) ? a : b);
+            }
+        }
+        return events.stream().filter(r -> !anchor.containsKey(r.id()) || !r.time().isBefore(anchor.get(r.id()))).toList();
+    }
+
+    private static long eventsRemoved(List<Remembered> before, List<Remembered> after) {
+        return before.size() - after.size();
+    }
+
+    /** Every boundary of the table from {@code from} on, and 100 random instants from it to a month after NOW. */
+    private TreeSet<Instant> instantsFrom(EntitySpec e, Instant from, Random rnd) throws SQLException {
+        TreeSet<Instant> out = f.boundaries(e, from);
+        long span = Duration.between(from, NOW.plus(30, ChronoUnit.DAYS)).toSeconds();
+        for (int i = 0; i < 100; i++) {
+            out.add(from.plusSeconds((long) (rnd.nextDouble() * span)));
+        }
+        return out;
+    }
+
+    private Map<Instant, List<String>> asOf(EntitySpec e, Iterable<Instant> instants, String... without) throws SQLException {
+        Map<Instant, List<String>> out = new LinkedHashMap<>();
+        for (Instant x : instants) {
+            out.put(x, f.asOf(e, x, without));
+        }
+        return out;
+    }
+
+    private static HistoryRetention retention(String r) {
+        return new HistoryRetention(Optional.of(IsoSpan.parse(r)), Optional.empty(), Optional.empty());
+    }
+
+    private static HistoryRetention grain(String after, Optional<String> r) {
+        return new HistoryRetention(r.map(IsoSpan::parse), Optional.of(Duration.ofDays(1)), Optional.of(IsoSpan.parse(after)));
+    }
+}
