@@ -23,8 +23,9 @@ public final class RetentionKeys {
 
     public static final ConfigKey<Optional<IsoSpan>> HISTORY_RETENTION = ConfigKey.key(ConfigKeys.ENTITY_SECTION, "history-retention")
             .doc("How long the history is kept: on the prune schedule (`service.prune-interval`), versions that ended (`valid_to`) "
-                    + "more than this before now are deleted with their remembered events, and an event older than that is "
-                    + "quarantined from then on (docs/semantics.md, Retention). Years and months count on the UTC calendar.")
+                    + "more than this before now are deleted with their remembered events, and the key's prune point moves to that "
+                    + "horizon: a late event at or before it is quarantined instead of recreating deleted history "
+                    + "(docs/semantics.md, Retention). Years and months count on the UTC calendar.")
             .of("ISO-8601 duration (`P2Y`, `P18M`, `P30D`)", ConfigKey.STRING, Optional.empty(), "none: every version is kept",
                     (path, raw, problems) -> span(path, raw, problems), RetentionKeys::printed);
     public static final ConfigKey<Optional<Duration>> HISTORY_GRAIN = ConfigKey.key(ConfigKeys.ENTITY_SECTION, "history-grain")

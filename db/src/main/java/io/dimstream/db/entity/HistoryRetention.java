@@ -28,7 +28,7 @@ public record HistoryRetention(Optional<IsoSpan> retention, Optional<Duration> g
         });
         if (grain.isPresent() && grainAfter.isEmpty()) {
             throw new IllegalArgumentException("history-grain-after: required with history-grain (the age beyond which versions "
-                    + "are kept at grain " + grain.get() + "), e.g. P90D");
+                    + "are kept at grain " + text(grain.get()) + "), e.g. P90D");
         }
         if (grainAfter.isPresent() && grain.isEmpty()) {
             throw new IllegalArgumentException("history-grain-after: only with history-grain (the grain versions older than "
@@ -39,6 +39,11 @@ public record HistoryRetention(Optional<IsoSpan> retention, Optional<Duration> g
                     + retention.get() + " (at any date: a year counts 365 to 366 days, a month 28 to 31), or versions would be "
                     + "deleted before they are thinned");
         }
+    }
+
+    /** {@code P1D} rather than {@code PT24H} for whole days. */
+    private static String text(Duration d) {
+        return d.toSeconds() % 86_400 == 0 && d.toNanosPart() == 0 ? "P" + d.toDays() + "D" : d.toString();
     }
 
     /** Whether anything is ever retired. */
