@@ -11,6 +11,7 @@ import io.dimstream.db.retention.HistoryRetainer.Retired;
 import io.dimstream.db.retention.RetentionFixture.Remembered;
 import io.dimstream.db.retention.RetentionFixture.Version;
 import io.dimstream.db.testing.TestPostgres;
+import io.dimstream.db.write.MemoryPruner;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -186,6 +187,54 @@ class HistoryRetainerTest {
 
         assertThat(f.rows(all)).isEqualTo(rows);
         assertThat(f.memory(all)).isEqualTo(memory);
+    }
+
+    @Test
+    void theLatenessPruningAfterRetentionKeepsTheRetentionPrunePoint() throws SQLException {
+        EntitySpec kept = f.entity("ret_prune", retention("P1Y"));
+        f.writer.apply(kept, List.of(up(1, Instant.parse("2024-06-01T00:00:00Z"), "K1", "A", 1),
+                up(2, Instant.parse("2024-12-01T00:00:00Z"), "K1", "B", 1), up(3, Instant.parse("2025-03-01T00:00:00Z"), "K1", "C", 1)));
+        retainer.retain(kept, NOW);
+        assertThat(f.prunePoints(kept)).isEqualTo(List.of("K1 2025-01-01T00:00:00Z"));
+
+        // its anchor (latest event before 2025-03-01 - 60 days) is the retention's, at 2024-12-01: the prune point stays H
+        new MemoryPruner(ds).prune(kept.withLatenessHorizon(Optional.of(Duration.ofDays(60))));
+
+        assertThat(f.prunePoints(kept)).isEqualTo(List.of("K1 2025-01-01T00:00:00Z"));
+        List<String> rows = f.rows(kept, "event_seq");
+        f.writer.apply(kept, List.of(up(4, Instant.parse("2024-12-15T00:00:00Z"), "K1", "LATE", 9)));
+        assertThat(f.rows(kept, "event_seq")).isEqualTo(rows);
+        assertThat(f.quarantine(kept)).isEqualTo(List.of("K1 | 2024-12-15 00:00:00 | event_time 2024-12-15 00:00:00+00 is beyond the "
+                + "retention horizon (history-retention): at or before the prune point 2025-01-01 00:00:00+00 of its key, before which "
+                + "versions are deleted"));
+    }
+
+    @Test
+    void supersededRowsEndedBeforeTheHorizonGoAndWhatRetentionRemovesIsNotKeptAsSuperseded() throws SQLException {
+        EntitySpec kept = f.entity("ret_sup", grain("P30D", Optional.of("P1Y")));
+        String t = kept.table();
+        // the transaction-time contract, as far as retention meets it: a side table with valid_to, and a trigger
+        // that keeps each row image deleted or updated unless the transaction set dimstream.forget
+        f.execute("CREATE TABLE " + t + "_superseded (id text, valid_from timestamptz, valid_to timestamptz, image jsonb)",
+                "CREATE FUNCTION " + t + "_keep() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                        + "IF coalesce(current_setting('dimstream.forget', true), '') <> 'on' THEN INSERT INTO " + t + "_superseded "
+                        + "VALUES (OLD.id, OLD.valid_from, OLD.valid_to, to_jsonb(OLD)); END IF; "
+                        + "IF TG_OP = 'DELETE' THEN RETURN OLD; END IF; RETURN NEW; END $$",
+                "CREATE TRIGGER keep BEFORE UPDATE OR DELETE ON " + t + " FOR EACH ROW EXECUTE FUNCTION " + t + "_keep()",
+                "INSERT INTO " + t + "_superseded VALUES ('K1', '2023-01-01Z', '2023-02-01Z', '{}'), ('K1', '2023-02-01Z', NULL, '{}'), "
+                        + "('K1', '2025-03-01Z', '2025-04-01Z', '{}')");
+        Instant d = Instant.parse("2025-10-01T00:00:00Z");
+        f.writer.apply(kept, List.of(up(1, Instant.parse("2024-06-01T00:00:00Z"), "K1", "A", 1),
+                up(2, Instant.parse("2024-12-01T00:00:00Z"), "K1", "B", 1), up(3, d.plus(1, ChronoUnit.HOURS), "K1", "C", 1),
+                up(4, d.plus(2, ChronoUnit.HOURS), "K1", "D", 1), up(5, d.plus(3, ChronoUnit.HOURS), "K1", "E", 1)));
+        f.execute("DELETE FROM " + t + "_superseded WHERE image <> '{}'"); // the writer's own closes
+
+        Retired retired = retainer.retain(kept, NOW);
+
+        // one batch: every event has a memory row; A goes with retention, B, C and D with the grain (E is its anchor)
+        assertThat(retired).isEqualTo(new Retired(1, 2, 4, 1));
+        assertThat(f.strings("SELECT concat_ws(' ', id, valid_from, valid_to) FROM " + t + "_superseded ORDER BY valid_from", null))
+                .isEqualTo(List.of("K1 2023-02-01 00:00:00+00", "K1 2025-03-01 00:00:00+00 2025-04-01 00:00:00+00"));
     }
 
     // ---- the reference of the grain, and helpers

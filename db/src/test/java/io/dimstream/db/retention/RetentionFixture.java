@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -163,6 +164,14 @@ final class RetentionFixture {
             b.append(" - '").append(w).append("'");
         }
         return b.toString();
+    }
+
+    void execute(String... statements) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            for (String q : statements) {
+                s.execute(q);
+            }
+        }
     }
 
     List<String> strings(String sql, Instant param) throws SQLException {
