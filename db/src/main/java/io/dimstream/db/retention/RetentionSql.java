@@ -59,7 +59,7 @@ final class RetentionSql {
      * param: the retention horizon.
      */
     String nextRetiredKeys(int limit) {
-        return nextKeys("v." + vt + " < ?", limit);
+        return nextKeys("", "v." + vt + " < ?", limit);
     }
 
     /**
@@ -67,13 +67,14 @@ final class RetentionSql {
      * params: the grain (interval), the grain horizon.
      */
     String nextGrainedKeys(int limit) {
-        return "WITH p AS (SELECT ?::interval AS g) " + nextKeys("v." + vt + " < ? AND " + dropped("v"), limit);
+        return nextKeys(", (SELECT ?::interval AS g) p", "v." + vt + " < ? AND " + dropped("v"), limit);
     }
 
-    private String nextKeys(String condition, int limit) {
+    /** {@code condition} over the table's rows {@code v} (and what {@code alsoFrom} adds to its FROM). */
+    private String nextKeys(String alsoFrom, String condition, int limit) {
         String after = key.size() == 1 ? "v." + Sql.ident(key.get(0)) : "(" + Sql.list("v", key) + ")";
         return "INSERT INTO " + KEYS + " (" + keyList + ") SELECT " + Sql.list("v", key) + " FROM " + t + " v"
-                + (condition.contains("p.g") ? ", p" : "") + " WHERE " + condition + " AND (NOT EXISTS (SELECT 1 FROM " + LAST + ") OR "
+                + alsoFrom + " WHERE " + condition + " AND (NOT EXISTS (SELECT 1 FROM " + LAST + ") OR "
                 + after + " > (SELECT " + Sql.list("l", key) + " FROM " + LAST + " l)) GROUP BY " + Sql.list("v", key) + " ORDER BY "
                 + Sql.list("v", key) + " LIMIT " + limit;
     }

@@ -3,13 +3,16 @@ package io.dimstream.db.retention;
 import static io.dimstream.db.retention.RetentionFixture.up;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.HistoryRetention;
 import io.dimstream.db.entity.IsoSpan;
 import io.dimstream.db.event.Event;
+import io.dimstream.db.event.Source;
 import io.dimstream.db.retention.HistoryRetainer.Retired;
 import io.dimstream.db.retention.RetentionFixture.Remembered;
 import io.dimstream.db.retention.RetentionFixture.Version;
+import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.MemoryPruner;
 import java.sql.SQLException;
@@ -17,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,9 +65,7 @@ class HistoryRetainerTest {
 
         List<Version> expected = before.stream().filter(v -> v.to() == null || !v.to().isBefore(h)).toList();
         assertThat(f.rows(kept, "event_seq")).isEqualTo(expected.stream().map(Version::json).toList());
-        for (Instant x : instants) {
-            assertThat(f.asOf(kept, x, "event_seq")).as("as of %s", x).isEqualTo(asOfBefore.get(x));
-        }
+        assertThat(f.asOfEach(kept, instants, "event_seq")).isEqualTo(asOfBefore);
         // each key that lost versions: its events from the anchor (its latest at or before H) on are
         // what they were, the anchor holds the prune point H; the other keys' events are untouched
         Set<String> touched = before.stream().filter(v -> !expected.contains(v)).map(Version::id).collect(Collectors.toCollection(TreeSet::new));
@@ -92,9 +94,7 @@ class HistoryRetainerTest {
         f.applyAll(rnd, late, kept, twin);
         TreeSet<Instant> after = instantsFrom(kept, h, rnd);
         after.addAll(f.boundaries(twin, h));
-        for (Instant x : after) {
-            assertThat(f.asOf(kept, x, TWIN_DIFFERS)).as("as of %s", x).isEqualTo(f.asOf(twin, x, TWIN_DIFFERS));
-        }
+        assertThat(f.asOfEach(kept, after, TWIN_DIFFERS)).isEqualTo(f.asOfEach(twin, after, TWIN_DIFFERS));
     }
 
     @Test
@@ -118,12 +118,8 @@ class HistoryRetainerTest {
 
         List<String> expected = grainModel(before, g, Duration.ofDays(1));
         assertThat(f.versions(grained, "event_seq", "valid_to").stream().map(v -> v.json() + " to " + v.to()).toList()).isEqualTo(expected);
-        for (Instant m : midnights) {
-            assertThat(f.asOf(grained, m, "event_seq", "valid_to")).as("as of %s", m).isEqualTo(atMidnight.get(m));
-        }
-        for (Instant x : instants) {
-            assertThat(f.asOf(grained, x, "event_seq")).as("as of %s", x).isEqualTo(asOfBefore.get(x));
-        }
+        assertThat(f.asOfEach(grained, midnights, "event_seq", "valid_to")).isEqualTo(atMidnight);
+        assertThat(f.asOfEach(grained, instants, "event_seq")).isEqualTo(asOfBefore);
         Set<String> touched = new TreeSet<>();
         List<String> keptJson = expected.stream().map(s -> s.substring(0, s.lastIndexOf(" to "))).toList();
         before.stream().filter(v -> !keptJson.contains(v.json())).forEach(v -> touched.add(v.id()));
@@ -142,9 +138,7 @@ class HistoryRetainerTest {
         f.applyAll(rnd, late, grained, twin);
         TreeSet<Instant> after = instantsFrom(grained, g, rnd);
         after.addAll(f.boundaries(twin, g));
-        for (Instant x : after) {
-            assertThat(f.asOf(grained, x, TWIN_DIFFERS)).as("as of %s", x).isEqualTo(f.asOf(twin, x, TWIN_DIFFERS));
-        }
+        assertThat(f.asOfEach(grained, after, TWIN_DIFFERS)).isEqualTo(f.asOfEach(twin, after, TWIN_DIFFERS));
     }
 
     @Test
@@ -166,9 +160,7 @@ class HistoryRetainerTest {
         List<Version> retainedPart = before.stream().filter(v -> v.to() == null || !v.to().isBefore(h)).toList();
         List<String> expected = grainModel(retainedPart, g, Duration.ofDays(1));
         assertThat(f.versions(both, "event_seq", "valid_to").stream().map(v -> v.json() + " to " + v.to()).toList()).isEqualTo(expected);
-        for (Instant m : midnights) {
-            assertThat(f.asOf(both, m, "event_seq", "valid_to")).as("as of %s", m).isEqualTo(atMidnight.get(m));
-        }
+        assertThat(f.asOfEach(both, midnights, "event_seq", "valid_to")).isEqualTo(atMidnight);
         assertThat(retired.versions()).isEqualTo(before.size() - retainedPart.size());
         assertThat(retired.grained()).isEqualTo(retainedPart.size() - expected.size());
         assertThat(f.prunePoints(both)).isEqualTo(List.of("K0 2025-11-22T00:00:00Z", "K1 2025-11-22T00:00:00Z", "K2 2025-11-22T00:00:00Z",
@@ -212,6 +204,37 @@ class HistoryRetainerTest {
                         "Kyiv 2025-11-11 09:00:00+00 2025-12-10 00:00:00+00",
                         "Pula 2025-12-10 00:00:00+00 2025-12-20 12:00:00+00",
                         "Riga 2025-12-20 12:00:00+00 open"));
+    }
+
+    @Test
+    void aCompositeKeyIsWalkedInKeyOrderAcrossBatches() throws SQLException {
+        String table = "ret_composite";
+        Map<String, ColumnType> cols = new LinkedHashMap<>();
+        cols.put("region", ColumnType.TEXT);
+        cols.put("n", ColumnType.INTEGER);
+        cols.put("city", ColumnType.TEXT);
+        EntitySpec e = EntitySpec.builder().name(table).table(table).key(List.of("region", "n")).tracked(List.of("city")).columns(cols)
+                .latenessHorizon(Optional.empty()).retention(retention("P1Y")).build();
+        EntityTables.ensure(ds, e);
+        List<Event> feed = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        long seq = 1;
+        for (String region : List.of("a", "b", "c")) {
+            for (int n : List.of(1, 2, 10)) {
+                Map<String, Object> old = new LinkedHashMap<>(Map.of("region", region, "n", n, "city", "Old"));
+                Map<String, Object> now = new LinkedHashMap<>(Map.of("region", region, "n", n, "city", "New"));
+                feed.add(Event.upsert(Instant.parse("2023-01-01T00:00:00Z"), old, seq, Source.kafka("t", 0, seq++)));
+                feed.add(Event.upsert(Instant.parse("2024-01-01T00:00:00Z"), now, seq, Source.kafka("t", 0, seq++)));
+                expected.add(region + " " + n + " New 2024-01-01 00:00:00+00 2025-01-01 00:00:00+00");
+            }
+        }
+        f.writer.apply(e, feed);
+
+        Retired retired = new HistoryRetainer(ds, 2).retain(e, NOW);
+
+        assertThat(retired.versions()).isEqualTo(9);
+        assertThat(f.strings("SELECT concat_ws(' ', v.region, v.n, v.city, v.valid_from, x.pruned_to) FROM " + table + " v JOIN " + table
+                + "_events x ON x.region = v.region AND x.n = v.n ORDER BY v.region, v.n", null)).isEqualTo(expected);
     }
 
     @Test
@@ -329,12 +352,8 @@ class HistoryRetainerTest {
         return out;
     }
 
-    private Map<Instant, List<String>> asOf(EntitySpec e, Iterable<Instant> instants, String... without) throws SQLException {
-        Map<Instant, List<String>> out = new LinkedHashMap<>();
-        for (Instant x : instants) {
-            out.put(x, f.asOf(e, x, without));
-        }
-        return out;
+    private Map<Instant, List<String>> asOf(EntitySpec e, Collection<Instant> instants, String... without) throws SQLException {
+        return f.asOfEach(e, instants, without);
     }
 
     private static HistoryRetention retention(String r) {

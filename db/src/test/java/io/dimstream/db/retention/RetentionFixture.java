@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -128,6 +129,25 @@ final class RetentionFixture {
     /** The table as of {@code at} ({@code <table>_as_of}), each row its whole JSON less {@code without}. */
     List<String> asOf(EntitySpec e, Instant at, String... without) throws SQLException {
         return strings("SELECT (to_jsonb(x)" + minus(without) + ")::text FROM " + Sql.table(e.asOfFunction()) + "(?) x ORDER BY x.id", at);
+    }
+
+    /** The table as of each of {@code instants}, in one query ({@code <table>_as_of} laterally); an instant with no rows maps to an empty list. */
+    Map<Instant, List<String>> asOfEach(EntitySpec e, Collection<Instant> instants, String... without) throws SQLException {
+        Map<Instant, List<String>> out = new LinkedHashMap<>();
+        for (Instant x : instants) {
+            out.put(x, new ArrayList<>());
+        }
+        String sql = "SELECT i.at, (to_jsonb(x)" + minus(without) + ")::text FROM unnest(?::timestamptz[]) i(at) CROSS JOIN LATERAL "
+                + Sql.table(e.asOfFunction()) + "(i.at) x ORDER BY i.at, x.id";
+        try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(sql)) {
+            p.setArray(1, c.createArrayOf("timestamptz", instants.stream().map(x -> x.atOffset(ZoneOffset.UTC)).toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.get(rs.getObject(1, OffsetDateTime.class).toInstant()).add(rs.getString(2));
+                }
+            }
+        }
+        return out;
     }
 
     /** Every valid_from and valid_to of the table at or after {@code from}. */
