@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
@@ -113,8 +114,10 @@ public final class HistoryRetainer {
         execute(c, sql.createWorkTables());
         OffsetDateTime at = horizon.atOffset(ZoneOffset.UTC);
         Retired done = Retired.NONE;
-        while (true) {
-            Retired batch = Transactions.inTransaction(c, tx -> grain == null ? retireBatch(tx, e, sql, at) : grainBatch(tx, e, sql, at, grain));
+        for (boolean first = true; ; first = false) {
+            boolean firstBatch = first;
+            Retired batch = Transactions.inTransaction(c, tx -> grain == null ? retireBatch(tx, e, sql, at, firstBatch)
+                    : grainBatch(tx, e, sql, at, grain, firstBatch));
             if (batch == null) {
                 return done;
             }
@@ -123,11 +126,12 @@ public final class HistoryRetainer {
     }
 
     /** One batch of retention; null when no key is left. */
-    private Retired retireBatch(Connection c, EntitySpec e, RetentionSql sql, OffsetDateTime h) throws SQLException {
+    private Retired retireBatch(Connection c, EntitySpec e, RetentionSql sql, OffsetDateTime h, boolean first) throws SQLException {
         begin(c, e, sql);
-        if (update(c, sql.nextRetiredKeys(batchKeys), h) == 0) {
+        if (update(c, sql.nextRetiredKeys(batchKeys, first), h) == 0) {
             return null;
         }
+        execute(c, List.of(sql.analyzeKeys()));
         long versions = update(c, sql.deleteRetired(), h);
         long events = anchor(c, e, sql, h);
         execute(c, sql.advanceLast());
@@ -135,11 +139,12 @@ public final class HistoryRetainer {
     }
 
     /** One batch of the grain's thinning; null when no key is left. */
-    private Retired grainBatch(Connection c, EntitySpec e, RetentionSql sql, OffsetDateTime g, Duration grain) throws SQLException {
+    private Retired grainBatch(Connection c, EntitySpec e, RetentionSql sql, OffsetDateTime g, Duration grain, boolean first)
+            throws SQLException {
         begin(c, e, sql);
         String interval = grain.toString();
         long keys;
-        try (PreparedStatement p = c.prepareStatement(sql.nextGrainedKeys(batchKeys))) {
+        try (PreparedStatement p = c.prepareStatement(sql.nextGrainedKeys(batchKeys, first))) {
             p.setString(1, interval);
             p.setObject(2, g);
             keys = p.executeUpdate();
@@ -147,6 +152,7 @@ public final class HistoryRetainer {
         if (keys == 0) {
             return null;
         }
+        execute(c, List.of(sql.analyzeKeys()));
         long grained;
         try (PreparedStatement p = c.prepareStatement(sql.deleteGrained())) {
             p.setString(1, interval);

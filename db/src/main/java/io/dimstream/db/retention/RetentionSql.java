@@ -55,28 +55,45 @@ final class RetentionSql {
     }
 
     /**
-     * The next {@code limit} keys after the last one done with a version ended before the horizon.
-     * param: the retention horizon.
+     * The next {@code limit} keys with a version ended before the horizon: the first ones
+     * ({@code first}), else those after the last one done. param: the retention horizon.
      */
-    String nextRetiredKeys(int limit) {
-        return nextKeys("", "v." + vt + " < ?", limit);
+    String nextRetiredKeys(int limit, boolean first) {
+        return nextKeys("", "v." + vt + " < ?", limit, first);
     }
 
     /**
-     * The next {@code limit} keys after the last one done with a version the grain drops.
+     * The next {@code limit} keys with a version the grain drops, as {@link #nextRetiredKeys}.
      * params: the grain (interval), the grain horizon.
      */
-    String nextGrainedKeys(int limit) {
-        return nextKeys(", (SELECT ?::interval AS g) p", "v." + vt + " < ? AND " + dropped("v"), limit);
+    String nextGrainedKeys(int limit, boolean first) {
+        return nextKeys(", (SELECT ?::interval AS g) p", "v." + vt + " < ? AND " + dropped("v"), limit, first);
     }
 
-    /** {@code condition} over the table's rows {@code v} (and what {@code alsoFrom} adds to its FROM). */
-    private String nextKeys(String alsoFrom, String condition, int limit) {
-        String after = key.size() == 1 ? "v." + Sql.ident(key.get(0)) : "(" + Sql.list("v", key) + ")";
-        return "INSERT INTO " + KEYS + " (" + keyList + ") SELECT " + Sql.list("v", key) + " FROM " + t + " v"
-                + alsoFrom + " WHERE " + condition + " AND (NOT EXISTS (SELECT 1 FROM " + LAST + ") OR "
-                + after + " > (SELECT " + Sql.list("l", key) + " FROM " + LAST + " l)) GROUP BY " + Sql.list("v", key) + " ORDER BY "
-                + Sql.list("v", key) + " LIMIT " + limit;
+    /**
+     * {@code condition} over the table's rows {@code v} (and what {@code alsoFrom} adds to its FROM),
+     * walked along the primary key: the last key done is compared as a row of scalar subqueries
+     * (init plans, so the comparison is the index scan's condition; a walk that tested "no last key
+     * yet OR after it" scanned from the first key at every batch).
+     */
+    private String nextKeys(String alsoFrom, String condition, int limit, boolean first) {
+        String after = "(" + Sql.list("v", key) + ") > (" + Sql.each(key, c -> "(SELECT l." + Sql.ident(c) + " FROM " + LAST + " l)", ", ")
+                + ")";
+        if (key.size() == 1) {
+            after = "v." + Sql.ident(key.get(0)) + " > (SELECT l." + Sql.ident(key.get(0)) + " FROM " + LAST + " l)";
+        }
+        return "INSERT INTO " + KEYS + " (" + keyList + ") SELECT " + Sql.list("v", key) + " FROM " + t + " v" + alsoFrom + " WHERE "
+                + condition + (first ? "" : " AND " + after) + " GROUP BY " + Sql.list("v", key) + " ORDER BY " + Sql.list("v", key)
+                + " LIMIT " + limit;
+    }
+
+    /**
+     * Statistics of the batch's keys, so the statements that join them with the table and the memory
+     * probe the primary keys instead of scanning (a temp table has none of its own), as the writer
+     * analyzes its affected keys.
+     */
+    String analyzeKeys() {
+        return "ANALYZE " + KEYS;
     }
 
     /** Remembers the batch's greatest key as the last one done. */
