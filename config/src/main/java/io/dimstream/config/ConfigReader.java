@@ -11,6 +11,7 @@ import io.dimstream.config.keys.EntityKeyParsers;
 import io.dimstream.config.keys.EntityRules;
 import io.dimstream.config.keys.EntityTableKeys;
 import io.dimstream.config.keys.EntityValues;
+import io.dimstream.config.keys.RetentionKeys;
 import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.model.AvroOptions;
 import io.dimstream.config.model.CdcOptions;
@@ -36,6 +37,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.HistoryRetention;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.entity.ValidToCurrent;
 import io.dimstream.db.secrets.Secrets;
@@ -365,6 +367,7 @@ final class ConfigReader {
         Integer tablePartitions = v.get(ConfigKeys.ENTITY_TABLE_PARTITIONS);
         ValidToCurrent validToCurrent = v.get(EntityTableKeys.VALID_TO_CURRENT);
         CdcOptions cdc = rules.cdc(mode, except, star);
+        HistoryRetention retention = RetentionKeys.read(v);
         if (problems.size() > before) {
             return null;
         }
@@ -373,7 +376,7 @@ final class ConfigReader {
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
                 .rejectUndeclaredColumns(rejectUndeclared).surrogateKeyIndex(surrogateKeyIndex)
                 .tablePartitions(tablePartitions).modifiers(columns.modifiers()).cdc(cdc).validToCurrent(validToCurrent)
-                .transactionTime(v.get(EntityTableKeys.TRANSACTION_TIME)).build();
+                .transactionTime(v.get(EntityTableKeys.TRANSACTION_TIME)).retention(retention).build();
         try {
             e.toEntitySpec(); // built here only for EntitySpec's own checks, so later calls cannot fail
             EntitySpec.checkTableName(e.table());

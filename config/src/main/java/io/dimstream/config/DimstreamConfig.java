@@ -5,6 +5,7 @@ import io.dimstream.config.keys.ConfigKeys;
 import io.dimstream.config.keys.ConnectorKeys;
 import io.dimstream.config.keys.EntityKeyParsers;
 import io.dimstream.config.keys.EntityTableKeys;
+import io.dimstream.config.keys.RetentionKeys;
 import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.model.CdcOptions;
 import io.dimstream.config.model.ConnectorConfig;
@@ -347,6 +348,7 @@ public record DimstreamConfig(
         ConfigKeys.ENTITY_LATENESS_HORIZON.putInto(m, e.latenessHorizon());
         ConfigKeys.ENTITY_COLUMNS.putInto(m, new EntityKeyParsers.Columns(e.columns(), e.modifiers()));
         ConfigKeys.ENTITY_SYSTEM_COLUMNS.putInto(m, e.systemColumns());
+        RetentionKeys.putInto(m, e.retention());
         if (e.format() == EventFormat.SEED_JSON) {
             ConfigKeys.ENTITY_OP_FIELD.putInto(m, e.seedJson().opField());
             ConfigKeys.ENTITY_TIME_FIELD.putInto(m, e.seedJson().timeField());

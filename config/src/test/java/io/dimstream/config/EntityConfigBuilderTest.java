@@ -10,6 +10,8 @@ import static io.dimstream.db.entity.ColumnType.TEXT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.HistoryRetention;
+import io.dimstream.db.entity.IsoSpan;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.entity.ValidToCurrent;
 import java.time.Duration;
@@ -37,7 +39,7 @@ class EntityConfigBuilderTest {
         assertThat(built).isEqualTo(new EntityConfig("c", "t", EventFormat.JSON, "dim_c", List.of("id"), List.of("a"), List.of(),
                 Optional.of(Duration.ofDays(30)), Map.of("id", TEXT, "a", TEXT), SystemColumns.DEFAULTS, SeedJsonOptions.DEFAULTS,
                 AvroOptions.DEFAULTS, FeedMode.CHANGES, EntityConfig.DEFAULT_SNAPSHOT_TIME_FIELD, false, false, false, 0, Map.of(),
-                CdcOptions.defaults(EventFormat.JSON), true, ValidToCurrent.NULL));
+                CdcOptions.defaults(EventFormat.JSON), true, ValidToCurrent.NULL, HistoryRetention.NONE));
     }
 
     @Test
@@ -62,7 +64,7 @@ class EntityConfigBuilderTest {
 
         assertThat(built).isEqualTo(new EntitySpec("c", "dim_c", List.of("id"), List.of("a"), List.of(), Map.of("id", TEXT, "a", TEXT),
                 Optional.of(EntitySpec.DEFAULT_LATENESS_HORIZON), SystemColumns.DEFAULTS, false, Map.of(), Set.of(), 0, true,
-                ValidToCurrent.NULL));
+                ValidToCurrent.NULL, HistoryRetention.NONE));
     }
 
     @Test
@@ -70,7 +72,8 @@ class EntityConfigBuilderTest {
         EntitySpec every = new EntitySpec("c", "s.dim_c", List.of("id"), List.of("a", "n"), List.of("b"),
                 Map.of("id", TEXT, "a", TEXT, "b", TEXT, "n", io.dimstream.db.entity.ColumnType.NUMERIC), Optional.empty(),
                 new SystemColumns("sk", "start_ts", "end_ts", "cur", "del", "h", "st", "sp", "so", "la"), false,
-                Map.of("n", new io.dimstream.db.entity.TypeModifier.Precision(10, 2)), Set.of("b"), 4, false, ValidToCurrent.INFINITY);
+                Map.of("n", new io.dimstream.db.entity.TypeModifier.Precision(10, 2)), Set.of("b"), 4, false, ValidToCurrent.INFINITY,
+                new HistoryRetention(Optional.of(IsoSpan.parse("P2Y")), Optional.of(Duration.ofDays(1)), Optional.of(IsoSpan.parse("P90D"))));
 
         assertThat(every.toBuilder().build()).isEqualTo(every);
     }

@@ -2,6 +2,7 @@ package io.dimstream.config.model;
 
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.HistoryRetention;
 import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.entity.TypeModifier;
 import io.dimstream.db.entity.ValidToCurrent;
@@ -44,6 +45,8 @@ import java.util.Optional;
  *                        feeds ({@link CdcOptions}); {@link CdcOptions#defaults} when the config names none
  * @param validToCurrent  {@code valid-to-current}: what {@code valid_to} holds on an open version
  *                        ({@link EntitySpec#validToCurrent()}); NULL when the config names none
+ * @param retention       {@code history-retention}, {@code history-grain}, {@code history-grain-after}
+ *                        ({@link EntitySpec#retention()}); {@link HistoryRetention#NONE} when the config names none
  */
 public record EntityConfig(
         String name,
@@ -67,7 +70,8 @@ public record EntityConfig(
         Map<String, TypeModifier> modifiers,
         CdcOptions cdc,
         boolean transactionTime,
-        ValidToCurrent validToCurrent) {
+        ValidToCurrent validToCurrent,
+        HistoryRetention retention) {
 
     /** The field of a snapshot row that holds its slice's instant, unless {@code snapshot-time-field} names another. */
     public static final String DEFAULT_SNAPSHOT_TIME_FIELD = "snapshot_time";
@@ -90,6 +94,9 @@ public record EntityConfig(
         if (validToCurrent == null) {
             validToCurrent = ValidToCurrent.NULL;
         }
+        if (retention == null) {
+            retention = HistoryRetention.NONE;
+        }
     }
 
     /** Whether the topic carries full slices ({@code mode: snapshot}). */
@@ -101,7 +108,8 @@ public record EntityConfig(
     public EntitySpec toEntitySpec() {
         return EntitySpec.builder().name(name).table(table).key(key).tracked(tracked).type1(type1).columns(columns)
                 .latenessHorizon(latenessHorizon).system(systemColumns).surrogateKeyIndex(surrogateKeyIndex)
-                .tablePartitions(tablePartitions).modifiers(modifiers).transactionTime(transactionTime).validToCurrent(validToCurrent).build();
+                .tablePartitions(tablePartitions).modifiers(modifiers).transactionTime(transactionTime).validToCurrent(validToCurrent)
+                .retention(retention).build();
     }
 
     /** A builder with the defaults of an entity that names only what it must (json, changes, P30D, no type-1 columns). */
@@ -115,7 +123,8 @@ public record EntityConfig(
                 .latenessHorizon(latenessHorizon).columns(columns).systemColumns(systemColumns).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
                 .rejectUndeclaredColumns(rejectUndeclaredColumns).surrogateKeyIndex(surrogateKeyIndex)
-                .tablePartitions(tablePartitions).modifiers(modifiers).cdc(cdc).transactionTime(transactionTime).validToCurrent(validToCurrent);
+                .tablePartitions(tablePartitions).modifiers(modifiers).cdc(cdc).transactionTime(transactionTime).validToCurrent(validToCurrent)
+                .retention(retention);
     }
 
     /** Builds an {@link EntityConfig}; each setter is named as the component it sets. */
@@ -139,6 +148,7 @@ public record EntityConfig(
         private boolean surrogateKeyIndex;
         private ValidToCurrent validToCurrent = ValidToCurrent.NULL;
         private int tablePartitions;
+        private HistoryRetention retention;
         private Map<String, TypeModifier> modifiers = Map.of();
         private CdcOptions cdc; // null: the defaults of the format
         private boolean transactionTime = true;
@@ -261,10 +271,16 @@ public record EntityConfig(
             return this;
         }
 
+        /** Null: {@link HistoryRetention#NONE}. */
+        public Builder retention(HistoryRetention v) {
+            retention = v;
+            return this;
+        }
+
         public EntityConfig build() {
             return new EntityConfig(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson,
                     avro, mode, snapshotTimeField, partitionedByKey, rejectUndeclaredColumns, surrogateKeyIndex, tablePartitions, modifiers,
-                    cdc, transactionTime, validToCurrent);
+                    cdc, transactionTime, validToCurrent, retention);
         }
     }
 }

@@ -4,10 +4,10 @@ import io.dimstream.db.sql.Sql;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -43,6 +43,8 @@ import java.util.Set;
  *                          table must contain the partition key
  * @param validToCurrent    what {@code valid_to} holds on an open version (NULL or infinity): every
  *                          statement tests and writes it through {@link #openTest} and {@link #openEnd}
+ * @param retention         how long history is kept ({@code history-retention}, {@code history-grain}):
+ *                          {@link HistoryRetention#NONE} keeps it forever
  */
 public record EntitySpec(
         String name,
@@ -58,7 +60,8 @@ public record EntitySpec(
         Set<String> evolved,
         int tablePartitions,
         boolean transactionTime,
-        ValidToCurrent validToCurrent) {
+        ValidToCurrent validToCurrent,
+        HistoryRetention retention) {
 
     /** The most hash partitions an entity's table may have: each is a table with its own indexes and files. */
     public static final int MAX_TABLE_PARTITIONS = 64;
@@ -118,7 +121,8 @@ public record EntitySpec(
     public Builder toBuilder() {
         return new Builder().name(name).table(table).key(key).tracked(tracked).type1(type1).columns(columns)
                 .latenessHorizon(latenessHorizon).system(system).surrogateKeyIndex(surrogateKeyIndex).modifiers(modifiers)
-                .evolved(evolved).tablePartitions(tablePartitions).transactionTime(transactionTime).validToCurrent(validToCurrent);
+                .evolved(evolved).tablePartitions(tablePartitions).transactionTime(transactionTime).validToCurrent(validToCurrent)
+                .retention(retention);
     }
 
     /** Builds an {@link EntitySpec}; each setter is named as the component it sets. */
@@ -137,6 +141,7 @@ public record EntitySpec(
         private int tablePartitions;
         private boolean transactionTime = true;
         private ValidToCurrent validToCurrent = ValidToCurrent.NULL;
+        private HistoryRetention retention = HistoryRetention.NONE;
 
         private Builder() {
         }
@@ -214,9 +219,14 @@ public record EntitySpec(
             return this;
         }
 
+        public Builder retention(HistoryRetention v) {
+            retention = v;
+            return this;
+        }
+
         public EntitySpec build() {
             return new EntitySpec(name, table, key, tracked, type1, columns, latenessHorizon, system, surrogateKeyIndex, modifiers, evolved,
-                    tablePartitions, transactionTime, validToCurrent);
+                    tablePartitions, transactionTime, validToCurrent, retention);
         }
     }
 
@@ -227,8 +237,9 @@ public record EntitySpec(
         columns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(columns));
         modifiers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(modifiers));
         evolved = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(evolved));
-        validate(name, table, key, tracked, type1, columns, latenessHorizon, system);
-        java.util.Objects.requireNonNull(validToCurrent, "validToCurrent");
+        EntityChecks.validate(name, table, key, tracked, type1, columns, latenessHorizon, system);
+        Objects.requireNonNull(validToCurrent, "validToCurrent");
+        Objects.requireNonNull(retention, "retention");
         if (tablePartitions == 1 || tablePartitions < 0 || tablePartitions > MAX_TABLE_PARTITIONS) {
             throw new IllegalArgumentException("table-partitions: must be 0 (plain tables) or 2 to " + MAX_TABLE_PARTITIONS + ", got "
                     + tablePartitions);
@@ -261,91 +272,6 @@ public record EntitySpec(
                 throw new IllegalArgumentException("columns: '" + m.getKey() + "' is declared " + m.getValue().sqlType() + " but typed "
                         + (base == null ? "nothing" : base.sqlName()));
             }
-        }
-    }
-
-    private static void validate(String name, String table, List<String> key, List<String> tracked,
-                                 List<String> type1, Map<String, ColumnType> columns,
-                                 Optional<Duration> horizon, SystemColumns system) {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("name: must not be empty");
-        }
-        if (table == null || table.isBlank()) {
-            throw new IllegalArgumentException("table: must not be empty");
-        }
-        if (key.isEmpty()) {
-            throw new IllegalArgumentException("key: at least one key column is required");
-        }
-        if (tracked.isEmpty()) {
-            throw new IllegalArgumentException("tracked: at least one tracked column is required");
-        }
-        Set<String> seen = new HashSet<>();
-        for (String field : List.of("key", "tracked", "type1")) {
-            List<String> cols = field.equals("key") ? key : field.equals("tracked") ? tracked : type1;
-            for (String c : cols) {
-                if (!seen.add(c)) {
-                    throw new IllegalArgumentException(field + ": column '" + c + "' is listed twice across key/tracked/type1");
-                }
-                if (!columns.containsKey(c)) {
-                    throw new IllegalArgumentException(field + ": column '" + c + "' has no type in columns");
-                }
-                identifier(field + ": column", c);
-                if (system.all().contains(c) || MEMORY_COLUMNS.contains(c)) {
-                    throw new IllegalArgumentException(field + ": column '" + c + "' clashes with a system column");
-                }
-                if (WORK_COLUMNS.contains(c)) {
-                    throw new IllegalArgumentException(field + ": column '" + c + "' is a name the writer's SQL uses for a column "
-                            + "of its own (reserved: " + String.join(", ", new java.util.TreeSet<>(WORK_COLUMNS)) + ")");
-                }
-                if (field.equals("key") && SUPERSEDED_COLUMNS.contains(c)) {
-                    throw new IllegalArgumentException("key: column '" + c + "' is a column of the transaction-time table "
-                            + "<table>_superseded (reserved for key columns: " + String.join(", ", SUPERSEDED_COLUMNS) + ")");
-                }
-            }
-        }
-        List<String> defaults = SystemColumns.DEFAULTS.all();
-        for (int i = 0; i < defaults.size(); i++) {
-            String c = system.all().get(i);
-            String field = "system-columns." + defaults.get(i);
-            identifier(field + ": column", c);
-            if (!c.equals(defaults.get(i)) && (WORK_COLUMNS.contains(c) || MEMORY_COLUMNS.contains(c))) {
-                throw new IllegalArgumentException(field + ": '" + c + "' is a name the writer's SQL uses for a column of its own "
-                        + "(reserved: " + String.join(", ", new java.util.TreeSet<>(reserved())) + ")");
-            }
-        }
-        String schema = Sql.schemaOf(table);
-        if (schema != null) {
-            identifier("table: schema", schema);
-        }
-        identifier("table:", Sql.nameOf(table));
-        for (String c : columns.keySet()) {
-            if (!seen.contains(c)) {
-                throw new IllegalArgumentException("columns: '" + c + "' is typed but not listed in key, tracked or type1");
-            }
-        }
-        horizon.ifPresent(h -> {
-            if (h.isNegative() || h.isZero()) {
-                throw new IllegalArgumentException("lateness-horizon: must be positive, got " + h);
-            }
-        });
-    }
-
-    /** Names no column may take: the writer's work columns and the event memory's. */
-    private static List<String> reserved() {
-        List<String> all = new ArrayList<>(WORK_COLUMNS);
-        all.addAll(MEMORY_COLUMNS);
-        return all;
-    }
-
-    /** A name PostgreSQL takes as it is: at most {@link #MAX_IDENTIFIER_BYTES} bytes of UTF-8, no NUL. */
-    private static void identifier(String what, String name) {
-        if (name.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException(what + " '" + name.replace("\0", "\\u0000") + "' contains a NUL character");
-        }
-        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > MAX_IDENTIFIER_BYTES) {
-            throw new IllegalArgumentException(what + " '" + name + "' is " + bytes + " bytes long; PostgreSQL cuts names to "
-                    + MAX_IDENTIFIER_BYTES + " bytes, so the database would know it by another name");
         }
     }
 

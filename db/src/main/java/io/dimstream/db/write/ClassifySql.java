@@ -81,7 +81,8 @@ final class ClassifySql {
      *       every consumer: a chain of CTEs each read twice cost a copy of the batch per
      *       link (~170 ms per 100k events each, three of them).
      * </pre>
-     * params: 1 horizon (interval or null), 2 entity name, 3 horizon. Returns one row, read by
+     * params: 1 horizon (interval or null), 2 entity name, 3 horizon, 4 history-retention and 5
+     * history-grain-after (intervals or null, for the reason only). Returns one row, read by
      * label: quarantined, winners, slow_winners, fast_deletes (the fast path's deletes that close a
      * version), and the winners' classes (ClassCounts: late, new_keys, changed, deleted, unchanged).
      *
@@ -213,7 +214,16 @@ final class ClassifySql {
                 + " v ON " + Sql.eq("v", "j", key) + " AND v." + vf + " = j.event_time WHERE j.dup AND j.seq > j.mem_seq AND j.mem_in_version), ";
     }
 
-    /** The events beyond the horizon or the prune point into dimstream.quarantine, with the reason (params 2 and 3). */
+    /** now() minus an interval parameter (null: NULL) on the UTC calendar, as retention counts its horizons. */
+    private static String utcAgo() {
+        return "((now() AT TIME ZONE 'UTC') - ?::interval) AT TIME ZONE 'UTC'";
+    }
+
+    /**
+     * The events beyond the horizon or the prune point into dimstream.quarantine, with the reason
+     * (params 2 to 5: entity, lateness horizon, history-retention, history-grain-after; a prune point
+     * older than one of the last two is retention's, io.dimstream.db.retention.HistoryRetainer).
+     */
     private String quarantineInsert() {
         String keyJson = Sql.jsonObject("q", key, c -> e.type(c) == ColumnType.JSONB);
         String dataJson = Sql.jsonObject("q", e.dataColumns(), c -> e.type(c) == ColumnType.JSONB);
@@ -221,10 +231,14 @@ final class ClassifySql {
                 + "SELECT ?, " + keyJson + ", q.event_time, "
                 + "jsonb_build_object('op', CASE WHEN q.is_deleted THEN 'delete' ELSE 'upsert' END, 'event_time', q.event_time, 'data', "
                 + "CASE WHEN q.is_deleted THEN " + keyJson + " ELSE " + dataJson + " END), q.seq, "
-                + "CASE WHEN q.event_time <= q.pruned_to THEN format('event_time %s is at or before the prune point %s of its key: "
-                + "history before it is no longer remembered', q.event_time, q.pruned_to) "
-                + "ELSE format('event_time %s is older than the newest event of its key (%s) by more than the lateness horizon %s', "
-                + "q.event_time, q.newest, ?::interval) END, "
+                + "CASE WHEN NOT coalesce(q.event_time <= q.pruned_to, false) THEN format('event_time %s is older than the newest event of "
+                + "its key (%s) by more than the lateness horizon %s', q.event_time, q.newest, ?::interval) "
+                + "WHEN q.event_time < " + utcAgo() + " THEN format('event_time %s is beyond the retention horizon (history-retention): "
+                + "at or before the prune point %s of its key, before which versions are deleted', q.event_time, q.pruned_to) "
+                + "WHEN q.event_time < " + utcAgo() + " THEN format('event_time %s is beyond the grain horizon (history-grain-after): "
+                + "at or before the prune point %s of its key, before which versions are kept at history-grain only', q.event_time, q.pruned_to) "
+                + "ELSE format('event_time %s is at or before the prune point %s of its key: "
+                + "history before it is no longer remembered', q.event_time, q.pruned_to) END, "
                 + "q.source_topic, q.source_partition, q.source_offset FROM c q WHERE q.beyond ON CONFLICT DO NOTHING), ";
     }
 }

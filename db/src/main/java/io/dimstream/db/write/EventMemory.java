@@ -43,7 +43,7 @@ public final class EventMemory {
     }
 
     /** The memory's columns but {@code pruned_to}, in its order: key, event_time, seq, is_deleted, record_hash, attributes, lineage, surrogate_key. */
-    static List<String> columns(EntitySpec e) {
+    public static List<String> columns(EntitySpec e) {
         List<String> cols = new ArrayList<>(e.key());
         cols.addAll(List.of("event_time", "seq", "is_deleted", "record_hash"));
         cols.addAll(e.attributes());

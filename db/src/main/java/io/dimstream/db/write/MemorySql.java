@@ -52,21 +52,25 @@ final class MemorySql extends WriterNames {
         // anchor lose their event_seq, so their starts are no longer read as events.
         // (One statement: its CTEs see one snapshot, so the anchor written here is not the one
         // `marked` updates; it is written with its prune point.)
+        // The prune point is the anchor's time, or a later one the key already had: history
+        // retention (io.dimstream.db.retention) moves it to its horizon, past the anchor, and a
+        // lateness pruning after it must not move it back.
         // param: horizon interval
         String ev = EventMemory.eventsSql(e);
         return "WITH ev AS MATERIALIZED (SELECT * FROM " + ev + " ev), "
                 + "cut AS (SELECT " + keyList + ", max(event_time) - ?::interval AS cut FROM ev GROUP BY " + keyList + "), "
-                + "anchor AS (SELECT DISTINCT ON (" + Sql.list("x", key) + ") x.* FROM ev x JOIN cut c ON "
+                + "anchor AS (SELECT DISTINCT ON (" + Sql.list("x", key) + ") x.*, greatest(x.event_time, (SELECT max(y.pruned_to) FROM " + m
+                + " y WHERE " + Sql.eq("y", "x", key) + ")) AS cut FROM ev x JOIN cut c ON "
                 + Sql.eq("x", "c", key) + " WHERE x.event_time < c.cut ORDER BY " + Sql.list("x", key) + ", x.event_time DESC), "
-                + "mat AS (INSERT INTO " + m + " (" + Sql.list(memCols) + ", pruned_to) SELECT " + Sql.list(memCols) + ", event_time FROM anchor "
+                + "mat AS (INSERT INTO " + m + " (" + Sql.list(memCols) + ", pruned_to) SELECT " + Sql.list(memCols) + ", cut FROM anchor "
                 + "WHERE in_version RETURNING 1), "
                 + "gone AS (DELETE FROM " + m + " x USING anchor a WHERE " + Sql.eq("x", "a", key) + " AND x.event_time < a.event_time RETURNING 1), "
                 // counted as forgotten: a version start that stood for an event (no memory row at its time)
                 + "unseq AS (UPDATE " + t + " v SET " + es + " = NULL FROM anchor a WHERE " + Sql.eq("v", "a", key) + " AND v." + vf
                 + " < a.event_time AND v." + es + " IS NOT NULL RETURNING (NOT v." + del + " AND NOT EXISTS (SELECT 1 FROM " + m + " y WHERE "
                 + Sql.eq("y", "v", key) + " AND y.event_time = v." + vf + ")) AS stood), "
-                + "marked AS (UPDATE " + m + " x SET pruned_to = a.event_time FROM anchor a WHERE " + Sql.eq("x", "a", key)
-                + " AND x.event_time = a.event_time AND x.pruned_to IS DISTINCT FROM a.event_time RETURNING 1) "
+                + "marked AS (UPDATE " + m + " x SET pruned_to = a.cut FROM anchor a WHERE " + Sql.eq("x", "a", key)
+                + " AND x.event_time = a.event_time AND x.pruned_to IS DISTINCT FROM a.cut RETURNING 1) "
                 + "SELECT (SELECT count(*) FROM gone) + (SELECT count(*) FILTER (WHERE stood) FROM unseq), "
                 + "(SELECT count(*) FROM marked) + (SELECT count(*) FROM mat)";
     }

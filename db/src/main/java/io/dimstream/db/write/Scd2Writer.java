@@ -332,6 +332,8 @@ public final class Scd2Writer {
             p.setString(1, horizon);
             p.setString(2, entity.name());
             p.setString(3, horizon);
+            p.setString(4, entity.retention().retention().map(Object::toString).orElse(null));
+            p.setString(5, entity.retention().grainAfter().map(Object::toString).orElse(null));
             try (ResultSet rs = timed("classify", p::executeQuery)) {
                 rs.next();
                 return new Classified(rs.getInt("quarantined"), rs.getInt("winners"), rs.getInt("slow_winners"), rs.getInt("fast_deletes"),

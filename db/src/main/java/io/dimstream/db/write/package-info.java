@@ -22,6 +22,12 @@
  *       region is recomputed, a re-assertion overwrites type-1 values or pruning anchors a key,
  *       the version starts involved are written into the memory from their rows; the probes that
  *       read the newest or a same-time event probe both places (both by primary key).</li>
+ *   <li><b>Prune points.</b> The lateness pruning ({@link io.dimstream.db.write.MemoryPruner}) and
+ *       history retention ({@code io.dimstream.db.retention}) cut a key's remembered history at an
+ *       anchor and record a prune point on the key's oldest memory row; classify quarantines an event
+ *       at or before it. Retention records its horizon, later than its anchor, and a prune point never
+ *       moves back: the lateness pruning keeps a later one the key has. The quarantine reason says
+ *       which cut it was (lateness, history-retention, history-grain-after).</li>
  *   <li><b>Arrival order, in every batching.</b> Each event is judged (duplicate, late, beyond the
  *       lateness horizon, its class) against what the events that arrived before it (lower
  *       {@code seq}) left, inside a batch too, so the table, the quarantine and the counts are those

@@ -16,6 +16,7 @@ import io.dimstream.config.model.EntityConfig;
 import io.dimstream.config.model.KafkaConfig;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.retention.HistoryRetainer;
 import io.dimstream.db.schema.EntityShapes;
 import io.dimstream.db.write.MemoryPruner;
 import io.micrometer.core.instrument.Gauge;
@@ -145,7 +146,8 @@ public final class DimstreamService implements AutoCloseable {
             ChangeSink sink = new ChangeSink(sinkSettings, clients, shapes, ds, new SinkMetrics(registry)).start();
             started.add(sink);
             List<EntitySpec> specs = config.entities().stream().map(e -> merged.get(e.name())).toList();
-            MemoryPruning pruning = MemoryPruning.start(new MemoryPruner(ds), shapes, options.pruneInterval());
+            MemoryPruning pruning = MemoryPruning.start(new MemoryPruner(ds), new HistoryRetainer(ds), shapes, options.pruneInterval(),
+                    registry);
             started.add(pruning);
 
             int workersFrom = started.size();
