@@ -40,7 +40,12 @@ public record Finding(Kind kind, Map<String, Object> key, Instant validFrom, Str
          * table edited by hand); reported once per surrogate key, at its first version in key order.
          * A table created with {@code surrogate-key-index: true} prevents it.
          */
-        DUPLICATE_SURROGATE_KEY
+        DUPLICATE_SURROGATE_KEY,
+        /**
+         * Transaction time out of order on a row written with it ({@code known_from} set): an open version
+         * with an {@code end_known_from}, a closed one without, or an end known before the row was.
+         */
+        TRANSACTION_TIME
     }
 
     /** {@code OVERLAP customer_id=C1 valid_from=2025-01-01T00:00:00Z : detail} */

@@ -64,7 +64,7 @@ public final class IntegrityChecker {
         long rows = 0;
         List<Finding> findings = new ArrayList<>();
         Map<Finding.Kind, Long> counts = new EnumMap<>(Finding.Kind.class);
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql(e))) {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql(e, keepsTransactionTime(c, e)))) {
             ps.setInt(1, maxFindingsPerKind);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -108,14 +108,14 @@ public final class IntegrityChecker {
      * t1, t2, n, b1, b2, n2 whose meaning depends on the kind (see {@link #rules}). One parameter: the
      * cap per kind.
      */
-    static String sql(EntitySpec e) {
+    static String sql(EntitySpec e, boolean transactionTime) {
         SystemColumns sc = e.system();
         String k = Sql.list(e.key());
         String vf = Sql.ident(sc.validFrom());
         String vt = Sql.ident(sc.validTo());
         String cur = Sql.ident(sc.isCurrent());
         String sk = Sql.ident(sc.surrogateKey());
-        List<Rule> rules = rules(e);
+        List<Rule> rules = rules(e, transactionTime);
         StringBuilder values = new StringBuilder();
         for (Rule r : rules) {
             values.append(values.length() == 0 ? "    " : ",\n    ").append("(").append(r.kind().ordinal()).append(", ").append(r.condition())
@@ -124,6 +124,7 @@ public final class IntegrityChecker {
         return "WITH bad AS (\n"
                 + "  SELECT * FROM (\n"
                 + "    SELECT " + k + ", " + vf + ", " + vt + ", " + cur + ", " + Sql.ident(sc.isDeleted()) + ", " + sk + ",\n"
+                + (transactionTime ? "           " + Sql.ident(sc.knownFrom()) + ", " + Sql.ident(sc.endKnownFrom()) + ",\n" : "")
                 + "           count(*) OVER s AS ds_sk_n, row_number() OVER (PARTITION BY " + sk + " ORDER BY " + k + ", " + vf + ") AS ds_sk_rn,\n"
                 + "           row_number() OVER o AS ds_rn, count(*) OVER p AS ds_versions,\n"
                 + "           count(*) FILTER (WHERE " + cur + ") OVER p AS ds_currents,\n"
@@ -150,6 +151,23 @@ public final class IntegrityChecker {
                 + "ORDER BY r.ds_kind, " + Sql.list("r", e.key()) + ", r.ds_vf";
     }
 
+    /** Whether the entity keeps transaction time and its table has the columns (a table made by hand may not, until a start adds them). */
+    private static boolean keepsTransactionTime(Connection c, EntitySpec e) throws SQLException {
+        if (!e.transactionTime()) {
+            return false;
+        }
+        try (PreparedStatement p = c.prepareStatement("SELECT count(*) FROM pg_attribute WHERE attrelid = to_regclass(?) AND attname IN (?, ?) "
+                + "AND NOT attisdropped")) {
+            p.setString(1, Sql.table(e.table()));
+            p.setString(2, e.system().knownFrom());
+            p.setString(3, e.system().endKnownFrom());
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) == 2;
+            }
+        }
+    }
+
     /**
      * One rule per kind: the condition on a row of the window pass, and the finding's columns
      * {@code valid_from, t1, t2, n, b1, b2, n2}.
@@ -157,7 +175,7 @@ public final class IntegrityChecker {
     private record Rule(Finding.Kind kind, String condition, String columns) {
     }
 
-    private static List<Rule> rules(EntitySpec e) {
+    private static List<Rule> rules(EntitySpec e, boolean transactionTime) {
         SystemColumns sc = e.system();
         ValidToCurrent open = e.validToCurrent();
         String vf = "w." + Sql.ident(sc.validFrom());
@@ -165,7 +183,7 @@ public final class IntegrityChecker {
         String cur = "w." + Sql.ident(sc.isCurrent());
         String del = "w." + Sql.ident(sc.isDeleted());
         String none = "NULL::timestamptz";
-        return List.of(
+        List<Rule> rules = new ArrayList<>(List.of(
                 // once per key (on its first row), at its first current row; t1 = the last current row's valid_from, n = how many
                 new Rule(Finding.Kind.DUPLICATE_CURRENT, "w.ds_rn = 1 AND w.ds_currents > 1",
                         "w.ds_first_current, w.ds_last_current, " + none + ", w.ds_currents, NULL::boolean, NULL::boolean, NULL::bigint"),
@@ -183,7 +201,16 @@ public final class IntegrityChecker {
                         vf + ", " + vt + ", " + none + ", NULL::bigint, " + del + ", NULL::boolean, NULL::bigint"),
                 // once per surrogate key shared by several versions, at the first; n = how many, n2 = the surrogate key
                 new Rule(Finding.Kind.DUPLICATE_SURROGATE_KEY, "w.ds_sk_rn = 1 AND w.ds_sk_n > 1",
-                        vf + ", " + none + ", " + none + ", w.ds_sk_n, NULL::boolean, NULL::boolean, w." + Sql.ident(sc.surrogateKey())));
+                        vf + ", " + none + ", " + none + ", w.ds_sk_n, NULL::boolean, NULL::boolean, w." + Sql.ident(sc.surrogateKey()))));
+        if (transactionTime) {
+            // a row written with transaction time (known_from set): an end known exactly when closed, not before the row;
+            // t1 = known_from, t2 = end_known_from, b1 = open
+            String kf = "w." + Sql.ident(sc.knownFrom());
+            String ekf = "w." + Sql.ident(sc.endKnownFrom());
+            rules.add(new Rule(Finding.Kind.TRANSACTION_TIME, kf + " IS NOT NULL AND ((" + open.openTest(vt) + ") = (" + ekf + " IS NOT NULL) OR "
+                    + ekf + " < " + kf + ")", vf + ", " + kf + ", " + ekf + ", NULL::bigint, " + open.openTest(vt) + ", NULL::boolean, NULL::bigint"));
+        }
+        return rules;
     }
 
     /** The finding's sentence; {@code t1}, {@code t2} null for an open {@code valid_to} (NULL or infinity, as the entity says). */
@@ -203,6 +230,9 @@ public final class IntegrityChecker {
                     + "); the last version must be open";
             case DUPLICATE_SURROGATE_KEY -> n + " versions have " + sc.surrogateKey() + " = " + n2 + " (this is the first in key order); "
                     + "it must identify one";
+            case TRANSACTION_TIME -> "the version is " + (Boolean.TRUE.equals(b1) ? "open" : "closed") + ", " + sc.knownFrom() + " " + t1 + ", "
+                    + sc.endKnownFrom() + " " + (t2 == null ? "NULL" : t2) + ": an open version has no " + sc.endKnownFrom()
+                    + ", a closed one has one, not before " + sc.knownFrom();
         };
     }
 

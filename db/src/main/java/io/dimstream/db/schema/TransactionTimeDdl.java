@@ -72,12 +72,17 @@ public final class TransactionTimeDdl {
     /**
      * Makes transaction time's objects for the table named {@code e.table()}, in the caller's
      * transaction, idempotently: the columns on a table made before ({@link #addColumns}), the side table, the trigger function,
-     * the triggers and the two-argument function. Without transaction time: the triggers and the function
-     * are dropped (columns and side table stay, readable).
+     * the triggers and the two-argument function. Without transaction time: the triggers, the function and
+     * the default of {@code known_from} are dropped (columns and side table stay, readable).
      */
     public static void ensure(Connection c, EntitySpec e) throws SQLException {
         if (!e.transactionTime()) {
             dropTriggers(c, e, Sql.nameOf(e.table()));
+            // rows written while it is off read "known since ever" if it is switched on again, not a
+            // belief whose end was never recorded
+            if (TableCheck.columnTypes(c, e.table()).containsKey(e.system().knownFrom())) {
+                EntityDdl.exec(c, "ALTER TABLE " + Sql.table(e.table()) + " ALTER COLUMN " + Sql.ident(e.system().knownFrom()) + " DROP DEFAULT");
+            }
             EntityDdl.exec(c, "DROP FUNCTION IF EXISTS " + Sql.table(e.asOfFunction()) + "(timestamptz, timestamptz)");
             return;
         }

@@ -18,6 +18,7 @@ import io.dimstream.db.testing.TestPostgres;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -108,6 +109,34 @@ class IntegrityCheckerTest {
         assertThat(new IntegrityChecker(ds).check(REAL_WITH_GAP)).isEqualTo(new IntegrityReport("ic_real_gap", 2, List.of(
                 new Finding(Kind.GAP, key("customer_id", "K1"), JAN1,
                         "ends at valid_to 2025-02-01T00:00:00Z but the next version starts at 2025-03-01T00:00:00Z"))));
+    }
+
+    @Test
+    void transactionTimeOutOfOrderIsFoundOnRowsWrittenWithItAndRowsKnownSinceEverAreLeftAlone() throws SQLException {
+        EntitySpec tt = customer("ic_tt");
+        EntityTables.ensure(ds, tt);
+        Versions v = new Versions(tt);
+        List<VersionRow> rows = new ArrayList<>();
+        for (String k : List.of("T1", "T2", "T3", "T4")) {
+            rows.add(v.version(List.of(k), values("a"), rows.size() + 41, JAN1, FEB1));
+            rows.add(v.version(List.of(k), values("b"), rows.size() + 41, FEB1, null));
+        }
+        v.insert(ds, rows.toArray(VersionRow[]::new));
+        // by hand, the triggers off: every row known from 2026-01-01, every end from 2026-01-02; then T1's open version gets
+        // an end, T2's closed one loses it, T3's is known before its row, and T4 is known since ever (no finding)
+        exec("BEGIN; SET LOCAL dimstream.forget = 'on'; "
+                + "UPDATE ic_tt SET known_from = '2026-01-01Z', end_known_from = CASE WHEN valid_to IS NULL THEN NULL ELSE '2026-01-02Z'::timestamptz END; "
+                + "UPDATE ic_tt SET end_known_from = '2026-01-03Z' WHERE customer_id = 'T1' AND valid_to IS NULL; "
+                + "UPDATE ic_tt SET end_known_from = NULL WHERE customer_id = 'T2' AND valid_to IS NOT NULL; "
+                + "UPDATE ic_tt SET end_known_from = '2025-12-31Z' WHERE customer_id = 'T3' AND valid_to IS NOT NULL; "
+                + "UPDATE ic_tt SET known_from = NULL, end_known_from = NULL WHERE customer_id = 'T4'; COMMIT");
+
+        assertThat(new IntegrityChecker(ds).check(tt).render()).isEqualTo("""
+                FAILED: ic_tt: 8 rows, 3 findings (TRANSACTION_TIME 3)
+                TRANSACTION_TIME customer_id=T1 valid_from=2025-02-01T00:00:00Z : the version is open, known_from 2026-01-01T00:00:00Z, end_known_from 2026-01-03T00:00:00Z: an open version has no end_known_from, a closed one has one, not before known_from
+                TRANSACTION_TIME customer_id=T2 valid_from=2025-01-01T00:00:00Z : the version is closed, known_from 2026-01-01T00:00:00Z, end_known_from NULL: an open version has no end_known_from, a closed one has one, not before known_from
+                TRANSACTION_TIME customer_id=T3 valid_from=2025-01-01T00:00:00Z : the version is closed, known_from 2026-01-01T00:00:00Z, end_known_from 2025-12-31T00:00:00Z: an open version has no end_known_from, a closed one has one, not before known_from
+                """);
     }
 
     @Test
