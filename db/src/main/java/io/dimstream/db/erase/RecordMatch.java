@@ -23,9 +23,9 @@ import java.util.Map;
  *   <li>bytes that are JSON (native events, Debezium JSON, the changes topic's records, JSON keys):
  *       any object in it, at any depth, holding every key column with the key's values (as the
  *       column's type reads them), or, for a one-column key, the whole document being the key's value;</li>
- *   <li>other UTF-8 text as a record key: the text being the key's value (a one-column key, the way
- *       most producers key their records);</li>
- *   <li>anything else (Avro, a value that is not JSON, a key that is part of longer text): the bytes
+ *   <li>other UTF-8 text as the record key of a one-column key: the text being the key's value (the
+ *       way most producers key their records; {@code C10} is not {@code C1});</li>
+ *   <li>anything else (Avro, a value that is not JSON, a key of several columns as text): the bytes
  *       containing the UTF-8 text of every column of the key. This may also take a record of
  *       another key whose text contains this one ({@code C10} for {@code C1}): an erasure would
  *       rather remove a dead letter too many than leave one of the person's.</li>
@@ -62,8 +62,8 @@ final class RecordMatch {
             if (doc != null && (doc.isContainerNode() || doc.isTextual() || doc.isNumber())) {
                 return matchesJson(doc, true);
             }
-            if (isKey && entity.key().size() == 1 && keys.matches(entity, Map.of(entity.key().get(0), text))) {
-                return true;
+            if (isKey && entity.key().size() == 1) {
+                return keys.matches(entity, Map.of(entity.key().get(0), text));
             }
         }
         return containsEveryColumn(bytes);
@@ -115,7 +115,13 @@ final class RecordMatch {
         return n.isTextual() ? n.asText() : n.isNumber() ? n.numberValue() : n.isBoolean() ? (Object) n.asBoolean() : n.toString();
     }
 
+    /** The bytes as text: valid UTF-8 without control characters (but tab and line breaks); else null (binary, e.g. Avro's length prefixes). */
     private static String utf8(byte[] bytes) {
+        for (byte x : bytes) {
+            if (x >= 0 && x < 0x20 && x != '\t' && x != '\n' && x != '\r') {
+                return null;
+            }
+        }
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
