@@ -13,6 +13,7 @@ import io.dimstream.db.apply.Step;
 import io.dimstream.db.apply.WriterLock;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
+import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.jobs.AuditLog;
 import io.dimstream.db.jobs.DlqRecords;
 import io.dimstream.db.jobs.JobsFixtures;
@@ -257,11 +258,13 @@ class ErasureTest {
         new Erasure(ds).erase(spec, List.of(List.of("TOMB-q7")), true, "ops");
         new Erasure(ds).erase(spec, List.of(List.of("AGAIN-q7")), false, "ops");
         ApplyResult tombReplayed = apply(applier, spec, tomb);
+        ApplyResult tombTyped = applyTyped(applier, spec, tomb);
         ApplyResult againReplayed = apply(applier, spec, again);
 
         assertThat(tombFirst).isEqualTo(ApplyResult.builder().received(6).newKeys(1).changed(2).unchanged(1).late(1).quarantined(1)
                 .rowsInserted(4).build());
-        assertThat(tombReplayed).isEqualTo(ApplyResult.builder().received(6).erased(6).build());
+        assertThat(List.of(tombReplayed, tombTyped)).as("untyped (load, replay) and typed (the sink's change records)")
+                .isEqualTo(List.of(ApplyResult.builder().received(6).erased(6).build(), ApplyResult.builder().received(6).erased(6).build()));
         assertThat(DatabaseSearch.hits(ds, texts("TOMB-q7"))).isEmpty();
         assertThat(againReplayed).isEqualTo(againFirst);
         assertThat(withoutLoadTimes(DatabaseSearch.rows(ds, List.of("AGAIN-q7")))).isEqualTo(withoutLoadTimes(againRows));
@@ -282,6 +285,15 @@ class ErasureTest {
                 shape -> Prepared.of(List.of(new Step.Events(events))), "a test batch"), Position.NONE);
         Applied<Prepared> applied = ((Outcome.Done<Prepared, Void>) out).applied();
         return applied.events();
+    }
+
+    /** The events validated first, as the sink hands the topology's typed change records to the pipeline. */
+    private static ApplyResult applyTyped(BatchApplier applier, EntitySpec spec, List<Event> events) throws SQLException {
+        Outcome<Prepared, Void> out = applier.apply(Batch.of(spec.name(), WriterLock.Mode.STREAMING, shape -> {
+            EventValidator v = new EventValidator(shape);
+            return Prepared.of(List.of(new Step.TypedEvents(events.stream().map(e -> v.validate(e).event()).toList())));
+        }, "a typed test batch"), Position.NONE);
+        return ((Outcome.Done<Prepared, Void>) out).applied().events();
     }
 
     /** Rows with the times they were written and serial ids left out (a re-applied key is written anew). */
