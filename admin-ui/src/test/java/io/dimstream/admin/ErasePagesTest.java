@@ -37,6 +37,8 @@ class ErasePagesTest {
     private static final String PASSWORD = "erase password 42";
     private static final String TOKEN = "erase-token-0123456789abcdef";
     private final DataSource ds = TestPostgres.dataSource();
+    /** The entity {@link #server} made. */
+    private EntitySpec spec;
 
     private static Event ev(long seq, int day, String id, long amount) {
         Map<String, Object> d = new LinkedHashMap<>();
@@ -64,7 +66,7 @@ class ErasePagesTest {
                   api-tokens:
                     - {name: ops-bot, role: admin, token: "${ADMIN_TOKEN}"}
                 """.formatted(hash, entity), "erase test config", Map.of("ADMIN_TOKEN", TOKEN));
-        EntitySpec spec = config.entity(entity).toEntitySpec();
+        spec = config.entity(entity).toEntitySpec();
         EntityTables.ensure(ds, spec);
         new Scd2Writer(ds).apply(spec, events());
         return new AdminServer(config, ds, new AdminSettings(OptionalInt.of(0), null, Clock.systemUTC()));
@@ -83,10 +85,6 @@ class ErasePagesTest {
     @Test
     void anAdminErasesTheShownKeyAfterConfirmingAndAViewerSeesNoForm() throws Exception {
         AdminServer server = server("erase_form");
-        EntitySpec spec = DimstreamConfig.parse("""
-                postgres: {url: embedded}
-                entities: [{name: erase_form, topic: t, table: ui_erase_form, key: [id], tracked: [amount], columns: {id: text, amount: bigint}}]
-                """, "spec", Map.of()).entity("erase_form").toEntitySpec();
         JavalinTest.test(server.app(), (app, client) -> {
             Browser viewer = new Browser(client.getOrigin());
             viewer.login("vic", PASSWORD);
