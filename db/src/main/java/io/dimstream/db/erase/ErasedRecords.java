@@ -46,12 +46,12 @@ final class ErasedRecords {
 
     /**
      * The key columns read from a jsonb object {@code json} ({@code column name: value}), each cast to
-     * its column's type only where {@code guard} holds (so another entity's keys, of other types, are
+     * its column's base type (never its modifier, which would cut or round) only where {@code guard} holds (so another entity's keys, of other types, are
      * never cast).
      */
     static List<String> jsonKey(EntitySpec entity, String guard, String json) {
         return entity.key().stream().map(col -> "(CASE WHEN " + guard + " THEN " + json + " ->> " + Sql.literal(col) + " END)::"
-                + entity.sqlType(col)).toList();
+                + entity.type(col).sqlName()).toList();
     }
 
     /** Reads the entity's records of {@code table} (id, key, value), deletes those {@code match} takes. */

@@ -51,7 +51,8 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
      * for a one-column key, values separated by commas ({@code C1,C2}) or a JSON array of values;
      * for any key, JSON objects naming every key column, separated by commas or in a JSON array
      * ({@code {"region": "eu", "id": 7}, {"region": "us", "id": 1}}). Each value is read as its
-     * column's type would read it from an event.
+     * column's type would read it from an event, and stored (its {@code varchar(n)} or
+     * {@code numeric(p,s)} modifier applied, or refused).
      *
      * @throws IllegalArgumentException naming {@code field} and what is wrong
      */
@@ -167,7 +168,9 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
         }
         ColumnType type = entity.type(column);
         try {
-            return type.canonical(type.coerce(v));
+            Object typed = type.coerce(v);
+            Object stored = entity.modifier(column).map(m -> m.apply(typed)).orElse(typed);
+            return type.canonical(stored);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(field + ": key column " + column + ": " + e.getMessage());
         }
@@ -183,7 +186,9 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
                 return false;
             }
             try {
-                key.add(entity.type(c).canonical(entity.type(c).coerce(v)));
+                ColumnType type = entity.type(c);
+                Object typed = type.coerce(v);
+                key.add(type.canonical(entity.modifier(c).map(m -> m.apply(typed)).orElse(typed)));
             } catch (RuntimeException e) {
                 return false; // not a key of this table at all: not one of these
             }
@@ -235,7 +240,9 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
         List<String> cols = entity.key();
         StringBuilder b = new StringBuilder("(").append(String.join(", ", exprs)).append(") IN (SELECT ");
         for (int i = 0; i < cols.size(); i++) {
-            b.append(i == 0 ? "" : ", ").append("u.k").append(i).append("::").append(entity.sqlType(cols.get(i)));
+            // the base type, never its modifier: a cast to varchar(5) or numeric(6,2) would cut or round a
+            // listed key into another key of the table
+            b.append(i == 0 ? "" : ", ").append("u.k").append(i).append("::").append(entity.type(cols.get(i)).sqlName());
         }
         b.append(" FROM unnest(");
         for (int i = 0; i < cols.size(); i++) {

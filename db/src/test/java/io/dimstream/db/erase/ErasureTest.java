@@ -2,6 +2,7 @@ package io.dimstream.db.erase;
 
 import static io.dimstream.db.jobs.JobsFixtures.up;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dimstream.db.apply.Applied;
 import io.dimstream.db.apply.Batch;
@@ -11,9 +12,12 @@ import io.dimstream.db.apply.Position;
 import io.dimstream.db.apply.Prepared;
 import io.dimstream.db.apply.Step;
 import io.dimstream.db.apply.WriterLock;
+import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.TypeModifier;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
+import io.dimstream.db.event.Source;
 import io.dimstream.db.jobs.AuditLog;
 import io.dimstream.db.jobs.DlqRecords;
 import io.dimstream.db.jobs.JobsFixtures;
@@ -26,6 +30,7 @@ import io.dimstream.db.jobs.ShadowTables;
 import io.dimstream.db.read.Finding;
 import io.dimstream.db.read.IntegrityReport;
 import io.dimstream.db.schema.EntityShapes;
+import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.sink.PartitionRef;
 import io.dimstream.db.sink.SinkReject;
 import io.dimstream.db.sink.SinkRejects;
@@ -300,5 +305,28 @@ class ErasureTest {
     private static List<String> withoutLoadTimes(List<String> rows) {
         return rows.stream().map(r -> r.replaceFirst("^(dimstream\\.quarantine \\{\"id\": )\\d+", "$1-").replaceAll("\"(loaded_at|quarantined_at|resolved_at|at|received_at|registered_at)\": \"[^\"]*\"",
                 "\"$1\": \"-\"")).toList();
+    }
+
+    @Test
+    void aKeyLongerThanItsVarcharColumnErasesNoOtherKeyAndIsRefusedWhenRead() throws Exception {
+        Map<String, ColumnType> cols = new LinkedHashMap<>();
+        cols.put("code", ColumnType.TEXT);
+        cols.put("name", ColumnType.TEXT);
+        EntitySpec spec = EntitySpec.builder().name("erase_varchar").table("erase_varchar").key(List.of("code")).tracked(List.of("name"))
+                .type1(List.of()).columns(cols).modifiers(Map.of("code", new TypeModifier.Length(5))).latenessHorizon(Optional.empty())
+                .build();
+        EntityTables.ensure(ds, spec);
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("code", "ABCDE");
+        data.put("name", "Ada");
+        writer.apply(spec, List.of(Event.upsert(Instant.parse("2025-01-01T00:00:00Z"), data, 1, Source.kafka("t", 0, 1L))));
+        List<String> before = DatabaseSearch.rows(ds, List.of("ABCDE"));
+
+        Erasure.Report r = new Erasure(ds).erase(spec, List.of(List.of("ABCDEFG")), false, "ops");
+
+        assertThat(r.total()).as("a cast to varchar(5) would have cut ABCDEFG to ABCDE").isZero();
+        assertThat(DatabaseSearch.rows(ds, List.of("ABCDE"))).isEqualTo(before);
+        assertThatThrownBy(() -> ReplayKeys.parseKey("--key", "ABCDEFG", spec))
+                .hasMessage("--key: key column code: text of 7 characters is too long for character varying(5) (at most 5)");
     }
 }
