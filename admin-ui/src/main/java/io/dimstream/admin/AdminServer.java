@@ -19,6 +19,7 @@ import io.dimstream.admin.diff.DiffPage;
 import io.dimstream.admin.history.HistoryPage;
 import io.dimstream.admin.integrity.IntegrityPage;
 import io.dimstream.admin.login.LoginPages;
+import io.dimstream.admin.erase.ErasePage;
 import io.dimstream.admin.quarantine.QuarantinePage;
 import io.dimstream.admin.web.EntityCatalog;
 import io.dimstream.admin.web.Errors;
@@ -28,6 +29,7 @@ import io.dimstream.admin.web.PageRenderer;
 import io.dimstream.admin.web.Views;
 import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.DimstreamConfig;
+import io.dimstream.db.erase.Erasure;
 import io.dimstream.db.read.HistoryQueries;
 import io.dimstream.db.read.KeyIncidents;
 import io.dimstream.db.read.KnownHistory;
@@ -133,7 +135,8 @@ public final class AdminServer {
                 catalog, pages);
         FeaturePages f = new FeaturePages(login, dashboard, history, asOf, diff, integrityPage, quarantine,
                 new ReplayPage(new ReplayJobs(ds), shadows, catalog, pages), new DlqPage(new DlqRecords(ds), ds, catalog, pages),
-                new AuditPage(new AuditLog(ds), pages), new ColumnsPage(ds, catalog, pages), new RetiredTablesPage(ds, catalog, pages));
+                new AuditPage(new AuditLog(ds), pages), new ColumnsPage(ds, catalog, pages), new RetiredTablesPage(ds, catalog, pages),
+                new ErasePage(new Erasure(ds), catalog, pages));
         this.endpoints = endpoints(f);
         Errors errors = new Errors(pages, admin.statementTimeout(), security::headers);
 
@@ -168,7 +171,7 @@ public final class AdminServer {
     /** The handlers by feature. */
     private record FeaturePages(LoginPages login, DashboardPage dashboard, HistoryPage history, AsOfPage asOf, DiffPage diff,
                             IntegrityPage integrity, QuarantinePage quarantine, ReplayPage replay, DlqPage dlq, AuditPage audit,
-                            ColumnsPage columns, RetiredTablesPage retired) {
+                            ColumnsPage columns, RetiredTablesPage retired, ErasePage erase) {
     }
 
     /**
@@ -200,6 +203,8 @@ public final class AdminServer {
 
         add(t, GET, "/history/{entity}", Access.VIEWER, history::page);
         add(t, GET, "/api/history/{entity}", Access.VIEWER, history::api);
+        add(t, POST, "/history/{entity}/erase", Access.ADMIN, f.erase()::erasePage);
+        add(t, POST, "/api/erase/{entity}", Access.ADMIN, f.erase()::eraseApi);
 
         add(t, GET, "/asof/{entity}", Access.VIEWER, asOf::page);
         add(t, GET, "/asof/{entity}/csv", Access.VIEWER, asOf::csv);

@@ -9,7 +9,7 @@
  *       public, viewer, admin, session; the security tests walk it, so a new route is tested
  *       without anyone adding it to a list); packages by feature
  *       ({@code login}, {@code dashboard}, {@code history}, {@code asof}, {@code diff}, {@code integrity},
- *       {@code quarantine}, {@code replay}, {@code dlq}, {@code audit}, {@code columns}), each a thin handler over
+ *       {@code quarantine}, {@code replay}, {@code dlq}, {@code audit}, {@code columns}, {@code erase}), each a thin handler over
  *       db's services ({@code io.dimstream.db.read}, {@code io.dimstream.db.status},
  *       {@code io.dimstream.db.jobs}), which know nothing of HTTP. Every page {@code /x} has a JSON
  *       twin under {@code /api} built from the same model record ({@code /replay} has
@@ -28,7 +28,9 @@
  *   <li><b>Actions</b> are POSTs (admin role; a session also needs its CSRF token): start and
  *       cancel replays ({@code ReplayJobs}), apply or discard a quarantined event
  *       ({@code QuarantineActions}; a refused apply is an outcome shown with its reason, 409), ask
- *       for DLQ re-drives ({@code DlqRecords}), run the integrity check. Each passes the logged-in
+ *       for DLQ re-drives ({@code DlqRecords}), run the integrity check, erase a key under its history
+ *       ({@code erase.ErasePage} over {@code Erasure}: a ticked confirmation, the outcome never names the
+ *       key). Each passes the logged-in
  *       user (or the token's name) to db, which writes the {@code dimstream.admin_audit} entry in
  *       the action's own transaction; {@code /audit} lists them. The admin never talks to Kafka:
  *       the running service's workers execute replays and re-drives from those rows. An action

@@ -118,9 +118,11 @@ class ColumnsPagesTest {
                     + row("config", "source_offset", "bigint", "system column", "config")
                     + row("config", "written_at", "timestamp with time zone", "system column", "config")
                     + row("config", "event_seq", "bigint", "system column", "config")
+                    + row("config", "known_from", "timestamp with time zone", "system column", "config")
+                    + row("config", "end_known_from", "timestamp with time zone", "system column", "config")
                     + "\n\n</tbody>");
             assertThat(html).doesNotContain(HOSTILE)
-                    .contains("<p class=\"meta\" id=\"columns-summary\">Table ui_col_people: 16 columns, 2 added while running.")
+                    .contains("<p class=\"meta\" id=\"columns-summary\">Table ui_col_people: 18 columns, 2 added while running.")
                     .contains("<a href=\"/columns/people\" class=\"on\">columns</a>")
                     .contains("<a href=\"/columns/customer\" class=\"\">columns</a>");
         });
@@ -158,7 +160,9 @@ class ColumnsPagesTest {
                     + config("source_partition", "integer", "system column") + ","
                     + config("source_offset", "bigint", "system column") + ","
                     + config("written_at", "timestamp with time zone", "system column") + ","
-                    + config("event_seq", "bigint", "system column")
+                    + config("event_seq", "bigint", "system column") + ","
+                    + config("known_from", "timestamp with time zone", "system column") + ","
+                    + config("end_known_from", "timestamp with time zone", "system column")
                     + "],'added_while_running':2}").replace('\'', '"'));
             assertThat(actual).isEqualTo(expected);
         });

@@ -32,6 +32,10 @@ import org.junit.jupiter.api.Test;
  */
 class ValidToCurrentPagesTest {
 
+    /** A version's transaction time in the JSON twin, its instant masked: known since it was written, never corrected. */
+    private static final String KNOWN = "\"known\":{\"known_from\":\"-\",\"known_to\":null,\"corrected_by\":null,\"corrects\":[]}";
+
+
     static final Instant NOW = Instant.parse("2025-04-01T00:00:00Z");
 
     static final String SPAN = """
@@ -118,15 +122,18 @@ class ValidToCurrentPagesTest {
                             + "<td class=\"changed\">pro</td><td class=\"num\">SK</td><td class=\"meta\">crm.span p0 @3 · loaded L</td></tr></tbody>");
             JsonNode api = JSON.readTree(b.get("/api/history/span?k=K1", "Authorization", "Bearer " + AdminFixture.VIEWER_TOKEN).body());
             api.at("/history/versions").forEach(v -> ((ObjectNode) v.get("lineage")).remove("loaded_at"));
+            // transaction time: when each version was written (KnownAtPagesTest compares it); never corrected here
+            api.at("/history/versions").forEach(v -> ((ObjectNode) v.get("known")).put("known_from", "-"));
             // the JSON twin says open as for NULL: valid_to null
             assertThat(api.at("/history/versions").toString()).isEqualTo("[{\"number\":1,\"valid_from\":\"2025-01-01T00:00:00Z\","
                     + "\"valid_to\":\"2025-02-01T00:00:00Z\",\"is_current\":false,\"is_deleted\":false,\"late\":false,"
                     + "\"surrogate_key\":5557321430960589939,\"record_hash\":\"580d0b182d5c3a39bc84c4446f6c8c5cba59df25c0c1a539a7a567fe78644502\","
                     + "\"values\":{\"id\":\"K1\",\"plan\":\"free\"},\"changed\":[],\"lineage\":{\"topic\":\"crm.span\",\"partition\":0,"
-                    + "\"offset\":1}},{\"number\":2,\"valid_from\":\"2025-02-01T00:00:00Z\",\"valid_to\":null,\"is_current\":true,"
+                    + "\"offset\":1}," + KNOWN + "},{\"number\":2,\"valid_from\":\"2025-02-01T00:00:00Z\",\"valid_to\":null,\"is_current\":true,"
                     + "\"is_deleted\":false,\"late\":false,\"surrogate_key\":5465842046643895758,"
                     + "\"record_hash\":\"78c600cc92250fbc827a14d8fab2966214f069aa3c6882d007c1e23586fec574\",\"values\":{\"id\":\"K1\","
-                    + "\"plan\":\"pro\"},\"changed\":[\"plan\"],\"lineage\":{\"topic\":\"crm.span\",\"partition\":0,\"offset\":3}}]");
+                    + "\"plan\":\"pro\"},\"changed\":[\"plan\"],\"lineage\":{\"topic\":\"crm.span\",\"partition\":0,\"offset\":3},"
+                    + KNOWN + "}]");
         });
     }
 

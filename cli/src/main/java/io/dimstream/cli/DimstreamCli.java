@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "dimstream", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Keeps SCD Type 2 history tables in PostgreSQL from Kafka topics.",
         subcommands = {RunCommand.class, LoadCommand.class, CheckCommand.class, ReplayCommand.class, DemoCommand.class,
-                AdminCommand.class, ConfigCommand.class, PublishSnapshotCommand.class, DbtSourcesCommand.class,
+                AdminCommand.class, ConfigCommand.class, EraseCommand.class, PublishSnapshotCommand.class, DbtSourcesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class DimstreamCli {
 

@@ -28,6 +28,10 @@ final class LoadReportPrinter {
         count(out, "late", r.late());
         count(out, "duplicates", r.duplicates());
         count(out, "quarantined", r.quarantined());
+        if (r.erased() > 0) {
+            // events of keys erased with a tombstone (dimstream erase): only shown when there are some
+            count(out, "erased", r.erased());
+        }
         count(out, "rejected", rejections.size());
         for (Rejection x : rejections) {
             out.println(unit + " " + x.source().offset() + ": " + x.reason());

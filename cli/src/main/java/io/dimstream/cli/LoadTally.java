@@ -25,7 +25,7 @@ final class LoadTally {
     LoadReport add(LoadReport report) {
         ApplyResult r = report.result();
         refused += report.rejections().size();
-        taken += r.applied() + r.duplicates() + r.quarantined();
+        taken += r.applied() + r.duplicates() + r.quarantined() + r.erased();
         return report;
     }
 

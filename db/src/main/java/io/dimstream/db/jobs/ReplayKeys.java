@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,8 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
      * for a one-column key, values separated by commas ({@code C1,C2}) or a JSON array of values;
      * for any key, JSON objects naming every key column, separated by commas or in a JSON array
      * ({@code {"region": "eu", "id": 7}, {"region": "us", "id": 1}}). Each value is read as its
-     * column's type would read it from an event.
+     * column's type would read it from an event, and stored (its {@code varchar(n)} or
+     * {@code numeric(p,s)} modifier applied, or refused).
      *
      * @throws IllegalArgumentException naming {@code field} and what is wrong
      */
@@ -106,6 +108,34 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
     }
 
     /**
+     * Reads ONE key ({@code dimstream erase --key}, a line of its {@code --keys-file}, the admin's erase
+     * form): a JSON object naming every key column, or, for a one-column key, its value as plain text
+     * (one key, commas and all). Each value is read as its column's type would read it from an event.
+     *
+     * @return the key's canonical texts in key order
+     * @throws IllegalArgumentException naming {@code field} and what is wrong
+     */
+    public static List<String> parseKey(String field, String text, EntitySpec entity) {
+        String t = text == null ? "" : text.trim();
+        List<String> cols = entity.key();
+        if (t.isEmpty()) {
+            throw new IllegalArgumentException(field + ": an empty key");
+        }
+        if (t.startsWith("{")) {
+            ReplayKeys k = parseKeys(field, t, entity);
+            if (k.keys().size() != 1) {
+                throw new IllegalArgumentException(field + ": one key at a time, got " + k.keys().size() + " objects");
+            }
+            return k.keys().get(0);
+        }
+        if (cols.size() > 1) {
+            throw new IllegalArgumentException(field + ": the key has " + cols.size() + " columns " + cols
+                    + "; give it as a JSON object naming them, e.g. " + example(cols));
+        }
+        return List.of(canonical(field, entity, cols.get(0), t));
+    }
+
+    /**
      * Reads {@code --key-prefix}: keys whose first key column's text starts with {@code prefix}.
      *
      * @throws IllegalArgumentException naming {@code field} for an empty prefix or a first key column that is not text
@@ -138,7 +168,9 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
         }
         ColumnType type = entity.type(column);
         try {
-            return type.canonical(type.coerce(v));
+            Object typed = type.coerce(v);
+            Object stored = entity.modifier(column).map(m -> m.apply(typed)).orElse(typed);
+            return type.canonical(stored);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(field + ": key column " + column + ": " + e.getMessage());
         }
@@ -154,7 +186,9 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
                 return false;
             }
             try {
-                key.add(entity.type(c).canonical(entity.type(c).coerce(v)));
+                ColumnType type = entity.type(c);
+                Object typed = type.coerce(v);
+                key.add(type.canonical(entity.modifier(c).map(m -> m.apply(typed)).orElse(typed)));
             } catch (RuntimeException e) {
                 return false; // not a key of this table at all: not one of these
             }
@@ -175,7 +209,7 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
         int rows = 0;
         for (String relation : List.of(entity.table(), entity.memoryTable())) {
             try (PreparedStatement p = c.prepareStatement("DELETE FROM " + Sql.table(relation) + " WHERE " + where(entity))) {
-                bind(p, entity);
+                bind(p, 1, entity);
                 int n = p.executeUpdate();
                 if (relation.equals(entity.table())) {
                     rows = n;
@@ -191,9 +225,24 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
         if (prefix != null) {
             return "starts_with(" + Sql.ident(cols.get(0)) + ", ?)";
         }
-        StringBuilder b = new StringBuilder("(").append(Sql.list(cols)).append(") IN (SELECT ");
+        return where(entity, cols.stream().map(Sql::ident).toList());
+    }
+
+    /**
+     * The condition that a row's key is one of the listed keys, over {@code exprs}: one SQL expression
+     * per key column, in key order, of the column's type (a column, or {@code (event_key ->> 'id')::bigint}).
+     * Its parameters: one text array per key column, bound by {@link #bind}.
+     */
+    public String where(EntitySpec entity, List<String> exprs) {
+        if (prefix != null) {
+            throw new IllegalStateException("a key prefix is no list of keys");
+        }
+        List<String> cols = entity.key();
+        StringBuilder b = new StringBuilder("(").append(String.join(", ", exprs)).append(") IN (SELECT ");
         for (int i = 0; i < cols.size(); i++) {
-            b.append(i == 0 ? "" : ", ").append("u.k").append(i).append("::").append(entity.sqlType(cols.get(i)));
+            // the base type, never its modifier: a cast to varchar(5) or numeric(6,2) would cut or round a
+            // listed key into another key of the table
+            b.append(i == 0 ? "" : ", ").append("u.k").append(i).append("::").append(entity.type(cols.get(i)).sqlName());
         }
         b.append(" FROM unnest(");
         for (int i = 0; i < cols.size(); i++) {
@@ -206,15 +255,17 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
         return b.append("))").toString();
     }
 
-    private void bind(PreparedStatement p, EntitySpec entity) throws SQLException {
+    /** Binds the parameters of {@link #where} from {@code first} on; returns the next parameter's index. */
+    public int bind(PreparedStatement p, int first, EntitySpec entity) throws SQLException {
         if (prefix != null) {
-            p.setString(1, prefix);
-            return;
+            p.setString(first, prefix);
+            return first + 1;
         }
         for (int i = 0; i < entity.key().size(); i++) {
             int col = i;
-            p.setArray(i + 1, p.getConnection().createArrayOf("text", keys.stream().map(k -> k.get(col)).toArray()));
+            p.setArray(first + i, p.getConnection().createArrayOf("text", keys.stream().map(k -> k.get(col)).toArray()));
         }
+        return first + entity.key().size();
     }
 
     /** The stored form ({@code key_filter}). */
@@ -232,7 +283,19 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
         return o.toString();
     }
 
-    static ReplayKeys fromJson(String json) {
+    /**
+     * These keys without {@code erased} (canonical texts in key order): what a job's restriction becomes
+     * when some of its keys are erased ({@code io.dimstream.db.erase}); an empty list replays no key.
+     */
+    public ReplayKeys without(Collection<List<String>> erased) {
+        if (prefix != null) {
+            return this;
+        }
+        return new ReplayKeys(keys.stream().filter(k -> !erased.contains(k)).toList(), null);
+    }
+
+    /** Reads the stored form ({@code key_filter}). */
+    public static ReplayKeys fromJson(String json) {
         try {
             JsonNode o = JSON.readTree(json);
             if (o.hasNonNull("prefix")) {
@@ -277,6 +340,9 @@ public record ReplayKeys(List<List<String>> keys, String prefix) {
     public String toString() {
         if (prefix != null) {
             return "keys starting with \"" + prefix + "\"";
+        }
+        if (keys.isEmpty()) {
+            return "no keys (those it listed were erased)";
         }
         return "keys " + String.join(", ", keys.stream().map(k -> k.size() == 1 ? k.get(0) : "(" + String.join(", ", k) + ")").toList());
     }

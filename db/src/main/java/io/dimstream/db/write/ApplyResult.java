@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * What one {@link Scd2Writer#apply} did. Every input event is counted exactly once in one of:
- * newKeys, changed, deleted, unchanged, late, duplicates, quarantined, rejected. Each is judged at
+ * newKeys, changed, deleted, unchanged, late, duplicates, quarantined, rejected, erased. Each is judged at
  * the event's arrival (against the events with a lower {@code seq}, in the batch too), so the
  * counts of an input are the same however it is cut into batches.
  *
@@ -21,7 +21,9 @@ import java.util.List;
  *       has the same content (an exact re-delivery, a repeat, or an older arrival), so nothing changes;</li>
  *   <li>quarantined: beyond the lateness horizon at its arrival (or at or before the key's prune
  *       point), kept in {@code dimstream.quarantine};</li>
- *   <li>rejected: not a valid event for the entity, with the reason.</li>
+ *   <li>rejected: not a valid event for the entity, with the reason;</li>
+ *   <li>erased: an event of a key erased with a tombstone ({@code dimstream erase},
+ *       {@link io.dimstream.db.erase.ErasedKeys}), dropped before anything was remembered or written.</li>
  * </ul>
  * rowsInserted/Updated/Deleted count what the version table saw.
  *
@@ -39,7 +41,8 @@ public record ApplyResult(
         List<Rejection> rejected,
         int rowsInserted,
         int rowsUpdated,
-        int rowsDeleted) {
+        int rowsDeleted,
+        int erased) {
 
     public ApplyResult {
         rejected = List.copyOf(rejected);
@@ -64,7 +67,7 @@ public record ApplyResult(
         r.addAll(o.rejected);
         return new ApplyResult(received + o.received, newKeys + o.newKeys, changed + o.changed, deleted + o.deleted,
                 unchanged + o.unchanged, late + o.late, duplicates + o.duplicates, quarantined + o.quarantined, r,
-                rowsInserted + o.rowsInserted, rowsUpdated + o.rowsUpdated, rowsDeleted + o.rowsDeleted);
+                rowsInserted + o.rowsInserted, rowsUpdated + o.rowsUpdated, rowsDeleted + o.rowsDeleted, erased + o.erased);
     }
 
     /** Names each count of an {@link ApplyResult}; what is not set is zero (rejected: none). */
@@ -81,6 +84,7 @@ public record ApplyResult(
         private int rowsInserted;
         private int rowsUpdated;
         private int rowsDeleted;
+        private int erased;
 
         private Builder() {
         }
@@ -145,9 +149,14 @@ public record ApplyResult(
             return this;
         }
 
+        public Builder erased(int n) {
+            erased = n;
+            return this;
+        }
+
         public ApplyResult build() {
             return new ApplyResult(received, newKeys, changed, deleted, unchanged, late, duplicates, quarantined, rejected,
-                    rowsInserted, rowsUpdated, rowsDeleted);
+                    rowsInserted, rowsUpdated, rowsDeleted, erased);
         }
     }
 }

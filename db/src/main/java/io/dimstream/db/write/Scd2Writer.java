@@ -1,6 +1,7 @@
 package io.dimstream.db.write;
 
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.erase.ErasedKeys;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.Rejection;
@@ -122,7 +123,8 @@ public final class Scd2Writer {
     }
 
     /**
-     * Resolves unchanged values, applies in arrival order ({@link ArrivalOrder}): at once, or with the
+     * Drops the events of erased keys ({@link ErasedKeys#keep}: one probe per batch when the entity has
+     * no tombstone), resolves unchanged values, applies in arrival order ({@link ArrivalOrder}): at once, or with the
      * refused events isolated ({@link ApplyOptions#isolate()}).
      *
      * <p><b>Isolating.</b> For a batch PostgreSQL refused for a data reason ({@link SqlFailures.Kind#DATA}:
@@ -143,18 +145,20 @@ public final class Scd2Writer {
         if (c.getAutoCommit()) {
             throw new IllegalStateException("apply(Connection, ...) needs a connection with auto-commit off");
         }
-        Prepared prep = prepareValid(c, entity, valid, rejected);
+        ErasedKeys.Kept kept = ErasedKeys.keep(c, entity, valid);
+        ApplyResult erased = ApplyResult.builder().erased(kept.erased()).build();
+        Prepared prep = prepareValid(c, entity, kept.events(), rejected);
         if (options.isolate()) {
             ApplyResult set = ApplyResult.builder()
                     .received(received - prep.events().size())
                     .rejected(prep.rejected())
                     .build();
-            return set.plus(split(c, entity, prep.events()));
+            return set.plus(split(c, entity, prep.events())).plus(erased);
         }
         if (prep.events().isEmpty()) {
-            return ApplyResult.builder().received(received).rejected(prep.rejected()).build();
+            return ApplyResult.builder().received(received).rejected(prep.rejected()).build().plus(erased);
         }
-        return applyPrepared(c, entity, prep.events(), received, prep.rejected());
+        return applyPrepared(c, entity, prep.events(), received, prep.rejected()).plus(erased);
     }
 
     /**

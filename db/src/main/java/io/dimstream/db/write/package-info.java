@@ -11,6 +11,11 @@
  *       region's events) and {@code ds_region_versions} (the versions the region must have)
  *       ({@link io.dimstream.db.write.WriterSql} lists the statements). Nothing runs per
  *       event.</li>
+ *   <li><b>Erased keys stay erased.</b> After validation and before anything else, the events of
+ *       keys erased with a tombstone ({@link io.dimstream.db.erase.ErasedKeys}) are dropped and
+ *       counted ({@code ApplyResult.erased}): every source of changes reaches the table through
+ *       here, so none brings such a key back. One index probe per batch while the entity has no
+ *       tombstone.</li>
  *   <li><b>Event memory.</b> The writer remembers one event per key and event time (the
  *       winning arrival). History is a function of these events, so the writer can recompute any
  *       part of it; the version table is the materialized result. Since 2026-12-03 the events live

@@ -76,6 +76,25 @@ class ReplayKeysTest {
     }
 
     @Test
+    void oneKeyToEraseIsItsWholeTextOrAJsonObjectNamingEveryKeyColumn() {
+        EntitySpec customer = JobsFixtures.customer("erase_key_c", Optional.empty());
+        EntitySpec accounts = accounts();
+        assertThat(List.of(ReplayKeys.parseKey("--key", " Smith, John ", customer), ReplayKeys.parseKey("--key", "{\"customer_id\": \"C1\"}", customer),
+                ReplayKeys.parseKey("--key", "{\"id\": 7, \"region\": \"eu\"}", accounts),
+                ReplayKeys.parseKey("--key", "{\"region\": \"eu\", \"id\": \"07\"}", accounts)))
+                .isEqualTo(List.of(List.of("Smith, John"), List.of("C1"), List.of("eu", "7"), List.of("eu", "7")));
+        assertThatThrownBy(() -> ReplayKeys.parseKey("--key", "eu", accounts)).hasMessage("--key: the key has 2 columns [region, id]; "
+                + "give it as a JSON object naming them, e.g. {\"region\": ..., \"id\": ...}");
+        assertThatThrownBy(() -> ReplayKeys.parseKey("--key", "{\"region\": \"eu\", \"id\": 1}, {\"region\": \"us\", \"id\": 2}", accounts))
+                .hasMessage("--key: one key at a time, got 2 objects");
+        assertThatThrownBy(() -> ReplayKeys.parseKey("--key", " ", accounts)).hasMessage("--key: an empty key");
+        assertThat(new ReplayKeys(List.of(List.of("C1"), List.of("C2")), null).without(List.of(List.of("C1"), List.of("C9"))))
+                .isEqualTo(new ReplayKeys(List.of(List.of("C2")), null));
+        assertThat(new ReplayKeys(List.of(List.of("C1")), null).without(List.of(List.of("C1"))).toString())
+                .isEqualTo("no keys (those it listed were erased)");
+    }
+
+    @Test
     void refusalsNameTheField() {
         EntitySpec acc = accounts();
         assertThatThrownBy(() -> ReplayKeys.parseKeys("--keys", "eu,7", acc)).hasMessage("--keys: the key has 2 columns [region, id]; "

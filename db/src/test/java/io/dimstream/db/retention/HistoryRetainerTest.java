@@ -60,6 +60,8 @@ class HistoryRetainerTest {
         List<Remembered> eventsBefore = f.remembered(kept, "in_version", "pruned_to");
         TreeSet<Instant> instants = instantsFrom(kept, h, rnd);
         Map<Instant, List<String>> asOfBefore = asOf(kept, instants, "event_seq");
+        // the images the feed's late events superseded that ended before the horizon go with their versions
+        List<String> supersededBefore = f.strings("SELECT valid_to < ? FROM " + kept.table() + "_superseded ORDER BY 1", h);
 
         Retired retired = retainer.retain(kept, NOW);
 
@@ -73,7 +75,10 @@ class HistoryRetainerTest {
         List<Remembered> expectedEvents = fromAnchors(eventsBefore, touched, h);
         assertThat(f.remembered(kept, "in_version", "pruned_to")).isEqualTo(expectedEvents);
         assertThat(f.prunePoints(kept)).isEqualTo(touched.stream().map(id -> id + " 2025-01-01T00:00:00Z").toList());
-        assertThat(retired).isEqualTo(new Retired(before.size() - expected.size(), 0, eventsRemoved(eventsBefore, expectedEvents), 0));
+        assertThat(supersededBefore).contains("t", "f");
+        assertThat(retired).isEqualTo(new Retired(before.size() - expected.size(), 0, eventsRemoved(eventsBefore, expectedEvents),
+                supersededBefore.stream().filter("t"::equals).count()));
+        assertThat(f.strings("SELECT count(*) FROM " + kept.table() + "_superseded WHERE valid_to < ?", h)).isEqualTo(List.of("0"));
 
         // a second run at the same instant finds nothing
         assertThat(retainer.retain(kept, NOW)).isEqualTo(Retired.NONE);
@@ -275,25 +280,21 @@ class HistoryRetainerTest {
     void supersededRowsEndedBeforeTheHorizonGoAndWhatRetentionRemovesIsNotKeptAsSuperseded() throws SQLException {
         EntitySpec kept = f.entity("ret_sup", grain("P30D", Optional.of("P1Y")));
         String t = kept.table();
-        // the transaction-time contract, as far as retention meets it: a side table with valid_to, and a trigger
-        // that keeps each row image deleted or updated unless the transaction set dimstream.forget
-        f.execute("CREATE TABLE " + t + "_superseded (id text, valid_from timestamptz, valid_to timestamptz, image jsonb)",
-                "CREATE FUNCTION " + t + "_keep() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-                        + "IF coalesce(current_setting('dimstream.forget', true), '') <> 'on' THEN INSERT INTO " + t + "_superseded "
-                        + "VALUES (OLD.id, OLD.valid_from, OLD.valid_to, to_jsonb(OLD)); END IF; "
-                        + "IF TG_OP = 'DELETE' THEN RETURN OLD; END IF; RETURN NEW; END $$",
-                "CREATE TRIGGER keep BEFORE UPDATE OR DELETE ON " + t + " FOR EACH ROW EXECUTE FUNCTION " + t + "_keep()",
-                "INSERT INTO " + t + "_superseded VALUES ('K1', '2023-01-01Z', '2023-02-01Z', '{}'), ('K1', '2023-02-01Z', NULL, '{}'), "
-                        + "('K1', '2025-03-01Z', '2025-04-01Z', '{}')");
+        // transaction time's side table beside the entity's, three images superseded once (one ended before the horizon)
+        f.execute("INSERT INTO " + t + "_superseded (id, valid_from, valid_to, is_deleted, known_from, end_known_from, known_to, row_image) "
+                + "VALUES ('K1', '2023-01-01Z', '2023-02-01Z', false, NULL, NULL, '2026-12-01Z', '{}'), "
+                + "('K1', '2023-02-01Z', NULL, false, NULL, NULL, '2026-12-01Z', '{}'), "
+                + "('K1', '2025-03-01Z', '2025-04-01Z', false, NULL, NULL, '2026-12-01Z', '{}')");
         Instant d = Instant.parse("2025-10-01T00:00:00Z");
+        // in order: the writer's closes keep nothing superseded (their open images are the closed rows read before end_known_from)
         f.writer.apply(kept, List.of(up(1, Instant.parse("2024-06-01T00:00:00Z"), "K1", "A", 1),
                 up(2, Instant.parse("2024-12-01T00:00:00Z"), "K1", "B", 1), up(3, d.plus(1, ChronoUnit.HOURS), "K1", "C", 1),
                 up(4, d.plus(2, ChronoUnit.HOURS), "K1", "D", 1), up(5, d.plus(3, ChronoUnit.HOURS), "K1", "E", 1)));
-        f.execute("DELETE FROM " + t + "_superseded WHERE image <> '{}'"); // the writer's own closes
 
         Retired retired = retainer.retain(kept, NOW);
 
-        // one batch: every event has a memory row; A goes with retention, B, C and D with the grain (E is its anchor)
+        // one batch: every event has a memory row; A goes with retention, B, C and D with the grain (E is its anchor);
+        // the real trigger kept nothing of what retention deleted or the grain changed
         assertThat(retired).isEqualTo(new Retired(1, 2, 4, 1));
         assertThat(f.strings("SELECT concat_ws(' ', id, valid_from, valid_to) FROM " + t + "_superseded ORDER BY valid_from", null))
                 .isEqualTo(List.of("K1 2023-02-01 00:00:00+00", "K1 2025-03-01 00:00:00+00 2025-04-01 00:00:00+00"));

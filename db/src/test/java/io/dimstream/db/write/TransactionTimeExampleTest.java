@@ -3,6 +3,7 @@ package io.dimstream.db.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.erase.Erasure;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;
 import io.dimstream.db.schema.EntityTables;
@@ -81,6 +82,38 @@ class TransactionTimeExampleTest {
             assertThat(query("SELECT id, attribute2 FROM " + Sql.table(spec.asOfFunction()) + "('2025-08-22T18:30:00Z', ?::timestamptz) "
                     + "WHERE id = 'CUSTOMER_1002'", k)).isEqualTo(List.of(List.of("CUSTOMER_1002", "New York")));
         }
+    }
+
+    @Test
+    void theDocumentedErasureOfTheExamplesFirstCustomer() throws SQLException {
+        String table = Fixtures.uniqueTable("tt_erase");
+        EntitySpec spec = Fixtures.ydb(table, table);
+        EntityTables.ensure(ds, spec);
+        List<Event> ydb = Fixtures.ydbEvents();
+        writer.apply(spec, ydb.subList(0, 3));
+        String afterT1 = clock();
+        writer.apply(spec, ydb.subList(3, 4));
+        Map<String, Object> oakland = new LinkedHashMap<>();
+        oakland.put("id", "CUSTOMER_1001");
+        oakland.put("attribute1", "John Doe");
+        oakland.put("attribute2", "Oakland");
+        writer.apply(spec, List.of(Event.upsert(Instant.parse("2025-08-22T18:00:00Z"), oakland, 5, Source.kafka("t", 0, 5))));
+        List<List<String>> other = query("SELECT to_jsonb(t)::text FROM " + Sql.table(table) + " t WHERE id = 'CUSTOMER_1002' ORDER BY valid_from");
+
+        Erasure.Report report = new Erasure(ds).erase(spec, List.of(List.of("CUSTOMER_1001")), true, "dpo");
+
+        assertThat(report.removed().get(Erasure.VERSIONS)).isEqualTo(3L);
+        assertThat(report.removed().get(Erasure.SUPERSEDED)).isEqualTo(1L);
+        for (String k : List.of(afterT1, clock())) {
+            assertThat(query("SELECT id FROM " + Sql.table(spec.asOfFunction()) + "('2025-08-22T18:30:00Z', ?::timestamptz) ORDER BY id", k))
+                    .isEqualTo(List.of(List.of("CUSTOMER_1002")));
+        }
+        assertThat(query("SELECT count(*)::text FROM " + Sql.table(spec.supersededTable()))).isEqualTo(List.of(List.of("0")));
+        assertThat(query("SELECT to_jsonb(t)::text FROM " + Sql.table(table) + " t ORDER BY id, valid_from")).isEqualTo(other);
+        // the four events again: the erased key's are dropped and counted, the other key's change nothing
+        ApplyResult again = writer.apply(spec, ydb);
+        assertThat(again.erased()).isEqualTo(2);
+        assertThat(query("SELECT to_jsonb(t)::text FROM " + Sql.table(table) + " t ORDER BY id, valid_from")).isEqualTo(other);
     }
 
     @Test

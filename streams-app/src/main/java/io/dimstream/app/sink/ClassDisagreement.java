@@ -15,7 +15,8 @@ import java.util.Map;
  * <p>Counts, not events: the writer reports a batch's classes as totals, and matching each event
  * back would cost a query per batch. A difference is expected now and then: records read again
  * after a crash ({@code duplicate} for the writer), a late pair inside one batch (the writer
- * orders a batch by event time), events PostgreSQL refused, a memory pruned on one side only. A
+ * orders a batch by event time), events PostgreSQL refused, a memory pruned on one side only, events
+ * of an erased key dropped by its tombstone ({@code dimstream erase}: the writer counts them erased). A
  * steady rate means the topology's key state and the table disagree: run the integrity check.
  */
 final class ClassDisagreement {

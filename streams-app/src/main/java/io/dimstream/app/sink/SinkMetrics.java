@@ -28,6 +28,8 @@ import org.apache.kafka.common.TopicPartition;
  *   <li>{@value #REJECTS} (counter, tag {@code entity}): records written to
  *       {@code dimstream.sink_rejects};</li>
  *   <li>{@value #QUARANTINE} (counter, tag {@code entity}): events the writer quarantined;</li>
+ *   <li>{@value #ERASED} (counter, tag {@code entity}; Prometheus {@code dimstream_events_erased_total}): events of
+ *       erased keys the writer dropped ({@code io.dimstream.db.erase.ErasedKeys}: a tombstone of {@code dimstream erase});</li>
  *   <li>{@value #ROWS_CHANGED} (counter, tag {@code entity}): version rows inserted, updated or
  *       deleted;</li>
  *   <li>{@value #EVENTS} (counter, tags {@code entity}, {@code class}): events by how the
@@ -60,6 +62,7 @@ public final class SinkMetrics {
     public static final String REJECTS = "dimstream.sink.rejects";
     public static final String QUARANTINE = "dimstream.quarantine";
     public static final String ROWS_CHANGED = "dimstream.rows.changed";
+    public static final String ERASED = "dimstream.events.erased";
     public static final String EVENTS = "dimstream.sink.events";
     public static final String DISAGREEMENTS = "dimstream.sink.class.disagreements";
     public static final String VALIDATED = "dimstream.sink.records.validated";
@@ -92,6 +95,7 @@ public final class SinkMetrics {
         counter(REJECTS, entity, "records the sink could not apply, kept in dimstream.sink_rejects").increment(rejects);
         counter(QUARANTINE, entity, "events beyond the lateness horizon, kept in dimstream.quarantine")
                 .increment(result.quarantined());
+        counter(ERASED, entity, "events of erased keys dropped by their tombstone (dimstream erase)").increment(result.erased());
         counter(ROWS_CHANGED, entity, "version rows inserted, updated or deleted")
                 .increment(result.rowsInserted() + result.rowsUpdated() + result.rowsDeleted());
         events(entity, "new", result.newKeys());
