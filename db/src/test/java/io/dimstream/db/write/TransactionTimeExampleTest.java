@@ -77,6 +77,12 @@ class TransactionTimeExampleTest {
         assertThat(query("SELECT attribute2, to_char(valid_to AT TIME ZONE 'UTC', 'HH24:MI'), is_current::text FROM "
                 + Sql.table(spec.asOfFunction()) + "('2025-08-22T18:30:00Z') WHERE id = 'CUSTOMER_1001'"))
                 .isEqualTo(List.of(List.of("Oakland", "19:00", "false")));
+        // querying.md, "What did we believe on date X?": what changed in the belief about 18:30 since after T1
+        String t = Sql.table(spec.asOfFunction());
+        assertThat(query("SELECT id, attribute2 FROM ((SELECT * FROM " + t + "('2025-08-22T18:30:00Z') EXCEPT ALL SELECT * FROM " + t
+                + "('2025-08-22T18:30:00Z', ?::timestamptz)) UNION ALL (SELECT * FROM " + t + "('2025-08-22T18:30:00Z', ?::timestamptz) "
+                + "EXCEPT ALL SELECT * FROM " + t + "('2025-08-22T18:30:00Z'))) q ORDER BY 1, 2", knownAt.get(0), knownAt.get(0)))
+                .isEqualTo(List.of(List.of("CUSTOMER_1001", "Los Angeles"), List.of("CUSTOMER_1001", "Oakland")));
         // the other key, written once at T1, reads the same at every known_at after it
         for (String k : knownAt) {
             assertThat(query("SELECT id, attribute2 FROM " + Sql.table(spec.asOfFunction()) + "('2025-08-22T18:30:00Z', ?::timestamptz) "
