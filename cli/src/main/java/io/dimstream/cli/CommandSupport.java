@@ -15,6 +15,7 @@ import io.dimstream.db.schema.ConnectorTables;
 import io.dimstream.db.schema.EntityTables;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -143,6 +144,20 @@ final class CommandSupport {
     /** As above, texts without a UTC offset read in the zone of {@code times} ({@code --time-zone}). */
     static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, int batchSize, int parallelism,
                                      BufferedReader in, String inputName, TimeTexts times) {
+        EventFileLoader loader = new EventFileLoader(ds, entity, batchSize, parallelism);
+        prepare(loader, entity);
+        try {
+            return loader.load(in, inputName, Instant.now(), times);
+        } catch (LoadException e) {
+            out.println("stopped; the batches committed before the failure did:");
+            LoadReportPrinter.print(out, e.soFar());
+            throw new CliFailure(CliFailure.FAILED, e.getMessage(), e);
+        }
+    }
+
+    /** As above, from a file's bytes: each line decoded strictly, one that is not UTF-8 refused on its own. */
+    static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, int batchSize, int parallelism,
+                                     InputStream in, String inputName, TimeTexts times) {
         EventFileLoader loader = new EventFileLoader(ds, entity, batchSize, parallelism);
         prepare(loader, entity);
         try {

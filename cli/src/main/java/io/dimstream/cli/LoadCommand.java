@@ -12,8 +12,8 @@ import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.TimeTexts;
 import io.dimstream.db.source.SourceRows;
-import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -194,7 +194,7 @@ final class LoadCommand implements Callable<Integer> {
                         + "--time-column, --event-time and --slice-at apply to CSV, Parquet and --query");
             }
             LoadTally tally = new LoadTally("line");
-            try (BufferedReader in = LoadInput.text(input, System.in);
+            try (InputStream in = LoadInput.bytes(input, System.in);
                  Databases.Handle db = CommandSupport.openDatabase(t.cfg().postgres())) {
                 LoadReport report = CommandSupport.prepareAndLoad(out, db.dataSource(), t.entity(), t.batchSize(), t.parallel(), in,
                         name, t.times());

@@ -1,11 +1,8 @@
 package io.dimstream.cli;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -76,8 +73,12 @@ final class LoadInput {
         return isStdin(input) ? "stdin" : String.valueOf(input.getFileName());
     }
 
-    /** A text input (JSON lines) as UTF-8 lines: the file or {@code stdin}, decompressed when it is gzip. */
-    static BufferedReader text(Path input, InputStream stdin) {
+    /**
+     * A text input (JSON lines) as bytes: the file or {@code stdin}, decompressed when it is gzip. Its
+     * lines are decoded one by one, strictly ({@code JsonLinesSource}): a Reader over UTF-8 would put
+     * U+FFFD for bytes that are not UTF-8 instead of refusing their line.
+     */
+    static InputStream bytes(Path input, InputStream stdin) {
         if (isStdin(input)) {
             return reader(stdin, "standard input");
         }
@@ -95,14 +96,13 @@ final class LoadInput {
         }
     }
 
-    private static BufferedReader reader(InputStream raw, String what) {
+    private static InputStream reader(InputStream raw, String what) {
         try {
             BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
             in.mark(2);
             boolean gzip = in.read() == 0x1f && in.read() == 0x8b;
             in.reset();
-            return new BufferedReader(new InputStreamReader(gzip ? new GZIPInputStream(in, 1 << 16) : in, StandardCharsets.UTF_8),
-                    1 << 16);
+            return gzip ? new GZIPInputStream(in, 1 << 16) : in;
         } catch (IOException e) {
             throw new CliFailure(CliFailure.USAGE, "cannot read " + what + ": " + e.getMessage(), e);
         }

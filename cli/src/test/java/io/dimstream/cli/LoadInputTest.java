@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -74,8 +75,8 @@ class LoadInputTest {
         return b.toByteArray();
     }
 
-    private static String lines(BufferedReader r) throws IOException {
-        try (r) {
+    private static String lines(InputStream in) throws IOException {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             return r.lines().collect(Collectors.joining("|"));
         }
     }
@@ -91,11 +92,11 @@ class LoadInputTest {
         Files.write(gzWithoutItsName, gzip(text));
         InputStream unused = new ByteArrayInputStream(new byte[0]);
 
-        assertThat(List.of(lines(LoadInput.text(plain, unused)), lines(LoadInput.text(gz, unused)),
-                lines(LoadInput.text(gzWithoutItsName, unused)),
-                lines(LoadInput.text(Path.of("-"), new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)))),
-                lines(LoadInput.text(Path.of("-"), new ByteArrayInputStream(gzip(text)))),
-                lines(LoadInput.text(Path.of("-"), new ByteArrayInputStream(new byte[0])))))
+        assertThat(List.of(lines(LoadInput.bytes(plain, unused)), lines(LoadInput.bytes(gz, unused)),
+                lines(LoadInput.bytes(gzWithoutItsName, unused)),
+                lines(LoadInput.bytes(Path.of("-"), new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)))),
+                lines(LoadInput.bytes(Path.of("-"), new ByteArrayInputStream(gzip(text)))),
+                lines(LoadInput.bytes(Path.of("-"), new ByteArrayInputStream(new byte[0])))))
                 .containsExactly("{\"a\": 1}|{\"b\": \"é\"}", "{\"a\": 1}|{\"b\": \"é\"}", "{\"a\": 1}|{\"b\": \"é\"}",
                         "{\"a\": 1}|{\"b\": \"é\"}", "{\"a\": 1}|{\"b\": \"é\"}", "");
         assertThat(LoadInput.name(Path.of("-"))).isEqualTo("stdin");

@@ -1,5 +1,6 @@
 package io.dimstream.schemas;
 
+import io.dimstream.db.event.StrictUtf8;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -21,6 +22,7 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericEnumSymbol;
 import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.util.Utf8;
 
 /**
  * Turns Avro generic data into plain Java values for dimstream's writer, walking the value together with
@@ -29,7 +31,7 @@ import org.apache.avro.generic.GenericRecord;
  * <table>
  *   <caption>Avro to Java</caption>
  *   <tr><th>Avro</th><th>Java</th></tr>
- *   <tr><td>string ({@code Utf8} or any {@code CharSequence})</td><td>{@code String}</td></tr>
+ *   <tr><td>string ({@code Utf8} or any {@code CharSequence})</td><td>{@code String}: a {@code Utf8} decoded strictly</td></tr>
  *   <tr><td>int, long</td><td>{@code Long}</td></tr>
  *   <tr><td>float, double</td><td>{@code Double} (a float keeps its shortest decimal form: 0.1f gives 0.1)</td></tr>
  *   <tr><td>boolean</td><td>{@code Boolean}</td></tr>
@@ -49,6 +51,14 @@ import org.apache.avro.generic.GenericRecord;
  * types ({@code time-*}, {@code local-timestamp-*}, {@code duration}, ...) come out as the value of their
  * underlying Avro type. Values that are already converted (an {@code Instant} in a timestamp field, as a
  * deserializer with logical type converters gives them) are accepted as they are.
+ *
+ * <p>Text is decoded strictly ({@link StrictUtf8}): a string, a map key or a uuid string whose bytes
+ * are not UTF-8 (a bad sequence, an encoded surrogate) is an {@link IllegalArgumentException} naming
+ * the field's path and the byte within the string, {@code Envelope.after.name: not valid UTF-8:
+ * malformed byte sequence at byte 1}, never a U+FFFD ({@code Utf8.toString()} replaces silently).
+ * The bytes reach this class only as a {@code Utf8}: dimstream's {@code AvroWireDeserializer} reads
+ * every string as one, whatever the schema's {@code avro.java.string}; a {@code String} another
+ * deserializer hands over was decoded by it, and is taken as it is.
  */
 public final class AvroValues {
 
@@ -110,7 +120,8 @@ public final class AvroValues {
             return null;
         }
         Object converted = switch (schema.getType()) {
-            case STRING, INT, LONG, FLOAT, DOUBLE, BOOLEAN, ENUM -> primitive(schema.getType(), value);
+            case STRING -> value instanceof CharSequence ? text(value, path) : null;
+            case INT, LONG, FLOAT, DOUBLE, BOOLEAN, ENUM -> primitive(schema.getType(), value);
             case BYTES, FIXED -> binary(schema.getType(), value);
             case RECORD, ARRAY, MAP -> nested(schema, value, path);
             default -> null;
@@ -121,11 +132,25 @@ public final class AvroValues {
         return converted;
     }
 
-    /** A string, number, boolean or enum symbol as its Java value, or {@code null} when {@code value} is not one of {@code type}. */
+    /**
+     * A string's text: a {@code Utf8}'s bytes decoded strictly, any other {@code CharSequence} as it is.
+     *
+     * @throws IllegalArgumentException {@code PATH: not valid UTF-8: ... at byte N} (N within the string)
+     */
+    private static String text(Object value, String path) {
+        if (value instanceof Utf8 utf8) {
+            try {
+                return StrictUtf8.decode(utf8.getBytes(), 0, utf8.getByteLength());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(path + ": " + e.getMessage());
+            }
+        }
+        return value.toString();
+    }
+
+    /** A number, boolean or enum symbol as its Java value, or {@code null} when {@code value} is not one of {@code type}. */
     private static Object primitive(Schema.Type type, Object value) {
         switch (type) {
-            case STRING:
-                return value instanceof CharSequence text ? text.toString() : null;
             case INT:
             case LONG:
                 return value instanceof Integer || value instanceof Long ? ((Number) value).longValue() : null;
@@ -176,7 +201,7 @@ public final class AvroValues {
                 if (value instanceof Map<?, ?> entries) {
                     LinkedHashMap<String, Object> map = new LinkedHashMap<>();
                     for (Map.Entry<?, ?> entry : entries.entrySet()) {
-                        String key = entry.getKey().toString();
+                        String key = text(entry.getKey(), path + " (a map key)");
                         map.put(key, toJava(schema.getValueType(), entry.getValue(), path + "[" + key + "]"));
                     }
                     return map;
@@ -216,7 +241,10 @@ public final class AvroValues {
                 }
                 throw mismatch(schema, value, path);
             case "uuid":
-                if (value instanceof CharSequence || value instanceof UUID) {
+                if (value instanceof CharSequence) {
+                    return text(value, path);
+                }
+                if (value instanceof UUID) {
                     return value.toString();
                 }
                 if (value instanceof GenericFixed fixed) {

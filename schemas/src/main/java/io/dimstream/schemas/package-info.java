@@ -6,6 +6,9 @@
  *
  * <p>{@link io.dimstream.schemas.AvroValues} works on any {@code GenericRecord}, whichever deserializer
  * produced it: dimstream's own {@code AvroWireDeserializer} or Confluent's {@code KafkaAvroDeserializer}
- * (with or without its logical type converters).
+ * (with or without its logical type converters). Its strings are decoded strictly by
+ * {@code io.dimstream.db.event.StrictUtf8} (the module depends on {@code db} for that one class), so
+ * Avro text is refused exactly where JSON text is; dimstream's deserializer reads every string as
+ * Avro's {@code Utf8}, its bytes as written, whatever {@code avro.java.string} says.
  */
 package io.dimstream.schemas;

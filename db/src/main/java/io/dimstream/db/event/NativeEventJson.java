@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.json.InputJson;
 import java.io.IOException;
@@ -27,6 +28,8 @@ import java.util.Map;
 public final class NativeEventJson {
 
     private static final ObjectMapper MAPPER = InputJson.mapper();
+    /** Values read one at a time from inside the record's parser ({@link InputJson#embedded}). */
+    private static final ObjectReader VALUE = InputJson.embedded();
 
     private NativeEventJson() {
     }
@@ -116,15 +119,16 @@ public final class NativeEventJson {
      * nested objects and arrays inside data) is read as a tree, exactly as
      * {@code MAPPER.readTree} reads it, under the same limits: the outcome is the tree reading's in
      * every case ({@code NativeEventJsonStreamingTest} compares the two on generated texts). As there,
-     * a later duplicate field wins, and nothing after the object is read. Null when the text is
-     * not a JSON object.
+     * a later duplicate field wins, and content after the value is refused
+     * ({@link InputJson.TrailingContent}). Null when the text is not a JSON object.
      */
     static Fields readFields(String json) throws JsonProcessingException {
         try (JsonParser p = MAPPER.getFactory().createParser(json)) {
             JsonToken first = p.nextToken();
             if (first != JsonToken.START_OBJECT) {
                 if (first != null) {
-                    MAPPER.readTree(p); // not an object: read on as the tree would, so a syntax error in it is reported as one
+                    VALUE.readTree(p); // not an object: read on as the tree would, so a syntax error in it is reported as one
+                    InputJson.requireEnd(p, json);
                 }
                 return null;
             }
@@ -136,7 +140,7 @@ public final class NativeEventJson {
                 if ("data".equals(name) && v == JsonToken.START_OBJECT) {
                     data = readObject(p);
                 } else {
-                    JsonNode n = MAPPER.readTree(p); // read (and so checked) as the tree reads it
+                    JsonNode n = VALUE.readTree(p); // read (and so checked) as the tree reads it
                     switch (name) {
                         case "op" -> op = n;
                         case "event_time" -> eventTime = n;
@@ -145,6 +149,7 @@ public final class NativeEventJson {
                     }
                 }
             }
+            InputJson.requireEnd(p, json);
             return new Fields(op, eventTime, data);
         } catch (JsonProcessingException e) {
             throw e;
@@ -165,7 +170,7 @@ public final class NativeEventJson {
                 case VALUE_TRUE -> Boolean.TRUE;
                 case VALUE_FALSE -> Boolean.FALSE;
                 case VALUE_NULL -> null;
-                default -> plain(MAPPER.readTree(p)); // an object or an array, as the tree reading has it
+                default -> plain(VALUE.readTree(p)); // an object or an array, as the tree reading has it
             };
             m.put(name, value);
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.json.InputJson;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -253,7 +254,9 @@ public final class TypedEventCodec {
     public TypedEvent decode(byte[] bytes) {
         JsonNode root;
         try {
-            root = MAPPER.readTree(StrictUtf8.decode(bytes));
+            root = InputJson.readTree(StrictUtf8.decode(bytes));
+        } catch (InputJson.TrailingContent ex) {
+            throw new IllegalArgumentException("typed event has " + ex.getOriginalMessage(), ex);
         } catch (JsonProcessingException ex) {
             throw new IllegalArgumentException("typed event is not JSON: " + ex.getOriginalMessage(), ex);
         }

@@ -1,6 +1,8 @@
 /**
- * Events as the writer takes them: the native JSON codec (strict UTF-8, explicit Jackson limits on
- * nesting, number, string and name lengths), validation against an entity (types, NULL key parts,
+ * Events as the writer takes them: the native JSON codec (strict UTF-8 through
+ * {@link io.dimstream.db.event.StrictUtf8}, the one decode of bytes to text every input path uses;
+ * explicit Jackson limits on nesting, number, string and name lengths; one JSON value, content after
+ * it refused naming the byte), validation against an entity (types, NULL key parts,
  * unknown columns, and every value PostgreSQL would refuse later: NUL and unpaired surrogates,
  * times outside 0001..9999, numerics beyond PostgreSQL's digit limits, keys too long for a B-tree
  * entry, values that do not fit a {@code varchar(n)} or {@code numeric(p,s)}), the record hash and

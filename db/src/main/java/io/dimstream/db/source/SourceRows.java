@@ -1,13 +1,13 @@
 package io.dimstream.db.source;
 
+import io.dimstream.db.event.StrictUtf8;
 import io.dimstream.db.sql.Sql;
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -156,14 +156,22 @@ public final class SourceRows implements AutoCloseable {
         }
     }
 
-    /** The names of a CSV file's header line (a UTF-8 byte order mark skipped). */
+    /** The names of a CSV file's header line (a UTF-8 byte order mark skipped), decoded strictly ({@link StrictUtf8}). */
     static List<String> csvHeader(Path file, char delimiter, boolean gzip) throws SQLException {
         plainPath(file);
         try (InputStream raw = Files.newInputStream(file);
-             InputStream in = gzip ? new GZIPInputStream(raw) : raw;
-             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-            String line = r.readLine();
-            if (line == null || line.isBlank()) {
+             InputStream in = new BufferedInputStream(gzip ? new GZIPInputStream(raw) : raw)) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            for (int b = in.read(); b >= 0 && b != '\n' && b != '\r'; b = in.read()) {
+                bytes.write(b);
+            }
+            String line;
+            try {
+                line = StrictUtf8.decode(bytes.toByteArray());
+            } catch (IllegalArgumentException e) {
+                throw new SQLException("the header line of " + file + " is " + e.getMessage(), e);
+            }
+            if (line.isBlank()) {
                 throw new SQLException(file + " is empty: a CSV file needs a header line naming its columns");
             }
             return headerFields(line.startsWith("\uFEFF") ? line.substring(1) : line, file, delimiter);

@@ -19,7 +19,7 @@ import net.jqwik.api.Provide;
 
 /**
  * The streaming read of an event ({@code NativeEventJson.readFields(String)}) gives what reading the
- * whole text as a tree gives ({@code InputJson.mapper().readTree}, then the same fields): the same op
+ * whole text as a tree gives ({@code InputJson.readTree}, then the same fields): the same op
  * and event_time nodes, the same data map (values compared with their scale), or the same
  * rejection text, on generated events, their duplicates, their truncations and stray characters.
  */
@@ -43,7 +43,7 @@ class NativeEventJsonStreamingTest {
 
     private static Outcome tree(String json) {
         try {
-            JsonNode root = InputJson.mapper().readTree(json);
+            JsonNode root = InputJson.readTree(json);
             if (root == null || !root.isObject()) {
                 return new Outcome(null, null, null, null, false);
             }

@@ -11,8 +11,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DatumReader;
@@ -30,7 +28,8 @@ import org.apache.kafka.common.serialization.Deserializer;
  * records come out in their writer's schema.
  *
  * <p>Values are Avro's raw generic representations ({@code Utf8} strings, {@code long} timestamps,
- * {@code ByteBuffer} decimals), as Confluent's deserializer gives them by default; see
+ * {@code ByteBuffer} decimals), as Confluent's deserializer gives them by default, every string a
+ * {@code Utf8} holding its bytes as written ({@link Utf8DatumReader}, even under {@code avro.java.string}); see
  * {@code io.dimstream.schemas.AvroValues} for plain Java values. A null value is a tombstone and
  * deserializes to null. Everything else that cannot be read is a {@link SerializationException}.
  *
@@ -135,8 +134,7 @@ public class AvroWireDeserializer implements Deserializer<GenericRecord> {
         } catch (SchemaRegistryException e) {
             throw new SerializationException("cannot fetch writer schema id " + id + ": " + e.getMessage(), e);
         }
-        DatumReader<GenericRecord> reader = new GenericDatumReader<>(writer,
-                readerSchema != null ? readerSchema : writer, GenericData.get());
+        DatumReader<GenericRecord> reader = new Utf8DatumReader<>(writer, readerSchema != null ? readerSchema : writer);
         DatumReader<GenericRecord> previous = readersByWriterId.putIfAbsent(id, reader);
         return previous != null ? previous : reader;
     }

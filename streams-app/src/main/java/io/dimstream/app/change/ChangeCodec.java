@@ -12,6 +12,7 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.ArrivalSeq;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.NativeEventJson;
+import io.dimstream.db.json.InputJson;
 import io.dimstream.db.event.Op;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.StrictUtf8;
@@ -164,8 +165,11 @@ public final class ChangeCodec {
 
     private static JsonNode root(byte[] bytes) {
         try {
-            return MAPPER.readTree(StrictUtf8.decode(bytes));
+            return InputJson.readTree(StrictUtf8.decode(bytes));
         } catch (JsonProcessingException e) {
+            if (e instanceof InputJson.TrailingContent) {
+                throw new IllegalArgumentException("change record has " + e.getOriginalMessage(), e);
+            }
             throw new IllegalArgumentException("change record is " + (e instanceof StreamConstraintsException
                     ? "JSON beyond dimstream's input limits: " : "not JSON: ") + e.getOriginalMessage(), e);
         } catch (IllegalArgumentException e) {

@@ -1,10 +1,12 @@
 package io.dimstream.app.change;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.StrictUtf8;
+import io.dimstream.db.json.InputJson;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.apache.kafka.common.header.Headers;
@@ -35,8 +37,10 @@ final class ControlRecords {
         }
         JsonNode root;
         try {
-            root = MAPPER.readTree(StrictUtf8.decode(value));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            root = InputJson.readTree(StrictUtf8.decode(value));
+        } catch (InputJson.TrailingContent e) {
+            throw new IllegalArgumentException(what + " has " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(what + " is not JSON: " + e.getOriginalMessage());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(what + " is " + e.getMessage());

@@ -3,6 +3,7 @@ package io.dimstream.app.change;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.event.StrictUtf8;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Objects;
@@ -42,10 +43,21 @@ public record SliceMarker(String entity, Instant slice, int partition, int parti
         return headers != null && headers.lastHeader(HEADER) != null;
     }
 
-    /** The control kind named by the header, or null. */
+    /**
+     * The control kind named by the header, or null.
+     *
+     * @throws IllegalArgumentException {@code header dimstream.control is not valid UTF-8: ...}
+     */
     public static String controlKind(Headers headers) {
         Header h = headers == null ? null : headers.lastHeader(HEADER);
-        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+        if (h == null || h.value() == null) {
+            return null;
+        }
+        try {
+            return StrictUtf8.decode(h.value());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("header " + HEADER + " is " + e.getMessage());
+        }
     }
 
     /** Adds the end-of-slice header. */

@@ -6,8 +6,10 @@ import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.event.Source;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
@@ -29,6 +31,7 @@ public record TruncateMarker(String entity, Instant time, Source source, Optiona
 
     /** The {@value SliceMarker#HEADER} value of a truncate marker. */
     public static final String KIND = "truncate";
+    private static final byte[] KIND_BYTES = KIND.getBytes(StandardCharsets.UTF_8);
 
     public TruncateMarker {
         Objects.requireNonNull(entity, "entity");
@@ -40,9 +43,10 @@ public record TruncateMarker(String entity, Instant time, Source source, Optiona
         }
     }
 
-    /** Whether a record is a truncate marker (its control header says {@value #KIND}). */
+    /** Whether a record is a truncate marker (its control header's bytes say {@value #KIND}; bytes that are not UTF-8 do not). */
     public static boolean is(Headers headers) {
-        return KIND.equals(SliceMarker.controlKind(headers));
+        Header h = headers == null ? null : headers.lastHeader(SliceMarker.HEADER);
+        return h != null && Arrays.equals(h.value(), KIND_BYTES);
     }
 
     /** Adds the truncate header (replacing any control header). */

@@ -14,7 +14,10 @@
  * {@link io.dimstream.app.decode.Decoded.Ok#ignored} for the topology to count and log
  * ({@link io.dimstream.app.decode.Decoders#undeclaredFieldsDropped}). Decoders never
  * throw for bad input; the topology validates what they return against the entity. Bytes are read
- * as strict UTF-8, and every event time is checked against the supported range (0001 to 9999) where
+ * as strict UTF-8 by one decode, {@link io.dimstream.db.event.StrictUtf8}: a JSON value, a tombstone
+ * key, and every Avro string and map key ({@code io.dimstream.schemas.AvroValues}, the failure naming
+ * the field's path and the byte), never with U+FFFD; a JSON value is one value, content after it
+ * refused ({@code io.dimstream.db.json.InputJson#readTree}, the reason naming the byte). Every event time is checked against the supported range (0001 to 9999) where
  * it is read, the reason naming its field ({@code ts_ms}, {@code source.ts_ms}, {@code event_time},
  * {@code after.NAME}/{@code before.NAME}/{@code data.NAME} of {@code event-time: field NAME}, the
  * time field of seed rows and snapshot rows, a tombstone's record timestamp).

@@ -9,6 +9,7 @@ import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.Migrations;
 import io.dimstream.db.write.ApplyResult;
 import java.io.BufferedReader;
+import java.io.InputStream;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -90,6 +91,14 @@ public final class EventFileLoader {
 
     /** As {@link #load(BufferedReader, String, Instant)}, texts without a UTC offset read in the zone of {@code times}. */
     public LoadReport load(BufferedReader in, String fileName, Instant loadStart, TimeTexts times) throws LoadException {
+        return load(new JsonLinesSource(in, fileName, loadStart, entity, times), fileName);
+    }
+
+    /**
+     * As {@link #load(BufferedReader, String, Instant, TimeTexts)}, from a file's bytes: each line
+     * decoded strictly, one that is not UTF-8 refused on its own ({@link JsonLinesSource}).
+     */
+    public LoadReport load(InputStream in, String fileName, Instant loadStart, TimeTexts times) throws LoadException {
         return load(new JsonLinesSource(in, fileName, loadStart, entity, times), fileName);
     }
 

@@ -16,7 +16,11 @@
  *       PostgreSQL's, Spark's and pandas' exports have, texts without an offset only in
  *       {@code --time-zone}); the writer's {@code EventValidator} types every other value, so those are
  *       judged exactly as the same value in a Kafka record. Only load is this lenient with times: a
- *       record on a topic is an interface of its own, read strictly (ISO-8601, {@code T}, an offset).</li>
+ *       record on a topic is an interface of its own, read strictly (ISO-8601, {@code T}, an offset).
+ *       Text is as strict as on a topic: a file's JSON lines are read as bytes
+ *       ({@link io.dimstream.app.load.ByteLines}) and each decoded by {@code StrictUtf8}, a line that
+ *       is not UTF-8 or has content after its object refused on its own; CSV and Parquet text is
+ *       checked by DuckDB's readers (a CSV row refused, a Parquet file stopped naming the value).</li>
  *   <li><b>A batch is bounded by the heap as well as by its count.</b> A batch is held whole (the
  *       writer's statements run over all of it at once), so its events' estimated heap
  *       ({@link io.dimstream.app.load.EventHeap}) ends it at a sixth of the JVM's maximum heap before

@@ -123,12 +123,16 @@ final class SnapshotReplay {
         if (!SliceMarker.isControl(r.headers())) {
             return false;
         }
-        String kind = SliceMarker.controlKind(r.headers());
-        String bad = null;
+        String bad;
         SliceMarker m = null;
-        if (!SliceMarker.END_OF_SLICE.equals(kind)) {
-            bad = "unknown control record kind " + SliceMarker.HEADER + "=" + kind + " (known: " + SliceMarker.END_OF_SLICE + ")";
-        } else {
+        try {
+            String kind = SliceMarker.controlKind(r.headers());
+            bad = SliceMarker.END_OF_SLICE.equals(kind) ? null
+                    : "unknown control record kind " + SliceMarker.HEADER + "=" + kind + " (known: " + SliceMarker.END_OF_SLICE + ")";
+        } catch (IllegalArgumentException e) {
+            bad = e.getMessage(); // the header is not text: refused as the topology dead-letters it
+        }
+        if (bad == null) {
             try {
                 m = SliceMarker.fromBytes(r.value());
                 if (!m.entity().equals(job.entity())) {

@@ -202,7 +202,13 @@ final class SinkSteps {
      */
     private static Step.DeleteLiveAt endOfSlice(SinkTransaction.PartitionBatch b, EntitySpec shape, ConsumerRecord<byte[], byte[]> r,
                                                 List<SinkReject> rejects) {
-        String kind = SliceMarker.controlKind(r.headers());
+        String kind;
+        try {
+            kind = SliceMarker.controlKind(r.headers());
+        } catch (IllegalArgumentException e) {
+            rejects.add(reject(shape.name(), r, e.getMessage(), null));
+            return null;
+        }
         if (!SliceMarker.END_OF_SLICE.equals(kind)) {
             rejects.add(reject(shape.name(), r, "unknown control record kind " + SliceMarker.HEADER + "=" + kind + " (known: "
                     + SliceMarker.END_OF_SLICE + ", " + TruncateMarker.KIND + ")", null));

@@ -15,6 +15,7 @@ import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Source;
+import io.dimstream.db.json.InputJson;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -105,7 +106,10 @@ public final class SnapshotPublisher {
             }
             JsonNode root;
             try {
-                root = MAPPER.readTree(text);
+                root = InputJson.readTree(text);
+            } catch (InputJson.TrailingContent e) {
+                problems.add("line " + line + ": " + e.getOriginalMessage());
+                continue;
             } catch (IOException e) {
                 problems.add("line " + line + ": not valid JSON");
                 continue;

@@ -296,7 +296,13 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], DecodeO
      * repartition step multicasts it); anything else carrying the control header is refused.
      */
     private void control(Record<byte[], byte[]> record, RecordMetadata md) {
-        String kind = SliceMarker.controlKind(record.headers());
+        String kind;
+        try {
+            kind = SliceMarker.controlKind(record.headers());
+        } catch (IllegalArgumentException e) {
+            deadLetter(record, md, e.getMessage());
+            return;
+        }
         if (!pipeline.snapshot()) {
             deadLetter(record, md, "control record (" + SliceMarker.HEADER + "=" + kind + ") on the topic of entity "
                     + pipeline.entity().name() + ", which is not mode: snapshot");

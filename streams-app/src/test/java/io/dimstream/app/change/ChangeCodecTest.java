@@ -150,4 +150,28 @@ class ChangeCodecTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("malformed change record: {\"entity\":\"x\"}");
     }
+
+    @Test
+    void aRecordWithContentAfterItsObjectIsRefusedNamingTheByte() {
+        EntitySpec spec = customer("customer");
+        ChangeRecord r = new ChangeRecord("customer", ChangeClass.NEW, Op.DELETE, Instant.parse("2025-08-22T17:00:00Z"),
+                Map.of("customer_id", "C2"), "crm.customers", 0, 9L);
+        byte[] one = TestChanges.encode(r);
+        byte[] two = new byte[one.length * 2 + 1];
+        System.arraycopy(one, 0, two, 0, one.length);
+        two[one.length] = '\n';
+        System.arraycopy(one, 0, two, one.length + 1, one.length);
+
+        assertThatThrownBy(() -> ChangeCodec.toSinkChange(two, TypedEventCodec.of(spec), 12))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("change record has trailing content after the JSON value at byte " + (one.length + 1));
+        assertThatThrownBy(() -> ChangeCodec.decode(two))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("change record has trailing content after the JSON value at byte " + (one.length + 1));
+        byte[] spaced = new byte[one.length + 2];
+        System.arraycopy(one, 0, spaced, 0, one.length);
+        spaced[one.length] = ' ';
+        spaced[one.length + 1] = '\n';
+        assertThat(ChangeCodec.decode(spaced)).isEqualTo(ChangeCodec.decode(one)); // whitespace after the value is no content
+    }
 }

@@ -66,6 +66,18 @@ class NativeJsonDecoderTest {
     }
 
     @Test
+    void tombstoneKeyWithContentAfterItsJsonValueIsAnErrorButAPlainKeyIsItsText() {
+        Instant at = Instant.parse("2025-08-22T21:00:00Z");
+        assertThat(List.of(decode(single, "{\"customer_id\":\"C1\"}{\"customer_id\":\"C2\"}", null),
+                decode(single, "\"C1\" \"C2\"", null), decode(single, "2024 Q1", null), decode(single, "{\"customer_id\":\"C1\"} \n", null)))
+                .isEqualTo(List.of(
+                        Decoded.error("tombstone key has trailing content after the JSON value at byte 20"),
+                        Decoded.error("tombstone key has trailing content after the JSON value at byte 5"),
+                        Decoded.ok(Event.delete(at, Map.of("customer_id", "2024 Q1"), 41L, SRC)),
+                        Decoded.ok(Event.delete(at, Map.of("customer_id", "C1"), 41L, SRC))));
+    }
+
+    @Test
     void badJsonAndUnknownOpAreErrorsWithTheParsersReason() {
         assertThat(List.of(decode(single, "C1", "{not json"),
                 decode(single, "C1", "{\"op\":\"merge\",\"event_time\":\"2025-08-22T17:00:00Z\",\"data\":{}}")))

@@ -12,7 +12,11 @@ import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ReferenceModel;
 import io.dimstream.db.write.MemoryPruner;
 import io.dimstream.db.write.Scd2Writer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -301,6 +305,36 @@ class SinkSnapshotSliceTest {
                 live("C3", "c@x.io", "Oslo", S1, null),
                 live("C4", "d@x.io", "Lima", S1, null));
     }
+    @Test
+    void aControlHeaderThatIsNotUtf8IsRejectedWithTheByteAndDeletesNothing() throws Exception {
+        Sink sink = new Sink("snap_bad_header");
+        sink.slice(T1, SLICE_1);
+        ConsumerRecord<byte[], byte[]> marker = sink.feed.marker(0, new SliceMarker(sink.entity.name(), T2, 0, 2));
+        marker.headers().remove(SliceMarker.HEADER);
+        marker.headers().add(SliceMarker.HEADER, new byte[] {'e', 'n', 'd', (byte) 0xed, (byte) 0xa0, (byte) 0x80});
+        long next = sink.feed.offset(0);
+        SinkTransaction.GroupOutcome out = SinkFixtures.applyOne(sink.tx, sink.feed.tp(0), sink.entity, sink.stored.get(0),
+                List.of(marker), next, SnapshotSliceFeed.PARTITIONS);
+
+        assertThat(out).isInstanceOfSatisfying(SinkTransaction.Committed.class, c -> assertThat(c.rejects()).isEqualTo(1));
+        try (Connection c = DS.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT \"offset\", reason FROM dimstream.sink_rejects WHERE entity = ? ORDER BY id")) {
+            ps.setString(1, sink.entity.name());
+            List<String> rejects = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rejects.add(rs.getLong(1) + " " + rs.getString(2));
+                }
+            }
+            assertThat(rejects).containsExactly(marker.offset() + " header dimstream.control is not valid UTF-8: malformed byte sequence at byte 3");
+        }
+        assertThat(withoutLineage(sink.rows())).containsExactly(
+                live("C1", "a@x.io", "Paris", S1, null),
+                live("C2", "b@x.io", "Rome", S1, null),
+                live("C3", "c@x.io", "Oslo", S1, null),
+                live("C4", "d@x.io", "Lima", S1, null));
+    }
+
     /** A slice loaded by {@code dimstream load --slice-at}: its rows as upserts at {@code t} (no Kafka). */
     private static void loadSlice(EntitySpec entity, Instant t, List<SliceRow> rows) throws Exception {
         java.util.Iterator<SliceRow> it = rows.iterator();

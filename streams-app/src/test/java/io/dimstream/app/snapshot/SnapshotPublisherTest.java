@@ -67,6 +67,7 @@ class SnapshotPublisherTest {
                 {"customer_id": "C1", "region": 7, "email": "b@x.io"}
                 {"customer_id": "C4", "region": 1, "snapshot_time": "2025-07-31T00:00:00Z"}
                 {"customer_id": "C5", "region": 1, "phone": "123"}
+                {"customer_id": "C6", "region": 1}{"customer_id": "C7", "region": 1}
                 """))
                 .isInstanceOfSatisfying(SnapshotPublisher.BadSliceException.class, e -> assertThat(e.problems()).containsExactly(
                         "line 2: not valid JSON",
@@ -75,7 +76,8 @@ class SnapshotPublisherTest {
                         "line 5: column 'region': expected integer, got string \"seven\"",
                         "line 6: key [\"C1\",\"7\"] is already on line 1 (a slice holds each key once)",
                         "line 7: field 'snapshot_time' is \"2025-07-31T00:00:00Z\", not the slice's instant 2025-08-01T00:00:00.000000Z",
-                        "line 8: column 'phone' is not declared for entity 'customer'"));
+                        "line 8: column 'phone' is not declared for entity 'customer'",
+                        "line 9: trailing content after the JSON value at byte 34"));
     }
 
     @Test
