@@ -187,7 +187,6 @@ public final class AdminServer {
         DiffPage diff = f.diff();
         IntegrityPage integrity = f.integrity();
         QuarantinePage quarantine = f.quarantine();
-        ReplayPage replay = f.replay();
         DlqPage dlq = f.dlq();
         AuditPage audit = f.audit();
         ColumnsPage columns = f.columns();
@@ -229,6 +228,23 @@ public final class AdminServer {
         add(t, POST, "/api/quarantine/{id}/apply", Access.ADMIN, quarantine::applyApi);
         add(t, POST, "/api/quarantine/{id}/discard", Access.ADMIN, quarantine::discardApi);
 
+        replayRoutes(t, f);
+
+        add(t, GET, "/dlq", Access.VIEWER, dlq::page);
+        add(t, GET, "/dlq/{id}/{part}", Access.VIEWER, dlq::download);
+        add(t, POST, "/dlq/redrive", Access.ADMIN, dlq::redrivePage);
+        add(t, GET, "/api/dlq", Access.VIEWER, dlq::api);
+        add(t, GET, "/api/dlq/{id}/{part}", Access.VIEWER, dlq::download);
+        add(t, POST, "/api/dlq/redrive", Access.ADMIN, dlq::redriveApi);
+
+        add(t, GET, "/audit", Access.VIEWER, audit::page);
+        add(t, GET, "/api/audit", Access.VIEWER, audit::api);
+        return List.copyOf(t);
+    }
+
+    /** The replay jobs' routes: pages, their JSON twins, and the retired tables they leave. */
+    private static void replayRoutes(List<Endpoint> t, FeaturePages f) {
+        ReplayPage replay = f.replay();
         add(t, GET, "/replay", Access.VIEWER, replay::page);
         add(t, POST, "/replay", Access.ADMIN, replay::submitPage);
         add(t, GET, "/replay/{id}", Access.VIEWER, replay::jobPage);
@@ -247,17 +263,6 @@ public final class AdminServer {
         add(t, GET, "/replay-tables", Access.VIEWER, f.retired()::page);
         add(t, GET, "/api/replay-tables", Access.VIEWER, f.retired()::api);
         add(t, POST, "/replay-tables/{id}/drop", Access.ADMIN, f.retired()::drop);
-
-        add(t, GET, "/dlq", Access.VIEWER, dlq::page);
-        add(t, GET, "/dlq/{id}/{part}", Access.VIEWER, dlq::download);
-        add(t, POST, "/dlq/redrive", Access.ADMIN, dlq::redrivePage);
-        add(t, GET, "/api/dlq", Access.VIEWER, dlq::api);
-        add(t, GET, "/api/dlq/{id}/{part}", Access.VIEWER, dlq::download);
-        add(t, POST, "/api/dlq/redrive", Access.ADMIN, dlq::redriveApi);
-
-        add(t, GET, "/audit", Access.VIEWER, audit::page);
-        add(t, GET, "/api/audit", Access.VIEWER, audit::api);
-        return List.copyOf(t);
     }
 
     private static void add(List<Endpoint> table, HandlerType method, String path, Access access, Handler handler) {

@@ -7,6 +7,7 @@ import io.dimstream.db.jobs.ReplayKeys;
 import io.dimstream.db.jobs.ShadowTables;
 import io.dimstream.db.sql.Sql;
 import io.dimstream.db.sql.Transactions;
+import io.dimstream.db.write.ErasedKeys;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -12,7 +12,7 @@
  *   <li><b>Records are matched as stored.</b> DLQ and reject rows hold Kafka records in whatever
  *       format they came: {@link io.dimstream.db.erase.RecordMatch} reads JSON structurally and falls
  *       back to the key's bytes for anything else, preferring a record too many to one left.</li>
- *   <li><b>Tombstones keep a key erased.</b> {@link io.dimstream.db.erase.ErasedKeys} stores a hash
+ *   <li><b>Tombstones keep a key erased.</b> {@link io.dimstream.db.write.ErasedKeys} stores a hash
  *       of each erased key (no text); the writer drops the events of those keys on every batch of
  *       every source ({@code Scd2Writer}: sink, replay, {@code load}, quarantine actions, shadow
  *       merges), counted as {@code erased} in the apply result. One index probe per batch when the

@@ -23,7 +23,7 @@ import java.util.List;
  *       point), kept in {@code dimstream.quarantine};</li>
  *   <li>rejected: not a valid event for the entity, with the reason;</li>
  *   <li>erased: an event of a key erased with a tombstone ({@code dimstream erase},
- *       {@link io.dimstream.db.erase.ErasedKeys}), dropped before anything was remembered or written.</li>
+ *       {@link io.dimstream.db.write.ErasedKeys}), dropped before anything was remembered or written.</li>
  * </ul>
  * rowsInserted/Updated/Deleted count what the version table saw.
  *

@@ -1,7 +1,6 @@
 package io.dimstream.db.write;
 
 import io.dimstream.db.entity.EntitySpec;
-import io.dimstream.db.erase.ErasedKeys;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.Rejection;

@@ -12,7 +12,7 @@
  *       ({@link io.dimstream.db.write.WriterSql} lists the statements). Nothing runs per
  *       event.</li>
  *   <li><b>Erased keys stay erased.</b> After validation and before anything else, the events of
- *       keys erased with a tombstone ({@link io.dimstream.db.erase.ErasedKeys}) are dropped and
+ *       keys erased with a tombstone ({@link io.dimstream.db.write.ErasedKeys}) are dropped and
  *       counted ({@code ApplyResult.erased}): every source of changes reaches the table through
  *       here, so none brings such a key back. One index probe per batch while the entity has no
  *       tombstone.</li>

@@ -29,7 +29,7 @@ import org.apache.kafka.common.TopicPartition;
  *       {@code dimstream.sink_rejects};</li>
  *   <li>{@value #QUARANTINE} (counter, tag {@code entity}): events the writer quarantined;</li>
  *   <li>{@value #ERASED} (counter, tag {@code entity}; Prometheus {@code dimstream_events_erased_total}): events of
- *       erased keys the writer dropped ({@code io.dimstream.db.erase.ErasedKeys}: a tombstone of {@code dimstream erase});</li>
+ *       erased keys the writer dropped ({@code io.dimstream.db.write.ErasedKeys}: a tombstone of {@code dimstream erase});</li>
  *   <li>{@value #ROWS_CHANGED} (counter, tag {@code entity}): version rows inserted, updated or
  *       deleted;</li>
  *   <li>{@value #EVENTS} (counter, tags {@code entity}, {@code class}): events by how the

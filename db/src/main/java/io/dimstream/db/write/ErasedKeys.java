@@ -1,4 +1,4 @@
-package io.dimstream.db.erase;
+package io.dimstream.db.write;
 
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
