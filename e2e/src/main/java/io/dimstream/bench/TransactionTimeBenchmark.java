@@ -190,7 +190,30 @@ public final class TransactionTimeBenchmark {
                         + "off median %.3f s (%,.0f changes/s); on/off per round median %.2fx (sorted: %s)%n", name, s.batch(),
                 s.batch() * latePercent / 100, s.parallel(), median(onS), s.batch() / median(onS), median(offS), s.batch() / median(offS),
                 median(ratios), Arrays.stream(sorted).mapToObj(x -> String.format(Locale.ROOT, "%.2f", x)).toList());
+        printByOrder(name, ratios);
         return late;
+    }
+
+    /**
+     * The ratio's median over the rounds where on went first and over those where off went first,
+     * and their geometric mean: whatever favours the second apply of a round (or the first) cancels
+     * out of it.
+     */
+    private static void printByOrder(String name, double[] ratios) {
+        double[] onFirst = new double[(ratios.length + 1) / 2];
+        double[] offFirst = new double[ratios.length / 2];
+        for (int r = 0; r < ratios.length; r++) {
+            if (r % 2 == 0) {
+                onFirst[r / 2] = ratios[r];
+            } else {
+                offFirst[r / 2] = ratios[r];
+            }
+        }
+        if (offFirst.length == 0) {
+            return;
+        }
+        System.out.printf(Locale.ROOT, "%s: on/off median %.2fx in the rounds on went first, %.2fx off first; geometric mean of both %.2fx%n",
+                name, median(onFirst), median(offFirst), Math.sqrt(median(onFirst) * median(offFirst)));
     }
 
     /**
