@@ -6,6 +6,8 @@
 #   e2e/bench.sh WriterBenchmark --rows 1000000 --batches 10000,100000 --runs 3 --parallel 2
 #   e2e/bench.sh LoadBenchmark --rows 500000 --changes 100000 --runs 3   (needs CHECKPOINT rights)
 #   e2e/bench.sh SwapBenchmark --rows 1000000 --keys 250000 --runs 3     (the shadow swap's lock time)
+#   e2e/bench.sh TransactionTimeBenchmark --rows 1000000 --batch 100000 --rounds 8 --late-percent 10
+#                                           (the writer with transaction time against without, needs CHECKPOINT rights)
 # Every harness takes --jdbc URL (default: local dimstream_bench as postgres/postgres).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"

@@ -54,6 +54,9 @@ import org.postgresql.PGConnection;
  * {@code --growth 1000000,10000000} measures instead how cost grows with the table ({@link Growth}).
  * Usage: {@code e2e/bench.sh WriterBenchmark --jdbc URL --rows 1000000 --batches 10000,100000 --runs 5 --parallel 2}
  * (docs/benchmarks.md).
+ * {@code --transaction-time false} creates the table without transaction time (the entity option
+ * {@code transaction-time: false}; default true, as in config; {@link TransactionTimeBenchmark}
+ * compares both in one run).
  * {@code --surrogate-index true} creates the table with the unique index on surrogate_key
  * ({@code surrogate-key-index: true}), {@code --exclusion true} adds a GiST exclusion constraint
  * against overlapping ranges, {@code --naive false} skips the slow row-at-a-time peer.
@@ -118,8 +121,10 @@ public final class WriterBenchmark {
         Migrations.migrate(ds);
         // the entity's surrogate-key-index (default false, as in config)
         // --partitions N: the entity's table-partitions (its tables created hash-partitioned by the key)
+        // --transaction-time false: the entity's transaction-time (default true)
         EntitySpec spec = spec("true".equals(a.get("surrogate-index"))).toBuilder()
-                .tablePartitions(Integer.parseInt(a.getOrDefault("partitions", "0"))).build();
+                .tablePartitions(Integer.parseInt(a.getOrDefault("partitions", "0")))
+                .transactionTime(!"false".equals(a.get("transaction-time"))).build();
         dropTables(ds, spec);
         EntityTables.ensure(ds, spec);
         if (a.containsKey("fillfactor")) {
@@ -335,6 +340,7 @@ public final class WriterBenchmark {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS bench_customer CASCADE");
             s.execute("DROP TABLE IF EXISTS bench_customer_events CASCADE");
+            s.execute("DROP TABLE IF EXISTS bench_customer_superseded CASCADE");
         }
     }
 
