@@ -24,7 +24,10 @@ import java.util.List;
  *       DELETE of such a rewrite, it copies the old image and stamps the new one; BEFORE INSERT of a row
  *       born closed (a late event), it stamps {@code end_known_from}. Each trigger's WHEN clause keeps
  *       the common path (an insert of an open row, a close, a type-1 overwrite) free of any function
- *       call. A row written in the same transaction ({@code known_from = now()}) was never visible to
+ *       call; what a BEFORE row trigger still costs an update or delete is PostgreSQL's lock of the old
+ *       row before its WHEN is tested, one WAL record per row (measured: the writer at 1.04x its time
+ *       without transaction time, docs/benchmarks.md; AFTER triggers would avoid it but then every
+ *       statement that rewrites a closed row would stamp the new image itself). A row written in the same transaction ({@code known_from = now()}) was never visible to
  *       anyone: rewriting it keeps nothing. {@code SET LOCAL dimstream.forget = 'on'} turns the triggers
  *       off for the transaction: erasure and retention remove what must not be kept, and a swap brings
  *       its own stamps;</li>
