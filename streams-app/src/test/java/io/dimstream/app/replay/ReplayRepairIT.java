@@ -82,11 +82,13 @@ class ReplayRepairIT {
 
     /**
      * Every column of every row of the keys {@code which} selects, as JSON; or all but when and in which
-     * arrival each row was written (loaded_at, event_seq: a repair's rows carry a replay's seq).
+     * arrival each row was written (loaded_at, event_seq: a repair's rows carry a replay's seq; known_from,
+     * end_known_from: a repair is a new belief, learned when it ran).
      */
     private List<String> rows(Setup s, Predicate<String> which, boolean withLoadedAt) throws SQLException {
         String json = withLoadedAt ? "to_jsonb(t)" : "to_jsonb(t) - " + Sql.literal(s.spec().system().loadedAt()) + " - "
-                + Sql.literal(s.spec().system().eventSeq());
+                + Sql.literal(s.spec().system().eventSeq()) + " - " + Sql.literal(s.spec().system().knownFrom()) + " - "
+                + Sql.literal(s.spec().system().endKnownFrom());
         return ReplayFixtures.strings(ds, "SELECT customer_id || ' ' || (" + json + ")::text FROM " + ReplayFixtures.table(s.spec())
                 + " t ORDER BY customer_id, valid_from").stream().filter(r -> which.test(r.substring(0, r.indexOf(' ')))).toList();
     }

@@ -88,7 +88,7 @@ class ShadowSwapCompositionIT {
             assertThat(EvolvedColumns.withCatalog(ds, configured)).isEqualTo(evolved);
             List<String> columns = columns(table);
             assertThat(columns.subList(columns.size() - 2, columns.size())).as("added while running: last")
-                    .isEqualTo(List.of("event_seq", FIELD));
+                    .isEqualTo(List.of("end_known_from", FIELD));
             exec("CREATE SCHEMA analytics_swc", "CREATE VIEW analytics_swc.v_hist AS SELECT * FROM " + table,
                     "GRANT SELECT ON " + table + " TO PUBLIC");
             List<String> before = rowsButWhenWritten(table);
@@ -220,9 +220,12 @@ class ShadowSwapCompositionIT {
         throw new IllegalStateException("no upsert in the feed");
     }
 
-    /** Every column of every row but when it was written (loaded_at; event_seq: a rebuilt row's is the replay's arrival order). */
+    /**
+     * Every column of every row but when it was written (loaded_at; event_seq: a rebuilt row's is the replay's arrival order;
+     * known_from, end_known_from: a swapped-in row that differs is learned at the swap).
+     */
     private List<String> rowsButWhenWritten(String table) throws SQLException {
-        return ReplayFixtures.strings(ds, "SELECT (to_jsonb(t) - 'loaded_at' - 'event_seq')::text FROM " + table
+        return ReplayFixtures.strings(ds, "SELECT (to_jsonb(t) - 'loaded_at' - 'event_seq' - 'known_from' - 'end_known_from')::text FROM " + table
                 + " t ORDER BY customer_id, valid_from");
     }
 
