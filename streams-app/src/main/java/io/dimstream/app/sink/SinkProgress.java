@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -50,6 +51,12 @@ final class SinkProgress {
             out.add(new SinkTransaction.PartitionBatch(b.tp, b.committed, batch, next, lagAfter(c, b.tp, next), b.partitionCount));
         }
         return out;
+    }
+
+    /** What a wave of groups applies, for the status: "500 records of t-0, t-1; 20 records of u-3". */
+    static String describe(List<List<SinkTransaction.PartitionBatch>> wave) {
+        return wave.stream().map(g -> g.stream().mapToInt(b -> b.records().size()).sum() + " records of "
+                + g.stream().map(b -> b.tp().toString()).collect(Collectors.joining(", "))).collect(Collectors.joining("; "));
     }
 
     /** A group's transaction committed: its batches leave the buffers, its figures go to the metrics, Kafka is told (for its lag tools only). */
