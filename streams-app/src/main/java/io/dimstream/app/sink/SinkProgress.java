@@ -121,18 +121,17 @@ final class SinkProgress {
         }
     }
 
-    private static String describe(OptionalLong offset) {
-        return offset.isPresent() ? Long.toString(offset.getAsLong()) : "none";
-    }
-
     /**
-     * Another instance applied the partition meanwhile (PostgreSQL holds {@code stored}, not what this
-     * instance expected): drop what is buffered and read again from the stored offset.
+     * PostgreSQL holds {@code stored}, not what this instance expected: another instance applied the
+     * partition meanwhile, or PostgreSQL lost commits ({@link StoredOffsetMoved}: logged and counted
+     * as such). Either way: drop what is buffered and read again from the stored offset.
      */
     void fencedOff(KafkaConsumer<byte[], byte[]> c, PartitionBuffer b, OptionalLong stored, String rolledBack) {
-        LOG.warn("{}: fenced: PostgreSQL holds next offset {} but this instance expected {}; another instance applied "
-                        + "the partition meanwhile. Rolled back {}; re-reading from the stored offset",
-                b.tp, describe(stored), describe(b.committed), rolledBack);
+        StoredOffsetMoved moved = new StoredOffsetMoved(b.tp, b.committed, stored);
+        LOG.warn("{}", moved.message(rolledBack));
+        if (moved.regressed()) {
+            metrics.offsetsRegressed(b.entity.name());
+        }
         buffers.fenced(b, stored);
         if (stored.isPresent()) {
             c.seek(b.tp, stored.getAsLong());
