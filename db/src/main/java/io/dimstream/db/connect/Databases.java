@@ -27,6 +27,10 @@ public final class Databases {
     private static final Logger LOG = LoggerFactory.getLogger(Databases.class);
 
     static final long VALIDATION_MILLIS = 5_000;
+    /** A connection borrowed this long has its server asked, on a new connection, whether it answers ({@link HungServerWatch}). */
+    static final Duration WATCH_AFTER = Duration.ofSeconds(10);
+    static final Duration WATCH_EVERY = Duration.ofSeconds(5);
+    static final Duration WATCH_PROBE = Duration.ofSeconds(5);
     static final long KEEPALIVE_MILLIS = 30_000;
     static final long MAX_LIFETIME_MILLIS = 600_000;
 
@@ -74,6 +78,9 @@ public final class Databases {
      *       and idle connections are checked every {@value #KEEPALIVE_MILLIS} ms, so connections to a host
      *       that went away (or stopped being the primary) leave the pool without waiting to be used;
      *       each lives at most {@value #MAX_LIFETIME_MILLIS} ms;</li>
+     *   <li>a connection borrowed longer than 10 s whose server does not answer a new connection
+     *       within 5 s is aborted ({@link HungServerWatch}): a hung primary frees the threads in it at
+     *       once, while a long statement on a server that answers is never cut;</li>
      *   <li>a connection that broke (SQL state class 08: the socket timed out or was closed) evicts
      *       every connection of the pool, not only itself: after a failover they all point at the old
      *       primary, and each would otherwise cost a validation timeout before the pool reaches the new one.</li>
@@ -105,9 +112,10 @@ public final class Databases {
             throw new IllegalStateException("cannot connect to PostgreSQL at " + shown + " as " + user
                     + ": " + Secrets.mask(e.getMessage()) + " (SQL state " + e.getSQLState() + ")", e);
         }
+        HungServerWatch watch = new HungServerWatch(ds, url, user, password, WATCH_AFTER, WATCH_EVERY, WATCH_PROBE);
         return new Handle() {
             public DataSource dataSource() {
-                return ds;
+                return watch;
             }
 
             public String jdbcUrl() {
@@ -115,6 +123,7 @@ public final class Databases {
             }
 
             public void close() {
+                watch.close();
                 ds.close();
             }
         };
