@@ -8,6 +8,7 @@ import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.app.service.DimstreamService;
 import io.dimstream.app.service.ServiceOptions;
+import io.dimstream.app.sink.SinkMetrics;
 import io.dimstream.app.testing.FeedFixtures;
 import io.dimstream.app.testing.PgClusters;
 import io.dimstream.config.DimstreamConfig;
@@ -15,6 +16,7 @@ import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ExpectedRow;
 import io.dimstream.db.write.ReferenceModel;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -37,8 +39,10 @@ import org.slf4j.LoggerFactory;
  * answered, as a hung VM or stuck storage) while an asynchronous streaming standby is promoted,
  * with {@code postgres.url} a multi-host URL ({@code targetServerType=primary}) and the default
  * settings: the service writes to the promoted node within 30 s of the promotion, and the table ends
- * equal, row by row, to the reference model of the whole feed (what the old primary had and the
- * standby lost is read again from Kafka). Before the pool had its login bounds and its watch on
+ * equal, row by row, to the reference model of the whole feed. Replication is held just before the
+ * hang, so the old primary has commits the standby never received: the sink finds its stored offsets
+ * behind what it committed, says PostgreSQL lost commits ({@code dimstream_sink_offsets_regressed_total})
+ * and applies them again from Kafka. Before the pool had its login bounds and its watch on
  * hung servers, nothing reached the promoted node for 90 s.
  */
 class HungPrimaryFailoverIT {
@@ -54,6 +58,17 @@ class HungPrimaryFailoverIT {
     private static long rows(PGSimpleDataSource ds, String table) {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    /** The sum of the sink's stored next offsets on one node, -1 when it does not answer. */
+    private static long storedOffsets(PGSimpleDataSource ds) {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT coalesce(sum(next_offset), 0) FROM dimstream.sink_offsets")) {
             rs.next();
             return rs.getLong(1);
         } catch (Exception e) {
@@ -92,7 +107,8 @@ class HungPrimaryFailoverIT {
             promoted.setURL(pg.standbyUrl());
 
             ServiceOptions options = new ServiceOptions(dir.resolve("data"), "failover-it", 3, Duration.ofHours(1));
-            try (DimstreamService service = DimstreamService.start(config, options, new SimpleMeterRegistry())) {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            try (DimstreamService service = DimstreamService.start(config, options, registry)) {
                 FeedFixtures.produce(kafka.bootstrapServers(), "crm.customers", feed.subList(0, 600), Map.of());
                 // mid-stream: the first part landing on the primary (and streamed to the standby), more on its way
                 await().atMost(Duration.ofMinutes(2)).until(() -> rows(promoted, table) > 0);
@@ -107,7 +123,14 @@ class HungPrimaryFailoverIT {
                     }
                 }, "failover-it-producer");
                 producer.start();
-                Thread.sleep(500);
+                // asynchronous replication losing commits: the primary's WAL senders held, the sink commits on
+                // the primary what the standby never receives, then the primary hangs
+                pg.holdReplication();
+                PGSimpleDataSource primary = new PGSimpleDataSource();
+                primary.setURL(pg.primaryUrl());
+                long standbyOffsets = storedOffsets(promoted);
+                await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> storedOffsets(primary) > standbyOffsets);
                 pg.freezePrimary();
                 pg.promoteStandby();
                 long promotedAt = System.nanoTime();
@@ -119,6 +142,9 @@ class HungPrimaryFailoverIT {
                 producer.join();
                 await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                         assertThat(EntityTableReader.rows(promoted, customer)).isEqualTo(expected));
+                // what the primary committed and the standby never had was found and applied again, and said so
+                assertThat(registry.find(SinkMetrics.REGRESSED).counters().stream().mapToDouble(Counter::count).sum())
+                        .as("dimstream_sink_offsets_regressed_total").isPositive();
                 assertThat(writingAgain).as("from the promotion to the first row written on the promoted node")
                         .isLessThan(Duration.ofSeconds(30));
             }

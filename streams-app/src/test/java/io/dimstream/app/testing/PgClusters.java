@@ -74,6 +74,11 @@ public final class PgClusters implements AutoCloseable {
         return "jdbc:postgresql://127.0.0.1:" + primaryPort + ",127.0.0.1:" + standbyPort + "/postgres?targetServerType=primary&user=postgres";
     }
 
+    /** The URL of the primary alone. */
+    public String primaryUrl() {
+        return "jdbc:postgresql://127.0.0.1:" + primaryPort + "/postgres?user=postgres&socketTimeout=5&connectTimeout=5";
+    }
+
     /** The URL of the standby alone (the primary after {@link #promoteStandby}). */
     public String standbyUrl() {
         return "jdbc:postgresql://127.0.0.1:" + standbyPort + "/postgres?user=postgres";
@@ -81,22 +86,50 @@ public final class PgClusters implements AutoCloseable {
 
     /** SIGSTOP to the primary's postmaster and every process under it: it hangs, its sockets open. */
     public void freezePrimary() throws IOException, InterruptedException {
-        long postmaster = Long.parseLong(Files.readAllLines(base.resolve("primary").resolve("postmaster.pid")).get(0).trim());
+        long postmaster = postmaster();
         List<Long> pids = new ArrayList<>();
         pids.add(postmaster);
+        pids.addAll(children(postmaster, ""));
+        stop(pids);
+    }
+
+    /**
+     * SIGSTOP to the primary's WAL senders: it goes on committing (asynchronous replication) and the
+     * standby receives none of it, so a promotion then loses those commits.
+     */
+    public void holdReplication() throws IOException, InterruptedException {
+        List<Long> senders = children(postmaster(), "walsender");
+        if (senders.isEmpty()) {
+            throw new IllegalStateException("the primary has no WAL sender: the standby is not streaming");
+        }
+        stop(senders);
+    }
+
+    private long postmaster() throws IOException {
+        return Long.parseLong(Files.readAllLines(base.resolve("primary").resolve("postmaster.pid")).get(0).trim());
+    }
+
+    /** The processes whose parent is {@code parent} and whose command line holds {@code named}. */
+    private static List<Long> children(long parent, String named) throws IOException {
+        List<Long> out = new ArrayList<>();
         try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
             for (Path p : procs.filter(x -> x.getFileName().toString().matches("\\d+")).toList()) {
                 try {
                     String stat = Files.readString(p.resolve("stat"));
                     String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    if (Long.parseLong(after[1]) == postmaster) {
-                        pids.add(Long.parseLong(p.getFileName().toString()));
+                    String cmdline = new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8);
+                    if (Long.parseLong(after[1]) == parent && cmdline.contains(named)) {
+                        out.add(Long.parseLong(p.getFileName().toString()));
                     }
                 } catch (IOException gone) {
                     // the process ended meanwhile
                 }
             }
         }
+        return out;
+    }
+
+    private void stop(List<Long> pids) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("kill", "-STOP"));
         pids.forEach(pid -> cmd.add(Long.toString(pid)));
         run(cmd);
