@@ -169,7 +169,7 @@ public final class HealthMonitor implements AutoCloseable {
             Duration inside = Duration.between(s.applying().get().since(), Instant.now());
             if (inside.compareTo(APPLY_SLOW) > 0) {
                 return HealthReport.Check.down("no answer from PostgreSQL for " + inside.toSeconds() + " s, inside the transaction applying "
-                        + s.applying().get().what() + " (a hung server holds it until the socket timeout)");
+                        + s.applying().get().what());
             }
         }
         List<String> problems = s.partitions().stream()
