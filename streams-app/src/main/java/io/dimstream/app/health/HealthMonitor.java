@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * <b>Ready</b> (events flow): live, and the sink has no stuck or stopped partition and is not
  * waiting for PostgreSQL, Kafka Streams is {@code RUNNING} or {@code REBALANCING} with no stream
  * thread replaced after a transient failure (a schema registry outage, say) within the last minute
- * ({@link StreamThreadSupervisor#RESET_AFTER}), and PostgreSQL and the Kafka cluster answered the
- * last probe. A stuck partition or an unreachable database
+ * ({@link StreamThreadSupervisor#RESET_AFTER}), the sink has not been inside one wave of PostgreSQL
+ * transactions for longer than {@link #APPLY_SLOW} (its thread blocked on a hung server publishes nothing
+ * else meanwhile), and PostgreSQL and the Kafka cluster answered the last probe. A stuck partition or an unreachable database
  * makes the service not ready but leaves it live: a restart cures neither.
  *
  * <p>PostgreSQL and Kafka are probed on a thread of their own every {@code every} (with their own
@@ -37,6 +38,14 @@ import org.slf4j.LoggerFactory;
 public final class HealthMonitor implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HealthMonitor.class);
+
+    /**
+     * A sink inside one wave of transactions longer than this is not ready: it writes nothing, and a
+     * batch takes a fraction of a second to a few seconds when PostgreSQL answers. A legitimately slow
+     * batch (waiting behind a replay's or a load's exclusive writer lock) shows as not ready meanwhile,
+     * which is true: nothing is written then either.
+     */
+    static final Duration APPLY_SLOW = Duration.ofSeconds(30);
 
     private final Supplier<SinkStatus> sink;
     private final Supplier<KafkaStreams.State> streams;
@@ -155,6 +164,13 @@ public final class HealthMonitor implements AutoCloseable {
         }
         if (s.database().isPresent()) {
             return HealthReport.Check.down("waiting for PostgreSQL: " + s.database().get());
+        }
+        if (s.applying().isPresent()) {
+            Duration inside = Duration.between(s.applying().get().since(), Instant.now());
+            if (inside.compareTo(APPLY_SLOW) > 0) {
+                return HealthReport.Check.down("no answer from PostgreSQL for " + inside.toSeconds() + " s, inside the transaction applying "
+                        + s.applying().get().what());
+            }
         }
         List<String> problems = s.partitions().stream()
                 .filter(p -> p.stuck() || p.stopped().isPresent())

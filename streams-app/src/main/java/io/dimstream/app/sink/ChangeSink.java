@@ -12,6 +12,7 @@ import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -320,6 +321,7 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             tasks.add(() -> tx.apply(entity, b));
         }
         long t0 = System.nanoTime();
+        status = status.applying(SinkProgress.describe(batches), Instant.now());
         List<ApplyExecutor.Done<SinkTransaction.GroupOutcome>> done = executor.runAll(tasks);
         Throwable unavailable = null;
         String unavailableWhat = null;

@@ -48,6 +48,9 @@ import org.apache.kafka.common.TopicPartition;
  *   <li>{@value #STOPPED} (counter, tag {@code entity}): partitions stopped because their stored
  *       offset left the changes topic's log; {@value #GAPS} (counter, tag {@code entity}): offsets
  *       skipped past such a gap (recorded in {@code dimstream.sink_gaps});</li>
+ *   <li>{@value #REGRESSED} (counter, tag {@code entity}): times a partition's stored offset was found
+ *       behind what this instance had committed: PostgreSQL lost acknowledged commits (an asynchronous
+ *       failover, a restore), whose changes are read and applied again ({@code StoredOffsetMoved});</li>
  *   <li>{@value #RUNNING} (gauge): 1 while the sink's thread runs, 0 once it stopped or failed;
  *       {@value #STUCK} (gauge): partitions with records left and no progress for longer than
  *       {@code sink.stuck-after}, stopped ones included.</li>
@@ -69,6 +72,7 @@ public final class SinkMetrics {
     public static final String FAILURES = "dimstream.sink.partition.failures";
     public static final String STOPPED = "dimstream.sink.partitions.stopped";
     public static final String GAPS = "dimstream.sink.gap.offsets";
+    public static final String REGRESSED = "dimstream.sink.offsets.regressed";
     public static final String RUNNING = "dimstream.sink.running";
     public static final String STUCK = "dimstream.sink.partitions.stuck";
 
@@ -148,6 +152,12 @@ public final class SinkMetrics {
     public void partitionFailure(String entity, String kind) {
         Counter.builder(FAILURES).description("failed batch transactions of a partition, neither transient nor a record's fault")
                 .tag("entity", entity).tag("kind", kind).register(registry).increment();
+    }
+
+    /** A partition's stored offset was behind what this instance committed: PostgreSQL lost commits. */
+    public void offsetsRegressed(String entity) {
+        counter(REGRESSED, entity, "stored sink offsets found behind what this instance committed: PostgreSQL lost commits, "
+                + "applied again").increment();
     }
 
     public void partitionStopped(String entity) {

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -50,6 +51,12 @@ final class SinkProgress {
             out.add(new SinkTransaction.PartitionBatch(b.tp, b.committed, batch, next, lagAfter(c, b.tp, next), b.partitionCount));
         }
         return out;
+    }
+
+    /** What a wave of groups applies, for the status: "500 records of t-0, t-1; 20 records of u-3". */
+    static String describe(List<List<SinkTransaction.PartitionBatch>> wave) {
+        return wave.stream().map(g -> g.stream().mapToInt(b -> b.records().size()).sum() + " records of "
+                + g.stream().map(b -> b.tp().toString()).collect(Collectors.joining(", "))).collect(Collectors.joining("; "));
     }
 
     /** A group's transaction committed: its batches leave the buffers, its figures go to the metrics, Kafka is told (for its lag tools only). */
@@ -114,18 +121,17 @@ final class SinkProgress {
         }
     }
 
-    private static String describe(OptionalLong offset) {
-        return offset.isPresent() ? Long.toString(offset.getAsLong()) : "none";
-    }
-
     /**
-     * Another instance applied the partition meanwhile (PostgreSQL holds {@code stored}, not what this
-     * instance expected): drop what is buffered and read again from the stored offset.
+     * PostgreSQL holds {@code stored}, not what this instance expected: another instance applied the
+     * partition meanwhile, or PostgreSQL lost commits ({@link StoredOffsetMoved}: logged and counted
+     * as such). Either way: drop what is buffered and read again from the stored offset.
      */
     void fencedOff(KafkaConsumer<byte[], byte[]> c, PartitionBuffer b, OptionalLong stored, String rolledBack) {
-        LOG.warn("{}: fenced: PostgreSQL holds next offset {} but this instance expected {}; another instance applied "
-                        + "the partition meanwhile. Rolled back {}; re-reading from the stored offset",
-                b.tp, describe(stored), describe(b.committed), rolledBack);
+        StoredOffsetMoved moved = new StoredOffsetMoved(b.tp, b.committed, stored);
+        LOG.warn("{}", moved.message(rolledBack));
+        if (moved.regressed()) {
+            metrics.offsetsRegressed(b.entity.name());
+        }
         buffers.fenced(b, stored);
         if (stored.isPresent()) {
             c.seek(b.tp, stored.getAsLong());

@@ -1,6 +1,7 @@
 package io.dimstream.app.sink;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,8 +14,26 @@ import java.util.Optional;
  * @param failure    what killed the thread ({@code FAILED}), one line
  * @param database   set while PostgreSQL is unavailable (a transient failure being retried), one line
  * @param partitions the partitions this instance owns
+ * @param applying   set while the sink's thread is inside PostgreSQL transactions (a wave of batches): what and
+ *                   since when. The thread publishes nothing else until they end, so this is how a reader
+ *                   tells a sink blocked on a hung server (the rest of this status then ages) from one at work
  */
-public record SinkStatus(State state, Optional<String> failure, Optional<String> database, List<Partition> partitions) {
+public record SinkStatus(State state, Optional<String> failure, Optional<String> database, List<Partition> partitions,
+                         Optional<Applying> applying) {
+
+    /** The transactions the sink's thread is inside: {@code what} (records and partitions), started at {@code since}. */
+    public record Applying(String what, Instant since) {
+    }
+
+    /** A status with no transaction in flight. */
+    public SinkStatus(State state, Optional<String> failure, Optional<String> database, List<Partition> partitions) {
+        this(state, failure, database, partitions, Optional.empty());
+    }
+
+    /** This status, the thread now inside transactions applying {@code what} since {@code since}. */
+    SinkStatus applying(String what, Instant since) {
+        return new SinkStatus(state, failure, database, partitions, Optional.of(new Applying(what, since)));
+    }
 
     /** The sink thread's state. */
     public enum State { STARTING, RUNNING, STOPPED, FAILED }

@@ -142,4 +142,27 @@ class HealthMonitorTest {
                     "dimstream.customer.changes-1 stopped: stored offset 6 is outside the partition's log"));
         }
     }
+
+    @Test
+    void aSinkInsideOneTransactionLongerThanTheBoundIsNotReadyNamingWhatItApplies() {
+        try (HealthMonitor h = monitor()) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> h.ready().up());
+            SinkStatus before = running(partition(false, Optional.empty(), Optional.empty()));
+            // the sink's thread entered a wave 1 s ago: at work, ready
+            sink.set(new SinkStatus(before.state(), before.failure(), before.database(), before.partitions(), Optional.of(
+                    new SinkStatus.Applying("500 records of dimstream.customer.changes-1", java.time.Instant.now().minusSeconds(1)))));
+            assertThat(h.ready().checks().get("sink")).isEqualTo(new HealthReport.Check(true, "1 partitions"));
+            // 45 s later it has not come back (a hung primary holds its commit): its published partitions look
+            // fine, as they did when it entered, but the sink writes nothing
+            sink.set(new SinkStatus(before.state(), before.failure(), before.database(), before.partitions(), Optional.of(
+                    new SinkStatus.Applying("500 records of dimstream.customer.changes-1", java.time.Instant.now().minusSeconds(45)))));
+            assertThat(h.ready()).isEqualTo(new HealthReport(false, checks(
+                    "sink", false, "no answer from PostgreSQL for 45 s, inside the transaction applying 500 records of "
+                            + "dimstream.customer.changes-1",
+                    "streams", true, "RUNNING",
+                    "postgres", true, "answered in 2 ms",
+                    "kafka", true, "1 broker")));
+            assertThat(h.live().up()).isTrue();
+        }
+    }
 }
