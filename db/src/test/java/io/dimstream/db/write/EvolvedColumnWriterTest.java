@@ -10,9 +10,11 @@ import io.dimstream.db.event.RecordHash;
 import io.dimstream.db.event.Source;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.EvolvedColumns;
+import io.dimstream.db.sql.Sql;
 import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.testing.TestPostgres;
 import java.sql.SQLException;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -68,6 +70,12 @@ class EvolvedColumnWriterTest {
                 row("P2", "Bob", "Rome", null, 2L, 1, null),
                 row("P3", "Cid", "Bern", null, 3L, 1, null));
         assertThat(EntityTableReader.rows(ds, evolved)).isEqualTo(expected);
+        // transaction time follows the added column: the two-argument as_of was made again with it (a stale
+        // one would fail with a return type mismatch), and known now it is the one-argument function
+        for (int hour = 0; hour <= 4; hour++) {
+            assertThat(EntityTableReader.query(ds, evolved, Sql.table(evolved.asOfFunction()) + "(?, now())", h(hour).atOffset(ZoneOffset.UTC)))
+                    .isEqualTo(EntityTableReader.query(ds, evolved, Sql.table(evolved.asOfFunction()) + "(?)", h(hour).atOffset(ZoneOffset.UTC)));
+        }
         // the hash of a version without a nickname is the one the config's columns alone give
         assertThat(expected.get(0).hashHex()).isEqualTo(rowsBefore.get(0).hashHex());
 
