@@ -1,13 +1,11 @@
 package io.dimstream.db.connect;
 
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,11 +42,10 @@ import org.slf4j.LoggerFactory;
  * <p>The cost: one short-lived connection per host every {@code every} while some connection is
  * borrowed longer than {@code after}, nothing otherwise.
  */
-public final class HungServerWatch implements DataSource, AutoCloseable {
+public final class HungServerWatch extends ForwardingDataSource implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HungServerWatch.class);
 
-    private final DataSource pool;
     private final Properties probeProps;
     private final Duration after;
     private final ScheduledExecutorService scheduler;
@@ -61,7 +58,7 @@ public final class HungServerWatch implements DataSource, AutoCloseable {
      * @param password null when the URL carries it
      */
     public HungServerWatch(DataSource pool, String url, String user, String password, Duration after, Duration every, Duration probe) {
-        this.pool = pool;
+        super(pool);
         this.after = after;
         Properties p = Driver.parseURL(url, null);
         if (p == null) {
@@ -135,16 +132,7 @@ public final class HungServerWatch implements DataSource, AutoCloseable {
     }
 
     @Override
-    public Connection getConnection() throws SQLException {
-        return tracked(pool.getConnection());
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-        return tracked(pool.getConnection(username, password));
-    }
-
-    private Connection tracked(Connection c) {
+    Connection wrap(Connection c) {
         borrowed.put(c, System.nanoTime());
         return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, new Handler(c));
     }
@@ -168,42 +156,6 @@ public final class HungServerWatch implements DataSource, AutoCloseable {
                 throw e.getCause();
             }
         }
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return pool.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        pool.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        pool.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return pool.getLoginTimeout();
-    }
-
-    @Override
-    // java.util.logging's Logger, named in full: SLF4J's is this class's own
-    public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return pool.getParentLogger();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        return iface.isInstance(this) ? iface.cast(this) : pool.unwrap(iface);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        return iface.isInstance(this) || pool.isWrapperFor(iface);
     }
 
     @Override

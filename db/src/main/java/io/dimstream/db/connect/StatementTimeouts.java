@@ -1,6 +1,5 @@
 package io.dimstream.db.connect;
 
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -8,11 +7,9 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -58,26 +55,16 @@ public final class StatementTimeouts {
         return false;
     }
 
-    private static final class Limited implements DataSource {
-        private final DataSource ds;
+    private static final class Limited extends ForwardingDataSource {
         private final long ms;
 
         Limited(DataSource ds, long ms) {
-            this.ds = ds;
+            super(ds);
             this.ms = ms;
         }
 
         @Override
-        public Connection getConnection() throws SQLException {
-            return limited(ds.getConnection());
-        }
-
-        @Override
-        public Connection getConnection(String username, String password) throws SQLException {
-            return limited(ds.getConnection(username, password));
-        }
-
-        private Connection limited(Connection c) throws SQLException {
+        Connection wrap(Connection c) throws SQLException {
             try {
                 if (!c.getAutoCommit()) {
                     c.setAutoCommit(true);
@@ -92,41 +79,6 @@ public final class StatementTimeouts {
             }
             return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
                     new Handler(c));
-        }
-
-        @Override
-        public PrintWriter getLogWriter() throws SQLException {
-            return ds.getLogWriter();
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) throws SQLException {
-            ds.setLogWriter(out);
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) throws SQLException {
-            ds.setLoginTimeout(seconds);
-        }
-
-        @Override
-        public int getLoginTimeout() throws SQLException {
-            return ds.getLoginTimeout();
-        }
-
-        @Override
-        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-            return ds.getParentLogger();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> iface) throws SQLException {
-            return iface.isInstance(this) ? iface.cast(this) : ds.unwrap(iface);
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> iface) throws SQLException {
-            return iface.isInstance(this) || ds.isWrapperFor(iface);
         }
     }
 
