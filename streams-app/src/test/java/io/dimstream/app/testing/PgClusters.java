@@ -129,11 +129,21 @@ public final class PgClusters implements AutoCloseable {
         return out;
     }
 
+    /**
+     * SIGSTOP to each process, one {@code kill} each: a backend listed a moment ago may have ended
+     * meanwhile (its client closed), which is no failure; any other refusal is.
+     */
     private void stop(List<Long> pids) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("kill", "-STOP"));
-        pids.forEach(pid -> cmd.add(Long.toString(pid)));
-        run(cmd);
-        frozen.addAll(pids);
+        for (long pid : pids) {
+            try {
+                run(List.of("kill", "-STOP", Long.toString(pid)));
+                frozen.add(pid);
+            } catch (IllegalStateException e) {
+                if (Files.exists(Path.of("/proc", Long.toString(pid)))) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** {@code pg_ctl promote} on the standby, waiting until it accepts writes. */
