@@ -184,10 +184,10 @@ public final class ConfigKeys {
     // ---- service:
 
     public static final ConfigKey<String> SERVICE_APPLICATION_ID = key("service", "application-id")
-            .doc("The deployment's identity on the Kafka cluster: the Kafka Streams application id, and the first part of the name "
-                    + "of every topic dimstream owns (`<application-id>.<entity>.changes`, `<application-id>.<entity>.dlq`, Kafka "
-                    + "Streams' `<application-id>-...-repartition` and `-changelog`) and of its groups (`<application-id>-sink`, "
-                    + "`<application-id>-dlq-mirror`). Instances with the same id are one deployment and share the partitions; give "
+            .doc("The deployment's identity on the Kafka cluster: the first part of the name of every topic dimstream owns "
+                    + "(`<application-id>.<entity>.changes`, `<application-id>.<entity>.dlq`, Kafka Streams' "
+                    + "`<application-id>.<entity>-...-repartition` and `-changelog`) and of its groups (each entity's Kafka Streams "
+                    + "client `<application-id>.<entity>`, `<application-id>-sink`, `<application-id>-dlq-mirror`). Instances with the same id are one deployment and share the partitions; give "
                     + "each deployment on a cluster its own id (staging and production with one config included), or they read each "
                     + "other's changes (an existing deployment's upgrade to these names: docs/operations.md). `run --application-id` "
                     + "overrides it.")

@@ -4,14 +4,17 @@ import io.dimstream.app.sink.SinkStatus;
 import io.dimstream.app.topology.StreamThreadSupervisor;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.streams.KafkaStreams;
@@ -21,10 +24,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The service's health, for {@code /health/live} and {@code /health/ready} on the metrics port.
  *
- * <p><b>Live</b> (restarting the process would help): the sink's thread has not died, Kafka Streams
- * is not in {@code ERROR} (or shutting down for good) and no stream thread died of a fatal cause.
+ * <p><b>Live</b> (restarting the process would help): the sink's thread has not died, no entity's
+ * Kafka Streams client is in {@code ERROR} (or shutting down for good) and no stream thread died of a
+ * fatal cause.
  * <b>Ready</b> (events flow): live, and the sink has no stuck or stopped partition and is not
- * waiting for PostgreSQL, Kafka Streams is {@code RUNNING} or {@code REBALANCING} with no stream
+ * waiting for PostgreSQL, every entity's Kafka Streams client is {@code RUNNING} or {@code REBALANCING} with no stream
  * thread replaced after a transient failure (a schema registry outage, say) within the last minute
  * ({@link StreamThreadSupervisor#RESET_AFTER}), the sink has not been inside one wave of PostgreSQL
  * transactions for longer than {@link #APPLY_SLOW} (its thread blocked on a hung server publishes nothing
@@ -48,8 +52,7 @@ public final class HealthMonitor implements AutoCloseable {
     static final Duration APPLY_SLOW = Duration.ofSeconds(30);
 
     private final Supplier<SinkStatus> sink;
-    private final Supplier<KafkaStreams.State> streams;
-    private final Supplier<StreamThreadSupervisor.Health> threads;
+    private final Supplier<List<EntityStreamsState>> streams;
     private final Map<String, Callable<String>> probes;
     private final Duration every;
     private final Map<String, Probed> last = new java.util.concurrent.ConcurrentHashMap<>();
@@ -60,16 +63,14 @@ public final class HealthMonitor implements AutoCloseable {
 
     /**
      * @param sink         the sink's published status
-     * @param streams      Kafka Streams' client state
-     * @param threads      the stream threads' deaths, as their supervisor saw them
+     * @param streams      each entity's Kafka Streams client: its state and its stream threads' deaths
      * @param probes       by name ("postgres", "kafka"): each returns a one-line detail or throws
      * @param every        how often the probes run
      */
-    public HealthMonitor(Supplier<SinkStatus> sink, Supplier<KafkaStreams.State> streams,
-                         Supplier<StreamThreadSupervisor.Health> threads, Map<String, Callable<String>> probes, Duration every) {
+    public HealthMonitor(Supplier<SinkStatus> sink, Supplier<List<EntityStreamsState>> streams,
+                         Map<String, Callable<String>> probes, Duration every) {
         this.sink = sink;
         this.streams = streams;
-        this.threads = threads;
         this.probes = Map.copyOf(probes);
         this.every = every;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -112,7 +113,7 @@ public final class HealthMonitor implements AutoCloseable {
         checks.put("sink", s.state() == SinkStatus.State.FAILED
                 ? HealthReport.Check.down("the sink's thread died: " + s.failure().orElse("?"))
                 : HealthReport.Check.up(s.state().name().toLowerCase(java.util.Locale.ROOT)));
-        checks.put("streams", streamsLive());
+        checks.put("streams", streamsCheck(HealthMonitor::streamsLive));
         return HealthReport.of(checks);
     }
 
@@ -120,20 +121,9 @@ public final class HealthMonitor implements AutoCloseable {
     public HealthReport ready() {
         Map<String, HealthReport.Check> checks = new LinkedHashMap<>();
         checks.put("sink", sinkReady(sink.get()));
-        HealthReport.Check streamsLive = streamsLive();
-        KafkaStreams.State st = streams.get();
-        StreamThreadSupervisor.Health t = threads.get();
-        if (!streamsLive.up()) {
-            checks.put("streams", streamsLive);
-        } else if (t.status() == StreamThreadSupervisor.Status.RECOVERING) {
-            checks.put("streams", HealthReport.Check.down("a stream thread died of a transient cause at " + t.lastFailure().orElse(null)
-                    + " and was replaced (" + t.failures() + " deaths so far): " + t.lastCause().orElse("?")));
-        } else {
-            checks.put("streams", st == KafkaStreams.State.RUNNING || st == KafkaStreams.State.REBALANCING
-                    ? HealthReport.Check.up(st.name()) : HealthReport.Check.down(st.name()));
-        }
+        checks.put("streams", streamsCheck(HealthMonitor::streamsReady));
         Instant stale = Instant.now().minus(every.multipliedBy(3));
-        probes.keySet().stream().sorted(java.util.Comparator.comparing((String n) -> !"postgres".equals(n)).thenComparing(n -> n))
+        probes.keySet().stream().sorted(Comparator.comparing((String n) -> !"postgres".equals(n)).thenComparing(n -> n))
                 .forEach(name -> {
                     Probed p = last.get(name);
                     checks.put(name, p.at().isBefore(stale) && p.up()
@@ -143,16 +133,49 @@ public final class HealthMonitor implements AutoCloseable {
         return HealthReport.of(checks);
     }
 
-    private HealthReport.Check streamsLive() {
-        Optional<Throwable> fatal = threads.get().fatal();
+    /**
+     * One check over every entity's client: UP when each is; its detail the clients' common detail
+     * ({@code RUNNING}), or each entity's own when they differ, the entities that are down first.
+     */
+    private HealthReport.Check streamsCheck(Function<EntityStreamsState, HealthReport.Check> check) {
+        List<EntityStreamsState> clients = streams.get();
+        Map<String, HealthReport.Check> byEntity = new LinkedHashMap<>();
+        clients.stream().sorted(Comparator.comparing(EntityStreamsState::entity)).forEach(c -> byEntity.put(c.entity(), check.apply(c)));
+        boolean up = byEntity.values().stream().allMatch(HealthReport.Check::up);
+        Set<String> details = byEntity.values().stream().map(HealthReport.Check::detail).collect(Collectors.toSet());
+        if (details.size() == 1) {
+            return new HealthReport.Check(up, details.iterator().next());
+        }
+        return new HealthReport.Check(up, byEntity.entrySet().stream()
+                .sorted(Comparator.comparing((Map.Entry<String, HealthReport.Check> e) -> e.getValue().up()))
+                .map(e -> e.getKey() + ": " + e.getValue().detail()).collect(Collectors.joining("; ")));
+    }
+
+    private static HealthReport.Check streamsLive(EntityStreamsState c) {
+        Optional<Throwable> fatal = c.threads().fatal();
         if (fatal.isPresent()) {
             return HealthReport.Check.down("a stream thread died of a fatal cause: " + fatal.get());
         }
-        KafkaStreams.State st = streams.get();
+        KafkaStreams.State st = c.state();
         if (st == KafkaStreams.State.ERROR || st == KafkaStreams.State.PENDING_ERROR) {
             return HealthReport.Check.down(st.name());
         }
         return HealthReport.Check.up(st.name());
+    }
+
+    private static HealthReport.Check streamsReady(EntityStreamsState c) {
+        HealthReport.Check live = streamsLive(c);
+        StreamThreadSupervisor.Health t = c.threads();
+        if (!live.up()) {
+            return live;
+        }
+        if (t.status() == StreamThreadSupervisor.Status.RECOVERING) {
+            return HealthReport.Check.down("a stream thread died of a transient cause at " + t.lastFailure().orElse(null)
+                    + " and was replaced (" + t.failures() + " deaths so far): " + t.lastCause().orElse("?"));
+        }
+        KafkaStreams.State st = c.state();
+        return st == KafkaStreams.State.RUNNING || st == KafkaStreams.State.REBALANCING
+                ? HealthReport.Check.up(st.name()) : HealthReport.Check.down(st.name());
     }
 
     private static HealthReport.Check sinkReady(SinkStatus s) {

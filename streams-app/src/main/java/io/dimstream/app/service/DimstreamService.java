@@ -25,7 +25,6 @@ import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import java.nio.file.Files;
@@ -60,8 +59,7 @@ public final class DimstreamService implements AutoCloseable {
 
     private final EmbeddedKafka embeddedKafka;
     private final Databases.Handle db;
-    private final KafkaStreams streams;
-    private final KafkaStreamsMetrics streamsMetrics;
+    private final EntityStreamsClients streams;
     private final ChangeSink sink;
     private final MemoryPruning pruning;
     private final KafkaClients clients;
@@ -72,13 +70,11 @@ public final class DimstreamService implements AutoCloseable {
     private final HealthMonitor health;
     private final Admin healthAdmin;
     private AutoCloseable jvmGc = () -> { };
-    /** How Kafka Streams closes ({@link #closeOptions}). */
-    private CloseOptions streamsClose;
 
     /** Connections the service takes from the pool besides the sink's, at most at once. */
     static final int OTHER_CONNECTIONS = 3;
 
-    private DimstreamService(EmbeddedKafka embeddedKafka, Databases.Handle db, KafkaStreams streams, KafkaStreamsMetrics streamsMetrics,
+    private DimstreamService(EmbeddedKafka embeddedKafka, Databases.Handle db, EntityStreamsClients streams,
                      ChangeSink sink, MemoryPruning pruning, KafkaClients clients, List<EntityPipeline> pipelines,
                      MeterRegistry registry, CatchUp catchUp, List<AutoCloseable> adminWorkers,
                      HealthMonitor health, Admin healthAdmin) {
@@ -87,7 +83,6 @@ public final class DimstreamService implements AutoCloseable {
         this.embeddedKafka = embeddedKafka;
         this.db = db;
         this.streams = streams;
-        this.streamsMetrics = streamsMetrics;
         this.sink = sink;
         this.pruning = pruning;
         this.clients = clients;
@@ -142,7 +137,7 @@ public final class DimstreamService implements AutoCloseable {
             SinkSettings sinkSettings = StartSteps.createTopicsAndUpgrade(config, options, clients, pipelines, kafka != null, ds);
             long tTopics = System.nanoTime();
 
-            StartSteps.Streams streams = StartSteps.startStreams(kafkaConfig, options, bootstrap, pipelines, registry, kafka != null, started);
+            EntityStreamsClients streams = StartSteps.startStreams(kafkaConfig, options, bootstrap, pipelines, registry, kafka != null, started);
             ChangeSink sink = new ChangeSink(sinkSettings, clients, shapes, ds, new SinkMetrics(registry)).start();
             started.add(sink);
             List<EntitySpec> specs = config.entities().stream().map(e -> merged.get(e.name())).toList();
@@ -163,11 +158,10 @@ public final class DimstreamService implements AutoCloseable {
             LOG.info("dimstream running: kafka {}, {} entities ({})", bootstrap, pipelines.size(),
                     pipelines.stream().map(p -> p.sourceTopic() + " -> " + p.changesTopic() + " -> " + p.entity().table() + " (DLQ "
                             + p.dlqTopic() + ")").collect(Collectors.joining(", ")));
-            DimstreamService service = new DimstreamService(kafka, db, streams.streams(), streams.metrics(), sink, pruning, clients,
+            DimstreamService service = new DimstreamService(kafka, db, streams, sink, pruning, clients,
                     pipelines, registry, StartSteps.catchUp(options, clients, ds, pipelines, sinkSettings),
                     List.copyOf(started.subList(workersFrom, workersTo)), health.monitor(), health.admin());
             service.jvmGc = health.jvmGc();
-            service.streamsClose = closeOptions(options);
             return service;
         } catch (Exception e) {
             closeInReverse(started, e);
@@ -269,8 +263,9 @@ public final class DimstreamService implements AutoCloseable {
         return pipelines;
     }
 
-    public KafkaStreams.State streamsState() {
-        return streams.state();
+    /** Each entity's Kafka Streams client state, by entity. */
+    public Map<String, KafkaStreams.State> streamsStates() {
+        return streams.statesByEntity();
     }
 
     /**
@@ -314,8 +309,7 @@ public final class DimstreamService implements AutoCloseable {
         closeQuietly("JVM GC metrics", jvmGc);
         closeQuietly("health admin client", healthAdmin);
         closeQuietly("sink", sink);
-        closeQuietly("kafka streams", () -> streams.close(streamsClose));
-        closeQuietly("kafka streams metrics", streamsMetrics);
+        closeQuietly("kafka streams", streams);
         closeQuietly("database", db);
         if (embeddedKafka != null) {
             closeQuietly("embedded kafka", embeddedKafka);

@@ -13,8 +13,6 @@ import io.dimstream.app.sink.ChangeSink;
 import io.dimstream.app.sink.SinkSettings;
 import io.dimstream.app.topology.DimstreamTopology;
 import io.dimstream.app.topology.EntityPipeline;
-import io.dimstream.app.topology.StreamThreadSupervisor;
-import io.dimstream.app.topology.StreamsConfigFactory;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.config.model.KafkaConfig;
 import io.dimstream.config.model.PostgresConfig;
@@ -25,7 +23,6 @@ import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.Migrations;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.sql.SQLException;
@@ -34,7 +31,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -45,7 +41,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -114,34 +109,26 @@ final class StartSteps {
         return sinkSettings;
     }
 
-    /** Kafka Streams as {@link #startStreams} started it, with its meters and the supervisor of its threads. */
-    record Streams(KafkaStreams streams, KafkaStreamsMetrics metrics, StreamThreadSupervisor supervisor) {
-    }
-
-    /** The topology of every entity in Kafka Streams, started (its close added to {@code started}). */
-    static Streams startStreams(KafkaConfig kafkaConfig, ServiceOptions options, String bootstrap, List<EntityPipeline> pipelines,
-            MeterRegistry registry, boolean embeddedKafka, List<AutoCloseable> started) {
+    /**
+     * Every entity's topology on a Kafka Streams client of its own ({@link EntityStreamsClients}),
+     * started (their close added to {@code started}).
+     */
+    static EntityStreamsClients startStreams(KafkaConfig kafkaConfig, ServiceOptions options, String bootstrap,
+            List<EntityPipeline> pipelines, MeterRegistry registry, boolean embeddedKafka, List<AutoCloseable> started) {
         Map<String, Object> overrides = new HashMap<>();
         if (embeddedKafka) {
             overrides.put("replication.factor", 1);
         }
         // static membership: a restarted instance takes its tasks back at once (Kafka Streams
-        // gives each stream thread the id plus its number)
+        // gives each stream thread the id plus its number; each entity's client is a group of its own)
         options.instanceId().ifPresent(id -> overrides.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), id));
         // kafka.client: reaches every client Kafka Streams makes (unprefixed); kafka.streams: last
         overrides.putAll(kafkaConfig.client());
         overrides.putAll(kafkaConfig.streams());
-        Properties props = StreamsConfigFactory.create(options.applicationId(), bootstrap,
-                options.dataDir().resolve("streams-state"), pipelines, registry, overrides);
-        KafkaStreams streams = new KafkaStreams(DimstreamTopology.build(pipelines, registry), props);
-        // transient causes: replaced with backoff; anything else: the client stops (health: supervisor.health())
-        StreamThreadSupervisor supervisor = new StreamThreadSupervisor(registry);
-        streams.setUncaughtExceptionHandler(supervisor);
-        KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
-        streamsMetrics.bindTo(registry);
-        streams.start();
-        started.add(() -> streams.close(DimstreamService.closeOptions(options)));
-        return new Streams(streams, streamsMetrics, supervisor);
+        EntityStreamsClients streams = EntityStreamsClients.start(options.applicationId(), bootstrap,
+                options.dataDir().resolve("streams-state"), pipelines, registry, overrides, DimstreamService.closeOptions(options));
+        started.add(streams);
+        return streams;
     }
 
     /**
@@ -177,10 +164,13 @@ final class StartSteps {
      */
     static CatchUp catchUp(ServiceOptions options, KafkaClients clients, DataSource ds, List<EntityPipeline> pipelines,
             SinkSettings sinkSettings) {
-        return new CatchUp(clients, ds, options.applicationId(),
+        String deployment = options.applicationId();
+        return new CatchUp(clients, ds,
+                pipelines.stream().map(p -> DimstreamTopology.streamsApplicationId(deployment, p.entity().name())).toList(),
                 pipelines.stream().map(EntityPipeline::sourceTopic).toList(),
                 pipelines.stream().filter(p -> !p.partitionedByKey())
-                        .map(p -> DimstreamTopology.repartitionTopic(options.applicationId(), p.entity().name())).collect(Collectors.toSet()),
+                        .map(p -> DimstreamTopology.repartitionTopic(DimstreamTopology.streamsApplicationId(deployment, p.entity().name()),
+                                p.entity().name())).collect(Collectors.toSet()),
                 sinkSettings.groupId(), pipelines.stream().map(EntityPipeline::changesTopic).toList());
     }
 
@@ -189,14 +179,14 @@ final class StartSteps {
     }
 
     /** The health monitor (probing PostgreSQL and Kafka) and the process's meters, each added to {@code started}. */
-    static Health startHealth(KafkaClients clients, DataSource ds, ChangeSink sink, Streams streams, MeterRegistry registry,
+    static Health startHealth(KafkaClients clients, DataSource ds, ChangeSink sink, EntityStreamsClients streams, MeterRegistry registry,
             List<AutoCloseable> started) {
         Map<String, Object> adminProps = clients.properties();
         adminProps.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
         adminProps.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000);
         Admin healthAdmin = Admin.create(adminProps);
         started.add(healthAdmin);
-        HealthMonitor health = new HealthMonitor(sink::status, streams.streams()::state, streams.supervisor()::health,
+        HealthMonitor health = new HealthMonitor(sink::status, streams::states,
                 Map.of("postgres", postgresProbe(ds), "kafka", kafkaProbe(healthAdmin)), HEALTH_PROBE_INTERVAL);
         started.add(health);
         JvmGcMetrics jvmGc = DimstreamService.bindServiceMeters(registry, health);

@@ -11,7 +11,7 @@
  * control-record entities checked; every topic is named after the application id, and
  * {@link io.dimstream.app.service.ChangesTopicUpgrade} queues, once, the replay a deployment whose
  * changes topics had another name before needs for what its sink had not applied of them), Kafka
- * Streams with its supervisor, the sink, the memory pruning and history retention
+ * Streams (a client per entity, each with its supervisor: {@link io.dimstream.app.service.EntityStreamsClients}), the sink, the memory pruning and history retention
  * ({@link io.dimstream.app.service.MemoryPruning}: a schedule over {@code MemoryPruner} and
  * {@code HistoryRetainer}, whose SQL is db's), the admin workers (replay, DLQ mirror, re-drive), the health monitor. A failing step
  * closes what started before it, in reverse order; {@code close()} does the same.

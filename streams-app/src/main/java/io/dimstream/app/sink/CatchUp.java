@@ -35,25 +35,25 @@ public final class CatchUp {
 
     private final KafkaClients clients;
     private final DataSource dataSource;
-    private final String streamsGroup;
+    private final List<String> streamsGroups;
     private final List<String> sourceTopics;
     private final Set<String> repartitionTopics;
     private final String sinkGroup;
     private final List<String> changesTopics;
 
     /**
-     * @param streamsGroup      the Kafka Streams application id (its consumer group)
+     * @param streamsGroups     the Kafka Streams application ids (their consumer groups): one per entity's client
      * @param sourceTopics      the source topics Kafka Streams reads
      * @param repartitionTopics the repartition topics it reads too (written transactionally by
      *                          Kafka Streams itself)
      * @param sinkGroup         the group the sink stores its offsets under in PostgreSQL
      * @param changesTopics     the changes topics the sink reads
      */
-    public CatchUp(KafkaClients clients, DataSource dataSource, String streamsGroup, List<String> sourceTopics,
+    public CatchUp(KafkaClients clients, DataSource dataSource, List<String> streamsGroups, List<String> sourceTopics,
                    Set<String> repartitionTopics, String sinkGroup, List<String> changesTopics) {
         this.clients = clients;
         this.dataSource = dataSource;
-        this.streamsGroup = streamsGroup;
+        this.streamsGroups = List.copyOf(streamsGroups);
         this.sourceTopics = List.copyOf(sourceTopics);
         this.repartitionTopics = Set.copyOf(repartitionTopics);
         this.sinkGroup = sinkGroup;
@@ -93,7 +93,7 @@ public final class CatchUp {
     interface Look {
         long eventsSeen();
 
-        /** The Kafka Streams group's committed offset of each input partition it has one for. */
+        /** The Kafka Streams groups' committed offset of each input partition one has one for (each reads its own topics). */
         Map<TopicPartition, Long> streamsCommitted() throws ExecutionException, InterruptedException;
 
         /** The read_committed end offset of each input partition (sources, repartition topics). */
@@ -238,11 +238,13 @@ public final class CatchUp {
 
     private Map<TopicPartition, Long> streamsOffsets(Admin admin) throws ExecutionException, InterruptedException {
         Map<TopicPartition, Long> committed = new HashMap<>();
-        admin.listConsumerGroupOffsets(streamsGroup).partitionsToOffsetAndMetadata().get().forEach((tp, om) -> {
-            if (om != null) {
-                committed.put(tp, om.offset());
-            }
-        });
+        for (String group : streamsGroups) {
+            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().forEach((tp, om) -> {
+                if (om != null) {
+                    committed.put(tp, om.offset());
+                }
+            });
+        }
         return committed;
     }
 

@@ -40,6 +40,9 @@ import org.apache.kafka.streams.state.Stores;
  * repartition step the one task that reads it writes one that the changes partitioner sends to every
  * changes partition. Processor, store and internal topic names derive from the entity name, so they are stable
  * across releases: {@code <application.id>-E-by-key-repartition}, {@code <application.id>-E-key-state-changelog}.
+ * The service runs each entity's topology on a Kafka Streams client of its own, whose application id is
+ * {@link #streamsApplicationId} (so {@code <application-id>.E-E-by-key-repartition}); {@link #build} takes
+ * several pipelines only for tests and tools that want one client for all.
  */
 public final class DimstreamTopology {
 
@@ -72,6 +75,15 @@ public final class DimstreamTopology {
         return builder.build();
     }
 
+    /**
+     * The Kafka Streams application id of an entity's own client in deployment {@code deploymentId}:
+     * {@code <application-id>.<entity>}, like the entity's changes and DLQ topics. It names the
+     * client's consumer group, its internal topics ({@link #repartitionTopic}) and its state directory.
+     */
+    public static String streamsApplicationId(String deploymentId, String entityName) {
+        return deploymentId + "." + entityName;
+    }
+
     /** The name of the store holding each key's {@link KeyState} for an entity. */
     public static String storeName(String entityName) {
         return entityName + "-key-state";
@@ -87,7 +99,11 @@ public final class DimstreamTopology {
         return entityName + "-by-key";
     }
 
-    /** The repartition topic Kafka Streams makes for an entity: {@code <application.id>-<entity>-by-key-repartition}. */
+    /**
+     * The repartition topic Kafka Streams makes for an entity on a client of application id
+     * {@code applicationId} ({@link #streamsApplicationId} in the service):
+     * {@code <application.id>-<entity>-by-key-repartition}.
+     */
     public static String repartitionTopic(String applicationId, String entityName) {
         return applicationId + "-" + repartitionName(entityName) + "-repartition";
     }

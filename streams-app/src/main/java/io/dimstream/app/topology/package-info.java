@@ -8,9 +8,12 @@
  * <p>Every topic the topology writes besides the source's begins with the deployment's application
  * id: the changes and DLQ topics ({@link io.dimstream.app.change.ChangeTopics},
  * {@link io.dimstream.app.topology.EntityPipeline#dlqTopicOf}) as Kafka Streams' own repartition and
- * changelog topics do ({@link io.dimstream.app.topology.DimstreamTopology#repartitionTopic}). Two
- * deployments on one cluster with entities of the same name (staging and production with one config)
- * so share nothing but the source topics they both read.
+ * changelog topics do ({@link io.dimstream.app.topology.DimstreamTopology#repartitionTopic}): the service
+ * runs each entity on a Kafka Streams client of its own, whose application id is
+ * {@code <application-id>.<entity>} ({@link io.dimstream.app.topology.DimstreamTopology#streamsApplicationId}),
+ * so that one entity's outage (a schema registry that does not answer) holds no other entity's
+ * tasks. Two deployments on one cluster with entities of the same name (staging and production with
+ * one config) so share nothing but the source topics they both read.
  *
  * <p>Cost per event, where it matters: the decode step writes the change record's JSON once,
  * without its class ({@link io.dimstream.app.topology.PendingChange}); the classify step reads

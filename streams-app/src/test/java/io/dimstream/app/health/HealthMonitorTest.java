@@ -22,6 +22,8 @@ class HealthMonitorTest {
     private final AtomicReference<KafkaStreams.State> streams = new AtomicReference<>(KafkaStreams.State.RUNNING);
     private final AtomicReference<StreamThreadSupervisor.Health> threads = new AtomicReference<>(
             new StreamThreadSupervisor.Health(StreamThreadSupervisor.Status.OK, 0, Optional.empty(), Optional.empty(), Optional.empty()));
+    /** A second entity's client, {@code orders}, when a test sets it. */
+    private final AtomicReference<EntityStreamsState> orders = new AtomicReference<>();
     private final AtomicReference<String> postgres = new AtomicReference<>("answered in 2 ms");
 
     private static SinkStatus.Partition partition(boolean stuck, Optional<String> failing, Optional<String> stopped) {
@@ -43,7 +45,10 @@ class HealthMonitorTest {
             return v;
         });
         probes.put("kafka", () -> "1 broker");
-        return new HealthMonitor(sink::get, streams::get, threads::get, probes, Duration.ofMillis(50));
+        return new HealthMonitor(sink::get, () -> {
+            EntityStreamsState customer = new EntityStreamsState("customer", streams.get(), threads.get());
+            return orders.get() == null ? List.of(customer) : List.of(customer, orders.get());
+        }, probes, Duration.ofMillis(50));
     }
 
     private static Map<String, HealthReport.Check> checks(Object... nameUpDetail) {
@@ -115,6 +120,24 @@ class HealthMonitorTest {
                     + " transient cause at 2026-12-01T10:00:00Z and was replaced (3 deaths so far): io.dimstream.schemas.registry."
                     + "SchemaRegistryUnavailableException: connection refused"));
             assertThat(h.live().up()).isTrue();
+        }
+    }
+
+    @Test
+    void oneEntitysClientRecoveringIsNamedWithTheOthersStates() {
+        try (HealthMonitor h = monitor()) {
+            orders.set(new EntityStreamsState("orders", KafkaStreams.State.RUNNING, threads.get()));
+            await().atMost(Duration.ofSeconds(5)).until(() -> h.ready().up());
+            assertThat(h.ready().checks().get("streams")).isEqualTo(new HealthReport.Check(true, "RUNNING"));
+            orders.set(new EntityStreamsState("orders", KafkaStreams.State.RUNNING, new StreamThreadSupervisor.Health(
+                    StreamThreadSupervisor.Status.RECOVERING, 1, Optional.of(java.time.Instant.parse("2026-12-01T10:00:00Z")),
+                    Optional.of("io.dimstream.schemas.registry.SchemaRegistryUnavailableException: 500"), Optional.empty())));
+            assertThat(h.ready().checks().get("streams")).isEqualTo(new HealthReport.Check(false, "orders: a stream thread died of a"
+                    + " transient cause at 2026-12-01T10:00:00Z and was replaced (1 deaths so far): io.dimstream.schemas.registry."
+                    + "SchemaRegistryUnavailableException: 500; customer: RUNNING"));
+            assertThat(h.live()).isEqualTo(new HealthReport(true, checks("sink", true, "running", "streams", true, "RUNNING")));
+            orders.set(new EntityStreamsState("orders", KafkaStreams.State.ERROR, threads.get()));
+            assertThat(h.live().checks().get("streams")).isEqualTo(new HealthReport.Check(false, "orders: ERROR; customer: RUNNING"));
         }
     }
 

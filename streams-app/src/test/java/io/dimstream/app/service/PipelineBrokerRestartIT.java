@@ -78,7 +78,7 @@ class PipelineBrokerRestartIT {
                 List<ExpectedRow> all = model(spec, feed);
                 await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                         assertThat(EntityTableReader.rows(TestPostgres.dataSource(), spec)).isEqualTo(all));
-                assertThat(pipeline.streamsState()).isEqualTo(KafkaStreams.State.RUNNING);
+                assertThat(pipeline.streamsStates()).isEqualTo(Map.of("customer", KafkaStreams.State.RUNNING));
             }
         } finally {
             kafka.close();

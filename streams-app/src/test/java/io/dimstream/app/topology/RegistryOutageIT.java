@@ -5,11 +5,12 @@ import static io.dimstream.app.topology.TopologyFixtures.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import io.dimstream.app.change.ChangeClass;
 import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.app.decode.AvroEventDecoder;
 import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.testing.AvroWire;
+import io.dimstream.app.testing.OutageRegistry;
 import io.dimstream.app.topology.TopologyFixtures.Change;
 import io.dimstream.app.topology.TopologyFixtures.DeadLetter;
 import io.dimstream.db.entity.ColumnType;
@@ -19,11 +20,6 @@ import io.dimstream.schemas.DemoSchemas;
 import io.dimstream.schemas.registry.HttpSchemaRegistryClient;
 import io.dimstream.schemas.serde.AvroWireDeserializer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,15 +28,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.generic.GenericRecordBuilder;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -66,50 +55,6 @@ class RegistryOutageIT {
     @TempDir
     Path dir;
 
-    /** A Confluent-compatible registry answering {@code GET /schemas/ids/{id}}: id 1, 404 for others, or 503 while down. */
-    static final class FakeRegistry implements AutoCloseable {
-        final AtomicBoolean down = new AtomicBoolean();
-        final AtomicInteger refused = new AtomicInteger();
-        private final HttpServer server;
-
-        FakeRegistry(Schema schema) throws IOException {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-            String body = "{\"schema\":" + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(schema.toString()) + "}";
-            server.createContext("/schemas/ids/", exchange -> {
-                String id = exchange.getRequestURI().getPath().substring("/schemas/ids/".length());
-                int status;
-                String answer;
-                if (down.get()) {
-                    refused.incrementAndGet();
-                    status = 503;
-                    answer = "{\"error_code\":50302,\"message\":\"Schema registry is restarting\"}";
-                } else if (id.equals(Integer.toString(SCHEMA_ID))) {
-                    status = 200;
-                    answer = body;
-                } else {
-                    status = 404;
-                    answer = "{\"error_code\":40403,\"message\":\"Schema " + id + " not found\"}";
-                }
-                byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().set("Content-Type", "application/vnd.schemaregistry.v1+json");
-                exchange.sendResponseHeaders(status, bytes.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(bytes);
-                }
-            });
-            server.start();
-        }
-
-        String url() {
-            return "http://127.0.0.1:" + server.getAddress().getPort();
-        }
-
-        @Override
-        public void close() {
-            server.stop(0);
-        }
-    }
-
     @Test
     void avroRecordsProducedWhileTheRegistryIsDownAllLandOnceItIsBackAndOnlyAnUnknownSchemaIdIsDeadLettered() throws Exception {
         Schema change = DemoSchemas.customerChange();
@@ -120,7 +65,7 @@ class RegistryOutageIT {
                         "last_login", ColumnType.BIGINT));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-        try (FakeRegistry fake = new FakeRegistry(change); EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
+        try (OutageRegistry fake = new OutageRegistry(Map.of(SCHEMA_ID, change)); EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1)));
             // 1 s of retries per record instead of 20, so the outage below outlasts them and threads die
             AvroWireDeserializer deserializer = new AvroWireDeserializer(new HttpSchemaRegistryClient(fake.url(), null), null,
@@ -132,7 +77,7 @@ class RegistryOutageIT {
                     .changesTopic("dimstream.customer.changes")
                     .dlqTopic(TOPIC + ".dlq")
                     .build();
-            fake.down.set(true);
+            fake.fail(503);
             // a replaced thread's old group member does not leave the group (Kafka Streams' consumers never
             // send LeaveGroup), so each replacement waits for it to time out: 6 s here instead of 45
             Map<String, Object> quickRejoin = Map.of("main.consumer.session.timeout.ms", 6_000,
@@ -146,11 +91,11 @@ class RegistryOutageIT {
                     for (int i = 0; i < 20; i++) {
                         String id = "C" + i;
                         Instant t = Instant.parse("2025-08-22T17:00:00Z").plusSeconds(60L * i);
-                        producer.send(new ProducerRecord<>(TOPIC, utf8(id), wire(SCHEMA_ID, event(change, id, id + "@x", t))));
+                        producer.send(new ProducerRecord<>(TOPIC, utf8(id), AvroWire.wire(SCHEMA_ID, AvroWire.customerUpsert(change, id, id + "@x", t))));
                         expected.add(new Change("[\"" + id + "\"]", new ChangeRecord("customer", ChangeClass.NEW, Op.UPSERT, t,
                                 data(id, id + "@x"), TOPIC, 0, i)));
                     }
-                    unknown = wire(UNKNOWN_ID, event(change, "X1", "x@x", Instant.parse("2025-08-22T18:00:00Z")));
+                    unknown = AvroWire.wire(UNKNOWN_ID, AvroWire.customerUpsert(change, "X1", "x@x", Instant.parse("2025-08-22T18:00:00Z")));
                     producer.send(new ProducerRecord<>(TOPIC, utf8("X1"), unknown));
                 }
 
@@ -161,7 +106,7 @@ class RegistryOutageIT {
                 assertThat(StreamsHarness.readAll(kafka.bootstrapServers(), "dimstream.customer.changes")).isEmpty();
                 assertThat(StreamsHarness.readAll(kafka.bootstrapServers(), "crm.customers.avro.dlq")).isEmpty();
                 assertThat(harness.supervisor.health().status()).isEqualTo(StreamThreadSupervisor.Status.RECOVERING);
-                fake.down.set(false);
+                fake.recover();
 
                 await().dontCatchUncaughtExceptions().atMost(Duration.ofMinutes(2)).until(() ->
                         StreamsHarness.readAll(kafka.bootstrapServers(), "dimstream.customer.changes").size() == 20
@@ -176,22 +121,13 @@ class RegistryOutageIT {
                 assertThat(registry.find(StreamThreadSupervisor.FAILURES).counters()).singleElement()
                         .satisfies(c -> assertThat(c.getId().getTag("cause"))
                                 .isEqualTo("io.dimstream.schemas.registry.SchemaRegistryUnavailableException"));
-                assertThat(fake.refused.get()).isGreaterThanOrEqualTo(4);
+                assertThat(fake.refused()).isGreaterThanOrEqualTo(4);
             }
         }
     }
 
     private static double failures(SimpleMeterRegistry registry) {
         return registry.find(StreamThreadSupervisor.FAILURES).counters().stream().mapToDouble(c -> c.count()).sum();
-    }
-
-    private static GenericRecord event(Schema change, String id, String email, Instant time) {
-        Schema customer = change.getField("data").schema();
-        return new GenericRecordBuilder(change)
-                .set("op", new GenericData.EnumSymbol(change.getField("op").schema(), "upsert"))
-                .set("event_time", time.getEpochSecond() * 1_000_000L + time.getNano() / 1_000)
-                .set("data", new GenericRecordBuilder(customer).set("customer_id", id).set("email", email).build())
-                .build();
     }
 
     private static Map<String, Object> data(String id, String email) {
@@ -204,16 +140,5 @@ class RegistryOutageIT {
         m.put("loyalty_tier", null);
         m.put("last_login", null);
         return m;
-    }
-
-    /** The Confluent wire format: magic byte, schema id, Avro binary. */
-    private static byte[] wire(int id, GenericRecord record) throws IOException {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        out.write(0);
-        out.write(ByteBuffer.allocate(4).putInt(id).array());
-        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-        new GenericDatumWriter<GenericRecord>(record.getSchema()).write(record, encoder);
-        encoder.flush();
-        return out.toByteArray();
     }
 }

@@ -29,7 +29,7 @@ class StreamThreadSupervisorTest {
     private final MutableClock clock = new MutableClock(T0);
     private final List<Duration> slept = new ArrayList<>();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final StreamThreadSupervisor supervisor = new StreamThreadSupervisor(registry, Duration.ofSeconds(1), Duration.ofSeconds(5),
+    private final StreamThreadSupervisor supervisor = new StreamThreadSupervisor(registry, "customer", Duration.ofSeconds(1), Duration.ofSeconds(5),
             Duration.ofMinutes(1), clock, d -> {
                 slept.add(d);
                 clock.advance(d);
@@ -107,6 +107,7 @@ class StreamThreadSupervisorTest {
     private Map<String, Double> failures() {
         Map<String, Double> m = new TreeMap<>();
         for (Counter c : registry.find(StreamThreadSupervisor.FAILURES).counters()) {
+            assertThat(c.getId().getTag("entity")).isEqualTo("customer");
             m.put(c.getId().getTag("cause"), c.count());
         }
         return m;

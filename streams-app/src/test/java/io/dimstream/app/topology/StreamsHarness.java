@@ -49,7 +49,7 @@ final class StreamsHarness implements AutoCloseable {
         o.putAll(overrides);
         Properties props = StreamsConfigFactory.create(applicationId, kafka.bootstrapServers(), stateDir, pipelines, registry, o);
         KafkaStreams streams = new KafkaStreams(DimstreamTopology.build(pipelines, registry), props);
-        StreamThreadSupervisor supervisor = new StreamThreadSupervisor(registry);
+        StreamThreadSupervisor supervisor = new StreamThreadSupervisor(registry, "customer");
         streams.setUncaughtExceptionHandler(supervisor);
         streams.start();
         await().dontCatchUncaughtExceptions().atMost(Duration.ofMinutes(1)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
