@@ -68,6 +68,11 @@ public final class SqlFailures {
         return classify(e) == Kind.TRANSIENT;
     }
 
+    /** PostgreSQL gave up waiting for a lock ({@code lock_timeout}, SQL state 55P03): another transaction holds it. */
+    public static boolean isLockTimeout(Throwable e) {
+        return sqlState(e).filter("55P03"::equals).isPresent();
+    }
+
     public static boolean isData(Throwable e) {
         return classify(e) == Kind.DATA;
     }

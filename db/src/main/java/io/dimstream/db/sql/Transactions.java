@@ -1,7 +1,9 @@
 package io.dimstream.db.sql;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
@@ -86,6 +88,18 @@ public final class Transactions {
                 e.addSuppressed(r);
             }
             throw e;
+        }
+    }
+
+    /**
+     * For the rest of the caller's transaction, a wait for any lock (a table lock, a row lock, an
+     * advisory lock) longer than {@code wait} fails with SQL state 55P03 ({@link SqlFailures#isLockTimeout})
+     * instead of waiting on: PostgreSQL's {@code lock_timeout}, set local. Statements that run are not cut.
+     */
+    public static void limitLockWaits(Connection c, Duration wait) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT set_config('lock_timeout', ?, true)")) {
+            s.setString(1, wait.toMillis() + "ms");
+            s.execute();
         }
     }
 }

@@ -338,7 +338,8 @@ public final class ChangeSink implements Runnable, AutoCloseable {
             }
             String what = "applying " + b.stream().mapToInt(x -> x.records().size()).sum() + " records of "
                     + group.stream().map(g -> g.tp.toString()).collect(Collectors.joining(", "));
-            if (SqlFailures.isTransient(d.failure())) {
+            // a lock held on one entity's table is that group's to wait out, not every partition's (SinkPosition)
+            if (SqlFailures.isTransient(d.failure()) && !SqlFailures.isLockTimeout(d.failure())) {
                 if (unavailable == null) {
                     unavailable = d.failure();
                     unavailableWhat = what;

@@ -6,9 +6,11 @@ import io.dimstream.db.sink.PartitionRef;
 import io.dimstream.db.sink.SinkBatch;
 import io.dimstream.db.sink.SinkBatches;
 import io.dimstream.db.sink.SinkOffsets;
+import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.write.ApplyResult;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.kafka.common.TopicPartition;
@@ -18,8 +20,18 @@ import org.apache.kafka.common.TopicPartition;
  * partition order, so two instances never wait on each other in a cycle) and checked to still be
  * the offset this instance expects (the fence), then advanced past the batch with a row per
  * partition in {@code dimstream.sink_batches}.
+ *
+ * <p>First of all, the transaction waits at most {@link #LOCK_WAIT} for any lock. A sink wave runs
+ * its groups' transactions at once and waits for all of them, so one entity's table held by another
+ * transaction (a replay's or a {@code load}'s exclusive writer lock, a {@code LOCK TABLE}, an
+ * {@code ALTER TABLE} or {@code VACUUM FULL} by hand, a user's open transaction on its rows) held
+ * every entity's next batches with it. Now the wait ends with SQL state 55P03 and only that group's
+ * partitions back off and retry ({@code ChangeSink}); statements that run are never cut.
  */
 final class SinkPosition implements Position<SinkTransaction.Fenced> {
+
+    /** The longest a sink transaction waits for a lock before its partitions back off and retry. */
+    static final Duration LOCK_WAIT = Duration.ofSeconds(5);
 
     private final String group;
     private final String entity;
@@ -36,6 +48,7 @@ final class SinkPosition implements Position<SinkTransaction.Fenced> {
 
     @Override
     public SinkTransaction.Fenced lock(Connection c) throws SQLException {
+        Transactions.limitLockWaits(c, LOCK_WAIT);
         for (SinkTransaction.PartitionBatch b : ordered) {
             OptionalLong stored = SinkOffsets.lock(c, group, ref(b.tp()));
             if (!stored.equals(b.expected())) {

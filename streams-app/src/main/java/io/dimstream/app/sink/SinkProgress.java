@@ -95,7 +95,11 @@ final class SinkProgress {
         String previous = b.failure;
         Duration wait = buffers.failed(b, reason + state);
         metrics.partitionFailure(b.entity.name(), SqlFailures.classify(e).name().toLowerCase(Locale.ROOT));
-        if (previous == null || !previous.equals(b.failure)) {
+        if (SqlFailures.isLockTimeout(e) && (previous == null || !previous.equals(b.failure))) {
+            LOG.warn("{}: {} waited more than {} for a lock another transaction holds on the table (a replay's or a load's "
+                    + "writer lock, LOCK TABLE, ALTER TABLE, VACUUM FULL, an open transaction on its rows); the partition "
+                    + "retries in {}, the others go on", b.tp, what, SinkPosition.LOCK_WAIT, wait);
+        } else if (previous == null || !previous.equals(b.failure)) {
             LOG.error("{}: {} failed: {}{}; the partition waits and retries (next in {}), the others go on. Nothing is skipped: "
                     + "fix the cause (the table, its permissions) and it resumes by itself", b.tp, what, reason, state, wait, e);
         } else {

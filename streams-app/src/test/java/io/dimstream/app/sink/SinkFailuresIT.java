@@ -32,7 +32,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What the sink does when something is wrong that no retry fixes, with a real broker and
- * PostgreSQL: a broken table holds back only its own partitions; a stored offset that left the
+ * PostgreSQL: a broken table, or one locked by another transaction, holds back only its own
+ * partitions; a stored offset that left the
  * log stops the partition (default) or is skipped with the gap recorded; a thread killed by an
  * Error is reported.
  */
@@ -106,6 +107,54 @@ class SinkFailuresIT {
             });
             assertThat(SinkFixtures.storedOffsets(DS, "fail-broken", ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, broken.name())))
                     .isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, broken.name())));
+        }
+    }
+
+    /**
+     * A table held by another transaction (here {@code LOCK TABLE ... IN SHARE MODE}, as a replay's
+     * writer lock, an ALTER TABLE or VACUUM FULL would) holds back only its own partitions: the other
+     * entity's records produced while it is held land meanwhile. Before the sink's transactions had a
+     * lock wait bound, the sink's wave waited on the held table and the other entity's second part
+     * waited with it.
+     */
+    @Test
+    void aTableLockedByAnotherTransactionHoldsBackOnlyItsOwnPartitions() throws Exception {
+        EntitySpec locked = SinkFixtures.customer("fail_locked", DS);
+        EntitySpec fine = SinkFixtures.customer("fail_unlocked", DS);
+        String lockedTopic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, locked.name());
+        String fineTopic = ChangeTopics.name(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, fine.name());
+        KAFKA.get().createTopics(List.of(TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, locked.name(), 1, (short) 1),
+                TopicPlanner.changesTopic(SinkSettingsFromConfig.DEFAULT_APPLICATION_ID, fine.name(), 1, (short) 1)));
+        List<ChangeRecord> a = changes(locked.name(), "A", 20, 0);
+        List<ChangeRecord> b = changes(fine.name(), "B", 20, 0);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ChangeSink sink = new ChangeSink(settings("fail-locked"), KAFKA.get().bootstrapServers(), List.of(locked, fine), DS,
+                new SinkMetrics(registry)).start();
+             Connection holder = DS.getConnection()) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> sink.status().partitions().size() == 2);
+            holder.setAutoCommit(false);
+            try (Statement s = holder.createStatement()) {
+                s.execute("LOCK TABLE " + locked.table() + " IN SHARE MODE");
+            }
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), lockedTopic, raws(a));
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), fineTopic, raws(b.subList(0, 10)));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(partition(sink.status(), locked.name()).failing())
+                    .hasValue("ERROR: canceling statement due to lock timeout (SQL state 55P03)"));
+            // the held table's batches keep waiting out their lock; the other entity's next records land meanwhile
+            SinkFixtures.produce(KAFKA.get().bootstrapServers(), fineTopic, raws(b.subList(10, 20)));
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(SinkFixtures.rows(DS, fine)).isEqualTo(rowsOf(b)));
+            assertThat(SinkFixtures.rows(DS, locked)).isEqualTo(List.of());
+            assertThat(partition(sink.status(), fine.name()).failing()).isEmpty();
+            assertThat(registry.get(SinkMetrics.FAILURES).tag("entity", locked.name()).tag("kind", "transient").counter().count())
+                    .isPositive();
+
+            holder.rollback();
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                assertThat(SinkFixtures.rows(DS, locked)).isEqualTo(rowsOf(a));
+                assertThat(partition(sink.status(), locked.name()).failing()).isEmpty();
+            });
+            assertThat(SinkFixtures.storedOffsets(DS, "fail-locked", lockedTopic))
+                    .isEqualTo(SinkFixtures.endOffsets(KAFKA.get().bootstrapServers(), lockedTopic));
         }
     }
 
