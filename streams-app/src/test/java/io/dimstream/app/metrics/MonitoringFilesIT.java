@@ -88,6 +88,7 @@ class MonitoringFilesIT {
                 sink.partitionFailure("customer", "other");
                 sink.partitionStopped("customer");
                 sink.gap("customer", 3);
+                sink.offsetsRegressed("customer");
                 new StreamThreadSupervisor(registry, "customer").handle(new IllegalStateException("test: a fatal cause"));
                 // Micrometer registers jvm_gc_pause at the JVM's first GC notification: a short test JVM
                 // (a large heap, the serial collector) may not have collected yet
