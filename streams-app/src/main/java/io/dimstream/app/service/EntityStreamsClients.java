@@ -57,7 +57,7 @@ final class EntityStreamsClients implements AutoCloseable {
     }
 
     /**
-     * A client per pipeline, each started; when one cannot be made, those made are closed.
+     * A client per pipeline, each started; when one cannot be made or started, those made are closed.
      *
      * @param deploymentId the deployment's application id; each client's is derived from it and the entity
      * @param stateDir     the parent of the clients' state directories (Kafka Streams puts each under its application id)
@@ -78,11 +78,11 @@ final class EntityStreamsClients implements AutoCloseable {
                 metrics.bindTo(registry);
                 made.add(new Client(p.entity().name(), streams, metrics, supervisor));
             }
+            made.forEach(c -> c.streams().start());
         } catch (RuntimeException e) {
             new EntityStreamsClients(made, closeOptions).close();
             throw e;
         }
-        made.forEach(c -> c.streams().start());
         return new EntityStreamsClients(made, closeOptions);
     }
 
