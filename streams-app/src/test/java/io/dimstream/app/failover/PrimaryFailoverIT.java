@@ -207,9 +207,12 @@ class PrimaryFailoverIT {
      */
     private static Duration failOver(PgClusters pg, DimstreamService service, Failure failure, String label,
                                      PGSimpleDataSource promoted, String table) throws Exception {
+        // ready before the failure, so that what the watch sees DOWN is the failure's
+        await().alias("/health/ready UP before the failure").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> service.health().ready().up());
         try (ReadinessWatch readiness = ReadinessWatch.start(service)) {
-            failure.apply(pg);
             long failedAt = System.nanoTime();
+            failure.apply(pg);
             long rowsBefore = rows(promoted, table);
             long offsetsBefore = storedOffsets(promoted);
             if (failure == Failure.KILLED) {
