@@ -6,6 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -13,13 +18,29 @@ import java.util.stream.Stream;
 
 /**
  * Two real PostgreSQL clusters made by the test from the installed binaries: a primary
- * ({@code initdb}) and an asynchronous streaming standby of it ({@code pg_basebackup -R}), each on a
- * port of its own and a data directory under {@code base}; the primary can be frozen (SIGSTOP of the
- * postmaster and every child: TCP still accepted, nothing answered) and the standby promoted. initdb
- * refuses root: as root (CI) every PostgreSQL command runs as the {@code postgres} user through
- * {@code runuser}.
+ * ({@code initdb}) and a streaming standby of it ({@code pg_basebackup -R}, its
+ * {@code primary_conninfo} carrying {@code application_name=}{@value #STANDBY_NAME}), asynchronous or
+ * synchronous ({@link Replication}), each on a port of its own and a data directory under
+ * {@code base}; the primary can be frozen (SIGSTOP of the postmaster and every child: TCP still
+ * accepted, nothing answered) or killed (SIGKILL of them all: connections reset, the port closed), and
+ * the standby promoted. initdb refuses root: as root (CI) every PostgreSQL command runs as the
+ * {@code postgres} user through {@code runuser}.
  */
 public final class PgClusters implements AutoCloseable {
+
+    /** The standby's {@code application_name}, which the primary's {@code synchronous_standby_names} names. */
+    public static final String STANDBY_NAME = "standby";
+
+    /** How the primary waits for its standby. */
+    public enum Replication {
+        /** A commit returns once it is on the primary: a promotion may lose the last ones. */
+        ASYNCHRONOUS,
+        /**
+         * {@code synchronous_standby_names = 'standby'}, {@code synchronous_commit = on} on the primary: a
+         * commit returns once the standby has flushed it, so a promotion loses none.
+         */
+        SYNCHRONOUS
+    }
 
     /** Where Debian's PostgreSQL 15 puts its binaries. */
     public static final Path BIN = Path.of("/usr/lib/postgresql/15/bin");
@@ -50,8 +71,12 @@ public final class PgClusters implements AutoCloseable {
         return "root".equals(System.getProperty("user.name"));
     }
 
-    /** A primary on {@code primaryPort} and its streaming standby on {@code standbyPort}, both running. */
-    public static PgClusters start(int primaryPort, int standbyPort) throws IOException, InterruptedException {
+    /**
+     * A primary on {@code primaryPort} and its standby on {@code standbyPort}, both running and the
+     * standby streaming ({@code sync} in {@code pg_stat_replication} when {@code replication} is
+     * synchronous).
+     */
+    public static PgClusters start(int primaryPort, int standbyPort, Replication replication) throws IOException, InterruptedException {
         Path base = Files.createTempDirectory("dimstream-pg-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         PgClusters c = new PgClusters(base, primaryPort, standbyPort);
         Path primary = base.resolve("primary");
@@ -65,8 +90,40 @@ public final class PgClusters implements AutoCloseable {
         c.pg("pg_basebackup", "-h", "127.0.0.1", "-p", Integer.toString(primaryPort), "-U", "postgres", "-D", standby.toString(),
                 "-R", "-X", "stream", "--no-sync");
         append(standby.resolve("postgresql.conf"), "port = " + standbyPort, "unix_socket_directories = '" + standby + "'");
+        // after what -R wrote, so it wins: the name the primary knows this standby by
+        append(standby.resolve("postgresql.auto.conf"), "primary_conninfo = 'host=127.0.0.1 port=" + primaryPort
+                + " user=postgres application_name=" + STANDBY_NAME + "'");
+        if (replication == Replication.SYNCHRONOUS) {
+            // on the primary only, after the base backup copied its configuration: a promoted standby
+            // naming a synchronous standby it does not have would wait on every commit for ever
+            append(primary.resolve("postgresql.conf"), "synchronous_standby_names = '" + STANDBY_NAME + "'");
+            c.pg("pg_ctl", "-D", primary.toString(), "reload");
+        }
         c.pg("pg_ctl", "-D", standby.toString(), "-l", standby.resolve("log").toString(), "-w", "start");
+        c.awaitStreaming(replication == Replication.SYNCHRONOUS ? "sync" : "async");
         return c;
+    }
+
+    /** Until the primary's {@code pg_stat_replication} shows the standby streaming in {@code syncState}. */
+    private void awaitStreaming(String syncState) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        String seen = "no row";
+        while (System.nanoTime() < deadline) {
+            try (Connection c = DriverManager.getConnection(primaryUrl()); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT state, sync_state FROM pg_stat_replication WHERE application_name = '"
+                         + STANDBY_NAME + "'")) {
+                if (rs.next()) {
+                    seen = rs.getString(1) + "/" + rs.getString(2);
+                    if ("streaming".equals(rs.getString(1)) && syncState.equals(rs.getString(2))) {
+                        return;
+                    }
+                }
+            } catch (SQLException e) {
+                seen = e.getMessage();
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("the standby '" + STANDBY_NAME + "' is not streaming (" + syncState + ") after 60 s: " + seen);
     }
 
     /** The multi-host URL of both, primary first, as an operator writes it. */
@@ -91,6 +148,48 @@ public final class PgClusters implements AutoCloseable {
         pids.add(postmaster);
         pids.addAll(children(postmaster, ""));
         stop(pids);
+    }
+
+    /**
+     * SIGKILL to the primary's postmaster and every process under it, as a crashed host or an OOM
+     * killer: its listening port closes and the kernel ends every connection, and no process is left
+     * to answer or to clean up (a stale {@code postmaster.pid} stays, as after a crash; its System V
+     * shared memory segment is removed here, or each run would leave one). Returns once none of them runs.
+     */
+    public void killPrimary() throws IOException, InterruptedException {
+        long postmaster = postmaster();
+        List<String> pidFile = Files.readAllLines(base.resolve("primary").resolve("postmaster.pid"));
+        List<Long> pids = new ArrayList<>();
+        pids.add(postmaster);
+        pids.addAll(children(postmaster, ""));
+        List<String> cmd = new ArrayList<>(List.of("kill", "-KILL"));
+        pids.forEach(pid -> cmd.add(Long.toString(pid)));
+        // one kill(1) for all, the postmaster first so that it restarts nothing; one that ended meanwhile
+        // makes it exit non-zero after signalling the others, which the check below settles
+        new ProcessBuilder(cmd).redirectErrorStream(true).start().waitFor(10, TimeUnit.SECONDS);
+        frozen.removeAll(pids);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (pids.stream().anyMatch(PgClusters::running)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the primary's processes " + pids + " still run 10 s after SIGKILL");
+            }
+            Thread.sleep(20);
+        }
+        // line 7 of postmaster.pid: the segment's key and id
+        String[] shm = pidFile.size() > 6 ? pidFile.get(6).trim().split("\\s+") : new String[0];
+        if (shm.length == 2) {
+            new ProcessBuilder("ipcrm", "-m", shm[1]).redirectErrorStream(true).start().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The process runs (exists and is no zombie: in a container nobody may reap it). */
+    private static boolean running(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (IOException gone) {
+            return false;
+        }
     }
 
     /**
@@ -179,7 +278,7 @@ public final class PgClusters implements AutoCloseable {
         Files.writeString(file, "\n" + String.join("\n", lines) + "\n", StandardOpenOption.APPEND);
     }
 
-    /** Thaws the primary, stops both at once, removes their directories. */
+    /** Thaws the primary, stops both at once (a killed one stays dead), removes their directories. */
     @Override
     public void close() throws IOException, InterruptedException {
         if (!frozen.isEmpty()) {

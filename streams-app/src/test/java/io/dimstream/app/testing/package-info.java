@@ -7,9 +7,9 @@
  * ({@link io.dimstream.app.testing.ServiceHarness}, used by {@code cli}'s fault tests), and a
  * data source that plays PostgreSQL refusing connections or commits
  * ({@link io.dimstream.app.testing.FlakyDataSource}, the sink's and the loader's failure tests), and
- * a primary PostgreSQL with an async streaming standby made from the installed binaries, whose
- * primary can be frozen and standby promoted ({@link io.dimstream.app.testing.PgClusters}, the
- * failover test).
+ * a primary PostgreSQL with an asynchronous or synchronous streaming standby made from the installed
+ * binaries, whose primary can be frozen or killed and standby promoted
+ * ({@link io.dimstream.app.testing.PgClusters}, the failover test).
  *
  * <p>Why a test-jar of {@code streams-app} and not a module of its own: the fixtures are built on
  * {@code streams-app}'s main classes (the embedded broker, the demo feed, the service), and
