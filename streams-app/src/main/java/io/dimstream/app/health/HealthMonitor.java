@@ -89,11 +89,7 @@ public final class HealthMonitor implements AutoCloseable {
             try {
                 now = new Probed(true, probe.call(), Instant.now());
             } catch (Exception e) {
-                Throwable root = e;
-                while (root.getCause() != null && root.getCause() != root) {
-                    root = root.getCause();
-                }
-                now = new Probed(false, root.getClass().getSimpleName() + ": " + root.getMessage(), Instant.now());
+                now = new Probed(false, failure(e), Instant.now());
             }
             last.put(name, now);
             if (before != null && before.up() != now.up() && !"not probed yet".equals(before.detail())) {
@@ -104,6 +100,20 @@ public final class HealthMonitor implements AutoCloseable {
                 }
             }
         });
+    }
+
+    /**
+     * A probe's failure in one line: the exception and, when it has a cause, its innermost cause
+     * ({@code PSQLException: An I/O error occurred while sending to the backend. (EOFException: null)}):
+     * the outer says what failed, the inner why.
+     */
+    static String failure(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String outer = e.getClass().getSimpleName() + ": " + e.getMessage();
+        return root == e ? outer : outer + " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
     }
 
     /** Restarting the process would help when this is down. */

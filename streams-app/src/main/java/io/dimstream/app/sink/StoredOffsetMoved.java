@@ -42,7 +42,8 @@ record StoredOffsetMoved(TopicPartition tp, OptionalLong expected, OptionalLong 
                     + rolledBack;
         }
         return tp + ": fenced: PostgreSQL holds next offset " + describe(stored) + " but this instance expected " + describe(expected)
-                + "; another instance applied the partition meanwhile. Rolled back " + rolledBack + "; re-reading from the stored offset";
+                + "; another instance applied the partition meanwhile (or, after a PostgreSQL failover, a commit of this instance"
+                + " whose acknowledgement was lost). Rolled back " + rolledBack + "; re-reading from the stored offset";
     }
 
     private static String describe(OptionalLong offset) {

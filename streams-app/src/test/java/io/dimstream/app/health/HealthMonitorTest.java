@@ -124,6 +124,15 @@ class HealthMonitorTest {
     }
 
     @Test
+    void aProbeFailureSaysWhatFailedAndWhy() {
+        assertThat(HealthMonitor.failure(new java.sql.SQLException("Connection refused", "08001")))
+                .isEqualTo("SQLException: Connection refused");
+        assertThat(HealthMonitor.failure(new java.sql.SQLException("An I/O error occurred while sending to the backend.", "08006",
+                new java.io.IOException("wrapped", new java.io.EOFException()))))
+                .isEqualTo("SQLException: An I/O error occurred while sending to the backend. (EOFException: null)");
+    }
+
+    @Test
     void oneEntitysClientRecoveringIsNamedWithTheOthersStates() {
         try (HealthMonitor h = monitor()) {
             orders.set(new EntityStreamsState("orders", KafkaStreams.State.RUNNING, threads.get()));

@@ -44,10 +44,12 @@ class StoredOffsetMovedTest {
         StoredOffsetMoved firstRow = new StoredOffsetMoved(TP, OptionalLong.empty(), OptionalLong.of(40));
         assertThat(List.of(ahead.regressed(), firstRow.regressed())).isEqualTo(List.of(false, false));
         assertThat(ahead.message("500 records")).isEqualTo("dimstream.customer.changes-2: fenced: PostgreSQL holds next offset 1138 "
-                + "but this instance expected 1000; another instance applied the partition meanwhile. Rolled back 500 records; "
+                + "but this instance expected 1000; another instance applied the partition meanwhile (or, after a PostgreSQL failover, a commit of this instance"
+                + " whose acknowledgement was lost). Rolled back 500 records; "
                 + "re-reading from the stored offset");
         assertThat(firstRow.message("the skip of a gap")).isEqualTo("dimstream.customer.changes-2: fenced: PostgreSQL holds next "
-                + "offset 40 but this instance expected none; another instance applied the partition meanwhile. Rolled back the skip "
+                + "offset 40 but this instance expected none; another instance applied the partition meanwhile (or, after a PostgreSQL failover, a commit of this instance"
+                + " whose acknowledgement was lost). Rolled back the skip "
                 + "of a gap; re-reading from the stored offset");
     }
 
