@@ -286,16 +286,17 @@ public final class DimstreamService implements AutoCloseable {
     }
 
     /**
-     * How Kafka Streams leaves its group on a clean close. Dynamic members (no {@code --instance-id})
-     * leave it: the next instance, or this one restarted, gets the partitions at the next rebalance
-     * instead of after the closed member's session timeout (45 s; Kafka Streams' consumers do not
-     * leave on close by themselves). Static members stay: their restart takes the same partitions
-     * back without a rebalance, which is what {@code --instance-id} is for.
+     * How Kafka Streams closes on a clean stop: it leaves its groups, static member or not (the sink
+     * does the same), so that the other instances of the deployment take its partitions at the next
+     * rebalance, seconds after the stop, instead of leaving them idle until this instance is back
+     * (a rolling restart) or until its session times out (45 s; Kafka Streams' consumers do not leave
+     * on close by themselves). Static membership ({@code --instance-id}) is for what a clean stop
+     * cannot do: a killed instance restarted takes its partitions back without a rebalance. A single
+     * instance restarted after a clean stop joins its groups again, which costs the broker's initial
+     * rebalance delay (3 s by default).
      */
-    static CloseOptions closeOptions(ServiceOptions options) {
-        return CloseOptions.groupMembershipOperation(options.instanceId().isPresent()
-                        ? CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP
-                        : CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+    static CloseOptions closeOptions() {
+        return CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30));
     }
 

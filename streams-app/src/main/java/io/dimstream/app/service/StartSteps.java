@@ -126,7 +126,7 @@ final class StartSteps {
         overrides.putAll(kafkaConfig.client());
         overrides.putAll(kafkaConfig.streams());
         EntityStreamsClients streams = EntityStreamsClients.start(options.applicationId(), bootstrap,
-                options.dataDir().resolve("streams-state"), pipelines, registry, overrides, DimstreamService.closeOptions(options));
+                options.dataDir().resolve("streams-state"), pipelines, registry, overrides, DimstreamService.closeOptions());
         started.add(streams);
         return streams;
     }

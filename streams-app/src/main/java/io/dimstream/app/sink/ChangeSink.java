@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -173,6 +174,10 @@ public final class ChangeSink implements Runnable, AutoCloseable {
                     c.subscribe(entityByTopic.keySet(), new Rebalance(c));
                     loop(c);
                 }
+                // a clean stop leaves the group, static member or not: the other instances take the
+                // partitions at once instead of leaving them idle until this one is back
+                c.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                        .withTimeout(Duration.ofSeconds(30)));
             }
             // closing the consumer revokes its partitions: Rebalance applies what is buffered once
         } catch (Throwable e) {

@@ -2,7 +2,6 @@ package io.dimstream.app.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.kafka.streams.CloseOptions;
@@ -10,28 +9,16 @@ import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.junit.jupiter.api.Test;
 
 /**
- * How the service closes Kafka Streams: a dynamic member leaves its group (the next start gets
- * its partitions at once instead of after the session timeout), a static member
- * ({@code --instance-id}) stays, so that it comes back without a rebalance.
+ * How the service closes Kafka Streams on a clean stop: it leaves its groups, static member
+ * ({@code --instance-id}) or not, so that the deployment's other instances take its partitions at
+ * once instead of leaving them idle until it is back (the sink's consumer does the same).
  */
 class CloseOptionsTest {
 
     @Test
-    void aDynamicMemberLeavesTheGroupOnClose() {
-        ServiceOptions dynamic = ServiceOptions.defaults(Path.of("target/close-options"));
-        assertThat(dynamic.instanceId()).isEmpty();
-
-        assertThat(Seen.of(DimstreamService.closeOptions(dynamic)))
+    void aCleanStopLeavesTheGroupWithin30Seconds() {
+        assertThat(Seen.of(DimstreamService.closeOptions()))
                 .isEqualTo(new Seen(GroupMembershipOperation.LEAVE_GROUP, Optional.of(Duration.ofSeconds(30))));
-    }
-
-    @Test
-    void aStaticMemberRemainsInTheGroupOnClose() {
-        ServiceOptions fixed = ServiceOptions.defaults(Path.of("target/close-options")).withInstanceId("node-1");
-        assertThat(fixed.instanceId()).contains("node-1");
-
-        assertThat(Seen.of(DimstreamService.closeOptions(fixed)))
-                .isEqualTo(new Seen(GroupMembershipOperation.REMAIN_IN_GROUP, Optional.of(Duration.ofSeconds(30))));
     }
 
     /** What a {@link CloseOptions} holds (its fields are protected: read through a subclass). */
