@@ -1,25 +1,16 @@
 package io.dimstream.bench;
 
-import io.dimstream.app.change.ChangeTopics;
-import io.dimstream.app.kafka.EmbeddedKafka;
-import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.connect.Databases;
-import io.dimstream.db.entity.EntitySpec;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.NewTopic;
 
 /**
  * How fast {@code dimstream run} resumes after SIGKILL under a steady load (issue 34; not a test).
@@ -42,34 +33,20 @@ import org.apache.kafka.clients.admin.NewTopic;
 public final class ResumeBenchmark {
 
     private static final String TOPIC = "bench.resume";
-    private static final String APPLICATION_ID = "resume-bench";
     private static final String TABLE = "bench_resume_customer";
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = WriterBenchmark.parseArgs(args);
-        String jdbc = a.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/dimstream_bench?user=postgres&password=postgres");
         int kills = Integer.parseInt(a.getOrDefault("kills", "5"));
         int rate = Integer.parseInt(a.getOrDefault("rate", "1000"));
         int keys = Integer.parseInt(a.getOrDefault("keys", "100000"));
-        int partitions = Integer.parseInt(a.getOrDefault("partitions", "3"));
         int warmup = Integer.parseInt(a.getOrDefault("warmup-seconds", "30"));
         int between = Integer.parseInt(a.getOrDefault("between-seconds", "30"));
         double bar = Double.parseDouble(a.getOrDefault("bar-seconds", "15"));
-        String javaOpts = a.getOrDefault("java-opts", "");
-
-        Path dir = Files.createTempDirectory("dimstream-resume-bench");
-        System.out.println("service output in " + dir);
-        ServiceBench.reset(jdbc, TABLE);
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"));
-             Databases.Handle db = Databases.open(jdbc, null, null, 2)) {
-            kafka.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1)));
-            String yaml = PipelineBenchmark.config(kafka.bootstrapServers(), jdbc, TABLE, List.of(), false, false)
-                    .replace("bench.customers", TOPIC);
-            Path config = Files.writeString(dir.resolve("config.yml"), yaml);
-            EntitySpec spec = DimstreamConfig.parse(yaml, "benchmark config", Map.of()).entity("customer").toEntitySpec();
-            ServiceProcess service = ServiceProcess.start(config, dir, "service", APPLICATION_ID, partitions, javaOpts);
+        try (ServiceBench stage = ServiceBench.open(a, "resume", TOPIC, "resume-bench", TABLE)) {
+            ServiceProcess service = stage.start("service");
             service.awaitRunning();
-            SteadyFeed feed = SteadyFeed.start(kafka.bootstrapServers(), TOPIC, rate, keys, 11, -1);
+            SteadyFeed feed = SteadyFeed.start(stage.kafka.bootstrapServers(), TOPIC, rate, keys, 11, -1);
             ServiceProcess.log("producing %,d events/s; warm-up %d s", rate, warmup);
             Thread.sleep(warmup * 1000L);
             double[] resumed = new double[kills];
@@ -79,7 +56,7 @@ public final class ResumeBenchmark {
                 service.kill();
                 int firstAfter = feed.produced(); // sent after the process was gone
                 service = service.restart();
-                Resume r = awaitResumed(db, feed, service, killedAt, firstAfter, partitions);
+                Resume r = awaitResumed(stage.db, feed, service, killedAt, firstAfter, stage.partitions);
                 resumed[k] = r.allPartitions();
                 System.out.printf(Locale.ROOT, "kill %d: rows land again %.1f s after the SIGKILL (first partition %.1f s; "
                         + "the new JVM printed running: at %.1f s)%n", k + 1, r.allPartitions(), r.firstPartition(), r.running());
@@ -89,13 +66,13 @@ public final class ResumeBenchmark {
             }
             feed.stop();
             ServiceProcess.log("stopped producing after %,d events; awaiting the catch-up", feed.produced());
-            ServiceBench.awaitCaughtUp(db, kafka.bootstrapServers(), ChangeTopics.name(APPLICATION_ID, "customer"), partitions,
-                    feed.produced());
-            int rows = feed.assertTableExact(db.dataSource(), spec);
+            stage.awaitCaughtUp(feed.produced());
+            int rows = feed.assertTableExact(stage.db.dataSource(), stage.spec);
             double median = ServiceBench.median(resumed);
-            System.out.printf(Locale.ROOT, "RESUME after SIGKILL at %,d events/s, rows landing again after each kill: %s s; median %.1f s (bar %.0f s: %s); "
-                            + "the table equals the reference model of all %,d events (%,d rows)%n",
-                    rate, Arrays.stream(resumed).mapToObj(x -> String.format(Locale.ROOT, "%.1f", x)).toList(), median, bar, median <= bar ? "met" : "MISSED", feed.produced(), rows);
+            System.out.printf(Locale.ROOT, "RESUME after SIGKILL at %,d events/s, rows landing again after each kill: %s s; median %.1f s "
+                            + "(bar %.0f s: %s); the table equals the reference model of all %,d events (%,d rows)%n",
+                    rate, Arrays.stream(resumed).mapToObj(x -> String.format(Locale.ROOT, "%.1f", x)).toList(), median,
+                    bar, median <= bar ? "met" : "MISSED", feed.produced(), rows);
             service.terminate();
         }
     }
