@@ -73,10 +73,15 @@ final class ServiceBench implements AutoCloseable {
         awaitCaughtUp(db, kafka.bootstrapServers(), changesTopic, partitions, events);
     }
 
+    /** Kills the services still running (a harness that failed half-way), then closes the database and the broker. */
     @Override
-    public void close() {
-        db.close();
-        kafka.close();
+    public void close() throws InterruptedException {
+        try {
+            ServiceProcess.killAll();
+        } finally {
+            db.close();
+            kafka.close();
+        }
     }
 
     /** Drops the benchmark's table (and its events table) and dimstream's schema: the service starts on an empty database. */

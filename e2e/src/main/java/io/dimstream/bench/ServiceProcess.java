@@ -16,9 +16,14 @@ import java.util.concurrent.TimeUnit;
  * {@link RollingRestartBenchmark}): started on a config file and a data directory, its stdout and
  * stderr in {@code <dir>/<name>-<n>.out/.err} (n counts the starts of that name), waited for until
  * it prints {@code running:}, stopped with SIGTERM or SIGKILL. Each start is a new
- * {@code ServiceProcess}; a restart on the same data directory is {@link #restart()}.
+ * {@code ServiceProcess}; a restart on the same data directory is {@link #restart()}. A harness that
+ * fails half-way kills the children still alive with {@link #killAll()} before its broker stops
+ * ({@link ServiceBench#close()}), so no service outlives it. (A shutdown hook does not do: with
+ * the embedded broker in the JVM, a SIGTERMed harness ended without running one.)
  */
 final class ServiceProcess {
+
+    private static final List<Process> STARTED = new ArrayList<>();
 
     private final Path config;
     private final Path dir;
@@ -57,6 +62,9 @@ final class ServiceProcess {
         // what the launcher (./dimstream, bin/dimstream) sets, unless the environment has it
         pb.environment().putIfAbsent("MALLOC_ARENA_MAX", "2");
         this.process = pb.start();
+        synchronized (STARTED) {
+            STARTED.add(process);
+        }
     }
 
     /**
@@ -127,6 +135,19 @@ final class ServiceProcess {
             throw new IllegalStateException(name + " (pid " + process.pid() + ") did not stop within 2 minutes of SIGTERM; see " + out);
         }
         return (System.nanoTime() - t0) / 1e9;
+    }
+
+    /** SIGKILL to every child this JVM started that is still alive, waiting for each to be gone. */
+    static void killAll() throws InterruptedException {
+        List<Process> alive;
+        synchronized (STARTED) {
+            alive = STARTED.stream().filter(Process::isAlive).toList();
+        }
+        for (Process p : alive) {
+            log("SIGKILL to the service still running, pid %d", p.pid());
+            p.destroyForcibly();
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
     }
 
     /** A timestamped line on stdout: what the harness did when. */
