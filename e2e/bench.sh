@@ -8,6 +8,9 @@
 #   e2e/bench.sh SwapBenchmark --rows 1000000 --keys 250000 --runs 3     (the shadow swap's lock time)
 #   e2e/bench.sh TransactionTimeBenchmark --rows 1000000 --batch 100000 --rounds 8 --late-percent 10
 #                                           (the writer with transaction time against without, needs CHECKPOINT rights)
+#   e2e/bench.sh ResumeBenchmark --kills 5 --rate 1000      (SIGKILL and restart: seconds until rows land again)
+#   e2e/bench.sh RollingRestartBenchmark --rate 2000 --warmup-seconds 60 --pause-seconds 30
+#                                           (two instances restarted in turn: per-second p99, docs/benchmarks-rolling-restart.svg)
 # Every harness takes --jdbc URL (default: local dimstream_bench as postgres/postgres).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"

@@ -279,39 +279,20 @@ final class Growth {
             maxX += 0.25;
         }
         double maxY = points.stream().mapToDouble(Point::changesPerSecond).max().orElse(1);
-        double step = Math.pow(10, Math.floor(Math.log10(maxY)));
-        if (maxY / step < 3) {
-            step /= 2;
-        }
+        double step = SvgChart.step(maxY);
         maxY = Math.ceil(maxY / step) * step;
-        int w = 760;
-        int h = 420;
-        int left = 70;
-        int right = 250;
-        int top = 40;
-        int bottom = 60;
-        double pw = w - left - right;
-        double ph = h - top - bottom;
-        StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                + "font-family=\"sans-serif\" font-size=\"12\">%n", w, h, w, h));
-        s.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", w, h));
-        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"14\">Changes/s of %,d-change batches against table size "
-                + "(WriterBenchmark --growth)</text>%n", left, batch));
-        for (double y = 0; y <= maxY + 1e-9; y += step) {
-            double py = top + ph - y / maxY * ph;
-            s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>%n", left, py, left + pw, py));
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%,.0f</text>%n", left - 6, py + 4, y));
-        }
+        SvgChart c = new SvgChart(760, 420, 70, 250, 40, 60, String.format(Locale.ROOT,
+                "Changes/s of %,d-change batches against table size (WriterBenchmark --growth)", batch)).yGrid(maxY, step);
+        int left = c.left;
+        int top = c.top;
+        double pw = c.pw;
+        double ph = c.ph;
         for (long v : points.stream().map(Point::versions).distinct().toList()) {
             double px = left + (Math.log10(v) - minX) / (maxX - minX) * pw;
-            s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>%n", px, top, px, top + ph));
-            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.1fM</text>%n", px, top + ph + 18, v / 1e6));
+            c.add("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>%n", px, top, px, top + ph);
+            c.add("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.1fM</text>%n", px, top + ph + 18, v / 1e6);
         }
-        s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">versions in the table (log scale)</text>%n",
-                left + pw / 2, h - 18));
-        s.append(String.format(Locale.ROOT, "<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 %.1f)\" text-anchor=\"middle\">changes/s</text>%n",
-                top + ph / 2, top + ph / 2));
+        c.axisLabels("versions in the table (log scale)", "changes/s");
         List<String> variants = new ArrayList<>();
         int legendY = top + 10;
         for (Map.Entry<String, List<Point>> e : lines.entrySet()) {
@@ -327,16 +308,15 @@ final class Growth {
                 double px = left + (Math.log10(p.versions()) - minX) / (maxX - minX) * pw;
                 double py = top + ph - p.changesPerSecond() / maxY * ph;
                 pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
-                s.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>%n", px, py, color));
+                c.add("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>%n", px, py, color);
             }
-            s.append(String.format(Locale.ROOT, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
-                    pts.toString().trim(), color, dashed ? " stroke-dasharray=\"6,4\"" : ""));
-            s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
-                    left + pw + 15, legendY, left + pw + 40, legendY, color, dashed ? " stroke-dasharray=\"6,4\"" : ""));
-            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\">%s</text>%n", left + pw + 46, legendY + 4, e.getKey()));
+            c.add("<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
+                    pts.toString().trim(), color, dashed ? " stroke-dasharray=\"6,4\"" : "");
+            c.add("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
+                    left + pw + 15, legendY, left + pw + 40, legendY, color, dashed ? " stroke-dasharray=\"6,4\"" : "");
+            c.add("<text x=\"%.1f\" y=\"%d\">%s</text>%n", left + pw + 46, legendY + 4, e.getKey());
             legendY += 20;
         }
-        s.append("</svg>\n");
-        return s.toString();
+        return c.end();
     }
 }

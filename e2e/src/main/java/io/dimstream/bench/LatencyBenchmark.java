@@ -5,12 +5,8 @@ import io.dimstream.app.change.ChangeRecord;
 import io.dimstream.app.change.ChangeTopics;
 import io.dimstream.app.kafka.EmbeddedKafka;
 import io.dimstream.db.connect.Databases;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,20 +15,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Produce-to-commit latency of the service at a steady rate, and its memory (not a test).
@@ -78,12 +68,7 @@ public final class LatencyBenchmark {
         String batchMaxWait = a.get("batch-max-wait");
         String table = "bench_latency_customer";
 
-        try (Databases.Handle db = Databases.open(jdbc, null, null, 2)) {
-            try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
-                s.execute("DROP TABLE IF EXISTS " + table + ", " + table + "_events CASCADE");
-                s.execute("DROP SCHEMA IF EXISTS dimstream CASCADE");
-            }
-        }
+        ServiceBench.reset(jdbc, table);
         Path dir = Files.createTempDirectory("dimstream-latency-bench");
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1)));
@@ -104,20 +89,21 @@ public final class LatencyBenchmark {
             }
             Path config = Files.writeString(dir.resolve("config.yml"), yaml);
             System.out.println("service config:\n" + yaml);
-            Process service = startService(config, dir, partitions, javaOpts);
+            ServiceProcess service = ServiceProcess.start(config, dir, "service", APPLICATION_ID, partitions, javaOpts);
             RssSampler rss = new RssSampler(service.pid(), rssEvery);
             try (Databases.Handle db = Databases.open(jdbc, null, null, 2)) {
-                awaitRunning(dir.resolve("service.out"), service);
+                service.awaitRunning();
                 rss.start();
                 OffsetPoller poller = new OffsetPoller(db, CHANGES, partitions);
                 poller.start();
                 StageSampler stages = new StageSampler(kafka.bootstrapServers(), TOPIC, CHANGES, partitions, poller);
                 stages.start();
                 int total = rate * (warmup + seconds);
-                Sent sent = produce(kafka.bootstrapServers(), total, rate, keys, partitions);
+                SteadyFeed sent = SteadyFeed.start(kafka.bootstrapServers(), TOPIC, rate, keys, 7, total);
+                sent.stop();
                 System.out.printf(Locale.ROOT, "produced %,d events at %,d/s (%d s warm-up + %d s measured)%n",
                         total, rate, warmup, seconds);
-                Map<Long, Long> changeToSource = readChanges(kafka.bootstrapServers(), partitions, total);
+                Map<Long, Long> changeToSource = readChanges(kafka.bootstrapServers(), CHANGES, partitions, total);
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
                 while (!poller.covers(changeToSource) && System.nanoTime() < deadline) {
                     Thread.sleep(50);
@@ -128,85 +114,10 @@ public final class LatencyBenchmark {
                 stages.report();
             } finally {
                 rss.stop();
-                service.destroy();
-                service.waitFor(60, TimeUnit.SECONDS);
+                service.terminate();
                 rss.report();
             }
         }
-    }
-
-    // ---- the service in a child JVM ------------------------------------------------------
-
-    static Process startService(Path config, Path dir, int partitions, String javaOpts) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        if (!javaOpts.isBlank()) {
-            cmd.addAll(Arrays.asList(javaOpts.trim().split("\\s+")));
-        }
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.dimstream.cli.DimstreamCli", "run",
-                "--config", config.toString(), "--data-dir", dir.resolve("service").toString(),
-                "--application-id", APPLICATION_ID, "--partitions", Integer.toString(partitions), "--metrics-port", "-1"));
-        ProcessBuilder pb = new ProcessBuilder(cmd)
-                .redirectOutput(dir.resolve("service.out").toFile())
-                .redirectError(dir.resolve("service.err").toFile());
-        // what the launcher (./dimstream, bin/dimstream) sets, unless the environment has it
-        pb.environment().putIfAbsent("MALLOC_ARENA_MAX", "2");
-        return pb.start();
-    }
-
-    static void awaitRunning(Path out, Process service) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        while (System.nanoTime() < deadline) {
-            if (!service.isAlive()) {
-                throw new IllegalStateException("the service exited with " + service.exitValue() + "; see " + out.getParent());
-            }
-            if (Files.exists(out) && Files.readString(out).contains("running:")) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new IllegalStateException("the service did not start within 3 minutes; see " + out.getParent());
-    }
-
-    // ---- steady producer -------------------------------------------------------------------
-
-    /** Send time (nanoTime) of every event, and its source partition and offset once acknowledged. */
-    record Sent(long[] sendNanos, Map<Long, Integer> indexBySource) {
-    }
-
-    static Sent produce(String bootstrap, int total, int rate, int keys, int partitions) throws InterruptedException {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        long[] sendNanos = new long[total];
-        Map<Long, Integer> bySource = new ConcurrentHashMap<>(total * 2);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            Random rnd = new Random(7);
-            long t0 = System.nanoTime();
-            long periodNanos = 1_000_000_000L / rate;
-            for (int i = 0; i < total; i++) {
-                long due = t0 + i * periodNanos;
-                long wait = due - System.nanoTime();
-                if (wait > 1_000_000) {
-                    Thread.sleep(wait / 1_000_000);
-                }
-                String id = String.format(Locale.ROOT, "C%07d", rnd.nextInt(keys));
-                byte[] value = PipelineBenchmark.event(id, i, rnd);
-                int index = i;
-                sendNanos[i] = System.nanoTime();
-                producer.send(new ProducerRecord<>(TOPIC, id.getBytes(StandardCharsets.UTF_8), value), (md, e) -> {
-                    if (e == null) {
-                        bySource.put(sourceKey(md.partition(), md.offset()), index);
-                    }
-                });
-            }
-            producer.flush();
-        }
-        if (bySource.size() != total) {
-            throw new IllegalStateException(bySource.size() + " of " + total + " sends were acknowledged");
-        }
-        return new Sent(sendNanos, bySource);
     }
 
     static long sourceKey(int partition, long offset) {
@@ -214,7 +125,7 @@ public final class LatencyBenchmark {
     }
 
     /** Reads the whole changes topic: (changes partition, offset) -> (source partition, offset). */
-    static Map<Long, Long> readChanges(String bootstrap, int partitions, int expected) {
+    static Map<Long, Long> readChanges(String bootstrap, String changesTopic, int partitions, int expected) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -223,7 +134,7 @@ public final class LatencyBenchmark {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> tps = new ArrayList<>();
             for (int i = 0; i < partitions; i++) {
-                tps.add(new TopicPartition(CHANGES, i));
+                tps.add(new TopicPartition(changesTopic, i));
             }
             consumer.assign(tps);
             consumer.seekToBeginning(tps);
@@ -241,17 +152,18 @@ public final class LatencyBenchmark {
         return map;
     }
 
-    static void report(Sent sent, Map<Long, Long> changeToSource, OffsetPoller poller, int skip, int total) {
+    static void report(SteadyFeed sent, Map<Long, Long> changeToSource, OffsetPoller poller, int skip, int total) {
         long[] latencies = new long[total - skip];
         int n = 0;
+        Map<Long, Integer> indexBySource = sent.indexBySource();
         for (Map.Entry<Long, Long> e : changeToSource.entrySet()) {
-            int index = sent.indexBySource().get(e.getValue());
+            int index = indexBySource.get(e.getValue());
             if (index < skip) {
                 continue;
             }
             long change = e.getKey();
             long committed = poller.committedAt((int) (change >>> 40), change & ((1L << 40) - 1));
-            latencies[n++] = committed - sent.sendNanos()[index];
+            latencies[n++] = committed - sent.sendNanos(index);
         }
         long[] l = Arrays.copyOf(latencies, n);
         Arrays.sort(l);

@@ -81,17 +81,23 @@ final class OffsetPoller implements Runnable {
         if (failure != null) {
             throw new IllegalStateException("the offset poller failed", failure);
         }
-        long[] need = new long[partitions];
-        for (long change : changeToSource.keySet()) {
-            int p = (int) (change >>> 40);
-            need[p] = Math.max(need[p], (change & ((1L << 40) - 1)) + 1);
-        }
+        long[] need = nextOffsets(changeToSource, partitions);
         for (int p = 0; p < partitions; p++) {
             if (current[p] < need[p]) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** Per changes partition, the offset after its last change among {@code changes}' keys (0: none). */
+    static long[] nextOffsets(Map<Long, Long> changes, int partitions) {
+        long[] need = new long[partitions];
+        for (long change : changes.keySet()) {
+            int p = (int) (change >>> 40);
+            need[p] = Math.max(need[p], (change & ((1L << 40) - 1)) + 1);
+        }
+        return need;
     }
 
     /** The first sample at which partition p's committed offset passed {@code offset}. */

@@ -157,7 +157,8 @@ public final class PipelineBenchmark {
         }
     }
 
-    private static final Instant EPOCH = Instant.parse("2025-01-01T00:00:00Z");
+    /** Event i's event time is EPOCH + i seconds. */
+    static final Instant EPOCH = Instant.parse("2025-01-01T00:00:00Z");
 
     /**
      * One native JSON event. Written with a StringBuilder, not a Jackson tree: the generator runs
