@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -164,7 +165,7 @@ public final class SoakBenchmark {
         boolean flat = SoakReport.verdict(rows, s.rate());
         List<String> replays = activity.replayLines();
         List<String> failures = activity.failures();
-        System.out.printf(Locale.ROOT, "admin API: %,d requests, %d failures; replays: %d, all SUCCEEDED with 0 rows changed: %s; "
+        System.out.printf(Locale.ROOT, "admin API: %,d requests, %d failures; replays: %d, all SUCCEEDED with 0 rejected: %s; "
                         + "latency samples unmatched after 10 min: %d%n", activity.pagesFetched(), failures.size(), replays.size(),
                 failures.stream().noneMatch(f -> f.startsWith("replay")), probe.expired());
         failures.forEach(f -> System.out.println("  failure: " + f));
@@ -338,7 +339,11 @@ public final class SoakBenchmark {
         }
     }
 
-    /** A fresh database for the run (the soak's own: dropped and made again), so nothing of an earlier run is measured. */
+    /**
+     * The database of {@code jdbc}, made when missing, without what an earlier run left: the soak's
+     * table (its view, memory, superseded images and functions go with it) and dimstream's schema,
+     * as {@link LatencyBenchmark} does. Nothing else of the database is touched.
+     */
     static void prepareDatabase(String jdbc) throws Exception {
         String db = URI.create(jdbc.substring(5)).getPath().substring(1);
         if (!db.matches("[a-z_][a-z0-9_]*")) {
@@ -346,9 +351,16 @@ public final class SoakBenchmark {
         }
         String postgres = jdbc.replaceFirst("/" + db + "(\\?|$)", "/postgres$1");
         try (Databases.Handle h = Databases.open(postgres, null, null, 1); Connection c = h.dataSource().getConnection();
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + db + "'")) {
+            if (!rs.next()) {
+                st.execute("CREATE DATABASE " + db);
+            }
+        }
+        try (Databases.Handle h = Databases.open(jdbc, null, null, 1); Connection c = h.dataSource().getConnection();
              Statement st = c.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)");
-            st.execute("CREATE DATABASE " + db);
+            st.execute("DROP TABLE IF EXISTS " + TABLE + ", " + TABLE + "_events, " + TABLE + "_superseded CASCADE");
+            st.execute("DROP SCHEMA IF EXISTS dimstream CASCADE");
         }
     }
 
