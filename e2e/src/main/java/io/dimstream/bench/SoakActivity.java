@@ -27,8 +27,11 @@ import java.util.function.Supplier;
  * API token, as an orchestrator would: every {@code pageEvery} seconds a key's history, the table
  * as of a recent instant (a page of it) and the dashboard; every {@code replayEvery} seconds a live
  * replay of the source's last {@code replayBack} events per partition, queued with
- * {@code POST /api/replays} and awaited. Every event of such a range is already in the table, so
- * each job must end SUCCEEDED with 0 rows changed: anything else is counted as a failure.
+ * {@code POST /api/replays} and awaited; each job must end SUCCEEDED with 0 rejected, anything else
+ * is a failure. Its rows changed are reported, not required to be 0: a job's range ends at the
+ * source's end offsets when it starts, so under a steady feed its last records may reach the table
+ * before the sink's (the sink then finds them there). The table compared exactly at the end is
+ * what shows that the replays and the sink agree.
  */
 final class SoakActivity {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -149,9 +152,8 @@ final class SoakActivity {
         synchronized (replays) {
             replays.add(line);
         }
-        if (!"SUCCEEDED".equals(job.path("state").asText()) || job.path("rows_changed").asLong() != 0
-                || job.path("events_rejected").asLong() != 0) {
-            fail(line + " (expected SUCCEEDED, 0 rows changed, 0 rejected): " + job.path("outcome").asText());
+        if (!"SUCCEEDED".equals(job.path("state").asText()) || job.path("events_rejected").asLong() != 0) {
+            fail(line + " (expected SUCCEEDED, 0 rejected): " + job.path("outcome").asText());
         }
     }
 
