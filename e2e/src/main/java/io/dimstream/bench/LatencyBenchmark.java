@@ -38,8 +38,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * poll interval plus one query).
  * {@link StageSampler} prints where the backlog sits, {@link RssSampler} the child's memory.
  *
- * <p>The same harness is the soak: {@code --rate 2000 --seconds 1800 --rss-every 30} prints the
- * child's RSS every 30 s (see {@code e2e/soak.sh}).
+ * <p>{@code --rate 2000 --seconds 1800 --rss-every 30} prints the child's RSS every 30 s (the soak
+ * before issue 34; {@code e2e/soak.sh} now runs {@link SoakBenchmark}, the service in use as well).
  *
  * <p>Usage: {@code e2e/bench.sh LatencyBenchmark --rate 5000 --seconds 120}; the service settings:
  * {@code --commit-interval-ms N}, {@code --partitioned-by-key true}, {@code --batch-max-wait PT0.1S},

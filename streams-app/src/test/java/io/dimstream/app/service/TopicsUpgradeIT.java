@@ -110,7 +110,8 @@ class TopicsUpgradeIT {
             Path data = dir.resolve("data");
             SimpleMeterRegistry beforeRegistry = new SimpleMeterRegistry();
             KafkaStreams streams = new KafkaStreams(DimstreamTopology.build(List.of(before), beforeRegistry),
-                    StreamsConfigFactory.create(APP, kafka.bootstrapServers(), data.resolve("streams-state"), List.of(before), beforeRegistry,
+                    // the Kafka Streams client as the service runs it (one per entity): the upgrade is of the changes and DLQ topics
+                    StreamsConfigFactory.create(DimstreamTopology.streamsApplicationId(APP, "customer"), kafka.bootstrapServers(), data.resolve("streams-state"), List.of(before), beforeRegistry,
                             Map.of(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100)));
             streams.start();
             Map<TopicPartition, Long> appliedEnds;
