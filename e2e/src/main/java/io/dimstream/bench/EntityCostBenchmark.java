@@ -74,9 +74,9 @@ public final class EntityCostBenchmark {
                     .append(i).append("\n    key: [id]\n    tracked: [v]\n    columns: {id: text, v: text}\n");
         }
         Path config = Files.writeString(dir.resolve("config.yml"), yaml.toString());
-        Process service = LatencyBenchmark.startService(config, dir, 3, javaOpts);
+        ServiceProcess service = ServiceProcess.start(config, dir, "service", APPLICATION_ID, 3, javaOpts);
         try {
-            LatencyBenchmark.awaitRunning(dir.resolve("service.out"), service);
+            service.awaitRunning();
             Thread.sleep(TimeUnit.SECONDS.toMillis(settle));
             long pid = service.pid();
             String status = Files.readString(Path.of("/proc/" + pid + "/status"));
@@ -90,8 +90,7 @@ public final class EntityCostBenchmark {
                     .matcher(dump).results().count();
             return String.format(Locale.ROOT, "%d\t%d\t%d\t%d\t%d", n, threads, ofOneClient, rssKb / 1024, heapKb / 1024);
         } finally {
-            service.destroy();
-            service.waitFor(60, TimeUnit.SECONDS);
+            service.terminate();
         }
     }
 

@@ -104,12 +104,21 @@ final class ServiceProcess {
 
     /** Waits until the child has printed {@code running:} (Kafka Streams and the sink started), at most 3 minutes. */
     void awaitRunning() throws IOException, InterruptedException {
+        awaitRunning(name, process, out);
+    }
+
+    /**
+     * Waits until {@code process}, whose stdout goes to {@code out}, has printed {@code running:}, at
+     * most 3 minutes; for the harnesses that start {@code dimstream} children of their own kind
+     * ({@code SoakBenchmark}'s service and admin).
+     */
+    static void awaitRunning(String name, Process process, Path out) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(name + " exited with " + process.exitValue() + "; see " + out);
             }
-            if (hasPrintedRunning()) {
+            if (Files.exists(out) && Files.readString(out).contains("running:")) {
                 return;
             }
             Thread.sleep(100);

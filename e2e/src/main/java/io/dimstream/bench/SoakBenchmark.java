@@ -109,7 +109,7 @@ public final class SoakBenchmark {
                     "--metrics-host", "127.0.0.1");
             Process admin = null;
             try (Databases.Handle db = Databases.open(s.jdbc(), null, null, 4)) {
-                LatencyBenchmark.awaitRunning(dir.resolve("service.out"), service);
+                ServiceProcess.awaitRunning("the service", service, dir.resolve("service.out"));
                 admin = child(dir, "admin", s.javaOpts(), token, "admin", "--config", adminConfig.toString(), "--port", Integer.toString(adminPort),
                         "--host", "127.0.0.1");
                 awaitAdmin(admin, adminPort, token, dir);
