@@ -29,9 +29,10 @@ public final class MemoryPruner {
 
     /**
      * Keys per chunk. A chunk of a memory of 10 events per key (1M rows, 100k keys, 7 of each key's
-     * events pruned) took under a second on a shared 2-core machine, so the sink's waits stay well
-     * below its 5 s lock timeout, while the per-chunk overhead (the bound's probe, a commit) stays a
-     * small part of the work.
+     * events pruned: 35,000 rows deleted, 5,000 versions and 5,000 anchors updated) took about 0.3 s
+     * on a shared 2-core machine (the bound's probe 30-50 ms of it; the whole table in 20 chunks
+     * 5.7 s, in one statement 5.3 s), so the sink's waits stay far below its 5 s lock timeout, while
+     * the per-chunk overhead (the bound's probe, a commit) stays a small part of the work.
      */
     static final int CHUNK_KEYS = 5_000;
 

@@ -122,9 +122,10 @@ final class MemorySql extends WriterNames {
         String inX = keys == null ? "" : " AND " + keys.apply("x");
         return "WITH ev AS MATERIALIZED (SELECT * FROM " + ev + " ev), "
                 + "cut AS (SELECT " + keyList + ", max(event_time) - ?::interval AS cut FROM ev GROUP BY " + keyList + "), "
-                + "anchor AS (SELECT DISTINCT ON (" + Sql.list("x", key) + ") x.*, greatest(x.event_time, (SELECT max(y.pruned_to) FROM " + m
-                + " y WHERE " + Sql.eq("y", "x", key) + ")) AS cut FROM ev x JOIN cut c ON "
-                + Sql.eq("x", "c", key) + " WHERE x.event_time < c.cut ORDER BY " + Sql.list("x", key) + ", x.event_time DESC), "
+                // the key's prune point so far probed once per anchor, not once per event before the cut
+                + "anchor AS (SELECT a.*, greatest(a.event_time, (SELECT max(y.pruned_to) FROM " + m + " y WHERE " + Sql.eq("y", "a", key)
+                + ")) AS cut FROM (SELECT DISTINCT ON (" + Sql.list("x", key) + ") x.* FROM ev x JOIN cut c ON " + Sql.eq("x", "c", key)
+                + " WHERE x.event_time < c.cut ORDER BY " + Sql.list("x", key) + ", x.event_time DESC) a), "
                 + "mat AS (INSERT INTO " + m + " (" + Sql.list(memCols) + ", pruned_to) SELECT " + Sql.list(memCols) + ", cut FROM anchor "
                 + "WHERE in_version RETURNING 1), "
                 + "gone AS (DELETE FROM " + m + " x USING anchor a WHERE " + Sql.eq("x", "a", key) + " AND x.event_time < a.event_time" + inX
