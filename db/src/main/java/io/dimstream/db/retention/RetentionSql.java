@@ -2,8 +2,10 @@ package io.dimstream.db.retention;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.SystemColumns;
+import io.dimstream.db.sql.KeyWalk;
 import io.dimstream.db.sql.Sql;
 import io.dimstream.db.write.EventMemory;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,9 +42,9 @@ final class RetentionSql {
 
     /** The two work tables, of the key's columns and types, made anew. */
     List<String> createWorkTables() {
-        return List.of("DROP TABLE IF EXISTS " + KEYS, "DROP TABLE IF EXISTS " + LAST,
-                "CREATE TEMP TABLE ds_retention_keys AS SELECT " + keyList + " FROM " + t + " WITH NO DATA",
-                "CREATE TEMP TABLE ds_retention_last AS SELECT " + keyList + " FROM " + t + " WITH NO DATA");
+        List<String> out = new ArrayList<>(KeyWalk.boundTable("ds_retention_keys", t, key));
+        out.addAll(KeyWalk.boundTable("ds_retention_last", t, key));
+        return out;
     }
 
     List<String> dropWorkTables() {
@@ -72,16 +74,10 @@ final class RetentionSql {
 
     /**
      * {@code condition} over the table's rows {@code v} (and what {@code alsoFrom} adds to its FROM),
-     * walked along the primary key: the last key done is compared as a row of scalar subqueries
-     * (init plans, so the comparison is the index scan's condition; a walk that tested "no last key
-     * yet OR after it" scanned from the first key at every batch).
+     * walked along the primary key after the last key done ({@link KeyWalk}).
      */
     private String nextKeys(String alsoFrom, String condition, int limit, boolean first) {
-        String after = "(" + Sql.list("v", key) + ") > (" + Sql.each(key, c -> "(SELECT l." + Sql.ident(c) + " FROM " + LAST + " l)", ", ")
-                + ")";
-        if (key.size() == 1) {
-            after = "v." + Sql.ident(key.get(0)) + " > (SELECT l." + Sql.ident(key.get(0)) + " FROM " + LAST + " l)";
-        }
+        String after = KeyWalk.after("v", key, LAST);
         return "INSERT INTO " + KEYS + " (" + keyList + ") SELECT " + Sql.list("v", key) + " FROM " + t + " v" + alsoFrom + " WHERE "
                 + condition + (first ? "" : " AND " + after) + " GROUP BY " + Sql.list("v", key) + " ORDER BY " + Sql.list("v", key)
                 + " LIMIT " + limit;

@@ -5,6 +5,7 @@ import io.dimstream.db.entity.SystemColumns;
 import io.dimstream.db.sql.Sql;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * The events an entity remembers, as one relation: the rows of its event memory
@@ -37,9 +38,19 @@ public final class EventMemory {
      * {@code pruned_to}) and {@code in_version} (true for a version start the memory has no row of).
      */
     public static String eventsSql(EntitySpec e) {
-        return "(SELECT " + Sql.list("x", columns(e)) + ", x.pruned_to, false AS in_version FROM " + Sql.table(e.memoryTable())
-                + " x UNION ALL SELECT " + versionAsEvent(e, "v", "v." + Sql.ident(e.system().eventSeq())) + ", NULL::timestamptz, true FROM "
-                + Sql.table(e.table()) + " v WHERE " + standsForItsStart(e, "v") + ")";
+        return eventsSql(e, null);
+    }
+
+    /**
+     * {@link #eventsSql(EntitySpec)} of some keys only: {@code keys} gives the condition on the key
+     * of a row alias, put into both places' scans so each reads only those keys along its key index
+     * (null: every key).
+     */
+    public static String eventsSql(EntitySpec e, UnaryOperator<String> keys) {
+        return "(SELECT " + Sql.list("x", columns(e)) + ", x.pruned_to, false AS in_version FROM " + Sql.table(e.memoryTable()) + " x"
+                + (keys == null ? "" : " WHERE " + keys.apply("x")) + " UNION ALL SELECT " + versionAsEvent(e, "v", "v." + Sql.ident(e.system().eventSeq()))
+                + ", NULL::timestamptz, true FROM " + Sql.table(e.table()) + " v WHERE " + (keys == null ? "" : keys.apply("v") + " AND ")
+                + standsForItsStart(e, "v") + ")";
     }
 
     /** The memory's columns but {@code pruned_to}, in its order: key, event_time, seq, is_deleted, record_hash, attributes, lineage, surrogate_key. */

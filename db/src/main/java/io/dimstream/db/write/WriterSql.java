@@ -2,6 +2,7 @@ package io.dimstream.db.write;
 
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.sql.Sql;
+import java.util.List;
 
 /**
  * Every SQL statement the writer runs for one entity, generated once from its spec.
@@ -46,11 +47,22 @@ public final class WriterSql extends WriterNames {
     final String copyArrived;
     final String classify;
     final String classifyPruned;
+    /** The event memory's pruning ({@link MemoryPruner}): every key at once, or a chunk of keys, the first, a middle or the last. */
+    final String prune;
+    final String pruneFirstChunk;
+    final String pruneChunk;
+    final String pruneLastChunk;
+    /** The first chunk's bound, and a later chunk's (params: keys per chunk, twice, then that less one). */
+    final String firstPruneBound;
+    final String nextPruneBound;
+    final List<String> createPruneBounds;
+    final List<String> clearPruneBound;
+    final List<String> advancePrune;
+    final List<String> dropPruneBounds;
     final String fastClose;
     final String fastCloseDeleted;
     final String fastNew;
     final String fastType1;
-    final String prune;
     final String fillAffectedKeys;
     final String rememberSlowStarts;
     final String rememberType1Starts;
@@ -109,7 +121,16 @@ public final class WriterSql extends WriterNames {
         upsertMemory = memory.upsertMemory();
         rememberSlowStarts = memory.rememberSlowStarts();
         rememberType1Starts = memory.rememberType1Starts();
-        prune = memory.prune();
+        prune = memory.prune(true, true);
+        pruneFirstChunk = memory.prune(true, false);
+        pruneChunk = memory.prune(false, false);
+        pruneLastChunk = memory.prune(false, true);
+        firstPruneBound = memory.nextPruneBound(true);
+        nextPruneBound = memory.nextPruneBound(false);
+        createPruneBounds = memory.createPruneBounds();
+        clearPruneBound = memory.clearPruneBound();
+        advancePrune = memory.advancePrune();
+        dropPruneBounds = memory.dropPruneBounds();
         FastPathSql fast = new FastPathSql(e);
         fastClose = fast.fastClose();
         fastCloseDeleted = fast.fastCloseDeleted();

@@ -30,7 +30,9 @@
  *   <li><b>Prune points.</b> The lateness pruning ({@link io.dimstream.db.write.MemoryPruner}) and
  *       history retention ({@code io.dimstream.db.retention}) cut a key's remembered history at an
  *       anchor and record a prune point on the key's oldest memory row; classify quarantines an event
- *       at or before it. Retention records its horizon, later than its anchor, and a prune point never
+ *       at or before it. Both walk the keys in key order a chunk at a time, each chunk its own short
+ *       transaction ({@link io.dimstream.db.sql.KeyWalk}), so neither holds row locks the sink
+ *       waits on for longer than a chunk; a key is cut by one statement of one chunk. Retention records its horizon, later than its anchor, and a prune point never
  *       moves back: the lateness pruning keeps a later one the key has. The quarantine reason says
  *       which cut it was (lateness, history-retention, history-grain-after).</li>
  *   <li><b>Arrival order, in every batching.</b> Each event is judged (duplicate, late, beyond the

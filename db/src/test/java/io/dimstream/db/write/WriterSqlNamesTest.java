@@ -41,7 +41,7 @@ class WriterSqlNamesTest {
 
     private final DataSource ds = TestPostgres.dataSource();
     private final Scd2Writer writer = new Scd2Writer(ds);
-    private final MemoryPruner pruner = new MemoryPruner(ds);
+    private final MemoryPruner pruner = new MemoryPruner(ds, 2); // keys A to E in three chunks: every prune statement runs with every name
 
     /** The bare (unquoted) lower-case words of every statement {@link WriterSql} generates for {@code spec}. */
     static TreeSet<String> bareWords(EntitySpec spec) {
