@@ -16,7 +16,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -62,31 +61,14 @@ public final class LatencyBenchmark {
         int partitions = Integer.parseInt(a.getOrDefault("partitions", "3"));
         int rssEvery = Integer.parseInt(a.getOrDefault("rss-every", "10"));
         String javaOpts = a.getOrDefault("java-opts", "");
-        // the service's latency settings (defaults: the product's defaults)
-        String commitMs = a.get("commit-interval-ms");
-        boolean partitionedByKey = Boolean.parseBoolean(a.getOrDefault("partitioned-by-key", "false"));
-        String batchMaxWait = a.get("batch-max-wait");
         String table = "bench_latency_customer";
 
         ServiceBench.reset(jdbc, table);
         Path dir = Files.createTempDirectory("dimstream-latency-bench");
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             kafka.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1)));
-            List<String> sink = batchMaxWait == null ? List.of() : List.of("batch-max-wait: " + batchMaxWait);
-            String yaml = PipelineBenchmark.config(kafka.bootstrapServers(), jdbc, table, sink, partitionedByKey, false)
-                    .replace("bench.customers", TOPIC);
-            // --streams 'name: value, ...' passes Kafka Streams properties (kafka.streams:)
-            List<String> streams = new ArrayList<>();
-            if (commitMs != null) {
-                streams.add("commit.interval.ms: " + commitMs);
-            }
-            if (a.containsKey("streams")) {
-                streams.add(a.get("streams"));
-            }
-            if (!streams.isEmpty()) {
-                yaml = yaml.replaceFirst("(?m)^  bootstrap-servers: (.*)$", "  bootstrap-servers: $1\n  streams: {"
-                        + Matcher.quoteReplacement(String.join(", ", streams)) + "}");
-            }
+            // the product's defaults unless given the latency settings
+            String yaml = ServiceBench.serviceYaml(a, kafka.bootstrapServers(), jdbc, table, TOPIC);
             Path config = Files.writeString(dir.resolve("config.yml"), yaml);
             System.out.println("service config:\n" + yaml);
             ServiceProcess service = ServiceProcess.start(config, dir, "service", APPLICATION_ID, partitions, javaOpts);

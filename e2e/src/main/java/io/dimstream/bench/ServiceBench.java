@@ -13,10 +13,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import org.apache.kafka.clients.admin.NewTopic;
 
 /**
@@ -51,11 +53,36 @@ final class ServiceBench implements AutoCloseable {
         reset(jdbc, table);
         this.kafka = EmbeddedKafka.start(dir.resolve("kafka"));
         kafka.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)));
-        String yaml = PipelineBenchmark.config(kafka.bootstrapServers(), jdbc, table, List.of(), false, false)
-                .replace("bench.customers", topic);
+        String yaml = serviceYaml(a, kafka.bootstrapServers(), jdbc, table, topic);
+        System.out.println("service config:\n" + yaml);
         this.config = Files.writeString(dir.resolve("config.yml"), yaml);
         this.spec = DimstreamConfig.parse(yaml, "benchmark config", Map.of()).entity("customer").toEntitySpec();
         this.db = Databases.open(jdbc, null, null, 2);
+    }
+
+    /**
+     * The benchmark service's config: the product's defaults unless the harness was given the
+     * latency settings {@code --commit-interval-ms N}, {@code --partitioned-by-key true},
+     * {@code --batch-max-wait PT0.1S} or {@code --streams "name: value, ..."} (any {@code kafka.streams:}
+     * property).
+     */
+    static String serviceYaml(Map<String, String> a, String bootstrap, String jdbc, String table, String topic) {
+        boolean partitionedByKey = Boolean.parseBoolean(a.getOrDefault("partitioned-by-key", "false"));
+        String batchMaxWait = a.get("batch-max-wait");
+        List<String> sink = batchMaxWait == null ? List.of() : List.of("batch-max-wait: " + batchMaxWait);
+        String yaml = PipelineBenchmark.config(bootstrap, jdbc, table, sink, partitionedByKey, false).replace("bench.customers", topic);
+        List<String> streams = new ArrayList<>();
+        if (a.containsKey("commit-interval-ms")) {
+            streams.add("commit.interval.ms: " + a.get("commit-interval-ms"));
+        }
+        if (a.containsKey("streams")) {
+            streams.add(a.get("streams"));
+        }
+        if (!streams.isEmpty()) {
+            yaml = yaml.replaceFirst("(?m)^  bootstrap-servers: (.*)$", "  bootstrap-servers: $1\n  streams: {"
+                    + Matcher.quoteReplacement(String.join(", ", streams)) + "}");
+        }
+        return yaml;
     }
 
     /** The stage: {@code topic} made, {@code table} and dimstream's schema dropped; {@code name} names the directory. */
