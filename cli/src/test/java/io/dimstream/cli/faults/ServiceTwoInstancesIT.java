@@ -41,7 +41,7 @@ class ServiceTwoInstancesIT {
             // both instances own partitions in both groups: Kafka Streams' and the sink's
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
                 assertThat(a.isAlive() && b.isAlive()).as("both services are running").isTrue();
-                assertThat(membersWithPartitions(h, h.applicationId)).isEqualTo(2);
+                assertThat(membersWithPartitions(h, h.streamsGroup())).isEqualTo(2);
                 assertThat(membersWithPartitions(h, h.applicationId + "-sink")).isEqualTo(2);
             });
             ServiceHarness.log("both instances own partitions");

@@ -2,6 +2,7 @@ package io.dimstream.app.testing;
 
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.app.topology.DimstreamTopology;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
@@ -205,14 +206,14 @@ public final class ServiceHarness implements AutoCloseable {
     }
 
     /**
-     * Removes every member of the Kafka Streams group (the application id) and of the sink's
+     * Removes every member of the entity's Kafka Streams group ({@link #streamsGroup()}) and of the sink's
      * consumer group, as {@code kafka-streams-application-reset --force} does. Only for a moment
      * when no child is alive: it spares the restarted instance the wait for the killed one's
      * session to time out (45 s by default), which would make each restart that much longer.
      */
     public void removeDeadMembers() throws InterruptedException {
         try (Admin admin = kafka.admin()) {
-            for (String group : List.of(applicationId, applicationId + "-sink")) {
+            for (String group : List.of(streamsGroup(), applicationId + "-sink")) {
                 try {
                     admin.removeMembersFromConsumerGroup(group, new RemoveMembersFromConsumerGroupOptions())
                             .all().get(30, TimeUnit.SECONDS);
@@ -221,6 +222,11 @@ public final class ServiceHarness implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** The consumer group of the entity's Kafka Streams client: its application id. */
+    public String streamsGroup() {
+        return DimstreamTopology.streamsApplicationId(applicationId, customer.name());
     }
 
     @Override
