@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 
 /**
  * How a {@link ChangeSink} consumes, batches and reacts to failures. The sink knows no config file:
@@ -150,6 +151,12 @@ public record SinkSettings(String applicationId, String groupId, int batchSize, 
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         p.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batchSize * parallelism);
         p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
+        // Incremental rebalances: when an instance leaves or joins, the others keep applying the
+        // partitions they keep instead of giving every partition up and reading positions again
+        // (Kafka's default list starts with the eager RangeAssignor). The rebalance listener is
+        // per partition, so it serves both protocols.
+        p.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        p.putIfAbsent(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, io.dimstream.app.kafka.KafkaClients.GROUP_HEARTBEAT_MS);
         return Map.copyOf(p);
     }
 }

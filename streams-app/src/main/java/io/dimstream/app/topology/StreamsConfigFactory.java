@@ -90,6 +90,9 @@ public final class StreamsConfigFactory {
         p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class.getName());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, DEFAULT_COMMIT_INTERVAL_MS);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, -1);
+        // a stream thread learns of a rebalance at its next heartbeat: 1 s instead of 3 s (KafkaClients says why)
+        p.put(StreamsConfig.consumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
+                io.dimstream.app.kafka.KafkaClients.GROUP_HEARTBEAT_MS);
         // Records keep their source record's timestamp through the topology; the event time is never
         // made a record timestamp. A source timestamp can still be old (a backfill topic written with
         // 2025 CreateTimes), and Kafka deletes by record timestamp: a repartition or changelog record

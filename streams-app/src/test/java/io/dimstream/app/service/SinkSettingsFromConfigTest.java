@@ -47,4 +47,30 @@ class SinkSettingsFromConfigTest {
                 Duration.ofMillis(100), Duration.ofSeconds(10), Map.of(), 3, SinkSettings.OnOffsetOutOfRange.SKIP, Duration.ofMinutes(1),
                 Optional.empty()));
     }
+
+    @Test
+    void theSinkConsumerRebalancesIncrementallyWithAOneSecondHeartbeatAndKeepsItsOwnSettingsWhateverTheOverridesSay() {
+        SinkSettings settings = SinkSettingsFromConfig.defaults().withApplicationId("app").withGroupId("app-sink").withInstanceId("a-1");
+        Map<String, Object> client = Map.of("bootstrap.servers", "k:9092", "security.protocol", "SSL", "enable.auto.commit", true);
+
+        assertThat(settings.consumerProperties(client)).isEqualTo(Map.ofEntries(
+                Map.entry("bootstrap.servers", "k:9092"),
+                Map.entry("security.protocol", "SSL"),
+                Map.entry("group.id", "app-sink"),
+                Map.entry("group.instance.id", "a-1"),
+                Map.entry("isolation.level", "read_committed"),
+                Map.entry("enable.auto.commit", false),
+                Map.entry("auto.offset.reset", "none"),
+                Map.entry("max.poll.records", 40_000),
+                Map.entry("max.partition.fetch.bytes", 4 * 1024 * 1024),
+                Map.entry("partition.assignment.strategy", "org.apache.kafka.clients.consumer.CooperativeStickyAssignor"),
+                Map.entry("heartbeat.interval.ms", 1000)));
+        // consumer overrides (an embedding program's) still choose another assignor or heartbeat: they win over these defaults
+        SinkSettings overridden = new SinkSettings("app", "app-sink", 100, Duration.ofMillis(200), Duration.ofMillis(100), Duration.ofSeconds(10),
+                Map.of("partition.assignment.strategy", "org.apache.kafka.clients.consumer.RangeAssignor", "heartbeat.interval.ms", 3000),
+                1, SinkSettings.OnOffsetOutOfRange.STOP, Duration.ofMinutes(5), Optional.empty());
+        assertThat(overridden.consumerProperties(Map.of())).containsEntry("partition.assignment.strategy",
+                "org.apache.kafka.clients.consumer.RangeAssignor").containsEntry("heartbeat.interval.ms", 3000)
+                .containsEntry("max.poll.records", 100).doesNotContainKey("group.instance.id");
+    }
 }

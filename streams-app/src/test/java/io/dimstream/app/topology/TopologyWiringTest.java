@@ -41,6 +41,8 @@ class TopologyWiringTest {
                 "num.stream.threads", 2));
         expected.put("rocksdb.config.setter", BoundedRocksDbConfig.class.getName());
         expected.put("statestore.cache.max.bytes", 0L);
+        // a stream thread learns of a rebalance within a second
+        expected.put("consumer.heartbeat.interval.ms", 1000);
         // the exception handlers that dead-letter a failing record, and where they send it
         expected.put("processing.exception.handler", DeadLetterProcessingHandler.class.getName());
         expected.put("production.exception.handler", DeadLetterProductionHandler.class.getName());
