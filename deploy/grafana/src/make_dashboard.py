@@ -62,8 +62,8 @@ panel("Sink running", "1 while the sink's thread runs (alert DimstreamSinkNotRun
       [(f"dimstream_sink_running{{{SEL}}}", "{{instance}}")], unit="bool_up", kind="stat", w=4, h=4, x=8, thresholds=RED_GREEN)
 panel("Stuck partitions", "sink partitions with records left and no progress for sink.stuck-after (alert DimstreamSinkPartitionStuck)",
       [(f"dimstream_sink_partitions_stuck{{{SEL}}}", "{{instance}}")], kind="stat", w=4, h=4, x=12, thresholds=GREEN_RED)
-panel("Stream thread deaths (1h)", "Kafka Streams threads that died in the last hour, by cause",
-      [(f"sum by (cause) (increase(dimstream_stream_thread_failures_total{{{SEL}}}[1h]))", "{{cause}}")],
+panel("Stream thread deaths (1h)", "Kafka Streams threads that died in the last hour, by Kafka Streams client (an entity's own, or a shared streams-client) and cause",
+      [(f"sum by (client, cause) (increase(dimstream_stream_thread_failures_total{{{SEL}}}[1h]))", "{{client}}: {{cause}}")],
       kind="stat", w=4, h=4, x=16, thresholds=GREEN_RED)
 panel("Replay jobs failed (24h)", "replay jobs that ended FAILED in the last day (alert DimstreamReplayJobFailed)",
       [(f"sum(increase(dimstream_replay_jobs_total{{{SEL}, outcome=\"failed\"}}[1d]))", "failed")],

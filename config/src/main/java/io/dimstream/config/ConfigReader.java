@@ -374,7 +374,7 @@ final class ConfigReader {
         EntityConfig e = EntityConfig.builder().name(name).topic(topic).format(format).table(table).key(key).tracked(tracked)
                 .type1(type1).latenessHorizon(horizon).columns(columns.types()).systemColumns(system).seedJson(seedJson).avro(avro)
                 .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
-                .rejectUndeclaredColumns(rejectUndeclared).surrogateKeyIndex(surrogateKeyIndex)
+                .streamsClient(v.get(ConfigKeys.ENTITY_STREAMS_CLIENT)).rejectUndeclaredColumns(rejectUndeclared).surrogateKeyIndex(surrogateKeyIndex)
                 .tablePartitions(tablePartitions).modifiers(columns.modifiers()).cdc(cdc).validToCurrent(validToCurrent)
                 .transactionTime(v.get(EntityTableKeys.TRANSACTION_TIME)).retention(retention).build();
         try {

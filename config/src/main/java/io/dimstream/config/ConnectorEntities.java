@@ -121,6 +121,10 @@ public final class ConnectorEntities {
         item.put(ConfigKeys.ENTITY_KEY.name(), f.key());
         item.put(ConfigKeys.ENTITY_COLUMNS.name(), columns);
         item.put(ConfigKeys.ENTITY_TRACKED.name(), "*");
+        // a connector's tables share one Kafka Streams client by default: a database of hundreds of
+        // tables would otherwise run hundreds of clients (7 threads and a group each), and its tables
+        // share their outages anyway (one connector, one registry); streams-client: in entity: or tables: splits them
+        item.put(ConfigKeys.ENTITY_STREAMS_CLIENT.name(), c.name());
         item.putAll(options);
         JsonNode tree = JSON.valueToTree(item);
         return ConfigReader.entity(tree, "connector " + c.name() + ", table " + qualified + " (topic " + f.topic() + ")");

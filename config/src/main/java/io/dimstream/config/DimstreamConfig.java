@@ -302,6 +302,9 @@ public record DimstreamConfig(
         if (e.partitionedByKey()) {
             ConfigKeys.ENTITY_PARTITIONED_BY_KEY.putInto(m, true);
         }
+        if (!e.streamsClient().equals(e.name())) {
+            ConfigKeys.ENTITY_STREAMS_CLIENT.putInto(m, e.streamsClient());
+        }
         if (e.rejectUndeclaredColumns()) {
             ConfigKeys.ENTITY_UNDECLARED_COLUMNS.putInto(m, UndeclaredColumns.REJECT);
         }

@@ -84,6 +84,7 @@ class ConnectorConfigTest {
                     type1: [note]
                     except: [updated_at]
                     lateness-horizon: P1D
+                    streams-client: shop
                     columns: {order_id: bigint, line: integer, qty: integer, note: text, placed: date}
                 """).entity("orders");
         assertThat(orders).isEqualTo(byHand);

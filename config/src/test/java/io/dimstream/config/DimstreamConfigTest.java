@@ -250,7 +250,7 @@ class DimstreamConfigTest {
         assertThat(refusal(designWith("    table: dim_customer ", "    tabel: dim_customer ")))
                 .isEqualTo("config test.yml: entities[0].tabel: unknown key (known here: columns, deserializer-config, encodings,"
                         + " event-time, except, format, history-grain, history-grain-after, history-retention, ignore-null-updates, key, lateness-horizon, mode, name, new-columns, on-truncate, op-field, op-values,"
-                        + " partitioned-by-key, schema-evolution, snapshot-time-field, surrogate-key-index, system-columns, table,"
+                        + " partitioned-by-key, schema-evolution, snapshot-time-field, streams-client, surrogate-key-index, system-columns, table,"
                         + " table-partitions, time-field, topic,"
                         + " tracked, transaction-time, type1, unavailable-value, undeclared-columns, valid-to-current, value-deserializer)");
     }

@@ -38,7 +38,7 @@ class EntityConfigBuilderTest {
         assertThat(built).isEqualTo(DimstreamConfig.parse(MINIMAL, "config t.yml", Map.of()).entities().get(0));
         assertThat(built).isEqualTo(new EntityConfig("c", "t", EventFormat.JSON, "dim_c", List.of("id"), List.of("a"), List.of(),
                 Optional.of(Duration.ofDays(30)), Map.of("id", TEXT, "a", TEXT), SystemColumns.DEFAULTS, SeedJsonOptions.DEFAULTS,
-                AvroOptions.DEFAULTS, FeedMode.CHANGES, EntityConfig.DEFAULT_SNAPSHOT_TIME_FIELD, false, false, false, 0, Map.of(),
+                AvroOptions.DEFAULTS, FeedMode.CHANGES, EntityConfig.DEFAULT_SNAPSHOT_TIME_FIELD, false, "c", false, false, 0, Map.of(),
                 CdcOptions.defaults(EventFormat.JSON), true, ValidToCurrent.NULL, HistoryRetention.NONE));
     }
 

@@ -186,8 +186,8 @@ public final class ConfigKeys {
     public static final ConfigKey<String> SERVICE_APPLICATION_ID = key("service", "application-id")
             .doc("The deployment's identity on the Kafka cluster: the first part of the name of every topic dimstream owns "
                     + "(`<application-id>.<entity>.changes`, `<application-id>.<entity>.dlq`, Kafka Streams' "
-                    + "`<application-id>.<entity>-...-repartition` and `-changelog`) and of its groups (each entity's Kafka Streams "
-                    + "client `<application-id>.<entity>`, `<application-id>-sink`, `<application-id>-dlq-mirror`). Instances with the same id are one deployment and share the partitions; give "
+                    + "`<application-id>.<client>-...-repartition` and `-changelog`) and of its groups (each Kafka Streams "
+                    + "client `<application-id>.<client>`: an entity's own, or a `streams-client`, `<application-id>-sink`, `<application-id>-dlq-mirror`). Instances with the same id are one deployment and share the partitions; give "
                     + "each deployment on a cluster its own id (staging and production with one config included), or they read each "
                     + "other's changes (an existing deployment's upgrade to these names: docs/operations.md). `run --application-id` "
                     + "overrides it.")
@@ -287,6 +287,16 @@ public final class ConfigKeys {
     public static final ConfigKey<Boolean> ENTITY_PARTITIONED_BY_KEY = key(ENTITY_SECTION, "partitioned-by-key")
             .doc("`true`: producers already put every event of a key on one partition (keyed by it): the repartition step is skipped, less latency. Not with `mode: snapshot`.")
             .bool(false);
+    public static final ConfigKey<String> ENTITY_STREAMS_CLIENT = key(ENTITY_SECTION, "streams-client")
+            .doc("The Kafka Streams client the entity runs on, whose application id is `<application-id>.<streams-client>` (its consumer group, internal topics, state directory, stream thread and producer): entities naming the same one share it, and one entity's outage (a schema registry down, a stuck partition) then delays the others on it. Letters, digits, `.`, `_` and `-`. Renaming it starts a new group that reads the source topics from their start again (every event a no-op in the table). docs/operations.md, One entity's outage holds no other.")
+            .of("text", ConfigKey.STRING, null, "the entity's name (a connector's tables: the connector's name)", (path, raw, problems) -> {
+                String s = String.valueOf(raw);
+                if (!s.matches("[A-Za-z0-9._-]+")) {
+                    problems.add(path + ": \"" + s + "\" must be letters, digits, '.', '_' or '-' (it names Kafka topics and a group)");
+                    return null;
+                }
+                return s;
+            }, s -> s);
     public static final ConfigKey<UndeclaredColumns> ENTITY_UNDECLARED_COLUMNS = key(ENTITY_SECTION, "undeclared-columns")
             .doc("A field of a source record that is no column, and that `new-columns` does not make one: `ignore` drops it, counted in `dimstream_fields_ignored_total{entity,field}` and logged once per field, the record lands; `reject` sends the record to the DLQ naming the field. Given (either value), `new-columns` defaults to `ignore`.")
             .oneOf("`ignore` or `reject`", UndeclaredColumns.IGNORE, "`ignore`", UndeclaredColumns.class);
@@ -369,7 +379,7 @@ public final class ConfigKeys {
             List.of(ENTITY_NAME, ENTITY_TOPIC, ENTITY_FORMAT, ENTITY_MODE,
                     ENTITY_TABLE, ENTITY_KEY, ENTITY_TRACKED, ENTITY_TYPE1,
                     ENTITY_EXCEPT, ENTITY_LATENESS_HORIZON, ENTITY_COLUMNS, ENTITY_SYSTEM_COLUMNS,
-                    ENTITY_SURROGATE_KEY_INDEX, ENTITY_TABLE_PARTITIONS, EntityTableKeys.VALID_TO_CURRENT, EntityTableKeys.TRANSACTION_TIME, ENTITY_PARTITIONED_BY_KEY, ENTITY_UNDECLARED_COLUMNS, ENTITY_SNAPSHOT_TIME_FIELD,
+                    ENTITY_SURROGATE_KEY_INDEX, ENTITY_TABLE_PARTITIONS, EntityTableKeys.VALID_TO_CURRENT, EntityTableKeys.TRANSACTION_TIME, ENTITY_PARTITIONED_BY_KEY, ENTITY_STREAMS_CLIENT, ENTITY_UNDECLARED_COLUMNS, ENTITY_SNAPSHOT_TIME_FIELD,
                     ENTITY_EVENT_TIME, ENTITY_ON_TRUNCATE, ENTITY_UNAVAILABLE_VALUE, ENTITY_IGNORE_NULL_UPDATES,
                     ENTITY_ENCODINGS, ENTITY_SCHEMA_EVOLUTION, ENTITY_NEW_COLUMNS, ENTITY_OP_FIELD,
                     ENTITY_TIME_FIELD, ENTITY_OP_VALUES, ENTITY_VALUE_DESERIALIZER, ENTITY_DESERIALIZER_CONFIG,

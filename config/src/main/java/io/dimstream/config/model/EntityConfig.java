@@ -29,6 +29,9 @@ import java.util.Optional;
  *                        of a business key on one partition of the source topic (they key records
  *                        by it, in any consistent encoding), so the topology skips its repartition
  *                        step: one Kafka transaction less per event on its way, less latency
+ * @param streamsClient   {@code streams-client}: the Kafka Streams client the entity runs on, shared
+ *                        by the entities naming the same one; null in the constructor means the
+ *                        entity's own name (a client of its own)
  * @param surrogateKeyIndex {@code surrogate-key-index: true}: the table dimstream creates gets a
  *                        unique index on {@code surrogate_key} ({@link EntitySpec#surrogateKeyIndex()})
  * @param tablePartitions {@code table-partitions: N}: the tables dimstream creates are hash-partitioned
@@ -64,6 +67,7 @@ public record EntityConfig(
         FeedMode mode,
         String snapshotTimeField,
         boolean partitionedByKey,
+        String streamsClient,
         boolean rejectUndeclaredColumns,
         boolean surrogateKeyIndex,
         int tablePartitions,
@@ -97,6 +101,9 @@ public record EntityConfig(
         if (retention == null) {
             retention = HistoryRetention.NONE;
         }
+        if (streamsClient == null) {
+            streamsClient = name;
+        }
     }
 
     /** Whether the topic carries full slices ({@code mode: snapshot}). */
@@ -121,7 +128,7 @@ public record EntityConfig(
     public Builder toBuilder() {
         return new Builder().name(name).topic(topic).format(format).table(table).key(key).tracked(tracked).type1(type1)
                 .latenessHorizon(latenessHorizon).columns(columns).systemColumns(systemColumns).seedJson(seedJson).avro(avro)
-                .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey)
+                .mode(mode).snapshotTimeField(snapshotTimeField).partitionedByKey(partitionedByKey).streamsClient(streamsClient)
                 .rejectUndeclaredColumns(rejectUndeclaredColumns).surrogateKeyIndex(surrogateKeyIndex)
                 .tablePartitions(tablePartitions).modifiers(modifiers).cdc(cdc).transactionTime(transactionTime).validToCurrent(validToCurrent)
                 .retention(retention);
@@ -144,6 +151,7 @@ public record EntityConfig(
         private FeedMode mode = FeedMode.CHANGES;
         private String snapshotTimeField = DEFAULT_SNAPSHOT_TIME_FIELD;
         private boolean partitionedByKey;
+        private String streamsClient;
         private boolean rejectUndeclaredColumns;
         private boolean surrogateKeyIndex;
         private ValidToCurrent validToCurrent = ValidToCurrent.NULL;
@@ -233,6 +241,12 @@ public record EntityConfig(
             return this;
         }
 
+        /** @param v the client's name; null: the entity's own name */
+        public Builder streamsClient(String v) {
+            streamsClient = v;
+            return this;
+        }
+
         public Builder rejectUndeclaredColumns(boolean v) {
             rejectUndeclaredColumns = v;
             return this;
@@ -279,7 +293,7 @@ public record EntityConfig(
 
         public EntityConfig build() {
             return new EntityConfig(name, topic, format, table, key, tracked, type1, latenessHorizon, columns, systemColumns, seedJson,
-                    avro, mode, snapshotTimeField, partitionedByKey, rejectUndeclaredColumns, surrogateKeyIndex, tablePartitions, modifiers,
+                    avro, mode, snapshotTimeField, partitionedByKey, streamsClient, rejectUndeclaredColumns, surrogateKeyIndex, tablePartitions, modifiers,
                     cdc, transactionTime, validToCurrent, retention);
         }
     }

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * Kafka Streams client is in {@code ERROR} (or shutting down for good) and no stream thread died of a
  * fatal cause.
  * <b>Ready</b> (events flow): live, and the sink has no stuck or stopped partition and is not
- * waiting for PostgreSQL, every entity's Kafka Streams client is {@code RUNNING} or {@code REBALANCING} with no stream
+ * waiting for PostgreSQL, every Kafka Streams client (one per entity, or shared: {@code streams-client}) is {@code RUNNING} or {@code REBALANCING} with no stream
  * thread replaced after a transient failure (a schema registry outage, say) within the last minute
  * ({@link StreamThreadSupervisor#RESET_AFTER}), the sink has not been inside one wave of PostgreSQL
  * transactions for longer than {@link #APPLY_SLOW} (its thread blocked on a hung server publishes nothing
@@ -52,7 +52,7 @@ public final class HealthMonitor implements AutoCloseable {
     static final Duration APPLY_SLOW = Duration.ofSeconds(30);
 
     private final Supplier<SinkStatus> sink;
-    private final Supplier<List<EntityStreamsState>> streams;
+    private final Supplier<List<StreamsClientState>> streams;
     private final Map<String, Callable<String>> probes;
     private final Duration every;
     private final Map<String, Probed> last = new java.util.concurrent.ConcurrentHashMap<>();
@@ -63,11 +63,11 @@ public final class HealthMonitor implements AutoCloseable {
 
     /**
      * @param sink         the sink's published status
-     * @param streams      each entity's Kafka Streams client: its state and its stream threads' deaths
+     * @param streams      each Kafka Streams client: its state and its stream threads' deaths
      * @param probes       by name ("postgres", "kafka"): each returns a one-line detail or throws
      * @param every        how often the probes run
      */
-    public HealthMonitor(Supplier<SinkStatus> sink, Supplier<List<EntityStreamsState>> streams,
+    public HealthMonitor(Supplier<SinkStatus> sink, Supplier<List<StreamsClientState>> streams,
                          Map<String, Callable<String>> probes, Duration every) {
         this.sink = sink;
         this.streams = streams;
@@ -144,24 +144,24 @@ public final class HealthMonitor implements AutoCloseable {
     }
 
     /**
-     * One check over every entity's client: UP when each is; its detail the clients' common detail
-     * ({@code RUNNING}), or each entity's own when they differ, the entities that are down first.
+     * One check over every Kafka Streams client: UP when each is; its detail the clients' common detail
+     * ({@code RUNNING}), or each client's own when they differ ({@link StreamsClientState#label}), those down first.
      */
-    private HealthReport.Check streamsCheck(Function<EntityStreamsState, HealthReport.Check> check) {
-        List<EntityStreamsState> clients = streams.get();
-        Map<String, HealthReport.Check> byEntity = new LinkedHashMap<>();
-        clients.stream().sorted(Comparator.comparing(EntityStreamsState::entity)).forEach(c -> byEntity.put(c.entity(), check.apply(c)));
-        boolean up = byEntity.values().stream().allMatch(HealthReport.Check::up);
-        Set<String> details = byEntity.values().stream().map(HealthReport.Check::detail).collect(Collectors.toSet());
+    private HealthReport.Check streamsCheck(Function<StreamsClientState, HealthReport.Check> check) {
+        List<StreamsClientState> clients = streams.get();
+        Map<String, HealthReport.Check> byClient = new LinkedHashMap<>();
+        clients.stream().sorted(Comparator.comparing(StreamsClientState::label)).forEach(c -> byClient.put(c.label(), check.apply(c)));
+        boolean up = byClient.values().stream().allMatch(HealthReport.Check::up);
+        Set<String> details = byClient.values().stream().map(HealthReport.Check::detail).collect(Collectors.toSet());
         if (details.size() == 1) {
             return new HealthReport.Check(up, details.iterator().next());
         }
-        return new HealthReport.Check(up, byEntity.entrySet().stream()
+        return new HealthReport.Check(up, byClient.entrySet().stream()
                 .sorted(Comparator.comparing((Map.Entry<String, HealthReport.Check> e) -> e.getValue().up()))
                 .map(e -> e.getKey() + ": " + e.getValue().detail()).collect(Collectors.joining("; ")));
     }
 
-    private static HealthReport.Check streamsLive(EntityStreamsState c) {
+    private static HealthReport.Check streamsLive(StreamsClientState c) {
         Optional<Throwable> fatal = c.threads().fatal();
         if (fatal.isPresent()) {
             return HealthReport.Check.down("a stream thread died of a fatal cause: " + fatal.get());
@@ -173,7 +173,7 @@ public final class HealthMonitor implements AutoCloseable {
         return HealthReport.Check.up(st.name());
     }
 
-    private static HealthReport.Check streamsReady(EntityStreamsState c) {
+    private static HealthReport.Check streamsReady(StreamsClientState c) {
         HealthReport.Check live = streamsLive(c);
         StreamThreadSupervisor.Health t = c.threads();
         if (!live.up()) {

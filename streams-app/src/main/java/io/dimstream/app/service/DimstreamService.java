@@ -263,9 +263,11 @@ public final class DimstreamService implements AutoCloseable {
         return pipelines;
     }
 
-    /** Each entity's Kafka Streams client state, by entity. */
+    /** Each Kafka Streams client's state, by the client's name (an entity's own client is named after it). */
     public Map<String, KafkaStreams.State> streamsStates() {
-        return streams.statesByEntity();
+        Map<String, KafkaStreams.State> states = new java.util.LinkedHashMap<>();
+        streams.states().forEach(c -> states.put(c.client(), c.state()));
+        return states;
     }
 
     /**

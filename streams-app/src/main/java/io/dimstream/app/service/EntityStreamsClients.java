@@ -1,6 +1,6 @@
 package io.dimstream.app.service;
 
-import io.dimstream.app.health.EntityStreamsState;
+import io.dimstream.app.health.StreamsClientState;
 import io.dimstream.app.topology.DimstreamTopology;
 import io.dimstream.app.topology.EntityPipeline;
 import io.dimstream.app.topology.StreamThreadSupervisor;
@@ -41,10 +41,10 @@ final class EntityStreamsClients implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EntityStreamsClients.class);
 
-    /** One entity's client, its meters and the supervisor of its threads. */
-    record Client(String entity, KafkaStreams streams, KafkaStreamsMetrics metrics, StreamThreadSupervisor supervisor) {
-        EntityStreamsState state() {
-            return new EntityStreamsState(entity, streams.state(), supervisor.health());
+    /** One client, the entities it runs, its meters and the supervisor of its threads. */
+    record Client(String name, List<String> entities, KafkaStreams streams, KafkaStreamsMetrics metrics, StreamThreadSupervisor supervisor) {
+        StreamsClientState state() {
+            return new StreamsClientState(name, entities, streams.state(), supervisor.health());
         }
     }
 
@@ -57,9 +57,20 @@ final class EntityStreamsClients implements AutoCloseable {
     }
 
     /**
-     * A client per pipeline, each started; when one cannot be made or started, those made are closed.
+     * The pipelines by the client they run on ({@link EntityPipeline#streamsClient}), in the order
+     * each client's first entity comes in.
+     */
+    static Map<String, List<EntityPipeline>> byClient(List<EntityPipeline> pipelines) {
+        Map<String, List<EntityPipeline>> by = new LinkedHashMap<>();
+        pipelines.forEach(p -> by.computeIfAbsent(p.streamsClient(), c -> new ArrayList<>()).add(p));
+        return by;
+    }
+
+    /**
+     * A client per {@code streams-client} name (per entity unless entities share one), each
+     * started; when one cannot be made or started, those made are closed.
      *
-     * @param deploymentId the deployment's application id; each client's is derived from it and the entity
+     * @param deploymentId the deployment's application id; each client's is derived from it and the client's name
      * @param stateDir     the parent of the clients' state directories (Kafka Streams puts each under its application id)
      * @param overrides    Kafka Streams settings applied last to every client ({@link StreamsConfigFactory#create})
      */
@@ -67,16 +78,16 @@ final class EntityStreamsClients implements AutoCloseable {
             MeterRegistry registry, Map<String, Object> overrides, CloseOptions closeOptions) {
         List<Client> made = new ArrayList<>();
         try {
-            for (EntityPipeline p : pipelines) {
-                String applicationId = DimstreamTopology.streamsApplicationId(deploymentId, p.entity().name());
-                Properties props = StreamsConfigFactory.create(applicationId, bootstrap, stateDir, List.of(p), registry, overrides);
-                KafkaStreams streams = new KafkaStreams(DimstreamTopology.build(List.of(p), registry), props);
-                // transient causes: replaced with backoff; anything else: the entity's client stops (health names it)
-                StreamThreadSupervisor supervisor = new StreamThreadSupervisor(registry, p.entity().name());
+            for (Map.Entry<String, List<EntityPipeline>> c : byClient(pipelines).entrySet()) {
+                String applicationId = DimstreamTopology.streamsApplicationId(deploymentId, c.getKey());
+                Properties props = StreamsConfigFactory.create(applicationId, bootstrap, stateDir, c.getValue(), registry, overrides);
+                KafkaStreams streams = new KafkaStreams(DimstreamTopology.build(c.getValue(), registry), props);
+                // transient causes: replaced with backoff; anything else: the client stops (health names it)
+                StreamThreadSupervisor supervisor = new StreamThreadSupervisor(registry, c.getKey());
                 streams.setUncaughtExceptionHandler(supervisor);
                 KafkaStreamsMetrics metrics = new KafkaStreamsMetrics(streams);
                 metrics.bindTo(registry);
-                made.add(new Client(p.entity().name(), streams, metrics, supervisor));
+                made.add(new Client(c.getKey(), c.getValue().stream().map(p -> p.entity().name()).toList(), streams, metrics, supervisor));
             }
             made.forEach(c -> c.streams().start());
         } catch (RuntimeException e) {
@@ -86,16 +97,9 @@ final class EntityStreamsClients implements AutoCloseable {
         return new EntityStreamsClients(made, closeOptions);
     }
 
-    /** Each entity's client as the health endpoints read it. */
-    List<EntityStreamsState> states() {
+    /** Each client as the health endpoints read it. */
+    List<StreamsClientState> states() {
         return clients.stream().map(Client::state).toList();
-    }
-
-    /** Each entity's client state, by entity. */
-    Map<String, KafkaStreams.State> statesByEntity() {
-        Map<String, KafkaStreams.State> states = new LinkedHashMap<>();
-        clients.forEach(c -> states.put(c.entity(), c.streams().state()));
-        return states;
     }
 
     /**
@@ -105,7 +109,7 @@ final class EntityStreamsClients implements AutoCloseable {
     @Override
     public void close() {
         // a thread each (not the common pool, which has one thread on two cores)
-        List<Thread> closing = clients.stream().map(c -> new Thread(() -> closeClient(c), "dimstream-close-" + c.entity())).toList();
+        List<Thread> closing = clients.stream().map(c -> new Thread(() -> closeClient(c), "dimstream-close-" + c.name())).toList();
         closing.forEach(Thread::start);
         for (Thread t : closing) {
             try {
@@ -121,7 +125,7 @@ final class EntityStreamsClients implements AutoCloseable {
         try {
             c.streams().close(closeOptions);
         } catch (RuntimeException e) {
-            LOG.warn("closing the Kafka Streams client of entity {} failed: {}", c.entity(), e.getMessage(), e);
+            LOG.warn("closing the Kafka Streams client {} failed: {}", c.name(), e.getMessage(), e);
         }
         c.metrics().close();
     }

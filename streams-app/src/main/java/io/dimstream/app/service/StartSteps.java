@@ -166,10 +166,10 @@ final class StartSteps {
             SinkSettings sinkSettings) {
         String deployment = options.applicationId();
         return new CatchUp(clients, ds,
-                pipelines.stream().map(p -> DimstreamTopology.streamsApplicationId(deployment, p.entity().name())).toList(),
+                EntityStreamsClients.byClient(pipelines).keySet().stream().map(c -> DimstreamTopology.streamsApplicationId(deployment, c)).toList(),
                 pipelines.stream().map(EntityPipeline::sourceTopic).toList(),
                 pipelines.stream().filter(p -> !p.partitionedByKey())
-                        .map(p -> DimstreamTopology.repartitionTopic(DimstreamTopology.streamsApplicationId(deployment, p.entity().name()),
+                        .map(p -> DimstreamTopology.repartitionTopic(DimstreamTopology.streamsApplicationId(deployment, p.streamsClient()),
                                 p.entity().name())).collect(Collectors.toSet()),
                 sinkSettings.groupId(), pipelines.stream().map(EntityPipeline::changesTopic).toList());
     }

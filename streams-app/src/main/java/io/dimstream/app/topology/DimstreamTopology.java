@@ -76,12 +76,14 @@ public final class DimstreamTopology {
     }
 
     /**
-     * The Kafka Streams application id of an entity's own client in deployment {@code deploymentId}:
-     * {@code <application-id>.<entity>}, like the entity's changes and DLQ topics. It names the
-     * client's consumer group, its internal topics ({@link #repartitionTopic}) and its state directory.
+     * The Kafka Streams application id of a client in deployment {@code deploymentId}:
+     * {@code <application-id>.<streams-client>}, where a client is named after its entity unless
+     * entities share one ({@link EntityPipeline#streamsClient}); like the entity's changes and DLQ
+     * topics. It names the client's consumer group, its internal topics ({@link #repartitionTopic})
+     * and its state directory.
      */
-    public static String streamsApplicationId(String deploymentId, String entityName) {
-        return deploymentId + "." + entityName;
+    public static String streamsApplicationId(String deploymentId, String streamsClient) {
+        return deploymentId + "." + streamsClient;
     }
 
     /** The name of the store holding each key's {@link KeyState} for an entity. */

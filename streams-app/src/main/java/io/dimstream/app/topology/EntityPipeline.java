@@ -22,13 +22,15 @@ import java.util.Objects;
  *                 decoder's {@link io.dimstream.app.decode.Decoded.Truncated}) travels as a
  *                 {@link io.dimstream.app.change.TruncateMarker} to every changes partition, whose
  *                 live keys the sink deletes
+ * @param streamsClient the Kafka Streams client the entity runs on ({@code streams-client}; the
+ *                 entity's name unless set): pipelines naming the same one share a client
  * @param widensTypes {@code schema-evolution: lenient}: a value its column's type refuses widens the
  *                 column when a safe widening takes it ({@link io.dimstream.db.entity.TypeWidening}),
  *                 and a column the record's own schema retypes otherwise goes to the sink to stop on
  */
 public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder decoder, String changesTopic, String dlqTopic,
                              boolean snapshot, boolean partitionedByKey, boolean deletesOnTruncate,
-                             CdcOptions.NewColumns newColumns, boolean widensTypes) {
+                             CdcOptions.NewColumns newColumns, boolean widensTypes, String streamsClient) {
 
     /**
      * A builder: entity, source topic, decoder, changes topic and DLQ topic to set; a {@code mode:
@@ -51,6 +53,7 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
         private boolean deletesOnTruncate;
         private CdcOptions.NewColumns newColumns = CdcOptions.NewColumns.IGNORE;
         private boolean widensTypes;
+        private String streamsClient;
 
         private Builder() {
         }
@@ -105,9 +108,15 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
             return this;
         }
 
+        /** @param v the client's name; unset: the entity's own name */
+        public Builder streamsClient(String v) {
+            streamsClient = v;
+            return this;
+        }
+
         public EntityPipeline build() {
             return new EntityPipeline(entity, sourceTopic, decoder, changesTopic, dlqTopic, snapshot, partitionedByKey, deletesOnTruncate,
-                    newColumns, widensTypes);
+                    newColumns, widensTypes, streamsClient);
         }
     }
 
@@ -118,6 +127,9 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
         Objects.requireNonNull(changesTopic, "changesTopic");
         Objects.requireNonNull(dlqTopic, "dlqTopic");
         Objects.requireNonNull(newColumns, "newColumns");
+        if (streamsClient == null) {
+            streamsClient = entity.name();
+        }
         if (snapshot && partitionedByKey) {
             throw new IllegalArgumentException("entity \"" + entity.name() + "\": a snapshot feed needs the repartition step (end-of-slice markers)");
         }
@@ -164,13 +176,14 @@ public record EntityPipeline(EntitySpec entity, String sourceTopic, EventDecoder
                 .deletesOnTruncate(entity.cdc().onTruncate() == CdcOptions.OnTruncate.DELETE_ALL)
                 .newColumns(entity.cdc().evolvesColumns() ? entity.cdc().newColumns() : CdcOptions.NewColumns.IGNORE)
                 .widensTypes(entity.cdc().schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT)
+                .streamsClient(entity.streamsClient())
                 .build();
     }
 
     /** This pipeline with another spec of its entity: the config's merged with the columns added while running. */
     public EntityPipeline withEntity(EntitySpec spec) {
         return new EntityPipeline(spec, sourceTopic, decoder, changesTopic, dlqTopic, snapshot, partitionedByKey, deletesOnTruncate,
-                newColumns, widensTypes);
+                newColumns, widensTypes, streamsClient);
     }
 
     /** Whether a field the entity does not declare becomes a column ({@code schema-evolution: lenient}, {@code new-columns:} not ignore). */

@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  *       meet it again. Kafka Streams goes to ERROR, {@link #fatal()} holds the cause, and health says
  *       FAILED.</li>
  * </ul>
- * One supervisor per entity's Kafka Streams client. Every death counts in {@value #FAILURES} tagged
- * {@code entity} and {@code cause} (the class of the innermost cause),
+ * One supervisor per Kafka Streams client (an entity's own, or one entities share: {@code streams-client}).
+ * Every death counts in {@value #FAILURES} tagged {@code client} (the client's name) and {@code cause}
+ * (the class of the innermost cause),
  * and each distinct cause (its chain of exception classes) is logged once at ERROR with its stack
  * trace, then at DEBUG, so a registry outage does not flood the log. Thread-safe: Kafka Streams calls
  * {@link #handle} on the dying thread, the health endpoints read {@link #health()} from theirs.
@@ -77,7 +78,7 @@ public final class StreamThreadSupervisor implements StreamsUncaughtExceptionHan
     }
 
     private final MeterRegistry registry;
-    private final String entity;
+    private final String client;
     private final Duration first;
     private final Duration max;
     private final Duration resetAfter;
@@ -91,15 +92,15 @@ public final class StreamThreadSupervisor implements StreamsUncaughtExceptionHan
     private Instant lastFailure;
     private String lastCause;
 
-    /** @param entity the entity whose Kafka Streams client this supervises (its failures are counted under it) */
-    public StreamThreadSupervisor(MeterRegistry registry, String entity) {
-        this(registry, entity, FIRST_BACKOFF, MAX_BACKOFF, RESET_AFTER, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()));
+    /** @param client the name of the Kafka Streams client this supervises (its failures are counted under it) */
+    public StreamThreadSupervisor(MeterRegistry registry, String client) {
+        this(registry, client, FIRST_BACKOFF, MAX_BACKOFF, RESET_AFTER, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()));
     }
 
-    StreamThreadSupervisor(MeterRegistry registry, String entity, Duration first, Duration max, Duration resetAfter, Clock clock,
+    StreamThreadSupervisor(MeterRegistry registry, String client, Duration first, Duration max, Duration resetAfter, Clock clock,
             Sleeper sleeper) {
         this.registry = Objects.requireNonNull(registry, "registry");
-        this.entity = Objects.requireNonNull(entity, "entity");
+        this.client = Objects.requireNonNull(client, "client");
         this.first = first;
         this.max = max;
         this.resetAfter = resetAfter;
@@ -113,8 +114,8 @@ public final class StreamThreadSupervisor implements StreamsUncaughtExceptionHan
         Optional<Throwable> transientCause = TransientFailures.transientCause(exception);
         Throwable tagged = transientCause.orElse(root);
         Counter.builder(FAILURES)
-                .description("Kafka Streams threads that died, by entity and the class of their cause")
-                .tag("entity", entity)
+                .description("Kafka Streams threads that died, by Kafka Streams client and the class of their cause")
+                .tag("client", client)
                 .tag("cause", tagged.getClass().getName())
                 .register(registry).increment();
         Duration backoff;
@@ -129,8 +130,8 @@ public final class StreamThreadSupervisor implements StreamsUncaughtExceptionHan
         String thread = Thread.currentThread().getName();
         if (transientCause.isEmpty()) {
             fatal.compareAndSet(null, exception);
-            log(exception, "Kafka Streams thread {} failed ({}); the cause is not transient, so the Kafka Streams client of entity "
-                    + entity + " is shut down (it goes to ERROR; the other entities' clients go on)", thread);
+            log(exception, "Kafka Streams thread {} failed ({}); the cause is not transient, so the Kafka Streams client "
+                    + client + " is shut down (it goes to ERROR; the other clients go on)", thread);
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         }
         log(exception, "Kafka Streams thread {} failed of a transient cause ({}); replacing it after " + backoff.toMillis()

@@ -115,6 +115,9 @@ class ConnectorEntitiesIT {
             assertThat(first.pipelines().stream().map(p -> p.entity().name() + " " + p.sourceTopic() + " " + p.entity().table()).toList())
                     .isEqualTo(List.of("orders_by_hand " + orders + " orders_by_hand_history",
                             "customers " + customers + " cdc_customers_history"));
+            // the hand-declared entity runs on a Kafka Streams client of its own, the connector's tables on the connector's
+            assertThat(first.pipelines().stream().map(p -> p.entity().name() + " on " + p.streamsClient()).toList())
+                    .isEqualTo(List.of("orders_by_hand on orders_by_hand", "customers on shop"));
             EntitySpec customerSpec = first.pipelines().get(1).entity();
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
                 assertThat(EntityTableReader.rows(TestPostgres.dataSource(), customerSpec)).isEqualTo(List.of(
@@ -133,6 +136,7 @@ class ConnectorEntitiesIT {
                 assertThat(service.current()).isNotSameAs(first);
                 assertThat(service.current().pipelines().stream().map(p -> p.entity().name()).toList())
                         .isEqualTo(List.of("orders_by_hand", "customers", "items"));
+                assertThat(service.current().streamsStates().keySet()).containsExactly("orders_by_hand", "shop");
                 EntitySpec itemSpec = service.current().pipelines().get(2).entity();
                 assertThat(itemSpec.table()).isEqualTo("cdc_items_history");
                 assertThat(EntityTableReader.rows(TestPostgres.dataSource(), itemSpec)).isEqualTo(List.of(

@@ -23,7 +23,7 @@ class HealthMonitorTest {
     private final AtomicReference<StreamThreadSupervisor.Health> threads = new AtomicReference<>(
             new StreamThreadSupervisor.Health(StreamThreadSupervisor.Status.OK, 0, Optional.empty(), Optional.empty(), Optional.empty()));
     /** A second entity's client, {@code orders}, when a test sets it. */
-    private final AtomicReference<EntityStreamsState> orders = new AtomicReference<>();
+    private final AtomicReference<StreamsClientState> orders = new AtomicReference<>();
     private final AtomicReference<String> postgres = new AtomicReference<>("answered in 2 ms");
 
     private static SinkStatus.Partition partition(boolean stuck, Optional<String> failing, Optional<String> stopped) {
@@ -46,7 +46,7 @@ class HealthMonitorTest {
         });
         probes.put("kafka", () -> "1 broker");
         return new HealthMonitor(sink::get, () -> {
-            EntityStreamsState customer = new EntityStreamsState("customer", streams.get(), threads.get());
+            StreamsClientState customer = new StreamsClientState("customer", List.of("customer"), streams.get(), threads.get());
             return orders.get() == null ? List.of(customer) : List.of(customer, orders.get());
         }, probes, Duration.ofMillis(50));
     }
@@ -135,18 +135,30 @@ class HealthMonitorTest {
     @Test
     void oneEntitysClientRecoveringIsNamedWithTheOthersStates() {
         try (HealthMonitor h = monitor()) {
-            orders.set(new EntityStreamsState("orders", KafkaStreams.State.RUNNING, threads.get()));
+            orders.set(new StreamsClientState("orders", List.of("orders"), KafkaStreams.State.RUNNING, threads.get()));
             await().atMost(Duration.ofSeconds(5)).until(() -> h.ready().up());
             assertThat(h.ready().checks().get("streams")).isEqualTo(new HealthReport.Check(true, "RUNNING"));
-            orders.set(new EntityStreamsState("orders", KafkaStreams.State.RUNNING, new StreamThreadSupervisor.Health(
+            orders.set(new StreamsClientState("orders", List.of("orders"), KafkaStreams.State.RUNNING, new StreamThreadSupervisor.Health(
                     StreamThreadSupervisor.Status.RECOVERING, 1, Optional.of(java.time.Instant.parse("2026-12-01T10:00:00Z")),
                     Optional.of("io.dimstream.schemas.registry.SchemaRegistryUnavailableException: 500"), Optional.empty())));
             assertThat(h.ready().checks().get("streams")).isEqualTo(new HealthReport.Check(false, "orders: a stream thread died of a"
                     + " transient cause at 2026-12-01T10:00:00Z and was replaced (1 deaths so far): io.dimstream.schemas.registry."
                     + "SchemaRegistryUnavailableException: 500; customer: RUNNING"));
             assertThat(h.live()).isEqualTo(new HealthReport(true, checks("sink", true, "running", "streams", true, "RUNNING")));
-            orders.set(new EntityStreamsState("orders", KafkaStreams.State.ERROR, threads.get()));
+            orders.set(new StreamsClientState("orders", List.of("orders"), KafkaStreams.State.ERROR, threads.get()));
             assertThat(h.live().checks().get("streams")).isEqualTo(new HealthReport.Check(false, "orders: ERROR; customer: RUNNING"));
+        }
+    }
+
+    @Test
+    void aSharedClientIsNamedWithTheEntitiesItRuns() {
+        try (HealthMonitor h = monitor()) {
+            orders.set(new StreamsClientState("shop", List.of("orders", "items", "payments", "refunds", "carts"), KafkaStreams.State.ERROR,
+                    threads.get()));
+            assertThat(h.live().checks().get("streams")).isEqualTo(new HealthReport.Check(false,
+                    "shop (orders, items, payments, +2 more): ERROR; customer: RUNNING"));
+            orders.set(new StreamsClientState("crm", List.of("accounts", "contacts"), KafkaStreams.State.ERROR, threads.get()));
+            assertThat(h.live().checks().get("streams")).isEqualTo(new HealthReport.Check(false, "crm (accounts, contacts): ERROR; customer: RUNNING"));
         }
     }
 

@@ -107,7 +107,7 @@ class StreamThreadSupervisorTest {
     private Map<String, Double> failures() {
         Map<String, Double> m = new TreeMap<>();
         for (Counter c : registry.find(StreamThreadSupervisor.FAILURES).counters()) {
-            assertThat(c.getId().getTag("entity")).isEqualTo("customer");
+            assertThat(c.getId().getTag("client")).isEqualTo("customer");
             m.put(c.getId().getTag("cause"), c.count());
         }
         return m;
