@@ -11,19 +11,19 @@ import javax.sql.DataSource;
 /**
  * A {@link DataSource} that passes everything to another and lets a subclass wrap the connections it
  * hands out ({@link #wrap}): the one home of the delegation that {@link StatementTimeouts} and
- * {@link HungServerWatch} share. Hand-written because the JDK has no forwarding DataSource and
+ * {@link HungServerWatch} share (and the tests' fault-injecting ones). Hand-written because the JDK has no forwarding DataSource and
  * HikariCP's is its pool, not a wrapper around one.
  */
-abstract class ForwardingDataSource implements DataSource {
+public abstract class ForwardingDataSource implements DataSource {
 
     private final DataSource target;
 
-    ForwardingDataSource(DataSource target) {
+    protected ForwardingDataSource(DataSource target) {
         this.target = Objects.requireNonNull(target, "target");
     }
 
     /** What a connection of the target becomes before it is handed out. */
-    abstract Connection wrap(Connection c) throws SQLException;
+    protected abstract Connection wrap(Connection c) throws SQLException;
 
     @Override
     public Connection getConnection() throws SQLException {

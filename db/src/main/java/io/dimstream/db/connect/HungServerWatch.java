@@ -132,7 +132,7 @@ public final class HungServerWatch extends ForwardingDataSource implements AutoC
     }
 
     @Override
-    Connection wrap(Connection c) {
+    protected Connection wrap(Connection c) {
         borrowed.put(c, System.nanoTime());
         return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, new Handler(c));
     }

@@ -64,7 +64,7 @@ public final class StatementTimeouts {
         }
 
         @Override
-        Connection wrap(Connection c) throws SQLException {
+        protected Connection wrap(Connection c) throws SQLException {
             try {
                 if (!c.getAutoCommit()) {
                     c.setAutoCommit(true);

@@ -1,14 +1,12 @@
 package io.dimstream.app.testing;
 
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Logger;
+import io.dimstream.db.connect.ForwardingDataSource;
 import javax.sql.DataSource;
 
 /**
@@ -17,9 +15,8 @@ import javax.sql.DataSource;
  * lost at commit does (08006, nothing committed), or every connection after the next N is refused.
  * Everything else goes to the real one.
  */
-public final class FlakyDataSource implements DataSource {
+public final class FlakyDataSource extends ForwardingDataSource {
 
-    private final DataSource real;
     private final AtomicInteger failConnects = new AtomicInteger();
     private final AtomicInteger failCommits = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
@@ -27,7 +24,7 @@ public final class FlakyDataSource implements DataSource {
     private volatile Error die;
 
     public FlakyDataSource(DataSource real) {
-        this.real = real;
+        super(real);
     }
 
     public void failNextConnections(int n) {
@@ -67,15 +64,11 @@ public final class FlakyDataSource implements DataSource {
             refused.incrementAndGet();
             throw new SQLNonTransientConnectionException("Connection to 127.0.0.1:5432 refused (test)", "08001");
         }
-        return wrap(real.getConnection());
+        return super.getConnection();
     }
 
     @Override
-    public Connection getConnection(String user, String password) throws SQLException {
-        throw new SQLFeatureNotSupportedException("not used by the sink");
-    }
-
-    private Connection wrap(Connection c) {
+    protected Connection wrap(Connection c) {
         return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("commit") && failCommits.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
@@ -88,40 +81,5 @@ public final class FlakyDataSource implements DataSource {
                         throw e.getCause();
                     }
                 });
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return real.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        real.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        real.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return real.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return real.getParentLogger();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        return real.unwrap(iface);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        return real.isWrapperFor(iface);
     }
 }
