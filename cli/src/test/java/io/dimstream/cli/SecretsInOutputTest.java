@@ -3,6 +3,7 @@ package io.dimstream.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.app.kafka.EmbeddedKafka;
+import io.dimstream.db.testing.TestPostgres;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * No secret reaches what a verb prints (review M3, hostile check 20): each verb runs in a child
  * JVM, as an operator runs it, and everything it writes, stdout, stderr and the log lines (DEBUG
  * included), is searched. The database URL carries {@code password=} and {@code sslpassword=}
- * and points at a closed port, so the start fails and the failure is printed too (Kafka is a real
+ * and names a role the tests' PostgreSQL does not have, so the start fails and the failure is printed too (Kafka is a real
  * broker: {@code run} waits for Kafka before it opens the database); an Avro entity's
  * {@code deserializer-config} holds the registry's {@code basic.auth.user.info} from the
  * environment.
@@ -31,10 +32,11 @@ class SecretsInOutputTest {
     private static final String PG_SECRET = "s3cret-pg";
     private static final String SSL_SECRET = "k3y-ssl";
     private static final String REGISTRY_SECRET = "hunter2-registry";
-    /** Port 1 on the loopback: nothing listens there, the connection is refused at once. */
-    private static final String URL = "jdbc:postgresql://127.0.0.1:1/dim?user=dim&password=" + PG_SECRET
+    /** The tests' PostgreSQL, as a role it does not have: the login is refused for good, so the verb fails at once (not after 30 s). */
+    private static final String SERVER = TestPostgres.jdbcUrl().replaceFirst("^jdbc:postgresql://([^/]+)/.*$", "$1");
+    private static final String URL = "jdbc:postgresql://" + SERVER + "/dim?user=no_such_role_dim&password=" + PG_SECRET
             + "&sslpassword=" + SSL_SECRET;
-    private static final String MASKED_URL = "jdbc:postgresql://127.0.0.1:1/dim?user=dim&password=****&sslpassword=****";
+    private static final String MASKED_URL = "jdbc:postgresql://" + SERVER + "/dim?user=no_such_role_dim&password=****&sslpassword=****";
 
     private static EmbeddedKafka kafka;
 
