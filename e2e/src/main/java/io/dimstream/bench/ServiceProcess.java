@@ -47,24 +47,32 @@ final class ServiceProcess {
         this.moreRunArgs = List.copyOf(moreRunArgs);
         this.start = start;
         this.out = dir.resolve(name + "-" + start + ".out");
+        List<String> args = new ArrayList<>(List.of("run", "--config", config.toString(), "--data-dir", dir.resolve(name).toString(),
+                "--application-id", applicationId, "--partitions", Integer.toString(partitions), "--metrics-port", "-1"));
+        args.addAll(moreRunArgs);
+        this.process = dimstream(javaOpts, args, out, dir.resolve(name + "-" + start + ".err")).start();
+        synchronized (STARTED) {
+            STARTED.add(process);
+        }
+    }
+
+    /**
+     * {@code dimstream ARGS} in a child JVM on the harness's class path, {@code javaOpts} (blank: none)
+     * before it, stdout and stderr to the files named, with what the launcher ({@code ./dimstream},
+     * {@code bin/dimstream}) sets in the environment unless it has it: the one way the harnesses
+     * start a verb as an operator would.
+     */
+    static ProcessBuilder dimstream(String javaOpts, List<String> args, Path out, Path err) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         if (!javaOpts.isBlank()) {
             cmd.addAll(Arrays.asList(javaOpts.trim().split("\\s+")));
         }
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.dimstream.cli.DimstreamCli", "run",
-                "--config", config.toString(), "--data-dir", dir.resolve(name).toString(),
-                "--application-id", applicationId, "--partitions", Integer.toString(partitions), "--metrics-port", "-1"));
-        cmd.addAll(moreRunArgs);
-        ProcessBuilder pb = new ProcessBuilder(cmd)
-                .redirectOutput(out.toFile())
-                .redirectError(dir.resolve(name + "-" + start + ".err").toFile());
-        // what the launcher (./dimstream, bin/dimstream) sets, unless the environment has it
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.dimstream.cli.DimstreamCli"));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
         pb.environment().putIfAbsent("MALLOC_ARENA_MAX", "2");
-        this.process = pb.start();
-        synchronized (STARTED) {
-            STARTED.add(process);
-        }
+        return pb;
     }
 
     /**

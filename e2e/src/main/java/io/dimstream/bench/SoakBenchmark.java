@@ -20,7 +20,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -280,17 +279,7 @@ public final class SoakBenchmark {
     }
 
     private static Process child(Path dir, String name, String javaOpts, String token, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        if (!javaOpts.isBlank()) {
-            cmd.addAll(List.of(javaOpts.trim().split("\\s+")));
-        }
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.dimstream.cli.DimstreamCli"));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd)
-                .redirectOutput(dir.resolve(name + ".out").toFile())
-                .redirectError(dir.resolve(name + ".err").toFile());
-        pb.environment().putIfAbsent("MALLOC_ARENA_MAX", "2"); // what the launcher sets
+        ProcessBuilder pb = ServiceProcess.dimstream(javaOpts, List.of(args), dir.resolve(name + ".out"), dir.resolve(name + ".err"));
         pb.environment().put("SOAK_ADMIN_TOKEN", token);
         Process p = pb.start();
         System.out.println(name + ": pid " + p.pid() + ", output in " + dir.resolve(name + ".out"));
