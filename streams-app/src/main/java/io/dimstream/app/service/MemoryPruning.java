@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +39,9 @@ final class MemoryPruning implements AutoCloseable {
 
     private final ScheduledExecutorService executor;
 
+    /** Set by {@link #close()}: a turn cut short by the stop is no failure to warn of. */
+    private volatile boolean stopping;
+
     private MemoryPruning(ScheduledExecutorService executor) {
         this.executor = executor;
     }
@@ -49,13 +53,25 @@ final class MemoryPruning implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        MemoryPruning pruning = new MemoryPruning(executor);
         long every = interval.toMillis();
-        executor.scheduleWithFixedDelay(() -> prune(pruner, retainer, shapes, registry), every, every, TimeUnit.MILLISECONDS);
-        return new MemoryPruning(executor);
+        executor.scheduleWithFixedDelay(() -> prune(pruner, retainer, shapes, registry, () -> pruning.stopping), every, every,
+                TimeUnit.MILLISECONDS);
+        return pruning;
     }
 
-    /** One turn: each entity in order, pruned then retained; a failing step logged and left for the next turn. */
+    /** One turn, as {@link #prune(MemoryPruner, HistoryRetainer, EntityShapes, MeterRegistry, BooleanSupplier)} with no stop. */
     static void prune(MemoryPruner pruner, HistoryRetainer retainer, EntityShapes shapes, MeterRegistry registry) {
+        prune(pruner, retainer, shapes, registry, () -> false);
+    }
+
+    /**
+     * One turn: each entity in order, pruned then retained; a failing step logged and left for the
+     * next turn. Once {@code stopping} says the service stops, a failure (the stop interrupts the
+     * statement, the pool closes under it) ends the turn with a DEBUG line, not a WARN of a retry that
+     * never comes.
+     */
+    static void prune(MemoryPruner pruner, HistoryRetainer retainer, EntityShapes shapes, MeterRegistry registry, BooleanSupplier stopping) {
         for (String entity : shapes.entities()) {
             EntitySpec spec;
             try {
@@ -65,14 +81,21 @@ final class MemoryPruning implements AutoCloseable {
                     LOG.info("pruned {} remembered events of {} beyond its lateness horizon", removed, spec.name());
                 }
             } catch (SQLException | RuntimeException e) {
+                if (stopping.getAsBoolean()) {
+                    LOG.debug("pruning the event memory of {} stopped with the service: {}", entity, e.getMessage());
+                    return;
+                }
                 LOG.warn("pruning the event memory of {} failed (will retry): {}", entity, e.getMessage());
                 continue;
             }
-            retain(retainer, spec, registry);
+            if (stopping.getAsBoolean()) {
+                return;
+            }
+            retain(retainer, spec, registry, stopping);
         }
     }
 
-    private static void retain(HistoryRetainer retainer, EntitySpec spec, MeterRegistry registry) {
+    private static void retain(HistoryRetainer retainer, EntitySpec spec, MeterRegistry registry, BooleanSupplier stopping) {
         if (!spec.retention().any()) {
             return;
         }
@@ -86,6 +109,10 @@ final class MemoryPruning implements AutoCloseable {
                         + "dropped", spec.name(), r.versions(), r.grained(), r.superseded(), r.events());
             }
         } catch (SQLException | RuntimeException e) {
+            if (stopping.getAsBoolean()) {
+                LOG.debug("history retention of {} stopped with the service: {}", spec.name(), e.getMessage());
+                return;
+            }
             LOG.warn("history retention of {} failed (will retry): {}", spec.name(), e.getMessage());
         }
     }
@@ -97,6 +124,7 @@ final class MemoryPruning implements AutoCloseable {
 
     @Override
     public void close() {
+        stopping = true;
         executor.shutdownNow();
     }
 }

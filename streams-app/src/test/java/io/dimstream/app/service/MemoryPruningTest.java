@@ -72,12 +72,50 @@ class MemoryPruningTest {
         assertThat(registry.find(MemoryPruning.RETIRED).tag("entity", all.name()).counters()).isEmpty();
     }
 
+    @Test
+    void aTurnTheStopCutsShortEndsQuietlyWhileAFailureOtherwiseIsWarnedAndTheNextEntityTried() throws SQLException {
+        EntitySpec first = entity("prune_stop_a", HistoryRetention.NONE, Optional.of(Duration.ofDays(30)));
+        EntitySpec second = entity("prune_stop_b", HistoryRetention.NONE, Optional.of(Duration.ofDays(30)));
+        com.zaxxer.hikari.HikariDataSource closed = new com.zaxxer.hikari.HikariDataSource();
+        closed.setJdbcUrl(TestPostgres.jdbcUrl());
+        closed.close(); // as the pool is when the service's stop closes it under a running turn
+        EntityShapes shapes = EntityShapes.of(ds, first, second);
+
+        String failing = logOf(() -> MemoryPruning.prune(new MemoryPruner(closed), new HistoryRetainer(closed), shapes,
+                new SimpleMeterRegistry(), () -> false));
+        String stopping = logOf(() -> MemoryPruning.prune(new MemoryPruner(closed), new HistoryRetainer(closed), shapes,
+                new SimpleMeterRegistry(), () -> true));
+
+        assertThat(failing.lines().filter(l -> l.contains("WARN")).map(l -> l.replaceFirst("^.*WARN ", "").replaceFirst(": .*$", ""))
+                .toList()).isEqualTo(List.of(
+                        "io.dimstream.app.service.MemoryPruning - pruning the event memory of prune_stop_a failed (will retry)",
+                        "io.dimstream.app.service.MemoryPruning - pruning the event memory of prune_stop_b failed (will retry)"));
+        assertThat(stopping).doesNotContain("WARN").doesNotContain("prune_stop_b");
+    }
+
+    /** What the turn logged: slf4j-simple writes to System.err. */
+    private static String logOf(Runnable turn) {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream original = System.err;
+        System.setErr(new java.io.PrintStream(err, true));
+        try {
+            turn.run();
+        } finally {
+            System.setErr(original);
+        }
+        return err.toString();
+    }
+
     private EntitySpec entity(String table, HistoryRetention r) throws SQLException {
+        return entity(table, r, Optional.empty());
+    }
+
+    private EntitySpec entity(String table, HistoryRetention r, Optional<Duration> latenessHorizon) throws SQLException {
         Map<String, ColumnType> cols = new LinkedHashMap<>();
         cols.put("id", ColumnType.TEXT);
         cols.put("city", ColumnType.TEXT);
         EntitySpec spec = EntitySpec.builder().name(table).table(table).key(List.of("id")).tracked(List.of("city")).columns(cols)
-                .latenessHorizon(Optional.empty()).retention(r).build();
+                .latenessHorizon(latenessHorizon).retention(r).build();
         EntityTables.ensure(ds, spec);
         return spec;
     }
