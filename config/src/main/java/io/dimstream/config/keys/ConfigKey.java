@@ -268,6 +268,22 @@ public record ConfigKey<T>(String section, String name, String type, TypeReferen
         }
 
         /**
+         * A name that becomes part of Kafka topic and group names: letters, digits, {@code .},
+         * {@code _} and {@code -} (Kafka's legal topic characters); anything else refused as
+         * {@code path: "x" must be letters, digits, '.', '_' or '-' (it names WHAT)}; null when absent.
+         */
+        ConfigKey<String> kafkaName(String dfltText, String names) {
+            return of("text", STRING, null, dfltText, (path, raw, problems) -> {
+                String s = String.valueOf(raw);
+                if (!s.matches("[A-Za-z0-9._-]+")) {
+                    problems.add(path + ": \"" + s + "\" must be letters, digits, '.', '_' or '-' (it names " + names + ")");
+                    return null;
+                }
+                return s;
+            }, s -> s);
+        }
+
+        /**
          * One of the enum {@code values}, written by its config name (spaces around ignored), printed
          * by it; anything else refused by {@link ConfigEnum#parse} ({@code path: "x" is none of a, b, c}).
          */

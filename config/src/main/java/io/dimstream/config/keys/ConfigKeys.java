@@ -289,14 +289,7 @@ public final class ConfigKeys {
             .bool(false);
     public static final ConfigKey<String> ENTITY_STREAMS_CLIENT = key(ENTITY_SECTION, "streams-client")
             .doc("The Kafka Streams client the entity runs on, whose application id is `<application-id>.<streams-client>` (its consumer group, internal topics, state directory, stream thread and producer): entities naming the same one share it, and one entity's outage (a schema registry down, a stuck partition) then delays the others on it. Letters, digits, `.`, `_` and `-`. Renaming it starts a new group that reads the source topics from their start again (every event a no-op in the table). docs/operations.md, One entity's outage holds no other.")
-            .of("text", ConfigKey.STRING, null, "the entity's name (a connector's tables: the connector's name)", (path, raw, problems) -> {
-                String s = String.valueOf(raw);
-                if (!s.matches("[A-Za-z0-9._-]+")) {
-                    problems.add(path + ": \"" + s + "\" must be letters, digits, '.', '_' or '-' (it names Kafka topics and a group)");
-                    return null;
-                }
-                return s;
-            }, s -> s);
+            .kafkaName("the entity's name (a connector's tables: the connector's name)", "Kafka topics and a group");
     public static final ConfigKey<UndeclaredColumns> ENTITY_UNDECLARED_COLUMNS = key(ENTITY_SECTION, "undeclared-columns")
             .doc("A field of a source record that is no column, and that `new-columns` does not make one: `ignore` drops it, counted in `dimstream_fields_ignored_total{entity,field}` and logged once per field, the record lands; `reject` sends the record to the DLQ naming the field. Given (either value), `new-columns` defaults to `ignore`.")
             .oneOf("`ignore` or `reject`", UndeclaredColumns.IGNORE, "`ignore`", UndeclaredColumns.class);

@@ -40,14 +40,7 @@ public final class ConnectorKeys {
     public static final ConfigKey<String> NAME = ConfigKey.key(SECTION_PATH, "name")
             .doc("The connector's name in dimstream (unique): logs, metrics and the catalog of found tables name it, and its "
                     + "tables run on the Kafka Streams client of that name (`streams-client`). Letters, digits, `.`, `_` and `-`.")
-            .of("text", ConfigKey.STRING, null, "required", (path, raw, problems) -> {
-                String s = String.valueOf(raw);
-                if (!s.matches("[A-Za-z0-9._-]+")) {
-                    problems.add(path + ": \"" + s + "\" must be letters, digits, '.', '_' or '-' (it names its tables' Kafka Streams client)");
-                    return null;
-                }
-                return s;
-            }, s -> s);
+            .kafkaName("required", "its tables' Kafka Streams client");
     public static final ConfigKey<String> TOPIC_PREFIX = ConfigKey.key(SECTION_PATH, "topic-prefix")
             .doc("Debezium's `topic.prefix`: the topics `<prefix>.<schema>.<table>` are the connector's. This or `topic-pattern`.")
             .text("none");
