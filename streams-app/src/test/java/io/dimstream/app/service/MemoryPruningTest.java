@@ -87,10 +87,10 @@ class MemoryPruningTest {
                 new SimpleMeterRegistry(), () -> true));
 
         assertThat(failing.lines().filter(l -> l.contains("WARN")).map(l -> l.replaceFirst("^.*WARN ", "").replaceFirst(": .*$", ""))
-                .toList()).isEqualTo(List.of(
+                .toList()).containsExactlyInAnyOrder( // the turn takes the entities in EntityShapes' order, a set's
                         "io.dimstream.app.service.MemoryPruning - pruning the event memory of prune_stop_a failed (will retry)",
-                        "io.dimstream.app.service.MemoryPruning - pruning the event memory of prune_stop_b failed (will retry)"));
-        assertThat(stopping).doesNotContain("WARN").doesNotContain("prune_stop_b");
+                        "io.dimstream.app.service.MemoryPruning - pruning the event memory of prune_stop_b failed (will retry)");
+        assertThat(stopping).doesNotContain("WARN").doesNotContain("failed");
     }
 
     /** What the turn logged: slf4j-simple writes to System.err. */
