@@ -60,9 +60,13 @@ import org.postgresql.PGConnection;
  * {@code --surrogate-index true} creates the table with the unique index on surrogate_key
  * ({@code surrogate-key-index: true}), {@code --exclusion true} adds a GiST exclusion constraint
  * against overlapping ranges, {@code --naive false} skips the slow row-at-a-time peer.
+ * {@code --shuffle-heap true} writes the set-up's rows again in random order, as in a table whose
+ * keys all changed once in a change feed (the set-up writes them in key order).
  * Experiments, not product settings: {@code --fillfactor N} sets the table's fillfactor before the
  * load, {@code --one-open-index false} drops the one-open-row index (with no index naming
- * {@code valid_to}, a close can be a HOT update), {@code --partitions N} sets the entity's {@code table-partitions: N} (the
+ * {@code valid_to}, a close can be a HOT update), {@code --open-check trigger} keeps one open
+ * version per key by a statement trigger instead, {@code --layout open-partition} makes the table
+ * list-partitioned by openness (docs/benchmarks.md, "The close's table layout, measured"), {@code --partitions N} sets the entity's {@code table-partitions: N} (the
  * table and its event memory created hash-partitioned by the key into N partitions), and with it
  * {@code --parent-stats false} analyzes only the partitions, never the parent, as autovacuum does.
  */
@@ -89,6 +93,9 @@ public final class WriterBenchmark {
                 return;
             }
             writeCurrentRows(ds, spec, writer, rnd, s);
+            if ("true".equals(a.get("shuffle-heap"))) {
+                shuffleHeap(ds, spec, s.parentStats());
+            }
             new WriterRuns(s, ds, spec, writer, rnd).all();
         }
     }
@@ -137,6 +144,12 @@ public final class WriterBenchmark {
                 st.execute("DROP INDEX bench_customer_one_open");
             }
         }
+        if ("trigger".equals(a.get("open-check"))) {
+            openCheckTrigger(ds);
+        }
+        if ("open-partition".equals(a.get("layout"))) {
+            openPartitionLayout(ds);
+        }
         if ("true".equals(a.get("exclusion"))) {
             // the overlap-preventing constraint docs/benchmarks.md weighs: measure its cost
             try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
@@ -146,6 +159,78 @@ public final class WriterBenchmark {
             }
         }
         return spec;
+    }
+
+    /**
+     * Experiment {@code --open-check trigger} (issue 33; with {@code --one-open-index false}): one
+     * open version per key kept by a statement-level trigger instead of the partial unique index.
+     * After every INSERT, each inserted row's key is checked with two probes of the primary key:
+     * the version before the row is closed, and an open row is its key's newest. By induction
+     * (the check holds after every statement that inserts), a key never has two open versions; an
+     * UPDATE that opens a row again would need the same check (not measured: the benchmark's
+     * changes never reopen).
+     */
+    private static void openCheckTrigger(DataSource ds) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("CREATE OR REPLACE FUNCTION bench_customer_one_open() RETURNS trigger LANGUAGE plpgsql AS $$ DECLARE k text; BEGIN "
+                    + "SELECT n.customer_id INTO k FROM bench_new n WHERE "
+                    + "coalesce((SELECT t.valid_to IS NULL FROM bench_customer t WHERE t.customer_id = n.customer_id AND t.valid_from < n.valid_from "
+                    + "ORDER BY t.valid_from DESC LIMIT 1), false) "
+                    + "OR (n.valid_to IS NULL AND EXISTS (SELECT 1 FROM bench_customer t WHERE t.customer_id = n.customer_id AND t.valid_from > n.valid_from)) "
+                    + "LIMIT 1; "
+                    + "IF FOUND THEN RAISE EXCEPTION 'two open versions of key %', k USING ERRCODE = '23505'; END IF; RETURN NULL; END $$");
+            st.execute("CREATE TRIGGER bench_customer_one_open AFTER INSERT ON bench_customer REFERENCING NEW TABLE AS bench_new "
+                    + "FOR EACH STATEMENT EXECUTE FUNCTION bench_customer_one_open()");
+        }
+    }
+
+    /**
+     * Experiment {@code --layout open-partition} (issue 33): the entity table made again, the same
+     * columns, list-partitioned by openness ({@code valid_to IS NULL}) into {@code bench_customer_open}
+     * (primary key: the business key alone, so one open version per key is still a unique index, on
+     * a table as big as the key count) and {@code bench_customer_closed} (primary key: key and
+     * valid_from). A close moves the row from one partition to the other (PostgreSQL's DELETE and
+     * INSERT); no index names valid_to. The view and the as-of function are dropped with the plain
+     * table (the writer does not read them).
+     */
+    private static void openPartitionLayout(DataSource ds) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE bench_customer RENAME TO bench_customer_plain");
+            st.execute("CREATE TABLE bench_customer (LIKE bench_customer_plain INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING CONSTRAINTS) "
+                    + "PARTITION BY LIST ((valid_to IS NULL))");
+            st.execute("CREATE TABLE bench_customer_open PARTITION OF bench_customer FOR VALUES IN (true)");
+            st.execute("CREATE TABLE bench_customer_closed PARTITION OF bench_customer FOR VALUES IN (false)");
+            st.execute("ALTER TABLE bench_customer_open ADD CONSTRAINT bench_customer_open_pkey PRIMARY KEY (customer_id)");
+            st.execute("ALTER TABLE bench_customer_closed ADD CONSTRAINT bench_customer_closed_pkey PRIMARY KEY (customer_id, valid_from)");
+            st.execute("DROP TABLE bench_customer_plain CASCADE");
+        }
+    }
+
+    /**
+     * {@code --shuffle-heap true}: the set-up's rows written again in random order, so a key's
+     * open version is on a page of its own, as in a table whose rows all changed at least once
+     * in a change feed, rather than next to the keys around it (the writer writes a batch in key
+     * order, and batches of the benchmark's changes, sorted by key, would otherwise read and
+     * write the pages in order).
+     */
+    private static void shuffleHeap(DataSource ds, EntitySpec spec, boolean parentStats) throws SQLException {
+        long t0 = System.nanoTime();
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            List<String> cols = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SELECT column_name FROM information_schema.columns WHERE table_name = 'bench_customer' "
+                    + "AND table_schema = current_schema() AND is_generated = 'NEVER' ORDER BY ordinal_position")) {
+                while (rs.next()) {
+                    cols.add(rs.getString(1));
+                }
+            }
+            String list = String.join(", ", cols);
+            st.execute("CREATE TEMP TABLE bench_shuffle AS SELECT " + list + " FROM bench_customer ORDER BY random()");
+            st.execute("TRUNCATE bench_customer");
+            st.execute("INSERT INTO bench_customer (" + list + ") SELECT " + list + " FROM bench_shuffle");
+            st.execute("DROP TABLE bench_shuffle");
+        }
+        vacuum(ds, spec, parentStats);
+        System.out.printf(Locale.ROOT, "heap shuffled in %.1f s%n", (System.nanoTime() - t0) / 1e9);
     }
 
     /** The set-up: {@code --rows} current rows written by the writer, then vacuumed; prints its time. */
