@@ -84,7 +84,7 @@ final class ClassifySql {
      * params: 1 horizon (interval or null), 2 entity name, 3 horizon, 4 history-retention and 5
      * history-grain-after (intervals or null, for the reason only). Returns one row, read by
      * label: quarantined, winners, slow_winners, fast_deletes (the fast path's deletes that close a
-     * version), and the winners' classes (ClassCounts: late, new_keys, changed, deleted, unchanged).
+     * version), fast_starts (the fast path's upserts that start a version), and the winners' classes (ClassCounts: late, new_keys, changed, deleted, unchanged).
      *
      * @param prunedTo the expression of the key's prune point ({@code s} the batch row)
      */
@@ -104,6 +104,8 @@ final class ClassifySql {
                 + "SELECT count(*) FILTER (WHERE beyond) AS quarantined, count(*) FILTER (WHERE win) AS winners, "
                 + "count(*) FILTER (WHERE win AND NOT fast) AS slow_winners, "
                 + "count(*) FILTER (WHERE win AND fast AND is_deleted AND (NOT prev_exists OR NOT prev_deleted)) AS fast_deletes, "
+                + "count(*) FILTER (WHERE win AND fast AND NOT is_deleted AND (newest IS NULL OR newest_deleted OR newest_hash IS DISTINCT FROM record_hash)) "
+                + "AS fast_starts, "
                 + "count(*) FILTER (WHERE win AND late) AS late, "
                 + "count(*) FILTER (WHERE win AND NOT late AND NOT is_deleted AND NOT prev_exists) AS new_keys, "
                 + "count(*) FILTER (WHERE win AND NOT late AND NOT is_deleted AND prev_exists AND (prev_deleted OR prev_hash IS DISTINCT FROM record_hash)) AS changed, "

@@ -14,10 +14,10 @@ final class FastPathSql extends WriterNames {
     }
 
     // ---- fast path: in-order single events, against the key's newest remembered state ----
-    // An upsert that changes the state closes the open row (no RETURNING: the successor comes
-    // from ds_winners). Its guard repeats the state test against the row itself (IS DISTINCT FROM), so a
-    // row already closed or already equal is left alone.
-    String fastClose() {
+    // An upsert that changes the state closes the open row (fastCloseAndNew writes its successor).
+    // Its guard repeats the state test against the row itself (IS DISTINCT FROM), so a row already
+    // closed or already equal is left alone.
+    private String fastClose() {
         return "UPDATE " + t + " v SET " + vt + " = f.event_time, " + Sql.ident(sc.loadedAt()) + " = now()" + closeKnown + " "
                 + "FROM " + winnersTable + " f WHERE f.fast AND NOT f.is_deleted AND f.newest IS NOT NULL "
                 + "AND (f.newest_deleted OR f.newest_hash IS DISTINCT FROM f.record_hash) "
@@ -39,16 +39,42 @@ final class FastPathSql extends WriterNames {
                 + "SELECT count(*) FROM closed";
     }
 
-    // the successor of a fast close, or a new key's first version: straight into the table.
-    // No NOT EXISTS probe: its time is newer than every remembered event of the key, and a
-    // version row starts at a remembered event (both written in the same transaction), so no
-    // row can be there; a re-applied batch finds its events remembered and never gets here.
-    String fastNew() {
+    // The close of an open version and the insert of its successor, in one statement: the
+    // UPDATE's RETURNING feeds the INSERT row by row, so a key's successor is written right after
+    // its close, while the pages the close touched (the heap page of the closed row, the leaf
+    // pages of the key in the primary key and the one-open-row index, which the insert's
+    // uniqueness checks visit again) are still in shared buffers. As two statements, each of
+    // 100,000 random keys, the second found most of them evicted by then: on a table whose rows
+    // are in no key order (any table after its keys changed once) it read them back.
+    // No NOT EXISTS probe for the successor: its time is newer than every remembered event of
+    // the key, and a version row starts at a remembered event (both written in the same
+    // transaction), so no row can be there; a re-applied batch finds its events remembered and
+    // never gets here.
+    String fastCloseAndNew() {
+        return "WITH closed AS (" + fastClose() + " RETURNING " + Sql.list("f", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("f", attrs) + ", ")
+                + "f.surrogate_key, f.event_time, f.record_hash, f.source_topic, f.source_partition, f.source_offset, f.seq) "
+                + insertVersions() + " FROM closed f";
+    }
+
+    // a new key's first version (nothing remembered of the key: no version to close), straight into the table
+    String fastNewKeys() {
+        return insertVersions() + " FROM " + winnersTable + " f WHERE " + startsVersion + " AND f.newest IS NULL";
+    }
+
+    // The successors fastCloseAndNew did not write: a starting event of a key with history whose
+    // open version the close's guards left alone. None in a consistent table; run only when the
+    // counts say so, and then as before: into the table, unless a version starts there already.
+    String fastNewRest() {
+        return insertVersions() + " FROM " + winnersTable + " f WHERE " + startsVersion + " AND f.newest IS NOT NULL "
+                + "AND NOT EXISTS (SELECT 1 FROM " + t + " v WHERE " + Sql.eq("v", "f", key) + " AND v." + vf + " = f.event_time)";
+    }
+
+    /** {@code INSERT INTO t (...) SELECT ...} of open versions from rows named {@code f} that hold a winner's columns. */
+    private String insertVersions() {
         return "INSERT INTO " + t + " (" + keyList + ", " + (attrs.isEmpty() ? "" : attrList + ", ") + Sql.ident(sc.surrogateKey()) + ", " + vf + ", "
                 + vt + ", " + del + ", " + hash + ", " + Sql.ident(sc.sourceTopic()) + ", " + Sql.ident(sc.sourcePartition()) + ", "
                 + Sql.ident(sc.sourceOffset()) + ", " + es + ") SELECT " + Sql.list("f", key) + ", " + (attrs.isEmpty() ? "" : Sql.list("f", attrs) + ", ")
-                + "f.surrogate_key, f.event_time, " + e.openEnd() + ", false, f.record_hash, f.source_topic, f.source_partition, f.source_offset, f.seq FROM " + winnersTable + " f "
-                + "WHERE " + startsVersion;
+                + "f.surrogate_key, f.event_time, " + e.openEnd() + ", false, f.record_hash, f.source_topic, f.source_partition, f.source_offset, f.seq";
     }
 
     // a re-assertion overwrites the type-1 columns of the open version in place

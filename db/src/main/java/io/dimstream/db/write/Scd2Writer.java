@@ -279,7 +279,7 @@ public final class Scd2Writer {
     }
 
     /** What the classify statement found in a round: quarantined, winners, winners off the fast path, fast deletes, the winners' classes. */
-    private record Classified(int quarantined, int winners, int slow, int fastDeletes, ClassCounts classes) {
+    private record Classified(int quarantined, int winners, int slow, int fastDeletes, int fastStarts, ClassCounts classes) {
     }
 
     /** One round: COPY, classify, write the winners. */
@@ -340,7 +340,7 @@ public final class Scd2Writer {
             try (ResultSet rs = timed("classify", p::executeQuery)) {
                 rs.next();
                 return new Classified(rs.getInt("quarantined"), rs.getInt("winners"), rs.getInt("slow_winners"), rs.getInt("fast_deletes"),
-                        ClassCounts.read(rs));
+                        rs.getInt("fast_starts"), ClassCounts.read(rs));
             }
         }
     }
@@ -367,7 +367,9 @@ public final class Scd2Writer {
             if (k.slow() > 0) {
                 timed("memory upsert", () -> s.executeUpdate(sql.upsertMemory));
             }
-            rowsUpdated += timed("fast close", () -> s.executeUpdate(sql.fastClose));
+            // each close with its successor; one row each in the table
+            int successors = timed("fast close and new", () -> s.executeUpdate(sql.fastCloseAndNew));
+            rowsUpdated += successors;
             // fast deletes (also those of keys with no version, which close nothing)
             boolean deletes = k.fastDeletes() > 0;
             if (deletes) {
@@ -376,7 +378,10 @@ public final class Scd2Writer {
                     rowsUpdated += rs.getInt(1);
                 }
             }
-            rowsInserted = timed("fast new", () -> s.executeUpdate(sql.fastNew));
+            rowsInserted = successors + timed("fast new keys", () -> s.executeUpdate(sql.fastNewKeys));
+            if (rowsInserted < k.fastStarts()) {
+                rowsInserted += timed("fast new rest", () -> s.executeUpdate(sql.fastNewRest));
+            }
             if (sql.fastType1 != null) {
                 timed("remember type-1 starts", () -> s.executeUpdate(sql.rememberType1Starts));
                 rowsUpdated += timed("fast type-1", () -> s.executeUpdate(sql.fastType1));

@@ -88,14 +88,14 @@ class WriterNames {
         // a plain insert (no speculative insertion, one index descent fewer per event). The rest
         // (late or same-time events) may replace a remembered event: upsert.
         this.newer = "(newest IS NULL OR event_time > newest)";
-        // Not remembered: a fast upsert that starts a version (what fastNew inserts). Its version
+        // Not remembered: a fast upsert that starts a version (what fastCloseAndNew and fastNewKeys insert). Its version
         // row shows it (key, time, hash, attributes, lineage, surrogate key, and its seq in
         // event_seq), and every reader takes such a version's start as an event (EventMemory).
         // Before anything changes such a row's content or the memory must hold the event for a
         // region, the event is written into the memory from the row (rememberSlowStarts,
         // rememberType1Starts, prune's anchor).
         // One predicate each, over ds_winners f, for what two statements must agree on: the fast
-        // upserts that start a version (fastNew inserts exactly them, insertMemory leaves exactly
+        // upserts that start a version (fastCloseAndNew and fastNewKeys insert exactly them, insertMemory leaves exactly
         // them out), and the re-assertions that overwrite the open version's type-1 values (with
         // the version v; fastType1 overwrites exactly those rows, rememberType1Starts first
         // remembers their starts).

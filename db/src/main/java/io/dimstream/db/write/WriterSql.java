@@ -59,9 +59,10 @@ public final class WriterSql extends WriterNames {
     final List<String> clearPruneBound;
     final List<String> advancePrune;
     final List<String> dropPruneBounds;
-    final String fastClose;
+    final String fastCloseAndNew;
     final String fastCloseDeleted;
-    final String fastNew;
+    final String fastNewKeys;
+    final String fastNewRest;
     final String fastType1;
     final String fillAffectedKeys;
     final String rememberSlowStarts;
@@ -132,9 +133,10 @@ public final class WriterSql extends WriterNames {
         advancePrune = memory.advancePrune();
         dropPruneBounds = memory.dropPruneBounds();
         FastPathSql fast = new FastPathSql(e);
-        fastClose = fast.fastClose();
+        fastCloseAndNew = fast.fastCloseAndNew();
         fastCloseDeleted = fast.fastCloseDeleted();
-        fastNew = fast.fastNew();
+        fastNewKeys = fast.fastNewKeys();
+        fastNewRest = fast.fastNewRest();
         fastType1 = fast.fastType1();
     }
 

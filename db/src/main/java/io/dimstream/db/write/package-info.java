@@ -52,7 +52,10 @@
  *       key remembers is handled against the key's newest remembered state: close the open
  *       version and insert the successor, or overwrite type-1 columns in place. The successor
  *       goes straight into the table: no version can start at a time newer than everything its
- *       key remembers, so it needs no existence probe.</li>
+ *       key remembers, so it needs no existence probe. The close and the insert are one
+ *       statement (the UPDATE's RETURNING feeds the INSERT row by row), so a key's successor is
+ *       written while the pages its close touched are still in shared buffers: 1.11x on a table
+ *       whose rows are in no key order (docs/benchmarks.md, issue 33).</li>
  *   <li><b>Plan shapes are pinned.</b> Every statement that joins the batch with a big table
  *       (entity or memory) runs with hash/merge joins, materialization, seq and bitmap scans off:
  *       one index probe per batch row, whatever the statistics of a fast-growing table say. Only

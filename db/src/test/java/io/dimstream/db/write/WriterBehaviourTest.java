@@ -20,6 +20,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -401,6 +402,27 @@ class WriterBehaviourTest {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    @Test
+    void aChangeGetsItsVersionWhenTheKeysOpenVersionWasClosedOutsideTheWriter() throws SQLException {
+        EntitySpec spec = freshPeople(Optional.empty());
+        writer.apply(spec, List.of(up(1, 1, "P1", "Ann", "Oslo", 1L), up(2, 1, "P2", "Bob", "Rome", 2L)));
+        // closed by hand (a user's UPDATE): the close of the next change finds no open version
+        // of P1, and its successor must still be written, as for P2, whose open version it closes
+        try (Connection c = ds.getConnection(); PreparedStatement p = c.prepareStatement(
+                "UPDATE " + spec.table() + " SET valid_to = ? WHERE id = 'P1'")) {
+            p.setObject(1, OffsetDateTime.ofInstant(h(3), ZoneOffset.UTC));
+            assertThat(p.executeUpdate()).isEqualTo(1);
+        }
+
+        writer.apply(spec, List.of(up(3, 5, "P1", "Ann", "Bern", 3L), up(4, 5, "P2", "Bob", "Pisa", 4L)));
+
+        assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(List.of(
+                version("P1", "Ann", "Oslo", 1L, 1, 3),
+                version("P1", "Ann", "Bern", 3L, 5, null),
+                version("P2", "Bob", "Rome", 2L, 1, 5),
+                version("P2", "Bob", "Pisa", 4L, 5, null)));
     }
 
     private EntitySpec freshPeople(Optional<Duration> horizon) throws SQLException {
