@@ -29,8 +29,9 @@ final class SoakReport {
     }
 
     static List<Series> judged(int rate) {
-        // the heap by its live set (column 12); the window minimum of the heap in use (column 2)
-        // stays in the TSV, not judged: it moves with when G1 collects old garbage (SoakSampler)
+        // the heap by its live set (column 12, after a full collection every 5 minutes); the window
+        // minimum of the heap in use (column 2) stays in the TSV, not judged: it moves with when G1
+        // collects old garbage (SoakSampler)
         return List.of(new Series(1, "service RSS (MiB)", 0), new Series(12, "heap live set (MiB)", 0),
                 new Series(3, "live threads", 3), new Series(4, "open files", 5), new Series(5, "PostgreSQL connections (service)", 1),
                 new Series(6, "PostgreSQL connections (admin)", 1), new Series(7, "source lag (events)", 2.0 * rate),

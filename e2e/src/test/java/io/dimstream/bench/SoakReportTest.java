@@ -36,10 +36,24 @@ class SoakReportTest {
     }
 
     @Test
-    void aLiveSetNotKnownYetIsLeftOut() {
+    void theLiveSetIsTheTotalOfTheClassHistogram() {
+        List<String> histogram = List.of("12345:", " num     #instances         #bytes  class name (module)",
+                "-------------------------------------------------------",
+                "   1:         93034       15728032  [B (java.base@17.0.13)",
+                "   2:         90318        2167632  java.lang.String (java.base@17.0.13)",
+                "Total        412006       29360128");
+        assertThat(SoakSampler.histogramTotalBytes(histogram)).isEqualTo(29360128.0);
+        assertThat(SoakSampler.histogramTotalBytes(List.of("12345:", "com.sun.tools.attach.AttachNotSupportedException"))).isEqualTo(-1.0);
+    }
+
+    @Test
+    void rowsWithoutALiveSetSampleAreLeftOut() {
         List<double[]> rows = rows(1, 0);
-        for (int i = 30; i < 40; i++) {
-            rows.get(i)[12] = -1;
+        // sampled every 5 minutes, rows every 30 s: -1 on the rows between samples
+        for (int i = 30; i < 60; i++) {
+            if (i % 10 != 0) {
+                rows.get(i)[12] = -1;
+            }
         }
         assertThat(SoakReport.verdict(rows, 2000)).isTrue();
         assertThat(SoakReport.fit(rows.subList(30, 60), 12)[1]).isEqualTo(40.0);
