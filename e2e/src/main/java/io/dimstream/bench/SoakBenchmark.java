@@ -310,13 +310,10 @@ public final class SoakBenchmark {
     /** The service's heap by class (top 25 lines) at the end, kept in the run's directory: the evidence when a series grows. */
     private static void histogram(long pid, Path dir) throws Exception {
         Path out = dir.resolve("class-histogram.txt");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid),
-                "GC.class_histogram").redirectOutput(out.toFile()).redirectErrorStream(true).start();
-        if (p.waitFor(2, TimeUnit.MINUTES)) {
-            List<String> lines = Files.readAllLines(out);
-            System.out.println("the service's heap by class at the end (jcmd GC.class_histogram, " + out + "):");
-            lines.stream().limit(25).forEach(l -> System.out.println("  " + l));
-        }
+        List<String> lines = SoakSampler.classHistogram(pid);
+        Files.write(out, lines);
+        System.out.println("the service's heap by class at the end (jcmd GC.class_histogram, " + out + "):");
+        lines.stream().limit(25).forEach(l -> System.out.println("  " + l));
     }
 
     private static void stop(Process p) throws InterruptedException {

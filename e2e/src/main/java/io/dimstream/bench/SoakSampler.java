@@ -147,20 +147,10 @@ final class SoakSampler {
                 rssKb(adminPid) / 1024.0, live};
     }
 
-    /** The heap's live set in MiB: the total of {@code jcmd PID GC.class_histogram} (after its full collection); -1 when unknown. */
+    /** The heap's live set in MiB: the total of the service's class histogram (after its full collection); -1 when unknown. */
     private double liveMib() {
         try {
-            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(servicePid),
-                    "GC.class_histogram").redirectErrorStream(true).start();
-            List<String> lines;
-            try (Stream<String> out = p.inputReader().lines()) {
-                lines = out.toList();
-            }
-            if (!p.waitFor(2, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                return -1;
-            }
-            double bytes = histogramTotalBytes(lines);
+            double bytes = histogramTotalBytes(classHistogram(servicePid));
             return bytes < 0 ? -1 : bytes / (1024 * 1024);
         } catch (IOException e) {
             return -1;
@@ -168,6 +158,21 @@ final class SoakSampler {
             Thread.currentThread().interrupt();
             return -1;
         }
+    }
+
+    /** {@code jcmd PID GC.class_histogram}: the heap by class, after a full collection; empty when jcmd did not end in 2 minutes. */
+    static List<String> classHistogram(long pid) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid),
+                "GC.class_histogram").redirectErrorStream(true).start();
+        List<String> lines;
+        try (Stream<String> out = p.inputReader().lines()) {
+            lines = out.toList();
+        }
+        if (!p.waitFor(2, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            return List.of();
+        }
+        return lines;
     }
 
     /** The bytes of the {@code Total} line of a class histogram ({@code Total <instances> <bytes>}); -1 without one. */
