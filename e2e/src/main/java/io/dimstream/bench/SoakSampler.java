@@ -160,19 +160,24 @@ final class SoakSampler {
         }
     }
 
-    /** {@code jcmd PID GC.class_histogram}: the heap by class, after a full collection; empty when jcmd did not end in 2 minutes. */
+    /**
+     * {@code jcmd PID GC.class_histogram}: the heap by class, after a full collection; empty when
+     * jcmd did not end in 2 minutes. Its output goes to a file, read once it ended: reading its
+     * stdout to the end would wait for a hung jcmd without bound, and the sampler with it.
+     */
     static List<String> classHistogram(long pid) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid),
-                "GC.class_histogram").redirectErrorStream(true).start();
-        List<String> lines;
-        try (Stream<String> out = p.inputReader().lines()) {
-            lines = out.toList();
+        Path out = Files.createTempFile("dimstream-soak-histogram", ".txt");
+        try {
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid),
+                    "GC.class_histogram").redirectOutput(out.toFile()).redirectErrorStream(true).start();
+            if (!p.waitFor(2, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                return List.of();
+            }
+            return Files.readAllLines(out);
+        } finally {
+            Files.deleteIfExists(out);
         }
-        if (!p.waitFor(2, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            return List.of();
-        }
-        return lines;
     }
 
     /** The bytes of the {@code Total} line of a class histogram ({@code Total <instances> <bytes>}); -1 without one. */
