@@ -42,6 +42,8 @@ public final class SourceRows implements AutoCloseable {
 
     /** Rows the query source's driver fetches at a time. */
     public static final int FETCH_SIZE = 10_000;
+    /** The name of the result column {@link #parquet} adds; not a column of the file. */
+    private static final String NOT_UTF8 = "dimstream: text column not UTF-8";
 
     private final Connection connection;
     private final PreparedStatement statement;
@@ -52,6 +54,8 @@ public final class SourceRows implements AutoCloseable {
     /** A CSV file's unparseable rows, by row number: the reader's reasons; empty for other sources. */
     private final TreeMap<Long, String> rejects;
     private String rejection;
+    /** The result's column naming a row's text column that is not UTF-8 (from 1; 0: none), see {@link #parquet}. */
+    private final int notUtf8Column;
     /** A CSV file's rows with values, as the first read counted them; -1 for other sources. */
     private final long expectedGood;
     private long good;
@@ -59,21 +63,24 @@ public final class SourceRows implements AutoCloseable {
     private long row;
 
     private SourceRows(Connection connection, PreparedStatement statement, ResultSet rs) throws SQLException {
-        this(connection, statement, rs, new TreeMap<>(), -1);
+        this(connection, statement, rs, new TreeMap<>(), -1, false);
     }
 
-    private SourceRows(Connection connection, PreparedStatement statement, ResultSet rs, TreeMap<Long, String> rejects, long expectedGood)
-            throws SQLException {
+    /** @param notUtf8Column the result's last column names the text column of a row that is not UTF-8 (a Parquet file's), not a value */
+    private SourceRows(Connection connection, PreparedStatement statement, ResultSet rs, TreeMap<Long, String> rejects, long expectedGood,
+                       boolean notUtf8Column) throws SQLException {
         this.connection = connection;
         this.statement = statement;
         this.rs = rs;
         this.rejects = rejects;
         this.expectedGood = expectedGood;
         ResultSetMetaData md = rs.getMetaData();
-        List<String> names = new ArrayList<>(md.getColumnCount());
-        types = new int[md.getColumnCount()];
-        typeNames = new String[md.getColumnCount()];
-        for (int i = 1; i <= md.getColumnCount(); i++) {
+        int n = md.getColumnCount() - (notUtf8Column ? 1 : 0);
+        this.notUtf8Column = notUtf8Column ? n + 1 : 0;
+        List<String> names = new ArrayList<>(n);
+        types = new int[n];
+        typeNames = new String[n];
+        for (int i = 1; i <= n; i++) {
             names.add(md.getColumnLabel(i));
             types[i - 1] = md.getColumnType(i);
             typeNames[i - 1] = String.valueOf(md.getColumnTypeName(i)).toLowerCase(Locale.ROOT);
@@ -136,11 +143,11 @@ public final class SourceRows implements AutoCloseable {
         }
         Connection c = duckdbConnection();
         try {
-            // store_rejects again, not ignore_errors: with ignore_errors alone DuckDB 1.5 drops every row after an
+            // store_rejects again, not ignore_errors: with ignore_errors alone DuckDB 1.5 dropped every row after an
             // unquoted-value error. SELECT *: every column read, as hash(t) above, so the same rows are refused
             PreparedStatement p = c.prepareStatement("SELECT * FROM " + common + "store_rejects = true)",
                     ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
-            return new SourceRows(c, p, p.executeQuery(), rejects, good);
+            return new SourceRows(c, p, p.executeQuery(), rejects, good, false);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(c, e);
             throw e;
@@ -212,9 +219,37 @@ public final class SourceRows implements AutoCloseable {
         return fields;
     }
 
-    /** A Parquet file, its values typed. */
+    /**
+     * A Parquet file, its values typed. A row with a text value that is not UTF-8 comes out with its
+     * reason ({@link #rejection()}), the file going on: DuckDB's reader either stops the file at such
+     * a value ({@code utf8_validation = 'strict'}) or mends it ({@code 'replace'} puts {@code ?} for
+     * bad bytes, {@code 'ignore'} drops them), so the file is read in both mending modes side by side
+     * ({@code POSITIONAL JOIN}, streamed) and a row whose texts differ between the two held bytes that
+     * are not UTF-8. Texts that are UTF-8 read the same in both modes; only the text columns are read
+     * twice.
+     */
     public static SourceRows parquet(Path file) throws SQLException {
-        return duckdb("SELECT * FROM read_parquet(" + Sql.literal(plainPath(file)) + ")");
+        String read = "read_parquet(" + Sql.literal(plainPath(file)) + ", utf8_validation = ";
+        Connection c = duckdbConnection();
+        try {
+            List<String> texts = new ArrayList<>();
+            try (Statement s = c.createStatement(); ResultSet d = s.executeQuery("DESCRIBE SELECT * FROM " + read + "'ignore')")) {
+                while (d.next()) {
+                    if ("VARCHAR".equals(d.getString("column_type"))) {
+                        texts.add(d.getString("column_name"));
+                    }
+                }
+            }
+            String sql = texts.isEmpty() ? "SELECT * FROM " + read + "'strict')"
+                    : "SELECT r.*, CASE " + Sql.each(texts, t -> "WHEN r." + Sql.ident(t) + " IS DISTINCT FROM i." + Sql.ident(t)
+                            + " THEN " + Sql.literal(t), " ") + " END AS " + Sql.ident(NOT_UTF8) + " FROM " + read + "'replace') r "
+                            + "POSITIONAL JOIN (SELECT " + Sql.list(texts) + " FROM " + read + "'ignore')) i";
+            PreparedStatement p = c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+            return new SourceRows(c, p, p.executeQuery(), new TreeMap<>(), -1, !texts.isEmpty());
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(c, e);
+            throw e;
+        }
     }
 
     /**
@@ -240,17 +275,6 @@ public final class SourceRows implements AutoCloseable {
         Properties props = new Properties();
         props.setProperty("jdbc_stream_results", "true"); // else DuckDB materializes the whole result first
         return DriverManager.getConnection("jdbc:duckdb:", props);
-    }
-
-    private static SourceRows duckdb(String sql) throws SQLException {
-        Connection c = duckdbConnection();
-        try {
-            PreparedStatement p = c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
-            return new SourceRows(c, p, p.executeQuery());
-        } catch (SQLException | RuntimeException e) {
-            closeQuietly(c, e);
-            throw e;
-        }
     }
 
     /** DuckDB reads {@code * ? [ {} } in a path as a glob: a file path must not have them. */
@@ -279,6 +303,10 @@ public final class SourceRows implements AutoCloseable {
         if (!exhausted && rs.next()) {
             row++;
             good++;
+            String notUtf8 = notUtf8Column > 0 ? rs.getString(notUtf8Column) : null;
+            if (notUtf8 != null) {
+                rejection = "Parquet column " + notUtf8 + " holds text that is not valid UTF-8";
+            }
             return true;
         }
         if (!exhausted && expectedGood >= 0 && good != expectedGood) {

@@ -13,7 +13,7 @@
  *       and streams rows through an ordinary {@link java.sql.ResultSet}; parquet-java's reader
  *       ({@code parquet-hadoop}) needs Hadoop's {@code Configuration}/{@code FileSystem} classes
  *       (hadoop-common and its transitive tree, tens of jars) and a second library for CSV. The cost:
- *       {@code duckdb_jdbc-1.5.6.0.jar} is 85 MB (85,178,546 bytes; the native library for six
+ *       {@code duckdb_jdbc-2.0.0.1.jar} is 80 MB (80,297,452 bytes; the native library for four
  *       platforms inside one jar), the largest part of the distribution. This module compiles against
  *       {@code java.sql} only (the URL {@code jdbc:duckdb:} names the driver); the command line puts
  *       the driver on the class path at run time, so {@code db}'s other users do not carry it.</li>
@@ -36,9 +36,15 @@
  *       (its {@code line} counts records, the header being 1); a second read streams the good rows, and
  *       the bad ones are put back between them by number, each with its error type and message. Both
  *       reads take every column ({@code hash(t)}, {@code SELECT *}): an error in a column a query does
- *       not read is not seen. {@code ignore_errors} alone is not used: DuckDB 1.5.6 then drops every row
- *       after an unquoted-value error. The rejects table is only visible on a connection without
+ *       not read is not seen. {@code ignore_errors} alone is not used: DuckDB 1.5.6 then dropped every row
+ *       after an unquoted-value error (not tried again since 2.0). The rejects table is only visible on a connection without
  *       {@code jdbc_stream_results}, so the first read has a connection of its own.</li>
+ *   <li><b>Parquet text that is not UTF-8 is refused row by row</b> ({@link io.dimstream.db.source.SourceRows#parquet}):
+ *       DuckDB's reader stops the file at such a value, or mends it ({@code utf8_validation}
+ *       {@code 'replace'} or {@code 'ignore'}, since DuckDB 2.0). The file is read in both mending modes
+ *       side by side ({@code POSITIONAL JOIN}: two streamed scans, no join table), the text columns only
+ *       on the second; a row whose texts differ between the two held bytes that are not UTF-8 and comes
+ *       out refused, naming the column. Never a mended value.</li>
  *   <li><b>Typed values</b> (Parquet, queries) come out as the Java values {@link io.dimstream.db.entity.ColumnType#coerce}
  *       takes: integers as Long (or BigInteger), decimals as BigDecimal, timestamps with a zone as
  *       Instant, without as LocalDateTime, dates, times, UUIDs, bytes. Nested types (lists, structs,
