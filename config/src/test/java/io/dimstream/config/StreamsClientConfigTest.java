@@ -3,6 +3,7 @@ package io.dimstream.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.dimstream.config.model.EntityConfig;
 import io.dimstream.db.schema.ConnectorTables;
 import java.util.List;
 import java.util.Map;
@@ -86,5 +87,30 @@ class StreamsClientConfigTest {
                 """));
         assertThat(connector.problems()).isEqualTo(List.of(
                 "connectors[0].name: \"shop/db\" must be letters, digits, '.', '_' or '-' (it names its tables' Kafka Streams client)"));
+    }
+
+    /**
+     * An entity's name is in its state stores' changelog topics and its repartition topic, so it must
+     * name Kafka topics whatever its client: refused naming the field when declared by hand, the table
+     * left out naming it when a connector found it (before, both were taken and {@code run} failed in Kafka Streams).
+     */
+    @Test
+    void anEntityNameThatCannotNameKafkaTopicsIsRefusedOrItsTableLeftOut() {
+        ConfigException declared = catchThrowableOfType(ConfigException.class, () -> parse(ENTITIES.replace("name: accounts,",
+                "name: 'crm accounts',")));
+        assertThat(declared.problems()).isEqualTo(List.of("entities[1].name: \"crm accounts\" must be letters, digits, '.', '_' or '-' "
+                + "(it names Kafka topics: its state stores' changelogs and its repartition topic)"));
+
+        DimstreamConfig config = parse(HEAD + """
+                connectors:
+                  - name: shop
+                    topic-prefix: shop
+                """);
+        ConnectorEntities.Resolved r = ConnectorEntities.resolve(config, List.of(found("orders"), found("order items")));
+
+        assertThat(r.config().entities().stream().map(EntityConfig::name).toList()).isEqualTo(List.of("orders"));
+        assertThat(r.leftOut()).isEqualTo(Map.of("shop.public.order items", "connector shop, table public.order items "
+                + "(topic shop.public.order items): entity.name: \"order items\" must be letters, digits, '.', '_' or '-' "
+                + "(it names Kafka topics: its state stores' changelogs and its repartition topic)"));
     }
 }

@@ -227,8 +227,8 @@ public final class ConfigKeys {
     static final String ENTITY_SECTION = "entities[]";
 
     public static final ConfigKey<String> ENTITY_NAME = key(ENTITY_SECTION, "name")
-            .doc("The entity's name (unique), as the verbs and the admin name it.")
-            .requiredText();
+            .doc("The entity's name (unique), as the verbs and the admin name it. It names Kafka topics too (its state stores' changelogs, its repartition topic, and its Kafka Streams client unless `streams-client` names another): letters, digits, `.`, `_` and `-`.")
+            .kafkaName("required", "Kafka topics: its state stores' changelogs and its repartition topic");
     public static final ConfigKey<String> ENTITY_TOPIC = key(ENTITY_SECTION, "topic")
             .doc("The source topic.")
             .requiredText();
