@@ -225,8 +225,10 @@ public final class SourceRows implements AutoCloseable {
      * a value ({@code utf8_validation = 'strict'}) or mends it ({@code 'replace'} puts {@code ?} for
      * bad bytes, {@code 'ignore'} drops them), so the file is read in both mending modes side by side
      * ({@code POSITIONAL JOIN}, streamed) and a row whose texts differ between the two held bytes that
-     * are not UTF-8. Texts that are UTF-8 read the same in both modes; only the text columns are read
-     * twice.
+     * are not UTF-8, in any column (as a CSV row is refused for any of its columns). Texts that are
+     * UTF-8 read the same in both modes; only the columns holding text (nested ones too) are read
+     * twice. A column of Parquet's JSON type is checked by DuckDB as JSON whatever the mode: bytes that
+     * are not UTF-8 there still stop the file, naming the value.
      */
     public static SourceRows parquet(Path file) throws SQLException {
         String read = "read_parquet(" + Sql.literal(plainPath(file)) + ", utf8_validation = ";
@@ -235,7 +237,7 @@ public final class SourceRows implements AutoCloseable {
             List<String> texts = new ArrayList<>();
             try (Statement s = c.createStatement(); ResultSet d = s.executeQuery("DESCRIBE SELECT * FROM " + read + "'ignore')")) {
                 while (d.next()) {
-                    if ("VARCHAR".equals(d.getString("column_type"))) {
+                    if (d.getString("column_type").contains("VARCHAR")) { // text, or nested types holding text
                         texts.add(d.getString("column_name"));
                     }
                 }

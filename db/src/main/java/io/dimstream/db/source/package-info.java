@@ -42,9 +42,11 @@
  *   <li><b>Parquet text that is not UTF-8 is refused row by row</b> ({@link io.dimstream.db.source.SourceRows#parquet}):
  *       DuckDB's reader stops the file at such a value, or mends it ({@code utf8_validation}
  *       {@code 'replace'} or {@code 'ignore'}, since DuckDB 2.0). The file is read in both mending modes
- *       side by side ({@code POSITIONAL JOIN}: two streamed scans, no join table), the text columns only
- *       on the second; a row whose texts differ between the two held bytes that are not UTF-8 and comes
- *       out refused, naming the column. Never a mended value.</li>
+ *       side by side ({@code POSITIONAL JOIN}: two streamed scans, no join table), the columns holding
+ *       text only on the second; a row whose texts differ between the two held bytes that are not UTF-8
+ *       and comes out refused, naming the column, whichever column it is (as a CSV row). Never a mended
+ *       value. A column of Parquet's JSON type is checked by DuckDB as JSON in every mode: bad bytes
+ *       there still stop the file.</li>
  *   <li><b>Typed values</b> (Parquet, queries) come out as the Java values {@link io.dimstream.db.entity.ColumnType#coerce}
  *       takes: integers as Long (or BigInteger), decimals as BigDecimal, timestamps with a zone as
  *       Instant, without as LocalDateTime, dates, times, UUIDs, bytes. Nested types (lists, structs,
