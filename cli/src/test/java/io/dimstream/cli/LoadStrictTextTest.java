@@ -177,4 +177,32 @@ class LoadStrictTextTest {
                 upsert("2025-08-01T00:00:00Z", 1, "C1", "a@x.io", "Zürich", 1L),
                 upsert("2025-08-01T00:00:00Z", 4, "C4", "d@x.io", "Oslo", 4L))));
     }
+
+    /**
+     * Parquet's JSON type is the exception: DuckDB's reader checks it as JSON in every mode, so bytes
+     * that are not UTF-8 there stop the load, naming the value; nothing is loaded mended. The value's
+     * error is DuckDB's own message (its streaming driver gives only "Invalid result set" for an error
+     * in a result's first chunk; {@code SourceRows} asks again without streaming).
+     */
+    @Test
+    void aParquetJsonValueThatIsNotUtf8StopsTheLoadNamingIt() throws Exception {
+        Path config = config("strict_parquet_json");
+        Path parquet = dir.resolve("customers-json.parquet");
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
+            s.execute("COPY (SELECT * FROM (VALUES ('C1', '{\"e\": \"a@x.io\"}'::JSON, 'Paris', 1::BIGINT), ('C2', '{\"e\": \"aQQb\"}'::JSON, "
+                    + "'Rome', 2::BIGINT)) t(customer_id, email, city, last_login)) TO '" + parquet + "' (FORMAT parquet, COMPRESSION uncompressed)");
+        }
+        String hex = HexFormat.of().formatHex(Files.readAllBytes(parquet));
+        Files.write(parquet, HexFormat.of().parseHex(hex.replace("61515162", "61c32862")));
+
+        CliRun run = CliRun.of("load", "--config", config.toString(), "--entity", "customer", "--input", parquet.toString(),
+                "--event-time", "2025-08-01T00:00:00Z");
+
+        // DuckDB's message shows the bad bytes as Latin-1 (C3 28 as "\u00c3(")
+        assertThat(run).isEqualTo(new CliRun(CliFailure.USAGE, "", "dimstream load: cannot read " + parquet + ": Invalid Input Error: "
+                + "Invalid JSON found in Parquet file: Malformed JSON at byte 8 of input: invalid UTF-8 encoding in string. "
+                + "Input: \"{\"e\": \"a\u00c3(b\"}\"\n"));
+        EntitySpec spec = DimstreamConfig.load(config, Map.of()).entity("customer").toEntitySpec();
+        assertThat(EntityTableReader.rows(DS, spec)).isEmpty();
+    }
 }

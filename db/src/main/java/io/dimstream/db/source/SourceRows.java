@@ -141,14 +141,17 @@ public final class SourceRows implements AutoCloseable {
                 }
             }
         }
+        String second = "SELECT * FROM " + common + "store_rejects = true)";
         Connection c = duckdbConnection();
         try {
             // store_rejects again, not ignore_errors: with ignore_errors alone DuckDB 1.5 dropped every row after an
             // unquoted-value error. SELECT *: every column read, as hash(t) above, so the same rows are refused
-            PreparedStatement p = c.prepareStatement("SELECT * FROM " + common + "store_rejects = true)",
-                    ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+            PreparedStatement p = c.prepareStatement(second, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             return new SourceRows(c, p, p.executeQuery(), rejects, good, false);
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException e) {
+            closeQuietly(c, e);
+            throw explained(second, e);
+        } catch (RuntimeException e) {
             closeQuietly(c, e);
             throw e;
         }
@@ -232,25 +235,48 @@ public final class SourceRows implements AutoCloseable {
      */
     public static SourceRows parquet(Path file) throws SQLException {
         String read = "read_parquet(" + Sql.literal(plainPath(file)) + ", utf8_validation = ";
+        String sql = "SELECT * FROM " + read + "'ignore')";
         Connection c = duckdbConnection();
         try {
             List<String> texts = new ArrayList<>();
-            try (Statement s = c.createStatement(); ResultSet d = s.executeQuery("DESCRIBE SELECT * FROM " + read + "'ignore')")) {
+            try (Statement s = c.createStatement(); ResultSet d = s.executeQuery("DESCRIBE " + sql)) {
                 while (d.next()) {
                     if (d.getString("column_type").contains("VARCHAR")) { // text, or nested types holding text
                         texts.add(d.getString("column_name"));
                     }
                 }
             }
-            String sql = texts.isEmpty() ? "SELECT * FROM " + read + "'strict')"
+            sql = texts.isEmpty() ? "SELECT * FROM " + read + "'strict')"
                     : "SELECT r.*, CASE " + Sql.each(texts, t -> "WHEN r." + Sql.ident(t) + " IS DISTINCT FROM i." + Sql.ident(t)
                             + " THEN " + Sql.literal(t), " ") + " END AS " + Sql.ident(NOT_UTF8) + " FROM " + read + "'replace') r "
                             + "POSITIONAL JOIN (SELECT " + Sql.list(texts) + " FROM " + read + "'ignore')) i";
             PreparedStatement p = c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             return new SourceRows(c, p, p.executeQuery(), new TreeMap<>(), -1, !texts.isEmpty());
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException e) {
+            closeQuietly(c, e);
+            throw explained(sql, e);
+        } catch (RuntimeException e) {
             closeQuietly(c, e);
             throw e;
+        }
+    }
+
+    /**
+     * DuckDB 2.0's driver, streaming, reports an error in a result's first chunk only as
+     * {@code Invalid result set} (a later chunk's error comes with its reason). The same query
+     * counted on a connection that does not stream, every column read ({@code hash(t)}), fails with
+     * the reason, which replaces it; anything else is returned as it is.
+     */
+    private static SQLException explained(String sql, SQLException e) {
+        if (!String.valueOf(e.getMessage()).contains("Invalid result set")) {
+            return e;
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT count(*) FROM (" + sql + ") t WHERE hash(t) IS NOT NULL")) {
+            return e;
+        } catch (SQLException reason) {
+            reason.addSuppressed(e);
+            return reason;
         }
     }
 
