@@ -148,6 +148,26 @@ class LoadStrictTextTest {
     }
 
     /**
+     * A Parquet file DuckDB writes of {@code rows} (SQL values of customer_id, email, city, last_login),
+     * then each hex byte run {@code from} replaced by the {@code to} after it in the file's bytes (the
+     * value and any statistic holding it): how a file with text that is not UTF-8 is made.
+     */
+    private Path damagedParquet(String name, String rows, String... fromTo) throws Exception {
+        Path parquet = dir.resolve(name);
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
+            s.execute("COPY (SELECT * FROM (VALUES " + rows + ") t(customer_id, email, city, last_login)) TO '" + parquet
+                    + "' (FORMAT parquet, COMPRESSION uncompressed)");
+        }
+        String hex = HexFormat.of().formatHex(Files.readAllBytes(parquet));
+        for (int i = 0; i < fromTo.length; i += 2) {
+            assertThat(hex).contains(fromTo[i]);
+            hex = hex.replace(fromTo[i], fromTo[i + 1]);
+        }
+        Files.write(parquet, HexFormat.of().parseHex(hex));
+        return parquet;
+    }
+
+    /**
      * Parquet: a string that is not UTF-8 (a bad sequence; a surrogate encoded on its own) makes its
      * row refused, naming the column; the rows around land. DuckDB's reader would stop the file at the
      * first such value ({@code SourceRows#parquet} reads it twice, mending bad bytes two ways, and
@@ -156,14 +176,8 @@ class LoadStrictTextTest {
     @Test
     void parquetTextThatIsNotUtf8IsARefusedRowNamingTheColumn() throws Exception {
         Path config = config("strict_parquet");
-        Path parquet = dir.resolve("customers.parquet");
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
-            s.execute("COPY (SELECT * FROM (VALUES ('C1', 'a@x.io', 'Zürich', 1::BIGINT), ('C2', 'aQQb', 'Rome', 2::BIGINT), "
-                    + "('C3', 'c@x.io', 'xQQQ', 3::BIGINT), ('C4', 'd@x.io', 'Oslo', 4::BIGINT)) t(customer_id, email, city, last_login)) TO '"
-                    + parquet + "' (FORMAT parquet, COMPRESSION uncompressed)");
-        }
-        String hex = HexFormat.of().formatHex(Files.readAllBytes(parquet)); // each value and its statistics
-        Files.write(parquet, HexFormat.of().parseHex(hex.replace("61515162", "61c32862").replace("78515151", "78eda080")));
+        Path parquet = damagedParquet("customers.parquet", "('C1', 'a@x.io', 'Zürich', 1::BIGINT), ('C2', 'aQQb', 'Rome', 2::BIGINT), "
+                + "('C3', 'c@x.io', 'xQQQ', 3::BIGINT), ('C4', 'd@x.io', 'Oslo', 4::BIGINT)", "61515162", "61c32862", "78515151", "78eda080");
 
         CliRun run = CliRun.of("load", "--config", config.toString(), "--entity", "customer", "--input", parquet.toString(),
                 "--event-time", "2025-08-01T00:00:00Z");
@@ -187,13 +201,8 @@ class LoadStrictTextTest {
     @Test
     void aParquetJsonValueThatIsNotUtf8StopsTheLoadNamingIt() throws Exception {
         Path config = config("strict_parquet_json");
-        Path parquet = dir.resolve("customers-json.parquet");
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
-            s.execute("COPY (SELECT * FROM (VALUES ('C1', '{\"e\": \"a@x.io\"}'::JSON, 'Paris', 1::BIGINT), ('C2', '{\"e\": \"aQQb\"}'::JSON, "
-                    + "'Rome', 2::BIGINT)) t(customer_id, email, city, last_login)) TO '" + parquet + "' (FORMAT parquet, COMPRESSION uncompressed)");
-        }
-        String hex = HexFormat.of().formatHex(Files.readAllBytes(parquet));
-        Files.write(parquet, HexFormat.of().parseHex(hex.replace("61515162", "61c32862")));
+        Path parquet = damagedParquet("customers-json.parquet", "('C1', '{\"e\": \"a@x.io\"}'::JSON, 'Paris', 1::BIGINT), "
+                + "('C2', '{\"e\": \"aQQb\"}'::JSON, 'Rome', 2::BIGINT)", "61515162", "61c32862");
 
         CliRun run = CliRun.of("load", "--config", config.toString(), "--entity", "customer", "--input", parquet.toString(),
                 "--event-time", "2025-08-01T00:00:00Z");

@@ -34,6 +34,7 @@ class ParquetRowsTest {
                     + "FROM range(1, 100001) t(i) ORDER BY i) TO '" + parquet + "' (FORMAT parquet, COMPRESSION uncompressed, ROW_GROUP_SIZE 10000)");
         }
         String hex = HexFormat.of().formatHex(Files.readAllBytes(parquet)); // the value and any statistic holding it: z C3 ( z
+        assertThat(hex).contains("7a51517a").contains("77515177");
         Files.write(parquet, HexFormat.of().parseHex(hex.replace("7a51517a", "7ac3287a").replace("77515177", "77c32877")));
 
         List<String> wrong = new ArrayList<>();

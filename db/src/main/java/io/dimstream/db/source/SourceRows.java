@@ -141,20 +141,9 @@ public final class SourceRows implements AutoCloseable {
                 }
             }
         }
-        String second = "SELECT * FROM " + common + "store_rejects = true)";
-        Connection c = duckdbConnection();
-        try {
-            // store_rejects again, not ignore_errors: with ignore_errors alone DuckDB 1.5 dropped every row after an
-            // unquoted-value error. SELECT *: every column read, as hash(t) above, so the same rows are refused
-            PreparedStatement p = c.prepareStatement(second, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
-            return new SourceRows(c, p, p.executeQuery(), rejects, good, false);
-        } catch (SQLException e) {
-            closeQuietly(c, e);
-            throw explained(second, e);
-        } catch (RuntimeException e) {
-            closeQuietly(c, e);
-            throw e;
-        }
+        // store_rejects again, not ignore_errors: with ignore_errors alone DuckDB 1.5 dropped every row after an
+        // unquoted-value error. SELECT *: every column read, as hash(t) above, so the same rows are refused
+        return streamed("SELECT * FROM " + common + "store_rejects = true)", rejects, good, false);
     }
 
     /** Whether a file is gzip-compressed: it starts with gzip's magic bytes, whatever its name. */
@@ -235,23 +224,29 @@ public final class SourceRows implements AutoCloseable {
      */
     public static SourceRows parquet(Path file) throws SQLException {
         String read = "read_parquet(" + Sql.literal(plainPath(file)) + ", utf8_validation = ";
-        String sql = "SELECT * FROM " + read + "'ignore')";
-        Connection c = duckdbConnection();
-        try {
-            List<String> texts = new ArrayList<>();
-            try (Statement s = c.createStatement(); ResultSet d = s.executeQuery("DESCRIBE " + sql)) {
-                while (d.next()) {
-                    if (d.getString("column_type").contains("VARCHAR")) { // text, or nested types holding text
-                        texts.add(d.getString("column_name"));
-                    }
+        List<String> texts = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+             ResultSet d = s.executeQuery("DESCRIBE SELECT * FROM " + read + "'ignore')")) {
+            while (d.next()) {
+                if (d.getString("column_type").contains("VARCHAR")) { // text, or nested types holding text
+                    texts.add(d.getString("column_name"));
                 }
             }
-            sql = texts.isEmpty() ? "SELECT * FROM " + read + "'strict')"
-                    : "SELECT r.*, CASE " + Sql.each(texts, t -> "WHEN r." + Sql.ident(t) + " IS DISTINCT FROM i." + Sql.ident(t)
-                            + " THEN " + Sql.literal(t), " ") + " END AS " + Sql.ident(NOT_UTF8) + " FROM " + read + "'replace') r "
-                            + "POSITIONAL JOIN (SELECT " + Sql.list(texts) + " FROM " + read + "'ignore')) i";
+        }
+        String sql = texts.isEmpty() ? "SELECT * FROM " + read + "'strict')"
+                : "SELECT r.*, CASE " + Sql.each(texts, t -> "WHEN r." + Sql.ident(t) + " IS DISTINCT FROM i." + Sql.ident(t)
+                        + " THEN " + Sql.literal(t), " ") + " END AS " + Sql.ident(NOT_UTF8) + " FROM " + read + "'replace') r "
+                        + "POSITIONAL JOIN (SELECT " + Sql.list(texts) + " FROM " + read + "'ignore')) i";
+        return streamed(sql, new TreeMap<>(), -1, !texts.isEmpty());
+    }
+
+    /** {@code sql} run on a DuckDB connection of its own that streams ({@link #duckdbConnection}), closed when it fails. */
+    private static SourceRows streamed(String sql, TreeMap<Long, String> rejects, long expectedGood, boolean notUtf8Column)
+            throws SQLException {
+        Connection c = duckdbConnection();
+        try {
             PreparedStatement p = c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
-            return new SourceRows(c, p, p.executeQuery(), new TreeMap<>(), -1, !texts.isEmpty());
+            return new SourceRows(c, p, p.executeQuery(), rejects, expectedGood, notUtf8Column);
         } catch (SQLException e) {
             closeQuietly(c, e);
             throw explained(sql, e);
