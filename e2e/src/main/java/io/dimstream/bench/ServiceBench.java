@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +29,8 @@ import org.apache.kafka.clients.admin.NewTopic;
  * a median; and, as an instance, the stage of the restart benchmarks: a temporary directory, the
  * broker in this JVM with the source topic, the database, the config file of
  * {@link PipelineBenchmark#config} on that topic and table, and services started on them.
- * Arguments read: {@code --jdbc}, {@code --partitions} (3), {@code --java-opts} (the children's).
+ * Arguments read: {@code --jdbc}, {@code --partitions} (3), {@code --java-opts} (the children's),
+ * {@code --broker "name=value,..."} (settings of the broker in this JVM).
  */
 final class ServiceBench implements AutoCloseable {
 
@@ -51,7 +53,7 @@ final class ServiceBench implements AutoCloseable {
         this.dir = Files.createTempDirectory("dimstream-" + name + "-bench");
         System.out.println("service output in " + dir);
         reset(jdbc, table);
-        this.kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+        this.kafka = EmbeddedKafka.start(dir.resolve("kafka"), brokerSettings(a));
         kafka.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)));
         String yaml = serviceYaml(a, kafka.bootstrapServers(), jdbc, table, topic);
         System.out.println("service config:\n" + yaml);
@@ -83,6 +85,18 @@ final class ServiceBench implements AutoCloseable {
                     + Matcher.quoteReplacement(String.join(", ", streams)) + "}");
         }
         return yaml;
+    }
+
+    /** {@code --broker "name=value,..."}: broker settings over the embedded broker's (e.g. a streams group's heartbeat bounds). */
+    static Map<String, String> brokerSettings(Map<String, String> a) {
+        Map<String, String> m = new LinkedHashMap<>();
+        if (a.containsKey("broker")) {
+            for (String kv : a.get("broker").split(",")) {
+                int eq = kv.indexOf('=');
+                m.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+            }
+        }
+        return m;
     }
 
     /** The stage: {@code topic} made, {@code table} and dimstream's schema dropped; {@code name} names the directory. */
