@@ -30,7 +30,8 @@
  *       {@code --event-time} for all, or a slice's instant; not the clock, not a file's
  *       modification time (a copy changes it, and history must not depend on when it was loaded).</li>
  *   <li><b>Several connections, one writer lock.</b> {@link io.dimstream.app.load.ParallelLoad}
- *       validates a batch once and splits it by key over {@code --parallel} connections, each part in
+ *       validates a batch once (in as many slices, on as many threads, while PostgreSQL has nothing
+ *       to do yet) and splits it by key over {@code --parallel} connections, each part in
  *       a transaction of its own, while one more connection holds the table's writer lock exclusive:
  *       a {@code load} beside the running service makes the sink wait for each batch instead of
  *       recomputing a key beside it.</li>

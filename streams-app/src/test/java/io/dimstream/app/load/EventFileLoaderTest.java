@@ -136,6 +136,32 @@ class EventFileLoaderTest {
         assertThat(rows(e)).containsExactlyElementsOf(expected);
     }
 
+    @Test
+    void withSeveralConnectionsABatchIsValidatedInSlicesAndEveryRefusalKeepsItsLine() throws Exception {
+        EntitySpec e = entity("load_sliced_validation");
+        int n = 3 * ParallelLoad.MIN_EVENTS_PER_SLICE; // one batch, validated in three slices on three threads
+        List<Integer> refused = List.of(5, n / 2, n - 1); // one in each slice
+        List<String> lines = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            String colour = refused.contains(i) ? ",\"colour\":\"red\"" : "";
+            lines.add(String.format("{\"op\":\"upsert\",\"event_time\":\"2026-01-01T00:00:%02dZ\",\"data\":{\"id\":\"p%05d\",\"name\":\"n%d\"%s}}",
+                    i % 60, i, i, colour));
+            if (!refused.contains(i)) {
+                expected.add(String.format("p%05d|n%d|2026-01-01 00:00:%02d+00|null|f|file:f.jsonl|null|%d", i, i, i % 60, i));
+            }
+        }
+        LoadReport report = new EventFileLoader(DS, e, 10_000, 3).load(reader(lines), "f.jsonl", LOAD_START);
+
+        assertThat(report.batches()).isEqualTo(1);
+        assertThat(report.result().rejected()).containsExactly(
+                new Rejection(Source.line("f.jsonl", 5), "column 'colour' is not declared for entity 'load_sliced_validation'", null),
+                new Rejection(Source.line("f.jsonl", n / 2), "column 'colour' is not declared for entity 'load_sliced_validation'", null),
+                new Rejection(Source.line("f.jsonl", n - 1), "column 'colour' is not declared for entity 'load_sliced_validation'", null));
+        assertThat(report.result().newKeys()).isEqualTo(n - 3);
+        assertThat(rows(e)).containsExactlyElementsOf(expected);
+    }
+
     private static String upsert(int i) {
         return String.format("{\"op\":\"upsert\",\"event_time\":\"2026-01-01T00:00:%02dZ\",\"data\":{\"id\":\"k%03d\",\"name\":\"n%d\"}}",
                 i % 60, i, i);
