@@ -93,6 +93,9 @@ final class ServiceBench implements AutoCloseable {
         if (a.containsKey("broker")) {
             for (String kv : a.get("broker").split(",")) {
                 int eq = kv.indexOf('=');
+                if (eq < 1) {
+                    throw new IllegalArgumentException("--broker: '" + kv.trim() + "' is not name=value");
+                }
                 m.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
             }
         }

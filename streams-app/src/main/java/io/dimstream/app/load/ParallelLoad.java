@@ -102,7 +102,8 @@ public final class ParallelLoad {
      * one): validation types every value and hashes the tracked ones (SHA-256, which the C1-only JIT
      * that {@code ./dimstream} gives commands that end runs without the CPU's SHA instructions), and
      * while it runs PostgreSQL has nothing to do yet, so the cores the load's connections would use
-     * are idle. Measured on 2 cores: a load of 100,000 changes 1.16x and 1.24x faster (docs/benchmarks.md).
+     * are idle. Measured on 2 cores against the loader before it: 1.05x for 100,000 changes (faster in 4
+     * runs of 5), no difference for 1,000,000 (docs/benchmarks.md).
      * {@link EventValidator} holds only the entity's shape, so one serves every slice.
      */
     private List<EventValidator.Result> validate(EventValidator validator, List<Event> events) {
