@@ -106,33 +106,19 @@ public final class ParallelLoad {
      * runs of 5), no difference for 1,000,000 (docs/benchmarks.md).
      * {@link EventValidator} holds only the entity's shape, so one serves every slice.
      */
-    private List<EventValidator.Result> validate(EventValidator validator, List<Event> events) {
+    private List<EventValidator.Result> validate(EventValidator validator, List<Event> events) throws SQLException {
         int slices = Math.min(parallelism, Math.max(1, events.size() / MIN_EVENTS_PER_SLICE));
-        if (slices == 1) {
-            return validateSlice(validator, events);
+        int size = (events.size() + slices - 1) / slices;
+        List<Task<List<EventValidator.Result>>> tasks = new ArrayList<>();
+        for (int from = 0; from < events.size(); from += size) {
+            List<Event> slice = events.subList(from, Math.min(events.size(), from + size));
+            tasks.add(() -> validateSlice(validator, slice));
         }
-        ExecutorService pool = Executors.newFixedThreadPool(slices - 1);
-        try {
-            int size = (events.size() + slices - 1) / slices;
-            List<CompletableFuture<List<EventValidator.Result>>> later = new ArrayList<>();
-            for (int from = size; from < events.size(); from += size) {
-                List<Event> slice = events.subList(from, Math.min(events.size(), from + size));
-                later.add(CompletableFuture.supplyAsync(() -> validateSlice(validator, slice), pool));
-            }
-            List<EventValidator.Result> results = new ArrayList<>(events.size());
-            results.addAll(validateSlice(validator, events.subList(0, size)));
-            for (CompletableFuture<List<EventValidator.Result>> f : later) {
-                results.addAll(f.join());
-            }
-            return results;
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause; // a validator's bug, as it would have come from this thread
-            }
-            throw e;
-        } finally {
-            pool.shutdown();
+        List<EventValidator.Result> results = new ArrayList<>(events.size());
+        for (List<EventValidator.Result> slice : onThreads(tasks)) {
+            results.addAll(slice);
         }
+        return results;
     }
 
     private static List<EventValidator.Result> validateSlice(EventValidator validator, List<Event> slice) {
@@ -144,30 +130,80 @@ public final class ParallelLoad {
     }
 
     private ApplyResult applyParts(List<List<TypedEvent>> parts, String what) throws SQLException {
-        ExecutorService pool = Executors.newFixedThreadPool(parts.size());
+        List<Task<ApplyResult>> tasks = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+            List<TypedEvent> part = parts.get(i);
+            String partWhat = what + " (part " + (i + 1) + " of " + parts.size() + ")";
+            tasks.add(() -> applyPart(part, WriterLock.Mode.NONE, partWhat));
+        }
+        ApplyResult total = ApplyResult.empty();
+        for (ApplyResult r : onThreads(tasks)) {
+            total = total.plus(r);
+        }
+        return total;
+    }
+
+    /** One of the tasks {@link #onThreads} runs. */
+    @FunctionalInterface
+    private interface Task<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * Runs the tasks at once, the first on this thread and each other one on a thread of its own,
+     * and returns their results in the tasks' order. It returns or throws only when every task has
+     * ended, so nothing of a failed batch still runs when the caller ends the transaction that holds
+     * the writer lock; the first failure in task order is thrown as the task threw it, the others
+     * suppressed in it.
+     */
+    private static <T> List<T> onThreads(List<Task<T>> tasks) throws SQLException {
+        if (tasks.size() <= 1) {
+            return tasks.isEmpty() ? List.of() : List.of(tasks.get(0).run());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(tasks.size() - 1);
         try {
-            List<CompletableFuture<ApplyResult>> futures = new ArrayList<>();
-            for (int i = 0; i < parts.size(); i++) {
-                List<TypedEvent> part = parts.get(i);
-                String partWhat = what + " (part " + (i + 1) + " of " + parts.size() + ")";
-                futures.add(CompletableFuture.supplyAsync(() -> {
+            List<CompletableFuture<T>> later = new ArrayList<>();
+            for (Task<T> task : tasks.subList(1, tasks.size())) {
+                later.add(CompletableFuture.supplyAsync(() -> {
                     try {
-                        return applyPart(part, WriterLock.Mode.NONE, partWhat);
+                        return task.run();
                     } catch (SQLException e) {
                         throw new CompletionException(e);
                     }
                 }, pool));
             }
-            ApplyResult total = ApplyResult.empty();
-            for (CompletableFuture<ApplyResult> f : futures) {
-                total = total.plus(f.join());
+            List<T> results = new ArrayList<>(tasks.size());
+            Throwable failure = null;
+            try {
+                results.add(tasks.get(0).run());
+            } catch (SQLException | RuntimeException | Error e) {
+                failure = e;
             }
-            return total;
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof SQLException se) {
-                throw se;
+            for (CompletableFuture<T> f : later) {
+                try {
+                    results.add(f.join());
+                } catch (CompletionException e) {
+                    Throwable cause = e.getCause() == null ? e : e.getCause();
+                    if (failure == null) {
+                        failure = cause;
+                    } else {
+                        failure.addSuppressed(cause);
+                    }
+                }
             }
-            throw e;
+            if (failure instanceof SQLException e) {
+                throw e;
+            }
+            if (failure instanceof RuntimeException e) {
+                throw e;
+            }
+            if (failure instanceof Error e) {
+                throw e;
+            }
+            if (failure != null) {
+                throw new IllegalStateException("a task failed", failure); // no task throws anything else
+            }
+            return results;
         } finally {
             pool.shutdown();
         }

@@ -4,18 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dimstream.app.testing.FlakyDataSource;
+import io.dimstream.db.connect.ForwardingDataSource;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.EventValidator;
 import io.dimstream.db.event.NativeEventJson;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
 import io.dimstream.db.event.TimeTexts;
+import io.dimstream.db.event.TypedEvent;
 import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.testing.TestPostgres;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -162,6 +168,34 @@ class EventFileLoaderTest {
         assertThat(rows(e)).containsExactlyElementsOf(expected);
     }
 
+    @Test
+    void withSeveralConnectionsAPartThatFailsEndsTheLoadOnlyWhenTheOtherPartHasEnded() throws Exception {
+        EntitySpec e = entity("load_part_fails");
+        List<String> lines = new ArrayList<>();
+        List<List<String>> idsByPart = List.of(new ArrayList<>(), new ArrayList<>());
+        List<String> rowsOfTheSlowPart = new ArrayList<>();
+        EventValidator validator = new EventValidator(e);
+        for (int i = 1; i <= 40; i++) {
+            lines.add(upsert(i));
+            TypedEvent typed = validator.validate(NativeEventJson.parse(upsert(i), i, Source.line("f.jsonl", i)).event()).event();
+            int part = ParallelLoad.part(typed, 1, 2);
+            idsByPart.get(part).add(String.format("k%03d", i));
+            if (part == 1) {
+                rowsOfTheSlowPart.add(row(i));
+            }
+        }
+        // part 1 of 2 (the first to be started) fails at its commit; part 2 takes 1 s more to commit
+        DataSource ds = new CommitFailsOrWaits(DS, "SELECT count(*) > 0 FROM load_part_fails WHERE id = ANY(?)", idsByPart.get(0));
+        assertThatThrownBy(() -> new EventFileLoader(ds, e, 1000, 2).load(reader(lines), "f.jsonl", LOAD_START))
+                .isInstanceOfSatisfying(LoadException.class, ex -> {
+                    assertThat(ex.getMessage()).isEqualTo("the database refused the batch ending at line 40: "
+                            + "An I/O error occurred while sending to the backend (test) (SQL state 08006)");
+                    assertThat(ex.soFar().batches()).isZero();
+                });
+        // read at once: had the load returned before part 2 ended, its rows would be missing
+        assertThat(rows(e)).containsExactlyElementsOf(rowsOfTheSlowPart);
+    }
+
     private static String upsert(int i) {
         return String.format("{\"op\":\"upsert\",\"event_time\":\"2026-01-01T00:00:%02dZ\",\"data\":{\"id\":\"k%03d\",\"name\":\"n%d\"}}",
                 i % 60, i, i);
@@ -240,6 +274,50 @@ class EventFileLoaderTest {
         @Override
         public void close() throws IOException {
             real.close();
+        }
+    }
+
+    /**
+     * Fails the commit of a transaction that wrote one of {@code ids} (the probe asks, in the
+     * transaction itself) as a connection lost at commit does (08006, nothing committed); every
+     * other commit waits a second first.
+     */
+    private static final class CommitFailsOrWaits extends ForwardingDataSource {
+
+        private final String probe;
+        private final String[] ids;
+
+        CommitFailsOrWaits(DataSource real, String probe, List<String> ids) {
+            super(real);
+            this.probe = probe;
+            this.ids = ids.toArray(new String[0]);
+        }
+
+        @Override
+        protected Connection wrap(Connection c) {
+            return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("commit")) {
+                            boolean wroteOne;
+                            try (PreparedStatement ps = c.prepareStatement(probe)) {
+                                ps.setArray(1, c.createArrayOf("text", ids));
+                                try (ResultSet rs = ps.executeQuery()) {
+                                    rs.next();
+                                    wroteOne = rs.getBoolean(1);
+                                }
+                            }
+                            if (wroteOne) {
+                                c.rollback();
+                                throw new SQLException("An I/O error occurred while sending to the backend (test)", "08006");
+                            }
+                            Thread.sleep(1000);
+                        }
+                        try {
+                            return method.invoke(c, args);
+                        } catch (InvocationTargetException ex) {
+                            throw ex.getCause();
+                        }
+                    });
         }
     }
 }
