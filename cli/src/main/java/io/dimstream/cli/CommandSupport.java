@@ -2,6 +2,7 @@ package io.dimstream.cli;
 
 import io.dimstream.app.load.EventFileLoader;
 import io.dimstream.app.load.LoadException;
+import io.dimstream.app.load.LoadFields;
 import io.dimstream.app.load.LoadReport;
 import io.dimstream.config.ConfigException;
 import io.dimstream.config.ConnectorEntities;
@@ -130,24 +131,12 @@ final class CommandSupport {
      * Prepares the entity's tables and applies the events of {@code in}, as {@code load} and
      * {@code demo} both do. On a failure part-way, prints what the committed batches did first.
      */
-    static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, int batchSize,
+    static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, LoadFields fields, int batchSize,
                                      BufferedReader in, String inputName) {
-        return prepareAndLoad(out, ds, entity, batchSize, 1, in, inputName);
-    }
-
-    /** As above, each batch applied on {@code parallelism} connections at once (disjoint keys). */
-    static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, int batchSize, int parallelism,
-                                     BufferedReader in, String inputName) {
-        return prepareAndLoad(out, ds, entity, batchSize, parallelism, in, inputName, new TimeTexts(null));
-    }
-
-    /** As above, texts without a UTC offset read in the zone of {@code times} ({@code --time-zone}). */
-    static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, int batchSize, int parallelism,
-                                     BufferedReader in, String inputName, TimeTexts times) {
-        EventFileLoader loader = new EventFileLoader(ds, entity, batchSize, parallelism);
+        EventFileLoader loader = new EventFileLoader(ds, entity, batchSize, 1, fields);
         prepare(loader, entity);
         try {
-            return loader.load(in, inputName, Instant.now(), times);
+            return loader.load(in, inputName, Instant.now(), new TimeTexts(null));
         } catch (LoadException e) {
             out.println("stopped; the batches committed before the failure did:");
             LoadReportPrinter.print(out, e.soFar());
@@ -155,10 +144,14 @@ final class CommandSupport {
         }
     }
 
-    /** As above, from a file's bytes: each line decoded strictly, one that is not UTF-8 refused on its own. */
-    static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, int batchSize, int parallelism,
+    /**
+     * As above, from a file's bytes (each line decoded strictly, one that is not UTF-8 refused on its
+     * own), each batch applied on {@code parallelism} connections at once (disjoint keys), texts
+     * without a UTC offset read in the zone of {@code times} ({@code --time-zone}).
+     */
+    static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, LoadFields fields, int batchSize, int parallelism,
                                      InputStream in, String inputName, TimeTexts times) {
-        EventFileLoader loader = new EventFileLoader(ds, entity, batchSize, parallelism);
+        EventFileLoader loader = new EventFileLoader(ds, entity, batchSize, parallelism, fields);
         prepare(loader, entity);
         try {
             return loader.load(in, inputName, Instant.now(), times);

@@ -5,6 +5,7 @@ import io.dimstream.admin.AdminSettings;
 import io.dimstream.admin.auth.Sessions;
 import io.dimstream.app.demo.StreamingDemo;
 import io.dimstream.config.model.AdminConfig;
+import io.dimstream.app.load.LoadFields;
 import io.dimstream.app.load.LoadReport;
 import io.dimstream.app.metrics.MetricsHttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -157,7 +158,8 @@ final class DemoCommand implements Callable<Integer> {
             try {
                 LoadReport report;
                 try (BufferedReader in = new BufferedReader(new InputStreamReader(open(EVENTS), StandardCharsets.UTF_8))) {
-                    report = CommandSupport.prepareAndLoad(out, db.dataSource(), customer, config.batchSize(), in, "customers.jsonl");
+                    report = CommandSupport.prepareAndLoad(out, db.dataSource(), customer, LoadFields.of(config.entity("customer")),
+                            config.batchSize(), in, "customers.jsonl");
                 }
                 out.println("loaded " + EVENTS + " (" + report.lines() + " lines) into entity " + customer.name()
                         + ", table " + customer.table() + ":");

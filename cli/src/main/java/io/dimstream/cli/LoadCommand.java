@@ -2,6 +2,7 @@ package io.dimstream.cli;
 
 import io.dimstream.app.load.EventFileLoader;
 import io.dimstream.app.load.LoadException;
+import io.dimstream.app.load.LoadFields;
 import io.dimstream.app.load.LoadReport;
 import io.dimstream.app.load.SliceFileNames;
 import io.dimstream.app.load.SliceLoader;
@@ -11,6 +12,7 @@ import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.connect.Databases;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.TimeTexts;
+import io.dimstream.db.schema.EntityShapes;
 import io.dimstream.db.source.SourceRows;
 import java.io.IOException;
 import java.io.InputStream;
@@ -134,7 +136,12 @@ final class LoadCommand implements Callable<Integer> {
     Integer parallel;
 
     /** Where the events go, and how texts are read. */
-    private record Target(DimstreamConfig cfg, EntitySpec entity, int batchSize, int parallel, TimeTexts times) {
+    private record Target(DimstreamConfig cfg, EntitySpec entity, LoadFields fields, int batchSize, int parallel, TimeTexts times) {
+
+        /** A loader of the target's entity, each event's fields as its config says. */
+        EventFileLoader loader(DataSource ds) {
+            return new EventFileLoader(ds, entity, batchSize, parallel, fields);
+        }
     }
 
     @Override
@@ -153,7 +160,7 @@ final class LoadCommand implements Callable<Integer> {
                         + cfg.postgres().poolSize() + "), got " + p, null);
             }
             checkOptions(sliceAt != null || sliceAtFromName != null, cfg.entity(entity).snapshot());
-            Target t = new Target(cfg, e, n, p, new TimeTexts(zone()));
+            Target t = new Target(cfg, e, LoadFields.of(cfg.entity(entity)), n, p, new TimeTexts(zone()));
             PrintWriter out = spec.commandLine().getOut();
             LoadTally tally;
             if (query != null) {
@@ -174,7 +181,7 @@ final class LoadCommand implements Callable<Integer> {
         TabularSource.Mapping mapping = mapping(t.times());
         LoadTally tally = new LoadTally("row");
         try (Databases.Handle db = CommandSupport.openDatabase(t.cfg().postgres())) {
-            CommandSupport.prepare(new EventFileLoader(db.dataSource(), t.entity(), t.batchSize(), t.parallel()), t.entity());
+            CommandSupport.prepare(t.loader(db.dataSource()), t.entity());
             LoadReport report = loadRows(out, db.dataSource(), t, open(null, null), "query", null, mapping, Instant.now());
             LoadReportPrinter.print(out, tally.add(report), "row");
         }
@@ -196,8 +203,8 @@ final class LoadCommand implements Callable<Integer> {
             LoadTally tally = new LoadTally("line");
             try (InputStream in = LoadInput.bytes(input, System.in);
                  Databases.Handle db = CommandSupport.openDatabase(t.cfg().postgres())) {
-                LoadReport report = CommandSupport.prepareAndLoad(out, db.dataSource(), t.entity(), t.batchSize(), t.parallel(), in,
-                        name, t.times());
+                LoadReport report = CommandSupport.prepareAndLoad(out, db.dataSource(), t.entity(), t.fields(), t.batchSize(), t.parallel(),
+                        in, name, t.times());
                 LoadReportPrinter.print(out, tally.add(report));
             } catch (IOException ex) {
                 throw new CliFailure(CliFailure.FAILED, "cannot close " + name + ": " + ex.getMessage(), ex);
@@ -211,7 +218,7 @@ final class LoadCommand implements Callable<Integer> {
             LoadInput.requireReadable(file);
             LoadTally tally = new LoadTally("row");
             try (Databases.Handle db = CommandSupport.openDatabase(t.cfg().postgres())) {
-                CommandSupport.prepare(new EventFileLoader(db.dataSource(), t.entity(), t.batchSize(), t.parallel()), t.entity());
+                CommandSupport.prepare(t.loader(db.dataSource()), t.entity());
                 LoadReport report = loadRows(out, db.dataSource(), t, open(kind, file), "file:" + name, kind, mapping, Instant.now());
                 LoadReportPrinter.print(out, tally.add(report), "row");
             }
@@ -315,7 +322,7 @@ final class LoadCommand implements Callable<Integer> {
         Instant start = Instant.now();
         LoadTally tally = new LoadTally("row");
         try (Databases.Handle db = CommandSupport.openDatabase(t.cfg().postgres())) {
-            CommandSupport.prepare(new EventFileLoader(db.dataSource(), t.entity(), t.batchSize(), t.parallel()), t.entity());
+            CommandSupport.prepare(t.loader(db.dataSource()), t.entity());
             for (SliceFileNames.SliceFile f : files) {
                 out.println("slice " + f.slice() + " from " + f.file().getFileName() + ":");
                 Kind kind = Kind.of(f.file(), format);
@@ -331,9 +338,9 @@ final class LoadCommand implements Callable<Integer> {
     private LoadReport loadRows(PrintWriter out, DataSource ds, Target t, SourceRows rows, String name, Kind kind,
                                 TabularSource.Mapping mapping, Instant start) {
         boolean slice = sliceAt != null || sliceAtFromName != null;
-        try (TabularSource source = tabular(rows, t, mapping, name, kind, start)) {
-            return slice ? new SliceLoader(ds, t.entity(), t.batchSize(), t.parallel()).load(source, name, mapping.fixedTime())
-                    : new EventFileLoader(ds, t.entity(), t.batchSize(), t.parallel()).load(source, name);
+        try (TabularSource source = tabular(rows, shape(ds, t, rows), t, mapping, name, kind, start)) {
+            return slice ? new SliceLoader(ds, t.entity(), t.batchSize(), t.parallel(), t.fields()).load(source, name, mapping.fixedTime())
+                    : t.loader(ds).load(source, name);
         } catch (LoadException ex) {
             out.println("stopped; the batches committed before the failure did:");
             LoadReportPrinter.print(out, ex.soFar(), "row");
@@ -343,10 +350,25 @@ final class LoadCommand implements Callable<Integer> {
         }
     }
 
-    /** The rows as events; columns that do not fit are a usage failure, with the delimiter the header seems to use for a CSV. */
-    private TabularSource tabular(SourceRows rows, Target t, TabularSource.Mapping mapping, String name, Kind kind, Instant start) {
+    /** The entity's shape now: its config's columns and those added while running, which a file may hold too. */
+    private static EntitySpec shape(DataSource ds, Target t, SourceRows rows) {
         try {
-            return new TabularSource(rows, t.entity(), mapping, name, start, t.times());
+            return EntityShapes.of(ds, t.entity()).current(t.entity().name());
+        } catch (SQLException ex) {
+            try {
+                rows.close();
+            } catch (SQLException closing) {
+                ex.addSuppressed(closing);
+            }
+            throw new CliFailure(CliFailure.FAILED, "cannot read the columns of entity " + t.entity().name() + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /** The rows as events; columns that do not fit are a usage failure, with the delimiter the header seems to use for a CSV. */
+    private TabularSource tabular(SourceRows rows, EntitySpec shape, Target t, TabularSource.Mapping mapping, String name, Kind kind,
+                                  Instant start) {
+        try {
+            return new TabularSource(rows, shape, mapping, name, start, t.times());
         } catch (IllegalArgumentException ex) {
             try {
                 rows.close();

@@ -1,5 +1,6 @@
 package io.dimstream.bench;
 
+import io.dimstream.app.load.LoadFields;
 import io.dimstream.app.load.ParallelLoad;
 import io.dimstream.db.apply.BatchApplier;
 import io.dimstream.db.entity.EntitySpec;
@@ -19,6 +20,7 @@ import javax.sql.DataSource;
 record BenchWriter(DataSource ds, Scd2Writer writer) {
 
     ApplyResult apply(EntitySpec spec, List<Event> batch, int parallel) throws SQLException {
-        return new ParallelLoad(ds, new BatchApplier(ds, writer, EntityShapes.of(ds, spec)), spec.name(), parallel).apply(batch, "a bench batch");
+        return new ParallelLoad(ds, new BatchApplier(ds, writer, EntityShapes.of(ds, spec)), spec.name(), parallel, LoadFields.NONE)
+                .apply(batch, "a bench batch");
     }
 }

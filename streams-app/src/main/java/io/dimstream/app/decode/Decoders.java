@@ -43,18 +43,33 @@ public final class Decoders {
      *                         instantiated or configured
      */
     public static EventDecoder forEntity(EntityConfig entity) {
-        EventDecoder decoder = byFormat(entity);
+        return adjust(byFormat(entity), fieldRules(entity));
+    }
+
+    /**
+     * What the entity's config says about the fields of a decoded event, whatever its format or where
+     * it came from (a record of the entity's topic, a line or row of {@code load}): {@code except:}
+     * fields dropped, undeclared fields dropped ({@link #dropsUndeclaredFields}), and the values that
+     * mean "unchanged" marked ({@link #unchangedValues}). Columns added while running are
+     * {@link NewFields}' part.
+     */
+    public static UnaryOperator<Decoded> fieldRules(EntityConfig entity) {
         CdcOptions cdc = entity.cdc();
+        UnaryOperator<Decoded> rules = UnaryOperator.identity();
         if (!cdc.except().isEmpty()) {
-            decoder = without(decoder, Set.copyOf(cdc.except()));
+            rules = then(rules, without(Set.copyOf(cdc.except())));
         }
         if (dropsUndeclaredFields(entity)) {
-            decoder = undeclaredFieldsDropped(decoder, entity.columns().keySet());
+            rules = then(rules, undeclaredFieldsDropped(entity.columns().keySet()));
         }
         if (cdc.unavailableValue().isPresent() || cdc.ignoreNullUpdates().any() || cdc.schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT) {
-            decoder = unchangedValues(decoder, cdc, entity.toEntitySpec().attributes(), entity.name());
+            rules = then(rules, unchangedValues(cdc, entity.toEntitySpec().attributes(), entity.name()));
         }
-        return decoder;
+        return rules;
+    }
+
+    private static UnaryOperator<Decoded> then(UnaryOperator<Decoded> first, UnaryOperator<Decoded> next) {
+        return d -> next.apply(first.apply(d));
     }
 
     /**
@@ -68,8 +83,8 @@ public final class Decoders {
     }
 
     /** {@code except:}: the named source fields are dropped from every decoded event. */
-    static EventDecoder without(EventDecoder decoder, Set<String> fields) {
-        return adjust(decoder, d -> {
+    static UnaryOperator<Decoded> without(Set<String> fields) {
+        return d -> {
             if (d instanceof Decoded.Ok ok && fields.stream().anyMatch(ok.event().data()::containsKey)) {
                 Event e = ok.event();
                 Map<String, Object> kept = new LinkedHashMap<>(e.data());
@@ -77,7 +92,7 @@ public final class Decoders {
                 return ok.with(new Event(e.op(), e.eventTime(), kept, e.seq(), e.source(), e.badTimeReason()));
             }
             return d;
-        });
+        };
     }
 
     /** Columns already reported as no longer sent, per entity: logged once each. */
@@ -93,13 +108,13 @@ public final class Decoders {
      * column). Deletes and key columns are left alone (a key part that is the placeholder is refused
      * by the validator).
      */
-    static EventDecoder unchangedValues(EventDecoder decoder, CdcOptions cdc, List<String> attributes, String entity) {
+    static UnaryOperator<Decoded> unchangedValues(CdcOptions cdc, List<String> attributes, String entity) {
         boolean lenient = cdc.schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT;
         String placeholder = cdc.unavailableValue().orElse(null);
         byte[] placeholderBytes = placeholder == null ? null : placeholder.getBytes(StandardCharsets.UTF_8);
         String placeholderBase64 = placeholder == null ? null : Base64.getEncoder().encodeToString(placeholderBytes);
         CdcOptions.NullUpdates nullUpdates = cdc.ignoreNullUpdates();
-        return adjust(decoder, d -> {
+        return d -> {
             if (!(d instanceof Decoded.Ok ok) || ok.event().op() != Op.UPSERT) {
                 return d;
             }
@@ -125,7 +140,7 @@ public final class Decoders {
                 }
             }
             return data == null ? d : ok.with(new Event(e.op(), e.eventTime(), data, e.seq(), e.source(), e.badTimeReason()));
-        });
+        };
     }
 
     /**
@@ -134,8 +149,8 @@ public final class Decoders {
      * the topology counts and logs), so a source with more columns than the entity declares (a
      * Debezium row image, a wide Avro record, a column added at the source) goes on landing.
      */
-    static EventDecoder undeclaredFieldsDropped(EventDecoder decoder, Set<String> columns) {
-        return adjust(decoder, d -> {
+    static UnaryOperator<Decoded> undeclaredFieldsDropped(Set<String> columns) {
+        return d -> {
             if (d instanceof Decoded.Ok ok && !columns.containsAll(ok.event().data().keySet())) {
                 Event e = ok.event();
                 Map<String, Object> kept = new LinkedHashMap<>(e.data());
@@ -145,7 +160,7 @@ public final class Decoders {
                 return ok.withIgnored(new Event(e.op(), e.eventTime(), kept, e.seq(), e.source(), e.badTimeReason()), dropped);
             }
             return d;
-        });
+        };
     }
 
     /** A format's decoder with a step applied to what it decodes. */

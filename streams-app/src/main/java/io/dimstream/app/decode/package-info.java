@@ -12,7 +12,10 @@
  * ({@code new-columns: tracked} or {@code type1}, the topology adds them), kept for the validator to
  * refuse with {@code undeclared-columns: reject}, and otherwise dropped and named in
  * {@link io.dimstream.app.decode.Decoded.Ok#ignored} for the topology to count and log
- * ({@link io.dimstream.app.decode.Decoders#undeclaredFieldsDropped}). Decoders never
+ * ({@link io.dimstream.app.decode.Decoders#undeclaredFieldsDropped}). These field rules are one
+ * function ({@link io.dimstream.app.decode.Decoders#fieldRules}) and the columns added while running
+ * one class ({@link io.dimstream.app.decode.NewFields}), which {@code load} applies to a file's lines
+ * and rows and a replay to the records it reads, so every source reads an entity's fields alike. Decoders never
  * throw for bad input; the topology validates what they return against the entity. Bytes are read
  * as strict UTF-8 by one decode, {@link io.dimstream.db.event.StrictUtf8}: a JSON value, a tombstone
  * key, and every Avro string and map key ({@code io.dimstream.schemas.AvroValues}, the failure naming

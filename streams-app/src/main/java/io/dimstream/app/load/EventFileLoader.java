@@ -39,8 +39,9 @@ public final class EventFileLoader {
     private final long batchHeap;
     private final ParallelLoad apply;
 
-    public EventFileLoader(DataSource ds, EntitySpec entity, int batchSize) {
-        this(ds, entity, batchSize, 1);
+    /** A load of an entity made in code, not from a config: every event's fields as read ({@link LoadFields#NONE}). */
+    public EventFileLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism) {
+        this(ds, entity, batchSize, parallelism, LoadFields.NONE);
     }
 
     /**
@@ -48,13 +49,14 @@ public final class EventFileLoader {
      *                    disjoint set of keys in a transaction of its own ({@link ParallelLoad}):
      *                    the apply is CPU-bound in the PostgreSQL backend, so this uses more cores. A batch
      *                    is then atomic per part, not as a whole; loading the same file again converges.
+     * @param fields      what the entity's config says about each event's fields ({@link LoadFields#of})
      */
-    public EventFileLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism) {
-        this(ds, entity, batchSize, parallelism, Runtime.getRuntime().maxMemory() / 6);
+    public EventFileLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism, LoadFields fields) {
+        this(ds, entity, batchSize, parallelism, Runtime.getRuntime().maxMemory() / 6, fields);
     }
 
     /** @param batchHeap the estimated heap ({@link EventHeap}) at which a batch ends before its event count */
-    EventFileLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism, long batchHeap) {
+    EventFileLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism, long batchHeap, LoadFields fields) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size must be at least 1, got " + batchSize);
         }
@@ -62,7 +64,7 @@ public final class EventFileLoader {
         this.entity = entity;
         this.batchSize = batchSize;
         this.batchHeap = batchHeap;
-        this.apply = new ParallelLoad(ds, entity, parallelism);
+        this.apply = new ParallelLoad(ds, entity, parallelism, fields);
     }
 
     /** Brings dimstream's own schema up to date and creates (or validates) the entity's tables. */

@@ -48,14 +48,18 @@ public final class ParallelLoad {
     private final BatchApplier applier;
     private final String entity;
     private final int parallelism;
+    private final LoadFields fields;
 
-    /** A load of {@code entity} (as the config declares it; its catalog's columns are loaded too) on {@code parallelism} connections. */
-    public ParallelLoad(DataSource ds, EntitySpec entity, int parallelism) {
-        this(ds, new BatchApplier(ds, new Scd2Writer(ds), EntityShapes.of(ds, entity)), entity.name(), parallelism);
+    /**
+     * A load of {@code entity} (as the config declares it; its catalog's columns are loaded too) on
+     * {@code parallelism} connections, each event's fields as {@code fields} says.
+     */
+    public ParallelLoad(DataSource ds, EntitySpec entity, int parallelism, LoadFields fields) {
+        this(ds, new BatchApplier(ds, new Scd2Writer(ds), EntityShapes.of(ds, entity)), entity.name(), parallelism, fields);
     }
 
     /** A load of {@code entity} through {@code applier} (its writer and shapes) on {@code parallelism} connections. */
-    public ParallelLoad(DataSource ds, BatchApplier applier, String entity, int parallelism) {
+    public ParallelLoad(DataSource ds, BatchApplier applier, String entity, int parallelism, LoadFields fields) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
         }
@@ -63,11 +67,22 @@ public final class ParallelLoad {
         this.applier = applier;
         this.entity = entity;
         this.parallelism = parallelism;
+        this.fields = fields;
     }
 
     /** Applies {@code events} (see the class comment); what was refused comes back in the result's rejections. */
     public ApplyResult apply(List<Event> events, String what) throws SQLException {
-        EntitySpec shape = applier.shapes().current(entity);
+        LoadFields.Shaped shaped = fields.apply(applier.shapes().current(entity), events);
+        if (!shaped.change().isEmpty()) {
+            // new columns (new-columns:): added once, in the transaction of this batch, on one
+            // connection; the writer validates the events for the shape with them
+            Prepared steps = Prepared.of(List.of(new Step.Events(shaped.events())));
+            Outcome<Prepared, Void> out = applier.apply(new Batch<>(entity, null, shaped.change(), WriterLock.Mode.EXCLUSIVE,
+                    shape -> steps, what), Position.NONE);
+            return ((Outcome.Done<Prepared, Void>) out).applied().result();
+        }
+        events = shaped.events();
+        EntitySpec shape = shaped.shape();
         List<Rejection> invalid = new ArrayList<>();
         List<List<TypedEvent>> parts = new ArrayList<>();
         for (int i = 0; i < parallelism; i++) {

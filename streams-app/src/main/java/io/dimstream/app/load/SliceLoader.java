@@ -50,10 +50,11 @@ public final class SliceLoader {
     private final EventFileLoader rows;
     private final BatchApplier applier;
 
-    public SliceLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism) {
+    /** A slice's rows loaded as {@link EventFileLoader} loads them, each row's fields as {@code fields} says. */
+    public SliceLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism, LoadFields fields) {
         this.ds = ds;
         this.entity = entity;
-        this.rows = new EventFileLoader(ds, entity, batchSize, parallelism);
+        this.rows = new EventFileLoader(ds, entity, batchSize, parallelism, fields);
         this.applier = new BatchApplier(ds, new Scd2Writer(ds), EntityShapes.of(ds, entity));
     }
 

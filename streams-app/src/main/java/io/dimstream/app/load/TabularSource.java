@@ -29,9 +29,10 @@ import java.util.Map;
  * {@link io.dimstream.db.event.EventValidator} coerces them to the column types and refuses a bad
  * one naming its column, so the report gives the row number, the column and the reason.
  *
- * <p>The file's columns are checked once, before any row: every key, tracked and type-1 column of
- * the entity must be there, and nothing else but the mapped operation and time columns, so a
- * misspelt header fails the load at once instead of refusing every row.
+ * <p>The file's columns are checked once, before any row, against the entity's shape (its config's
+ * columns and those added while running): every key, tracked and type-1 column of the config must be
+ * there (a column added while running may be missing), and nothing else but the mapped operation and
+ * time columns, so a misspelt header fails the load at once instead of refusing every row.
  */
 public final class TabularSource implements RowSource {
 
@@ -108,7 +109,9 @@ public final class TabularSource implements RowSource {
                 unknown.add(cols.get(i));
             }
         }
-        List<String> missing = entity.dataColumns().stream().filter(c -> !cols.contains(c)).toList();
+        // a column added while running may be missing: an older export, or a source that stopped
+        // sending it (schema-evolution: lenient carries its value on, LoadFields)
+        List<String> missing = entity.dataColumns().stream().filter(c -> !cols.contains(c) && !entity.evolved().contains(c)).toList();
         if (!missing.isEmpty() || !unknown.isEmpty()) {
             throw new IllegalArgumentException(name + " does not hold the columns of entity '" + entity.name() + "': "
                     + (missing.isEmpty() ? "" : "missing " + quoted(missing) + (unknown.isEmpty() ? "" : "; "))

@@ -21,6 +21,13 @@
  *       ({@link io.dimstream.app.load.ByteLines}) and each decoded by {@code StrictUtf8}, a line that
  *       is not UTF-8 or has content after its object refused on its own; CSV and Parquet text is
  *       checked by DuckDB's readers (a CSV row refused, a Parquet file stopped naming the value).</li>
+ *   <li><b>A file's fields as the topic's.</b> {@link io.dimstream.app.load.LoadFields} does to each
+ *       line or row what the topology's decode step does to a record of the entity's topic: the
+ *       config's field rules ({@code io.dimstream.app.decode.Decoders#fieldRules}: {@code except:},
+ *       undeclared fields dropped, unchanged values, {@code schema-evolution: lenient}'s carry-on) and
+ *       the columns added while running ({@code io.dimstream.app.decode.NewFields}: a new field
+ *       becomes a column in the batch's transaction, an added column a line lacks is carried on). A
+ *       CSV or Parquet file is checked against the entity's shape with those columns.</li>
  *   <li><b>A batch is bounded by the heap as well as by its count.</b> A batch is held whole (the
  *       writer's statements run over all of it at once), so its events' estimated heap
  *       ({@link io.dimstream.app.load.EventHeap}) ends it at a sixth of the JVM's maximum heap before

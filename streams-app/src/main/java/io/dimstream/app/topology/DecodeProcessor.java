@@ -5,14 +5,12 @@ import io.dimstream.app.change.ChangeCodec;
 import io.dimstream.app.change.SliceMarker;
 import io.dimstream.app.change.TruncateMarker;
 import io.dimstream.app.decode.Decoded;
-import io.dimstream.app.decode.ColumnInference;
-import io.dimstream.config.model.CdcOptions;
+import io.dimstream.app.decode.NewFields;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.TypeWidening;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.EventValidator;
-import io.dimstream.db.event.Op;
 import io.dimstream.db.event.Unchanged;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -151,54 +149,14 @@ final class DecodeProcessor implements Processor<byte[], byte[], byte[], DecodeO
         }
     }
 
-    /**
-     * {@code new-columns:}: a field the entity does not declare becomes a column of this task's spec,
-     * typed by the record's schema or else by its value ({@link ColumnInference}); a field with a NULL
-     * value and no schema is left out until a record gives it a value. A delete's image keeps only
-     * what the spec knows (a delete writes no attribute). A field whose name no column may take is
-     * dropped, counted and logged ({@link IgnoredFields}): the record lands without it. A column added
-     * before that an upsert no longer carries is {@link Unchanged} (the source dropped it again: its
-     * value is carried on).
-     */
+    /** {@code new-columns:} ({@link NewFields#pass}): this task's spec grows by the fields new to it. */
     private Event passNewFields(Decoded.Ok ok) {
-        Event e = ok.event();
-        Map<String, Object> data = null;
-        for (Map.Entry<String, Object> f : e.data().entrySet()) {
-            String field = f.getKey();
-            if (spec.columns().containsKey(field)) {
-                continue;
-            }
-            Optional<ColumnType> type = e.op() == Op.DELETE ? Optional.empty()
-                    : Optional.ofNullable(ok.sourceTypes().get(field)).or(() -> ColumnInference.ofValue(f.getValue()));
-            if (type.isPresent()) {
-                try {
-                    spec = spec.withEvolvedColumn(field, type.get(), pipeline.newColumns() == CdcOptions.NewColumns.TRACKED);
-                    validator = new EventValidator(spec);
-                    LOG.info("entity {}: new source field '{}' at {} passed through as a {} column ({})", spec.name(), field, e.source(),
-                            pipeline.newColumns().configName(), type.get().sqlName());
-                    continue;
-                } catch (IllegalArgumentException refused) {
-                    ignoredFields.count(field, e.source(), "no column may take its name (" + refused.getMessage() + ")");
-                }
-            }
-            if (data == null) {
-                data = new LinkedHashMap<>(e.data());
-            }
-            data.remove(field);
+        NewFields.Passed passed = NewFields.pass(spec, ok.event(), ok.sourceTypes(), pipeline.newColumns(), ignoredFields::count);
+        if (passed.spec() != spec) {
+            spec = passed.spec();
+            validator = new EventValidator(spec);
         }
-        if (e.op() == Op.UPSERT) {
-            // lenient, as for the config's columns (Decoders): a column added while running that the source
-            // no longer sends is unchanged, carried from the key's event before, not NULL
-            for (String c : spec.evolved()) {
-                if (!e.data().containsKey(c)) {
-                    if (data == null) {
-                        data = new LinkedHashMap<>(e.data());
-                    }
-                    data.put(c, Unchanged.VALUE);
-                }
-            }
-        }
-        return data == null ? e : new Event(e.op(), e.eventTime(), data, e.seq(), e.source(), e.badTimeReason());
+        return passed.event();
     }
 
     /**

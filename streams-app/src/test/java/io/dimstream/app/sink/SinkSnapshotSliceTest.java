@@ -366,7 +366,7 @@ class SinkSnapshotSliceTest {
             public void close() {
             }
         };
-        new io.dimstream.app.load.SliceLoader(DS, entity, 100, 1).load(source, "file:slice.csv", t);
+        new io.dimstream.app.load.SliceLoader(DS, entity, 100, 1, io.dimstream.app.load.LoadFields.NONE).load(source, "file:slice.csv", t);
     }
 
     @Test
