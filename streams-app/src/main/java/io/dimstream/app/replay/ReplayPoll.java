@@ -1,6 +1,7 @@
 package io.dimstream.app.replay;
 
 import io.dimstream.app.decode.Decoded;
+import io.dimstream.app.decode.NewFields;
 import io.dimstream.app.topology.EntityPipeline;
 import io.dimstream.db.apply.Prepared;
 import io.dimstream.db.apply.Step;
@@ -89,7 +90,9 @@ final class ReplayPoll implements Prepared {
             }
             Decoded d = decode(pipeline, r);
             if (d instanceof Decoded.Ok ok) {
-                Event e = ok.event();
+                // the live path's decode step carries on the columns added while running that a record
+                // lacks (NewFields); a replay makes the same decisions
+                Event e = pipeline.addsColumns() ? NewFields.carryOn(spec, ok.event()) : ok.event();
                 Event read = new Event(e.op(), e.eventTime(), e.data(), ArrivalSeq.ofReplay(r.offset()).value(), e.source(), e.badTimeReason());
                 rows.add(read);
                 bySource.put(e.source(), r);
