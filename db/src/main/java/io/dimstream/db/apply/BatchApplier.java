@@ -93,7 +93,8 @@ public final class BatchApplier {
             }
             // before any DDL: an ALTER TABLE waits for the table's other writers, which must not wait for this one's lock
             WriterLock.take(c, batch.shadow() == null ? before : batch.shadow(), batch.lock());
-            EntitySpec shape = shapes.evolve(c, before, batch.change().add(), batch.change().widen());
+            ShapeChange change = batch.change().withoutErasedCarriers(c, batch.entity());
+            EntitySpec shape = shapes.evolve(c, before, change.add(), change.widen());
             EntitySpec conformed = batch.shadow() == null ? shape : shapes.conform(c, shape, batch.shadow());
             EntitySpec target = batch.horizonLifted() ? conformed.withLatenessHorizon(Optional.empty()) : conformed;
             P prepared = batch.prepare().prepare(target);

@@ -1,23 +1,91 @@
 package io.dimstream.db.apply;
 
+import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.schema.EvolvedColumns;
+import io.dimstream.db.write.ErasedKeys;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Columns a batch needs that the entity does not have yet ({@code new-columns}), and widenings of
  * columns it has: made in the batch's transaction before anything is written
  * ({@link io.dimstream.db.schema.EntityShapes#evolve}).
+ *
+ * @param carriers per new column, the events of the batch that carry it (their key, canonical texts
+ *                 in key order, and their source), in arrival order: a column only erased keys
+ *                 carry is not added, and the catalog names the first carrier that is not erased
+ *                 ({@link #withoutErasedCarriers}). A column with no carriers told is added as it is.
  */
-public record ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumns.Widening> widen) {
+public record ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumns.Widening> widen, Map<String, List<Carrier>> carriers) {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShapeChange.class);
 
     public static final ShapeChange NONE = new ShapeChange(List.of(), List.of());
+
+    /** An event carrying a new column: its key's canonical texts and where it came from. */
+    public record Carrier(List<String> key, String source) {
+        public Carrier {
+            key = java.util.Collections.unmodifiableList(new ArrayList<>(key)); // a key part may be NULL
+        }
+
+        /** The carrier an event of {@code entity} with {@code data} from {@code source} is, or null when a key part does not type (the event is refused). */
+        public static Carrier of(EntitySpec entity, Map<String, Object> data, String source) {
+            List<String> key = ErasedKeys.canonicalKey(entity, data);
+            return key == null ? null : new Carrier(key, source);
+        }
+    }
 
     public ShapeChange {
         add = List.copyOf(add);
         widen = List.copyOf(widen);
+        carriers = Map.copyOf(carriers);
+    }
+
+    /** Columns and widenings whose carriers are not told (a test's, a tool's). */
+    public ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumns.Widening> widen) {
+        this(add, widen, Map.of());
     }
 
     public boolean isEmpty() {
         return add.isEmpty() && widen.isEmpty();
+    }
+
+    /**
+     * This change without the new columns that only keys erased with a tombstone carry (read in
+     * {@code c}'s transaction): the writer drops those keys' events, and a column, its catalog row
+     * and its first source must not come from them either. A column that a key not erased carries
+     * too names that key's event as its first source.
+     */
+    ShapeChange withoutErasedCarriers(Connection c, String entity) throws SQLException {
+        if (add.isEmpty() || carriers.isEmpty()) {
+            return this;
+        }
+        Collection<List<String>> keys = carriers.values().stream().flatMap(List::stream).map(Carrier::key)
+                .collect(Collectors.toCollection(LinkedHashSet::new));
+        Set<List<String>> erased = ErasedKeys.erasedAmong(c, entity, keys);
+        if (erased.isEmpty()) {
+            return this;
+        }
+        List<EvolvedColumns.NewColumn> kept = new ArrayList<>();
+        for (EvolvedColumns.NewColumn n : add) {
+            List<Carrier> by = carriers.get(n.column());
+            if (by == null || by.isEmpty()) {
+                kept.add(n);
+                continue;
+            }
+            by.stream().filter(k -> !erased.contains(k.key())).findFirst().ifPresentOrElse(
+                    first -> kept.add(new EvolvedColumns.NewColumn(n.column(), n.type(), n.tracked(), first.source())),
+                    () -> LOG.info("{}: column {} not added: only events of erased keys carry it", entity, n.column()));
+        }
+        return new ShapeChange(kept, widen, carriers);
     }
 }

@@ -2,7 +2,10 @@ package io.dimstream.db.write;
 
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Event;
 import io.dimstream.db.event.RecordHash;
+import io.dimstream.db.event.Rejection;
+import io.dimstream.db.event.Source;
 import io.dimstream.db.event.TypedEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,10 +13,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,6 +114,74 @@ public final class ErasedKeys {
         int dropped = events.size() - kept.size();
         LOG.info("{}: {} events of {} erased keys dropped (tombstones in dimstream.erased_keys)", entity.name(), dropped, erased.size());
         return new Kept(kept, dropped);
+    }
+
+    /**
+     * Those of {@code keys} (canonical texts in key order) that are erased with a tombstone, read in
+     * {@code c}'s transaction: one index probe when the entity has none.
+     */
+    public static Set<List<String>> erasedAmong(Connection c, String entity, Collection<List<String>> keys) throws SQLException {
+        if (keys.isEmpty() || !any(c, entity)) {
+            return Set.of();
+        }
+        Map<String, List<String>> byHash = new LinkedHashMap<>();
+        for (List<String> k : keys) {
+            byHash.put(HexFormat.of().formatHex(hash(k)), k);
+        }
+        Set<List<String>> erased = new HashSet<>();
+        try (PreparedStatement p = c.prepareStatement("SELECT encode(key_hash, 'hex') FROM dimstream.erased_keys "
+                + "WHERE entity = ? AND key_hash = ANY (SELECT decode(h, 'hex') FROM unnest(?::text[]) h)")) {
+            p.setString(1, entity);
+            p.setArray(2, c.createArrayOf("text", byHash.keySet().toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    erased.add(byHash.get(rs.getString(1)));
+                }
+            }
+        }
+        return erased;
+    }
+
+    /**
+     * The key of an event's {@code data} as canonical texts in key order (what {@link #hash(List)}
+     * hashes), or null when a key part does not type (the validator refuses such an event).
+     */
+    public static List<String> canonicalKey(EntitySpec entity, Map<String, Object> data) {
+        List<String> key = new ArrayList<>(entity.key().size());
+        for (String k : entity.key()) {
+            ColumnType type = entity.type(k);
+            Object v = data.get(k);
+            try {
+                key.add(v == null ? null : type.canonical(type.coerce(v)));
+            } catch (RuntimeException notTyped) {
+                return null;
+            }
+        }
+        return key;
+    }
+
+    /**
+     * The refusals of {@code batch}'s events ({@code rejected}, by their source) that are not of an
+     * erased key: an erased key's event is dropped as erased even when it is invalid, so neither its
+     * reason nor (for the sink) its record is kept among the rejects.
+     */
+    static List<Rejection> notErased(Connection c, EntitySpec entity, List<Event> batch, List<Rejection> rejected) throws SQLException {
+        if (rejected.isEmpty() || !any(c, entity.name())) {
+            return rejected;
+        }
+        Map<Source, List<String>> keyOf = new HashMap<>();
+        for (Event e : batch) {
+            List<String> key = canonicalKey(entity, e.data());
+            if (key != null) {
+                keyOf.put(e.source(), key);
+            }
+        }
+        Set<List<String>> erased = erasedAmong(c, entity.name(),
+                rejected.stream().map(r -> keyOf.get(r.source())).filter(java.util.Objects::nonNull).toList());
+        if (erased.isEmpty()) {
+            return rejected;
+        }
+        return rejected.stream().filter(r -> !erased.contains(keyOf.get(r.source()))).toList();
     }
 
     /** Whether {@code entity} has any tombstone: one probe of the primary key's prefix. */

@@ -107,7 +107,10 @@ public final class Scd2Writer {
      */
     public ApplyResult apply(Connection c, EntitySpec entity, List<Event> batch, ApplyOptions options) throws SQLException {
         Validated v = validate(entity, batch);
-        return applyValid(c, entity, v.events(), v.rejected(), batch.size(), options);
+        List<Rejection> rejected = ErasedKeys.notErased(c, entity, batch, v.rejected());
+        int erasedInvalid = v.rejected().size() - rejected.size();
+        ApplyResult applied = applyValid(c, entity, v.events(), rejected, batch.size() - erasedInvalid, options);
+        return erasedInvalid == 0 ? applied : applied.plus(ApplyResult.builder().received(erasedInvalid).erased(erasedInvalid).build());
     }
 
     /**

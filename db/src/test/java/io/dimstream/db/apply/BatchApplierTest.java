@@ -19,6 +19,7 @@ import io.dimstream.db.sql.Sql;
 import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.ApplyResult;
 import io.dimstream.db.write.EntityTableReader;
+import io.dimstream.db.write.ErasedKeys;
 import io.dimstream.db.write.ReferenceModel;
 import io.dimstream.db.write.Scd2Writer;
 import java.sql.Connection;
@@ -178,6 +179,47 @@ class BatchApplierTest {
         assertThat(EntityTableReader.rows(ds, evolved)).isEqualTo(new ReferenceModel(evolved).rows(List.of(withNickname)));
         assertThat(EntityTableReader.rows(ds, evolved.withTable(shadow.table())))
                 .isEqualTo(new ReferenceModel(evolved).rows(List.of(withNickname)));
+    }
+
+    @Test
+    void aColumnOnlyErasedKeysCarryIsNotAddedAndOneOtherKeysCarryTooNamesTheirEvent() throws SQLException {
+        EntitySpec spec = JobsFixtures.ensuredCustomer(ds, "applier_erased_carrier", Optional.empty());
+        execute("DELETE FROM dimstream.erased_keys WHERE entity = '" + spec.name() + "'");
+        execute("DELETE FROM dimstream.entity_columns WHERE entity = '" + spec.name() + "'");
+        try (Connection c = ds.getConnection()) {
+            ErasedKeys.remember(c, spec.name(), List.of(List.of("C9")));
+        }
+        EntityShapes shapes = EntityShapes.of(ds, spec);
+        BatchApplier applier = new BatchApplier(ds, writer, shapes);
+        Event erasedNickname = withNickname(up("C9", 0, "z@x", "Oslo", 1, 1), "Zed");
+        Event erasedTier = withField(up("C9", 1, "z@x", "Oslo", 1, 2), "tier", "gold");
+        Event keptTier = withField(up("C1", 1, "a@x", "Rome", 1, 3), "tier", "silver");
+        ShapeChange change = new ShapeChange(List.of(
+                new EvolvedColumns.NewColumn("nickname", ColumnType.TEXT, true, "crm-0@1"),
+                new EvolvedColumns.NewColumn("tier", ColumnType.TEXT, true, "crm-0@2")), List.of(), Map.of(
+                "nickname", List.of(new ShapeChange.Carrier(List.of("C9"), "crm-0@1")),
+                "tier", List.of(new ShapeChange.Carrier(List.of("C9"), "crm-0@2"), new ShapeChange.Carrier(List.of("C1"), "crm-0@3"))));
+
+        Outcome<Steps, String> out = applier.apply(new Batch<>(spec.name(), null, change, WriterLock.Mode.STREAMING,
+                shape -> new Steps(List.of(new Step.Events(List.of(erasedNickname, erasedTier, keptTier))), spec.name()), "a batch"),
+                new Recorded(null, null));
+
+        // the erased key's event with the column that was not added is not refused for it: it is dropped as erased
+        ApplyResult result = ((Outcome.Done<Steps, String>) out).applied().result();
+        assertThat(result.rejected()).isEmpty();
+        assertThat(List.of(result.received(), result.erased(), result.newKeys())).containsExactly(3, 2, 1);
+
+        EntitySpec withTier = spec.withEvolvedColumn("tier", ColumnType.TEXT, true);
+        assertThat(shapes.current(spec.name())).isEqualTo(withTier);
+        assertThat(EvolvedColumns.list(ds, spec.name())).extracting(EvolvedColumns.Column::column, EvolvedColumns.Column::firstSource)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("tier", "crm-0@3"));
+        assertThat(EntityTableReader.rows(ds, withTier)).isEqualTo(new ReferenceModel(withTier).rows(List.of(keptTier)));
+    }
+
+    private static Event withField(Event e, String field, String value) {
+        Map<String, Object> data = new LinkedHashMap<>(e.data());
+        data.put(field, value);
+        return Event.upsert(e.eventTime(), data, e.seq(), e.source());
     }
 
     private static Event withNickname(Event e, String nickname) {

@@ -65,6 +65,7 @@ public final class LoadFields {
         }
         EntitySpec shape = now;
         Map<String, String> firstSource = new LinkedHashMap<>();
+        Map<String, List<ShapeChange.Carrier>> carriers = new LinkedHashMap<>();
         List<Event> out = new ArrayList<>(events.size());
         for (Event e : events) {
             Decoded.Ok ok = (Decoded.Ok) rules.apply(new Decoded.Ok(e)); // the rules make an event of an event
@@ -81,6 +82,7 @@ public final class LoadFields {
                 }
                 shape = passed.spec();
                 shaped = passed.event();
+                carriers(now, shaped, carriers);
             } else if (lenient) {
                 shaped = NewFields.carryOn(shape, shaped);
             }
@@ -90,7 +92,25 @@ public final class LoadFields {
         for (Map.Entry<String, String> c : firstSource.entrySet()) {
             add.add(new EvolvedColumns.NewColumn(c.getKey(), shape.type(c.getKey()), shape.tracked().contains(c.getKey()), c.getValue()));
         }
-        return new Shaped(out, shape, new ShapeChange(add, List.of()));
+        carriers.keySet().retainAll(firstSource.keySet());
+        return new Shaped(out, shape, new ShapeChange(add, List.of(), carriers));
+    }
+
+    /** Records {@code e} as a carrier of each field it holds that {@code now} has no column for. */
+    private static void carriers(EntitySpec now, Event e, Map<String, List<ShapeChange.Carrier>> carriers) {
+        ShapeChange.Carrier carrier = null;
+        for (String field : e.data().keySet()) {
+            if (now.columns().containsKey(field)) {
+                continue;
+            }
+            if (carrier == null) {
+                carrier = ShapeChange.Carrier.of(now, e.data(), e.source().toString());
+                if (carrier == null) {
+                    return; // the validator refuses the event: it carries nothing
+                }
+            }
+            carriers.computeIfAbsent(field, f -> new ArrayList<>()).add(carrier);
+        }
     }
 
     private void dropped(String field, Source at, String why) {

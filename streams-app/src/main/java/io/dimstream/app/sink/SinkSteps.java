@@ -72,9 +72,10 @@ final class SinkSteps {
      * left for its reject). A type the sink does not know adds nothing: the validator then refuses
      * the column, naming it.
      */
-    static ShapeChange shapeChange(List<SinkTransaction.PartitionBatch> ordered, boolean tracked) {
+    static ShapeChange shapeChange(EntitySpec entity, List<SinkTransaction.PartitionBatch> ordered, boolean tracked) {
         Map<String, EvolvedColumns.NewColumn> add = new LinkedHashMap<>();
         List<EvolvedColumns.Widening> widen = new ArrayList<>();
+        Map<String, List<ShapeChange.Carrier>> carriers = new LinkedHashMap<>();
         for (SinkTransaction.PartitionBatch b : ordered) {
             for (ConsumerRecord<byte[], byte[]> r : b.records()) {
                 if (r.value() == null || SliceMarker.isControl(r.headers()) || !ChangeCodec.mayHaveNewColumns(r.value())) {
@@ -94,7 +95,11 @@ final class SinkSteps {
                         // a type this sink does not know: the validator refuses the value, naming the column
                     }
                 }
+                ShapeChange.Carrier carrier = change.newColumns().isEmpty() ? null : ShapeChange.Carrier.of(entity, change.data(), first);
                 for (Map.Entry<String, String> n : change.newColumns().entrySet()) {
+                    if (carrier != null) {
+                        carriers.computeIfAbsent(n.getKey(), c -> new ArrayList<>()).add(carrier);
+                    }
                     if (!add.containsKey(n.getKey())) {
                         ColumnType.fromConfig(n.getValue())
                                 .ifPresent(t -> add.put(n.getKey(), new EvolvedColumns.NewColumn(n.getKey(), t, tracked, first)));
@@ -102,8 +107,9 @@ final class SinkSteps {
                 }
             }
         }
-        return new ShapeChange(List.copyOf(add.values()), widen);
+        return new ShapeChange(List.copyOf(add.values()), widen, carriers);
     }
+
 
     /** The group's steps for {@code shape}: a lone partition's with its markers in order, several partitions' events as one step. */
     static Made make(EntitySpec shape, List<SinkTransaction.PartitionBatch> ordered) {

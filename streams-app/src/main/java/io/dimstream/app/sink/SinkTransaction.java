@@ -96,7 +96,7 @@ final class SinkTransaction {
         String what = ordered.stream().mapToInt(b -> b.records().size()).sum() + " records of "
                 + ordered.stream().map(b -> b.tp().toString()).toList();
         Batch<SinkSteps.Made> batch = new Batch<>(entity.name(), null,
-                SinkSteps.shapeChange(ordered, applier.shapes().tracksNewColumns(entity.name())), WriterLock.Mode.STREAMING,
+                SinkSteps.shapeChange(entity, ordered, applier.shapes().tracksNewColumns(entity.name())), WriterLock.Mode.STREAMING,
                 shape -> SinkSteps.make(shape, ordered), what);
         Outcome<SinkSteps.Made, Fenced> out = applier.apply(batch, new SinkPosition(group, entity.name(), ordered, t0));
         if (out instanceof Outcome.Stopped<SinkSteps.Made, Fenced> stopped) {

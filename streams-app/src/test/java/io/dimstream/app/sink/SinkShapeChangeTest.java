@@ -1,0 +1,74 @@
+package io.dimstream.app.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dimstream.app.change.ChangeClass;
+import io.dimstream.app.change.ChangeRecord;
+import io.dimstream.app.change.TestChanges;
+import io.dimstream.db.apply.ShapeChange;
+import io.dimstream.db.entity.ColumnType;
+import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Op;
+import io.dimstream.db.schema.EvolvedColumns;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The columns a group of change records names, with the events that carry each (their typed key
+ * and their source), so that the apply pipeline adds no column only erased keys carry and names the
+ * first carrier that is not erased (BatchApplierTest has that part).
+ */
+class SinkShapeChangeTest {
+
+    private static final EntitySpec SPEC = EntitySpec.builder().name("people").table("dim_people").key(List.of("region", "id"))
+            .tracked(List.of("email")).columns(columns()).latenessHorizon(Optional.empty()).build();
+
+    @Test
+    void eachNewColumnComesWithTheKeysAndSourcesOfTheRecordsThatNameIt() {
+        TopicPartition tp = new TopicPartition("app.people.changes", 0);
+        List<ConsumerRecord<byte[], byte[]>> records = List.of(
+                record(tp, 0, change("eu", 7L, 10, Map.of("nickname", "text"))),
+                record(tp, 1, change("us", 1L, 11, Map.of())),
+                record(tp, 2, change("eu", 8L, 12, Map.of("nickname", "text", "tier", "bigint"))));
+
+        ShapeChange change = SinkSteps.shapeChange(SPEC, List.of(new SinkTransaction.PartitionBatch(tp, OptionalLong.empty(), records, 3, 0L, 1)),
+                true);
+
+        assertThat(change.add()).containsExactly(
+                new EvolvedColumns.NewColumn("nickname", ColumnType.TEXT, true, "crm.people-0@10"),
+                new EvolvedColumns.NewColumn("tier", ColumnType.BIGINT, true, "crm.people-0@12"));
+        assertThat(change.carriers()).isEqualTo(Map.of(
+                "nickname", List.of(new ShapeChange.Carrier(List.of("eu", "7"), "crm.people-0@10"),
+                        new ShapeChange.Carrier(List.of("eu", "8"), "crm.people-0@12")),
+                "tier", List.of(new ShapeChange.Carrier(List.of("eu", "8"), "crm.people-0@12"))));
+    }
+
+    private static ChangeRecord change(String region, long id, long sourceOffset, Map<String, String> newColumns) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("region", region);
+        data.put("id", id);
+        data.put("email", region + id + "@x");
+        newColumns.keySet().forEach(c -> data.put(c, c.equals("tier") ? (Object) 3L : "n" + id));
+        return new ChangeRecord("people", ChangeClass.NEW, Op.UPSERT, Instant.parse("2025-08-01T00:00:00Z"), data, "crm.people", 0,
+                sourceOffset, newColumns);
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(TopicPartition tp, long offset, ChangeRecord change) {
+        return new ConsumerRecord<>(tp.topic(), tp.partition(), offset, new byte[0], TestChanges.encode(change));
+    }
+
+    private static Map<String, ColumnType> columns() {
+        Map<String, ColumnType> c = new LinkedHashMap<>();
+        c.put("region", ColumnType.TEXT);
+        c.put("id", ColumnType.BIGINT);
+        c.put("email", ColumnType.TEXT);
+        return c;
+    }
+}
