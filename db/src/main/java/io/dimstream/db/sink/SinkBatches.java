@@ -32,8 +32,8 @@ public final class SinkBatches {
     public static final Duration RETENTION = Duration.ofDays(1);
 
     private static final String INSERT = "INSERT INTO dimstream.sink_batches (consumer_group, entity, topic, partition, "
-            + "first_offset, next_offset, events, new_keys, changed, deleted, unchanged, late, duplicates, quarantined, rejected, "
-            + "rows_inserted, rows_updated, rows_deleted, apply_ms, lag) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + "first_offset, next_offset, events, new_keys, changed, deleted, unchanged, late, duplicates, quarantined, rejected, erased, "
+            + "rows_inserted, rows_updated, rows_deleted, apply_ms, lag) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     /** Only the partition's own rows: its owner is the only writer, so no two instances contend for a row. */
     private static final String PRUNE = "DELETE FROM dimstream.sink_batches WHERE topic = ? AND partition = ? "
@@ -64,6 +64,7 @@ public final class SinkBatches {
             p.setInt(i++, b.result().duplicates());
             p.setInt(i++, b.result().quarantined());
             p.setInt(i++, b.rejected());
+            p.setInt(i++, b.result().erased());
             p.setInt(i++, b.result().rowsInserted());
             p.setInt(i++, b.result().rowsUpdated());
             p.setInt(i++, b.result().rowsDeleted());
@@ -92,14 +93,14 @@ public final class SinkBatches {
      *            when no batch recorded one
      */
     public record Summary(String entity, Instant since, long batches, long events, long newKeys, long changed, long deleted,
-                          long unchanged, long late, long duplicates, long quarantined, long rejected,
+                          long unchanged, long late, long duplicates, long quarantined, long rejected, long erased,
                           Optional<Instant> lastBatchAt, Optional<Integer> lastBatchEvents, Optional<Integer> lastApplyMillis,
                           Long lag) {
 
         /**
          * The batches' events by the class the writer gave each against PostgreSQL, in the
          * dashboard's order: new, changed, deleted, unchanged, late, duplicate, quarantined,
-         * rejected. Every event the sink read is in exactly one, so the values add up to
+         * rejected, erased (an event of a key erased with a tombstone). Every event the sink read is in exactly one, so the values add up to
          * {@link #events}. Records the topology never passed to the sink (exact duplicates it
          * dropped, records sent to the DLQ) are in none: they are the topology's
          * {@code dimstream_events_total}. The dashboard and the demo's summary both show this map.
@@ -114,6 +115,7 @@ public final class SinkBatches {
             m.put("duplicate", duplicates);
             m.put("quarantined", quarantined);
             m.put("rejected", rejected);
+            m.put("erased", erased);
             return Collections.unmodifiableMap(m);
         }
     }
@@ -123,14 +125,14 @@ public final class SinkBatches {
         Objects.requireNonNull(since, "since");
         String sums = "SELECT count(*), coalesce(sum(events), 0), coalesce(sum(new_keys), 0), coalesce(sum(changed), 0), "
                 + "coalesce(sum(deleted), 0), coalesce(sum(unchanged), 0), coalesce(sum(late), 0), coalesce(sum(duplicates), 0), "
-                + "coalesce(sum(quarantined), 0), coalesce(sum(rejected), 0) "
+                + "coalesce(sum(quarantined), 0), coalesce(sum(rejected), 0), coalesce(sum(erased), 0) "
                 + "FROM dimstream.sink_batches WHERE entity = ? AND finished_at >= ?";
         String last = "SELECT finished_at, events, apply_ms FROM dimstream.sink_batches WHERE entity = ? "
                 + "ORDER BY finished_at DESC, id DESC LIMIT 1";
         String lag = "SELECT sum(lag) FROM (SELECT DISTINCT ON (topic, partition) lag FROM dimstream.sink_batches "
                 + "WHERE entity = ? ORDER BY topic, partition, finished_at DESC, id DESC) newest";
         try (Connection c = ds.getConnection()) {
-            long[] n = new long[10];
+            long[] n = new long[11];
             try (PreparedStatement p = c.prepareStatement(sums)) {
                 p.setString(1, entity);
                 p.setObject(2, since.atOffset(ZoneOffset.UTC));
@@ -163,7 +165,7 @@ public final class SinkBatches {
                     lagSum = rs.wasNull() ? null : v;
                 }
             }
-            return new Summary(entity, since, n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8], n[9],
+            return new Summary(entity, since, n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8], n[9], n[10],
                     lastAt, lastEvents, lastMs, lagSum);
         }
     }

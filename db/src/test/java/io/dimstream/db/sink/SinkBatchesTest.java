@@ -26,7 +26,7 @@ class SinkBatchesTest {
         try (Connection c = DS.getConnection()) {
             SinkBatches.record(c, batch("sb_x", 0, 3, ApplyResult.builder().received(3).newKeys(1).changed(1).deleted(1)
                     .rowsInserted(4).rowsUpdated(2).build(), 0, 10, 9L));
-            SinkBatches.record(c, batch("sb_x", 0, 2, ApplyResult.builder().received(2).unchanged(1).late(1)
+            SinkBatches.record(c, batch("sb_x", 0, 4, ApplyResult.builder().received(4).unchanged(1).late(1).erased(2)
                     .rowsInserted(1).rowsUpdated(1).build(), 0, 11, 4L));
             SinkBatches.record(c, batch("sb_x", 1, 5, ApplyResult.builder().received(4).changed(2).duplicates(1).quarantined(1)
                     .rowsInserted(2).rowsUpdated(2).build(), 1, 7, 6L));
@@ -45,12 +45,12 @@ class SinkBatchesTest {
             newest = rs.getObject(2, java.time.OffsetDateTime.class).toInstant();
         }
         SinkBatches.Summary s = SinkBatches.summary(DS, "sb_x", since);
-        assertThat(s).isEqualTo(new SinkBatches.Summary("sb_x", since, 2, 7, 0, 2, 0, 1, 1, 1, 1, 1,
+        assertThat(s).isEqualTo(new SinkBatches.Summary("sb_x", since, 2, 9, 0, 2, 0, 1, 1, 1, 1, 1, 2,
                 Optional.of(newest), Optional.of(5), Optional.of(7), 10L));
         // the dashboard's and the demo summary's map: every class, in the dashboard's order, adding up to the events
         assertThat(s.byClass()).containsExactly(entry("new", 0L), entry("changed", 2L), entry("deleted", 0L), entry("unchanged", 1L),
-                entry("late", 1L), entry("duplicate", 1L), entry("quarantined", 1L), entry("rejected", 1L));
+                entry("late", 1L), entry("duplicate", 1L), entry("quarantined", 1L), entry("rejected", 1L), entry("erased", 2L));
         assertThat(SinkBatches.summary(DS, "sb_none", since)).isEqualTo(new SinkBatches.Summary("sb_none", since, 0, 0, 0, 0, 0, 0,
-                0, 0, 0, 0, Optional.empty(), Optional.empty(), Optional.empty(), null));
+                0, 0, 0, 0, 0, Optional.empty(), Optional.empty(), Optional.empty(), null));
     }
 }
