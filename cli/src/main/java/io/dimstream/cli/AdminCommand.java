@@ -53,7 +53,7 @@ final class AdminCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         return CommandSupport.run(spec, () -> {
             PrintWriter out = spec.commandLine().getOut();
-            DimstreamConfig cfg = CommandSupport.loadResolvedConfig(config, spec.commandLine().getErr());
+            DimstreamConfig cfg = CommandSupport.loadResolvedWholeConfig(config, spec.commandLine().getErr());
             try {
                 cfg.requireAdmin();
             } catch (ConfigException e) {

@@ -57,9 +57,19 @@ final class CommandSupport {
         }
     }
 
+    /** The config file without its {@code admin:} section, which only {@code admin} (and {@code config}, {@link #loadWholeConfig}) read. */
     static DimstreamConfig loadConfig(Path file) {
+        return load(file, DimstreamConfig.Sections.WITHOUT_ADMIN);
+    }
+
+    /** The whole config file, {@code admin:} included: what {@code admin} serves and {@code config} validates. */
+    static DimstreamConfig loadWholeConfig(Path file) {
+        return load(file, DimstreamConfig.Sections.ALL);
+    }
+
+    private static DimstreamConfig load(Path file, DimstreamConfig.Sections sections) {
         try {
-            return DimstreamConfig.load(file, System.getenv());
+            return DimstreamConfig.load(file, System.getenv(), sections);
         } catch (ConfigException e) {
             throw new CliFailure(CliFailure.USAGE, e.getMessage(), e);
         }
@@ -72,7 +82,15 @@ final class CommandSupport {
      * database that cannot be read leaves the found tables out, saying so on standard error.
      */
     static DimstreamConfig loadResolvedConfig(Path file, PrintWriter err) {
-        DimstreamConfig cfg = loadConfig(file);
+        return resolved(loadConfig(file), err);
+    }
+
+    /** {@link #loadResolvedConfig} of the whole file, {@code admin:} included ({@code admin}). */
+    static DimstreamConfig loadResolvedWholeConfig(Path file, PrintWriter err) {
+        return resolved(loadWholeConfig(file), err);
+    }
+
+    private static DimstreamConfig resolved(DimstreamConfig cfg, PrintWriter err) {
         if (cfg.connectors().isEmpty()) {
             return cfg;
         }

@@ -38,7 +38,7 @@ final class ConfigCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return CommandSupport.run(spec, () -> {
-            DimstreamConfig cfg = CommandSupport.loadConfig(config);
+            DimstreamConfig cfg = CommandSupport.loadWholeConfig(config);
             // the Kafka property names run checks before it starts anything
             List<String> problems = new ArrayList<>();
             cfg.kafka().ifPresent(k -> {

@@ -35,6 +35,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.HistoryRetention;
@@ -73,11 +74,11 @@ final class ConfigReader {
         this.source = source;
     }
 
-    static DimstreamConfig read(String yaml, String source, Map<String, String> env) {
-        return new ConfigReader(source).read(yaml, env);
+    static DimstreamConfig read(String yaml, String source, Map<String, String> env, DimstreamConfig.Sections sections) {
+        return new ConfigReader(source).read(yaml, env, sections);
     }
 
-    private DimstreamConfig read(String yaml, Map<String, String> env) {
+    private DimstreamConfig read(String yaml, Map<String, String> env, DimstreamConfig.Sections sections) {
         JsonNode tree;
         try {
             tree = MAPPER.readTree(yaml);
@@ -89,6 +90,9 @@ final class ConfigReader {
         }
         if (!tree.isObject()) {
             throw fail("expected a mapping of keys (kafka:, postgres:, entities:) at the top level");
+        }
+        if (sections == DimstreamConfig.Sections.WITHOUT_ADMIN) {
+            ((ObjectNode) tree).remove("admin");
         }
         Set<String> fromEnv = AdminSection.secretsFromEnvironment(tree);
         problems.addAll(EnvSubstitution.apply(tree, env));

@@ -162,8 +162,24 @@ public record DimstreamConfig(
         this(kafka, postgres, entities, batchSize, ConfigDefaults.SINK);
     }
 
-    /** Reads and validates a config file; {@code env} resolves {@code ${VAR}}. */
+    /** What a verb reads of the file: the {@code admin:} section only when it serves the admin UI or validates the whole file. */
+    public enum Sections {
+        /** Every section, {@code admin:} included ({@code dimstream admin}, {@code dimstream config}). */
+        ALL,
+        /**
+         * Every section but {@code admin:}, which is left out unread: a verb that does not serve the
+         * admin UI needs neither its secrets' environment variables nor its settings.
+         */
+        WITHOUT_ADMIN
+    }
+
+    /** Reads and validates a config file, every section; {@code env} resolves {@code ${VAR}}. */
     public static DimstreamConfig load(Path yaml, Map<String, String> env) {
+        return load(yaml, env, Sections.ALL);
+    }
+
+    /** Reads and validates the {@code sections} of a config file; {@code env} resolves {@code ${VAR}}. */
+    public static DimstreamConfig load(Path yaml, Map<String, String> env, Sections sections) {
         String text;
         try {
             text = Files.readString(yaml, StandardCharsets.UTF_8);
@@ -172,7 +188,7 @@ public record DimstreamConfig(
         } catch (IOException e) {
             throw new ConfigException("config " + yaml, List.of("cannot read the file: " + e));
         }
-        return parse(text, "config " + yaml, env);
+        return ConfigReader.read(text, "config " + yaml, env, sections);
     }
 
     /**
@@ -181,7 +197,7 @@ public record DimstreamConfig(
      * @param source names the text in error messages, e.g. {@code config demo/demo.yml}
      */
     public static DimstreamConfig parse(String yaml, String source, Map<String, String> env) {
-        return ConfigReader.read(yaml, source, env);
+        return ConfigReader.read(yaml, source, env, Sections.ALL);
     }
 
     /** The entity called {@code name}. */
