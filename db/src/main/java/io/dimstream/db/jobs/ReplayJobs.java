@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dimstream.db.sql.Transactions;
+import io.dimstream.db.write.ErasedKeys;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -95,6 +96,16 @@ public final class ReplayJobs {
             throw new IllegalArgumentException("topic: must not be empty");
         }
         return Transactions.inTransaction(ds, c -> {
+            if (keys != null && keys.keys() != null) {
+                // an erased key's text must not come back into dimstream's bookkeeping (the job's key
+                // list, the audit), and its repair would rebuild nothing: the writer drops its events
+                int erased = ErasedKeys.erasedAmong(c, entity, keys.keys()).size();
+                if (erased > 0) {
+                    throw new IllegalArgumentException("keys: " + erased + " of the keys given " + (erased == 1 ? "is" : "are")
+                            + " erased with a tombstone (dimstream erase): a repair cannot bring an erased key back; leave "
+                            + (erased == 1 ? "it" : "them") + " out");
+                }
+            }
             long id;
             try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.replay_jobs (entity, topic, source_kind, "
                     + "source_instant, source_offsets, target, requested_by, no_swap) VALUES (?, ?, ?, ?, ?::jsonb, ?, ?, ?) RETURNING id")) {

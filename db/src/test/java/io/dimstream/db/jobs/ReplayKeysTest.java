@@ -11,8 +11,10 @@ import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.sql.Sql;
 import io.dimstream.db.sql.Transactions;
 import io.dimstream.db.testing.TestPostgres;
+import io.dimstream.db.write.ErasedKeys;
 import io.dimstream.db.write.EventMemory;
 import io.dimstream.db.write.Scd2Writer;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -155,6 +157,22 @@ class ReplayKeysTest {
         assertThatThrownBy(() -> jobs.submit("customer", "crm", ReplaySource.earliest(), ReplayTarget.SHADOW, keys, "ann"))
                 .hasMessage("keys: a replay restricted to keys writes the live table (a shadow of some keys would replace the whole "
                         + "table when swapped in)");
+    }
+
+    @Test
+    void aRepairOfAKeyErasedWithATombstoneIsRefusedAndStoresNothingOfIt() throws SQLException {
+        ReplayJobs jobs = new ReplayJobs(ds);
+        String entity = "repair_erased_" + N.incrementAndGet();
+        try (Connection c = ds.getConnection()) {
+            ErasedKeys.remember(c, entity, List.of(List.of("C9")));
+        }
+
+        assertThatThrownBy(() -> jobs.submit(entity, "crm", ReplaySource.earliest(), ReplayTarget.LIVE,
+                new ReplayKeys(List.of(List.of("C1"), List.of("C9")), null), "ann"))
+                .hasMessage("keys: 1 of the keys given is erased with a tombstone (dimstream erase): a repair cannot bring an erased "
+                        + "key back; leave it out");
+        assertThat(JobsFixtures.query(ds, "SELECT id FROM dimstream.replay_jobs WHERE entity = ?", entity)).isEmpty();
+        assertThat(JobsFixtures.query(ds, "SELECT actor FROM dimstream.admin_audit WHERE detail->>'entity' = ?", entity)).isEmpty();
     }
 
     private static Event ev(String region, long id, long seq) {
