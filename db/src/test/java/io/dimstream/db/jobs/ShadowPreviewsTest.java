@@ -4,6 +4,7 @@ import static io.dimstream.db.jobs.JobsFixtures.up;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.dimstream.db.connect.ForwardingDataSource;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.TypeWidening;
@@ -19,6 +20,8 @@ import io.dimstream.db.testing.TestPostgres;
 import io.dimstream.db.write.EntityTableReader;
 import io.dimstream.db.write.ReferenceModel;
 import io.dimstream.db.write.Scd2Writer;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -116,6 +119,47 @@ class ShadowPreviewsTest {
         assertThat(previews.preview(s.job(), s.live(), 2).diff())
                 .isEqualTo(new ShadowDiff(1, 1, 2, 4, 3, expected.subList(0, 2), true));
         assertThat(previews.preview(s.job(), s.live(), 0).diff()).isEqualTo(new ShadowDiff(1, 1, 2, 4, 3, List.of(), true));
+    }
+
+    @Test
+    void aLiveBatchCommittingBetweenThePreviewsMergeAndItsDiffIsSeenByNeither() throws SQLException {
+        Setup s = readyJob("preview_concurrent");
+        Event committedMeanwhile = up("C", 6, "c3", "Bern", 1, 101);
+        List<KeyDiff> expected = List.of(
+                new KeyDiff(Map.of("customer_id", "A"), Kind.CHANGED, List.of(version(s.shadow(), "A", 3), version(s.shadow(), "A", 5)),
+                        List.of(version(s.live(), "A", 3))),
+                new KeyDiff(Map.of("customer_id", "B"), Kind.REMOVED, List.of(), List.of(version(s.live(), "B", 1))),
+                new KeyDiff(Map.of("customer_id", "D"), Kind.ADDED, List.of(version(s.shadow(), "D", 2)), List.of()),
+                new KeyDiff(Map.of("customer_id", "E"), Kind.CHANGED, history.history(s.shadow(), List.of("E")),
+                        history.history(s.live(), List.of("E"))));
+        // a sink batch of C commits right after the merge, before the diff reads the live table: under READ
+        // COMMITTED the diff saw C's new version, which the merge had not taken, and listed C as changed
+        DataSource racing = new ForwardingDataSource(ds) {
+            private boolean done;
+
+            @Override
+            protected Connection wrap(Connection c) {
+                return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                        (proxy, method, args) -> {
+                            if (!done && method.getName().equals("prepareStatement") && ((String) args[0]).startsWith("WITH d AS MATERIALIZED")) {
+                                done = true;
+                                writer.apply(s.live(), List.of(committedMeanwhile));
+                            }
+                            try {
+                                return method.invoke(c, args);
+                            } catch (InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
+            }
+        };
+
+        ShadowPreviews.Preview p = new ShadowPreviews(racing).preview(s.job(), s.live(), 100);
+
+        assertThat(p.diff()).isEqualTo(new ShadowDiff(1, 1, 2, 4, 3, expected, false));
+        assertThat(p.mergedEvents()).isEqualTo(1);
+        // the next preview sees the batch, merged as the swap would merge it: still no difference for C
+        assertThat(previews.preview(s.job(), s.live(), 100).diff()).isEqualTo(new ShadowDiff(1, 1, 2, 4, 3, expected, false));
     }
 
     @Test
