@@ -18,6 +18,10 @@
  *   <li><b>Steps are made inside the transaction</b> ({@link io.dimstream.db.apply.Batch.Preparer}),
  *       after the shape evolved, so records typed for a shape are read with that shape, and a slice's
  *       completion is recorded and judged with the rows it judges.</li>
+ *   <li><b>An erased key changes nothing.</b> A source names, with each new column of its
+ *       {@link io.dimstream.db.apply.ShapeChange}, the events that carry it; the applier adds no column
+ *       that only keys erased with a tombstone carry, and names a carrier that is not erased as its first
+ *       source, before the writer drops those keys' events.</li>
  *   <li><b>Writers never recompute one key at once</b> ({@link io.dimstream.db.apply.WriterLock}):
  *       the sink's transactions share the table's writer lock, anything that crosses its partitions
  *       (a replay, a quarantine action, a {@code load} beside the service) takes it exclusive.</li>
