@@ -35,7 +35,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.entity.HistoryRetention;
@@ -91,9 +90,7 @@ final class ConfigReader {
         if (!tree.isObject()) {
             throw fail("expected a mapping of keys (kafka:, postgres:, entities:) at the top level");
         }
-        if (sections == DimstreamConfig.Sections.WITHOUT_ADMIN) {
-            ((ObjectNode) tree).remove("admin");
-        }
+        AdminSection.leaveOutUnlessRead(tree, sections == DimstreamConfig.Sections.ALL);
         Set<String> fromEnv = AdminSection.secretsFromEnvironment(tree);
         problems.addAll(EnvSubstitution.apply(tree, env));
         ConfigValues values = new ConfigValues(problems);

@@ -5,6 +5,7 @@ import io.dimstream.config.model.AddressRange;
 import io.dimstream.config.model.AdminConfig;
 import io.dimstream.config.model.ConfigEnum;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,6 +39,17 @@ public final class AdminSection {
     public AdminSection(List<String> problems, Set<String> secretsFromEnv) {
         this.problems = problems;
         this.secretsFromEnv = secretsFromEnv;
+    }
+
+    /**
+     * Removes the {@code admin:} section from the config's tree unless the verb reads it
+     * ({@code io.dimstream.config.DimstreamConfig.Sections}): a verb that serves no admin UI needs
+     * neither its settings nor the environment variables of its secrets.
+     */
+    public static void leaveOutUnlessRead(JsonNode tree, boolean read) {
+        if (!read && tree instanceof ObjectNode root) {
+            root.remove("admin");
+        }
     }
 
     /**

@@ -86,6 +86,21 @@ class ShadowPreviewsTest {
                 .filter(v -> v.validFrom().equals(JobsFixtures.T0.plus(Duration.ofDays(day)))).findFirst().orElseThrow();
     }
 
+    /**
+     * The keys a preview of {@link #readyJob} lists: A changed (a later version), B removed (pruned from
+     * the memory), D added, E changed (a type-1 value); C's live event after the end offsets is merged
+     * as the swap would merge it, so C does not differ.
+     */
+    private List<KeyDiff> expectedKeys(Setup s) throws SQLException {
+        return List.of(
+                new KeyDiff(Map.of("customer_id", "A"), Kind.CHANGED, List.of(version(s.shadow(), "A", 3), version(s.shadow(), "A", 5)),
+                        List.of(version(s.live(), "A", 3))),
+                new KeyDiff(Map.of("customer_id", "B"), Kind.REMOVED, List.of(), List.of(version(s.live(), "B", 1))),
+                new KeyDiff(Map.of("customer_id", "D"), Kind.ADDED, List.of(version(s.shadow(), "D", 2)), List.of()),
+                new KeyDiff(Map.of("customer_id", "E"), Kind.CHANGED, history.history(s.shadow(), List.of("E")),
+                        history.history(s.live(), List.of("E"))));
+    }
+
     @Test
     void previewListsExactlyTheDifferingKeysAndVersionsAsTheSwapWouldAndChangesNothing() throws SQLException {
         Setup s = readyJob("preview_diff");
@@ -94,14 +109,7 @@ class ShadowPreviewsTest {
 
         ShadowPreviews.Preview p = previews.preview(s.job(), s.live(), 100);
 
-        // C: its live event after the end offsets is merged as the swap would merge it, so C does not differ
-        List<KeyDiff> expected = List.of(
-                new KeyDiff(Map.of("customer_id", "A"), Kind.CHANGED, List.of(version(s.shadow(), "A", 3), version(s.shadow(), "A", 5)),
-                        List.of(version(s.live(), "A", 3))),
-                new KeyDiff(Map.of("customer_id", "B"), Kind.REMOVED, List.of(), List.of(version(s.live(), "B", 1))),
-                new KeyDiff(Map.of("customer_id", "D"), Kind.ADDED, List.of(version(s.shadow(), "D", 2)), List.of()),
-                new KeyDiff(Map.of("customer_id", "E"), Kind.CHANGED, history.history(s.shadow(), List.of("E")),
-                        history.history(s.live(), List.of("E"))));
+        List<KeyDiff> expected = expectedKeys(s);
         assertThat(p.diff()).isEqualTo(new ShadowDiff(1, 1, 2, 4, 3, expected, false));
         // what the versions hold: A's open a2 closed at day 5 by a3; E's last_login (type-1) 1 -> 2; B and D whole
         assertThat(expected.get(0).versionsAdded().stream().map(v -> List.of(v.attributes().get("email"), String.valueOf(v.validTo()))).toList())
@@ -125,13 +133,7 @@ class ShadowPreviewsTest {
     void aLiveBatchCommittingBetweenThePreviewsMergeAndItsDiffIsSeenByNeither() throws SQLException {
         Setup s = readyJob("preview_concurrent");
         Event committedMeanwhile = up("C", 6, "c3", "Bern", 1, 101);
-        List<KeyDiff> expected = List.of(
-                new KeyDiff(Map.of("customer_id", "A"), Kind.CHANGED, List.of(version(s.shadow(), "A", 3), version(s.shadow(), "A", 5)),
-                        List.of(version(s.live(), "A", 3))),
-                new KeyDiff(Map.of("customer_id", "B"), Kind.REMOVED, List.of(), List.of(version(s.live(), "B", 1))),
-                new KeyDiff(Map.of("customer_id", "D"), Kind.ADDED, List.of(version(s.shadow(), "D", 2)), List.of()),
-                new KeyDiff(Map.of("customer_id", "E"), Kind.CHANGED, history.history(s.shadow(), List.of("E")),
-                        history.history(s.live(), List.of("E"))));
+        List<KeyDiff> expected = expectedKeys(s);
         // a sink batch of C commits right after the merge, before the diff reads the live table: under READ
         // COMMITTED the diff saw C's new version, which the merge had not taken, and listed C as changed
         DataSource racing = new ForwardingDataSource(ds) {
