@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * finds missing carries its value on (a column of the config's or one added while running), a field
  * new to the entity becomes a column with {@code new-columns:}, a CSV file may hold the columns added
  * while running, and an undeclared field is dropped with the line landing ({@code undeclared-columns:
- * ignore}) or refuses the line ({@code reject}). Before, a load read a missing field as NULL, refused
+ * ignore}) or refuses the line ({@code reject}); a new field only an erased key's line carries adds no
+ * column. Before, a load read a missing field as NULL, refused
  * an undeclared one and refused a CSV header naming a column added while running. Real PostgreSQL;
  * whole tables and reports compared.
  */
@@ -71,6 +72,7 @@ class LoadSchemaEvolutionTest {
         }
         try (Connection c = DS.getConnection(); Statement s = c.createStatement()) {
             s.execute("DELETE FROM dimstream.entity_columns WHERE entity = '" + table + "'");
+            s.execute("DELETE FROM dimstream.erased_keys WHERE entity = '" + table + "'");
         } catch (SQLException noCatalogYet) {
             // the catalog exists once a load has migrated dimstream's schema
         }
@@ -148,6 +150,35 @@ class LoadSchemaEvolutionTest {
         assertThat(strict.out()).isEqualTo(counts(1, 1, 0, 1) + "line 1: column 'tier' is not declared for entity 'load_undeclared_strict'\n");
         assertThat(rows("SELECT customer_id, email, valid_from, valid_to FROM load_undeclared_strict ORDER BY valid_from")).containsExactly(
                 "C1|b@x|2025-08-02 00:00:00+00|null");
+    }
+
+    @Test
+    void aNewFieldOnlyAnErasedKeyCarriesAddsNoColumnAndItsLinesAreErasedNotRefused() throws Exception {
+        Path config = config("load_erased");
+        Path first = dir.resolve("first.jsonl");
+        Files.writeString(first, """
+                {"op":"upsert","event_time":"2025-08-01T00:00:00Z","data":{"customer_id":"C9","email":"z@x","city":"Oslo"}}
+                """);
+        assertThat(CliRun.of("load", "--config", config.toString(), "--entity", "load_erased", "--input", first.toString()).exitCode()).isZero();
+        CliRun erase = CliRun.of("erase", "--config", config.toString(), "--entity", "load_erased", "--key", "C9", "--user", "dpo");
+        assertThat(erase.exitCode()).isZero();
+
+        Path later = dir.resolve("later.jsonl");
+        Files.writeString(later, """
+                {"op":"upsert","event_time":"2025-08-02T00:00:00Z","data":{"customer_id":"C9","email":"z@y","city":"Oslo","tier":"vip"}}
+                {"op":"upsert","event_time":"2025-08-02T00:00:00Z","data":{"customer_id":"C1","email":"a@x","city":"Rome"}}
+                """);
+        CliRun load = CliRun.of("load", "--config", config.toString(), "--entity", "load_erased", "--input", later.toString());
+
+        assertThat(load.out()).isEqualTo(COUNTS.formatted("applied", 1) + COUNTS.formatted("new", 1) + COUNTS.formatted("changed", 0)
+                + COUNTS.formatted("deleted", 0) + COUNTS.formatted("unchanged", 0) + COUNTS.formatted("late", 0)
+                + COUNTS.formatted("duplicates", 0) + COUNTS.formatted("quarantined", 0) + COUNTS.formatted("erased", 1)
+                + COUNTS.formatted("rejected", 0));
+        assertThat(rows("SELECT column_name FROM information_schema.columns WHERE table_name = 'load_erased' AND column_name = 'tier'"))
+                .isEmpty();
+        assertThat(rows("SELECT column_name FROM dimstream.entity_columns WHERE entity = 'load_erased'")).isEmpty();
+        assertThat(rows("SELECT customer_id, email, city, valid_from, valid_to FROM load_erased ORDER BY customer_id")).containsExactly(
+                "C1|a@x|Rome|2025-08-02 00:00:00+00|null");
     }
 
     private static List<String> rows(String sql) throws SQLException {

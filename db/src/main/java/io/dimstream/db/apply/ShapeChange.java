@@ -20,10 +20,11 @@ import org.slf4j.LoggerFactory;
  * columns it has: made in the batch's transaction before anything is written
  * ({@link io.dimstream.db.schema.EntityShapes#evolve}).
  *
- * @param carriers per new column, the events of the batch that carry it (their key, canonical texts
- *                 in key order, and their source), in arrival order: a column only erased keys
- *                 carry is not added, and the catalog names the first carrier that is not erased
- *                 ({@link #withoutErasedCarriers}). A column with no carriers told is added as it is.
+ * @param carriers per new column, the events of the batch that hold a value of it (their key, canonical
+ *                 texts in key order, and their source; an event carrying the column's value on holds
+ *                 none), in arrival order: a column no event of a key that is not erased holds a value
+ *                 of is not added, and the catalog names the first such event
+ *                 ({@link #withoutErasedCarriers}). A column absent from the map is added as it is.
  */
 public record ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumns.Widening> widen, Map<String, List<Carrier>> carriers) {
 
@@ -60,31 +61,29 @@ public record ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumn
     }
 
     /**
-     * This change without the new columns that only keys erased with a tombstone carry (read in
-     * {@code c}'s transaction): the writer drops those keys' events, and a column, its catalog row
-     * and its first source must not come from them either. A column that a key not erased carries
-     * too names that key's event as its first source.
+     * This change without the new columns of which, while the entity has tombstones, no event of a
+     * key that is not erased holds a value (read in {@code c}'s transaction): the writer drops erased
+     * keys' events, and a column, its catalog row and its first source must not come from them
+     * either. A column such an event holds names it as its first source. The events that only carry
+     * a dropped column's value on pass the validator without it ({@code EventValidator}).
      */
     ShapeChange withoutErasedCarriers(Connection c, String entity) throws SQLException {
-        if (add.isEmpty() || carriers.isEmpty()) {
+        if (add.isEmpty() || carriers.isEmpty() || !ErasedKeys.any(c, entity)) {
             return this;
         }
         Collection<List<String>> keys = carriers.values().stream().flatMap(List::stream).map(Carrier::key)
                 .collect(Collectors.toCollection(LinkedHashSet::new));
         Set<List<String>> erased = ErasedKeys.erasedAmong(c, entity, keys);
-        if (erased.isEmpty()) {
-            return this;
-        }
         List<EvolvedColumns.NewColumn> kept = new ArrayList<>();
         for (EvolvedColumns.NewColumn n : add) {
             List<Carrier> by = carriers.get(n.column());
-            if (by == null || by.isEmpty()) {
+            if (by == null) {
                 kept.add(n);
                 continue;
             }
             by.stream().filter(k -> !erased.contains(k.key())).findFirst().ifPresentOrElse(
                     first -> kept.add(new EvolvedColumns.NewColumn(n.column(), n.type(), n.tracked(), first.source())),
-                    () -> LOG.info("{}: column {} not added: only events of erased keys carry it", entity, n.column()));
+                    () -> LOG.info("{}: column {} not added: only events of erased keys hold a value of it", entity, n.column()));
         }
         return new ShapeChange(kept, widen, carriers);
     }

@@ -67,9 +67,11 @@ public final class EventValidator {
         if (e.op() == null) {
             return reject(e, "op is missing");
         }
-        for (String k : e.data().keySet()) {
-            if (!entity.columns().containsKey(k)) {
-                return reject(e, "column '" + k + "' is not declared for entity '" + entity.name() + "'");
+        for (Map.Entry<String, Object> f : e.data().entrySet()) {
+            // a value carried on for a column this shape lacks carries nothing: a column another shape
+            // added (a topology task's, a load batch's) that this one did not (only erased keys held it)
+            if (!entity.columns().containsKey(f.getKey()) && f.getValue() != Unchanged.VALUE) {
+                return reject(e, "column '" + f.getKey() + "' is not declared for entity '" + entity.name() + "'");
             }
         }
         int nKey = entity.key().size();

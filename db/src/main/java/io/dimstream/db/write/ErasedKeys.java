@@ -185,7 +185,7 @@ public final class ErasedKeys {
     }
 
     /** Whether {@code entity} has any tombstone: one probe of the primary key's prefix. */
-    private static boolean any(Connection c, String entity) throws SQLException {
+    public static boolean any(Connection c, String entity) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("SELECT EXISTS (SELECT 1 FROM dimstream.erased_keys WHERE entity = ?)")) {
             p.setString(1, entity);
             try (ResultSet rs = p.executeQuery()) {

@@ -9,6 +9,7 @@ import io.dimstream.db.apply.ShapeChange;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Source;
+import io.dimstream.db.event.Unchanged;
 import io.dimstream.db.schema.EvolvedColumns;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -93,14 +94,15 @@ public final class LoadFields {
             add.add(new EvolvedColumns.NewColumn(c.getKey(), shape.type(c.getKey()), shape.tracked().contains(c.getKey()), c.getValue()));
         }
         carriers.keySet().retainAll(firstSource.keySet());
+        firstSource.keySet().forEach(c -> carriers.computeIfAbsent(c, k -> new ArrayList<>()));
         return new Shaped(out, shape, new ShapeChange(add, List.of(), carriers));
     }
 
-    /** Records {@code e} as a carrier of each field it holds that {@code now} has no column for. */
+    /** Records {@code e} as a carrier of each field it holds a value of (not one carried on) that {@code now} has no column for. */
     private static void carriers(EntitySpec now, Event e, Map<String, List<ShapeChange.Carrier>> carriers) {
         ShapeChange.Carrier carrier = null;
-        for (String field : e.data().keySet()) {
-            if (now.columns().containsKey(field)) {
+        for (Map.Entry<String, Object> field : e.data().entrySet()) {
+            if (now.columns().containsKey(field.getKey()) || field.getValue() == Unchanged.VALUE) {
                 continue;
             }
             if (carrier == null) {
@@ -109,7 +111,7 @@ public final class LoadFields {
                     return; // the validator refuses the event: it carries nothing
                 }
             }
-            carriers.computeIfAbsent(field, f -> new ArrayList<>()).add(carrier);
+            carriers.computeIfAbsent(field.getKey(), f -> new ArrayList<>()).add(carrier);
         }
     }
 

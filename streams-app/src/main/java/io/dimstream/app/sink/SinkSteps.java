@@ -11,6 +11,7 @@ import io.dimstream.db.apply.ShapeChange;
 import io.dimstream.db.apply.Step;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.event.Unchanged;
 import io.dimstream.db.entity.TypeWidening;
 import io.dimstream.db.event.ArrivalSeq;
 import io.dimstream.db.event.EventValidator;
@@ -97,8 +98,9 @@ final class SinkSteps {
                 }
                 ShapeChange.Carrier carrier = change.newColumns().isEmpty() ? null : ShapeChange.Carrier.of(entity, change.data(), first);
                 for (Map.Entry<String, String> n : change.newColumns().entrySet()) {
-                    if (carrier != null) {
-                        carriers.computeIfAbsent(n.getKey(), c -> new ArrayList<>()).add(carrier);
+                    List<ShapeChange.Carrier> by = carriers.computeIfAbsent(n.getKey(), c -> new ArrayList<>());
+                    if (carrier != null && change.data().get(n.getKey()) != Unchanged.VALUE) {
+                        by.add(carrier); // a record holding a value of it, not one carrying it on
                     }
                     if (!add.containsKey(n.getKey())) {
                         ColumnType.fromConfig(n.getValue())

@@ -9,6 +9,7 @@ import io.dimstream.db.apply.ShapeChange;
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Op;
+import io.dimstream.db.event.Unchanged;
 import io.dimstream.db.schema.EvolvedColumns;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -21,9 +22,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 /**
- * The columns a group of change records names, with the events that carry each (their typed key
- * and their source), so that the apply pipeline adds no column only erased keys carry and names the
- * first carrier that is not erased (BatchApplierTest has that part).
+ * The columns a group of change records names, with the records that hold a value of each (their
+ * typed key and their source; one carrying the value on holds none), so that the apply pipeline adds
+ * no column only erased keys hold and names the first holder that is not erased (BatchApplierTest
+ * has that part).
  */
 class SinkShapeChangeTest {
 
@@ -31,14 +33,15 @@ class SinkShapeChangeTest {
             .tracked(List.of("email")).columns(columns()).latenessHorizon(Optional.empty()).build();
 
     @Test
-    void eachNewColumnComesWithTheKeysAndSourcesOfTheRecordsThatNameIt() {
+    void eachNewColumnComesWithTheKeysAndSourcesOfTheRecordsThatHoldAValueOfIt() {
         TopicPartition tp = new TopicPartition("app.people.changes", 0);
         List<ConsumerRecord<byte[], byte[]>> records = List.of(
                 record(tp, 0, change("eu", 7L, 10, Map.of("nickname", "text"))),
                 record(tp, 1, change("us", 1L, 11, Map.of())),
-                record(tp, 2, change("eu", 8L, 12, Map.of("nickname", "text", "tier", "bigint"))));
+                record(tp, 2, change("eu", 8L, 12, Map.of("nickname", "text", "tier", "bigint"))),
+                record(tp, 3, carriedOn(change("us", 2L, 13, Map.of("nickname", "text")), "nickname")));
 
-        ShapeChange change = SinkSteps.shapeChange(SPEC, List.of(new SinkTransaction.PartitionBatch(tp, OptionalLong.empty(), records, 3, 0L, 1)),
+        ShapeChange change = SinkSteps.shapeChange(SPEC, List.of(new SinkTransaction.PartitionBatch(tp, OptionalLong.empty(), records, 4, 0L, 1)),
                 true);
 
         assertThat(change.add()).containsExactly(
@@ -58,6 +61,14 @@ class SinkShapeChangeTest {
         newColumns.keySet().forEach(c -> data.put(c, c.equals("tier") ? (Object) 3L : "n" + id));
         return new ChangeRecord("people", ChangeClass.NEW, Op.UPSERT, Instant.parse("2025-08-01T00:00:00Z"), data, "crm.people", 0,
                 sourceOffset, newColumns);
+    }
+
+    /** {@code c} with {@code column}'s value carried on (the topology's task knew the column; this record lacks it). */
+    private static ChangeRecord carriedOn(ChangeRecord c, String column) {
+        Map<String, Object> data = new LinkedHashMap<>(c.data());
+        data.put(column, Unchanged.VALUE);
+        return new ChangeRecord(c.entity(), c.changeClass(), c.op(), c.eventTime(), data, c.sourceTopic(), c.sourcePartition(),
+                c.sourceOffset(), c.newColumns());
     }
 
     private static ConsumerRecord<byte[], byte[]> record(TopicPartition tp, long offset, ChangeRecord change) {
