@@ -241,15 +241,15 @@ class PagesTest {
             JsonNode d = json(b.get("/api/dashboard"));
             assertThat(d).isEqualTo(parse(("{'generated_at':'" + now + "','since':'" + now.minusSeconds(3600) + "','entities':["
                     + "{'entity':'customer','table':'ui_customer','columns':4,'columns_added':0,'current_rows':3,'versions':6,'deleted_keys':0,"
-                    + "'events_last_hour':{'new':3,'changed':1,'deleted':1,'unchanged':0,'late':1,'duplicate':0,'quarantined':0,'rejected':1,'erased':0},"
+                    + "'events_last_hour':{'new':3,'changed':1,'deleted':1,'unchanged':0,'late':1,'duplicate':0,'quarantined':0,'rejected':1},"
                     + "'changes_per_minute':0.1,'sink_lag':8,'last_batch_at':'" + last + "','last_batch_events':2,'last_batch_apply_ms':8,"
                     + "'quarantine_pending':0,'dlq_records':0,'sink_rejects':0,'sink_gaps':0," + integrity("customer") + "},"
                     + "{'entity':'account','table':'ui_account','columns':3,'columns_added':0,'current_rows':3,'versions':4,'deleted_keys':0,"
-                    + "'events_last_hour':{'new':0,'changed':0,'deleted':0,'unchanged':0,'late':0,'duplicate':0,'quarantined':0,'rejected':0,'erased':0},"
+                    + "'events_last_hour':{'new':0,'changed':0,'deleted':0,'unchanged':0,'late':0,'duplicate':0,'quarantined':0,'rejected':0},"
                     + "'changes_per_minute':0.0,'sink_lag':null,'last_batch_at':null,'last_batch_events':null,'last_batch_apply_ms':null,"
                     + "'quarantine_pending':1,'dlq_records':0,'sink_rejects':0,'sink_gaps':0," + integrity("account") + "},"
                     + "{'entity':'broken','table':'ui_broken','columns':2,'columns_added':0,'current_rows':1,'versions':2,'deleted_keys':0,"
-                    + "'events_last_hour':{'new':0,'changed':0,'deleted':0,'unchanged':0,'late':0,'duplicate':0,'quarantined':0,'rejected':0,'erased':0},"
+                    + "'events_last_hour':{'new':0,'changed':0,'deleted':0,'unchanged':0,'late':0,'duplicate':0,'quarantined':0,'rejected':0},"
                     + "'changes_per_minute':0.0,'sink_lag':null,'last_batch_at':null,'last_batch_events':null,'last_batch_apply_ms':null,"
                     + "'quarantine_pending':0,'dlq_records':0,'sink_rejects':0,'sink_gaps':0," + integrity("broken") + "}]}")));
             String html = b.get("/").body();

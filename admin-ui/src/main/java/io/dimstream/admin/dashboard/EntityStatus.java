@@ -10,7 +10,7 @@ import java.util.Map;
  * @param columnsAdded    of those, the columns added while running ({@code dimstream.entity_columns})
  * @param eventsLastHour  events the sink applied in the last hour by the class the writer gave each
  *                        against PostgreSQL ({@code SinkBatches.Summary.byClass}: new, changed, deleted,
- *                        unchanged, late, duplicate, quarantined, rejected, erased); the demo's summary prints the
+ *                        unchanged, late, duplicate, quarantined, rejected, and erased when there are any); the demo's summary prints the
  *                        same map. Records the topology never passed to the sink (exact duplicates it
  *                        dropped, DLQ records) are not in it
  * @param changesPerMinute versions made per minute over the last hour: (new + changed + deleted + late) / 60

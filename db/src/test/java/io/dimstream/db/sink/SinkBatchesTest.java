@@ -52,5 +52,9 @@ class SinkBatchesTest {
                 entry("late", 1L), entry("duplicate", 1L), entry("quarantined", 1L), entry("rejected", 1L), entry("erased", 2L));
         assertThat(SinkBatches.summary(DS, "sb_none", since)).isEqualTo(new SinkBatches.Summary("sb_none", since, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0, Optional.empty(), Optional.empty(), Optional.empty(), null));
+        // erased only when there are some (the dashboard's table keeps its width)
+        assertThat(SinkBatches.summary(DS, "sb_none", since).byClass()).containsExactly(entry("new", 0L), entry("changed", 0L),
+                entry("deleted", 0L), entry("unchanged", 0L), entry("late", 0L), entry("duplicate", 0L), entry("quarantined", 0L),
+                entry("rejected", 0L));
     }
 }
