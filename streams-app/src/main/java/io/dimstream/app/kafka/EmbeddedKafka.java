@@ -167,19 +167,23 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             return ports;
         }
-        ports.setProperty("broker", Integer.toString(freePort()));
-        ports.setProperty("controller", Integer.toString(freePort()));
+        // both sockets held open at once: two picks one after the other can get the same port back,
+        // and the broker then refuses two listeners on one port (seen once in a test run)
+        try (ServerSocket broker = freeSocket(); ServerSocket controller = freeSocket()) {
+            ports.setProperty("broker", Integer.toString(broker.getLocalPort()));
+            ports.setProperty("controller", Integer.toString(controller.getLocalPort()));
+        }
         try (OutputStream out = Files.newOutputStream(file)) {
             ports.store(out, "ports of the embedded Kafka using this log directory");
         }
         return ports;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        }
+    /** A socket on a port the system picked; closed by the caller, after which the port is free for Kafka. */
+    private static ServerSocket freeSocket() throws IOException {
+        ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
+        s.setReuseAddress(true);
+        return s;
     }
 
     /** Waits until the broker answers metadata requests (it has registered with the controller). */
