@@ -21,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,17 +92,7 @@ public final class ErasedKeys {
         for (TypedEvent ev : events) {
             hashes.add(HexFormat.of().formatHex(hash(entity, ev)));
         }
-        Set<String> erased = new HashSet<>();
-        try (PreparedStatement p = c.prepareStatement("SELECT encode(key_hash, 'hex') FROM dimstream.erased_keys "
-                + "WHERE entity = ? AND key_hash = ANY (SELECT decode(h, 'hex') FROM unnest(?::text[]) h)")) {
-            p.setString(1, entity.name());
-            p.setArray(2, c.createArrayOf("text", new LinkedHashSet<>(hashes).toArray()));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    erased.add(rs.getString(1));
-                }
-            }
-        }
+        Set<String> erased = erasedHashes(c, entity.name(), new LinkedHashSet<>(hashes));
         if (erased.isEmpty()) {
             return new Kept(events, 0);
         }
@@ -129,15 +120,8 @@ public final class ErasedKeys {
             byHash.put(HexFormat.of().formatHex(hash(k)), k);
         }
         Set<List<String>> erased = new HashSet<>();
-        try (PreparedStatement p = c.prepareStatement("SELECT encode(key_hash, 'hex') FROM dimstream.erased_keys "
-                + "WHERE entity = ? AND key_hash = ANY (SELECT decode(h, 'hex') FROM unnest(?::text[]) h)")) {
-            p.setString(1, entity);
-            p.setArray(2, c.createArrayOf("text", byHash.keySet().toArray()));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    erased.add(byHash.get(rs.getString(1)));
-                }
-            }
+        for (String h : erasedHashes(c, entity, byHash.keySet())) {
+            erased.add(byHash.get(h));
         }
         return erased;
     }
@@ -169,9 +153,10 @@ public final class ErasedKeys {
         if (rejected.isEmpty() || !any(c, entity.name())) {
             return rejected;
         }
+        Set<Source> refused = rejected.stream().map(Rejection::source).collect(Collectors.toSet());
         Map<Source, List<String>> keyOf = new HashMap<>();
         for (Event e : batch) {
-            List<String> key = canonicalKey(entity, e.data());
+            List<String> key = refused.contains(e.source()) ? canonicalKey(entity, e.data()) : null;
             if (key != null) {
                 keyOf.put(e.source(), key);
             }
@@ -182,6 +167,22 @@ public final class ErasedKeys {
             return rejected;
         }
         return rejected.stream().filter(r -> !erased.contains(keyOf.get(r.source()))).toList();
+    }
+
+    /** Those of {@code hashes} (hex) that are tombstones of {@code entity}: one query. */
+    private static Set<String> erasedHashes(Connection c, String entity, Collection<String> hashes) throws SQLException {
+        Set<String> erased = new HashSet<>();
+        try (PreparedStatement p = c.prepareStatement("SELECT encode(key_hash, 'hex') FROM dimstream.erased_keys "
+                + "WHERE entity = ? AND key_hash = ANY (SELECT decode(h, 'hex') FROM unnest(?::text[]) h)")) {
+            p.setString(1, entity);
+            p.setArray(2, c.createArrayOf("text", hashes.toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    erased.add(rs.getString(1));
+                }
+            }
+        }
+        return erased;
     }
 
     /** Whether {@code entity} has any tombstone: one probe of the primary key's prefix. */

@@ -5,6 +5,7 @@ import io.dimstream.db.apply.BatchApplier;
 import io.dimstream.db.apply.Outcome;
 import io.dimstream.db.apply.Position;
 import io.dimstream.db.apply.Prepared;
+import io.dimstream.db.apply.ShapeChange;
 import io.dimstream.db.apply.Step;
 import io.dimstream.db.apply.WriterLock;
 import io.dimstream.db.entity.EntitySpec;
@@ -76,10 +77,7 @@ public final class ParallelLoad {
         if (!shaped.change().isEmpty()) {
             // new columns (new-columns:): added once, in the transaction of this batch, on one
             // connection; the writer validates the events for the shape with them
-            Prepared steps = Prepared.of(List.of(new Step.Events(shaped.events())));
-            Outcome<Prepared, Void> out = applier.apply(new Batch<>(entity, null, shaped.change(), WriterLock.Mode.EXCLUSIVE,
-                    shape -> steps, what), Position.NONE);
-            return ((Outcome.Done<Prepared, Void>) out).applied().result();
+            return applyOne(new Step.Events(shaped.events()), shaped.change(), WriterLock.Mode.EXCLUSIVE, what);
         }
         events = shaped.events();
         EntitySpec shape = shaped.shape();
@@ -225,11 +223,13 @@ public final class ParallelLoad {
     }
 
     private ApplyResult applyPart(List<TypedEvent> part, WriterLock.Mode lock, String what) throws SQLException {
-        if (part.isEmpty()) {
-            return ApplyResult.empty();
-        }
-        Prepared steps = Prepared.of(List.of(new Step.TypedEvents(part)));
-        Outcome<Prepared, Void> out = applier.apply(Batch.of(entity, lock, shape -> steps, what), Position.NONE);
+        return part.isEmpty() ? ApplyResult.empty() : applyOne(new Step.TypedEvents(part), ShapeChange.NONE, lock, what);
+    }
+
+    /** One step in a transaction of its own, the shape changed first, with no position (a load needs none). */
+    private ApplyResult applyOne(Step step, ShapeChange change, WriterLock.Mode lock, String what) throws SQLException {
+        Prepared steps = Prepared.of(List.of(step));
+        Outcome<Prepared, Void> out = applier.apply(new Batch<>(entity, null, change, lock, shape -> steps, what), Position.NONE);
         return ((Outcome.Done<Prepared, Void>) out).applied().result();
     }
 
