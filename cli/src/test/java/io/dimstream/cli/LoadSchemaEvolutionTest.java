@@ -138,6 +138,45 @@ class LoadSchemaEvolutionTest {
     }
 
     @Test
+    void aColumnAddedWhileRunningThatTheConfigDeclaresSinceKeepsEveryHashAndMakesNoVersion() throws Exception {
+        Path config = config("load_declared");
+        Path jsonl = dir.resolve("changes.jsonl");
+        Files.writeString(jsonl, """
+                {"op":"upsert","event_time":"2025-08-01T00:00:00Z","data":{"customer_id":"C1","email":"a@x","city":"Oslo"}}
+                {"op":"upsert","event_time":"2025-08-01T00:00:00Z","data":{"customer_id":"C2","email":"c@x","city":"Rome","segment":"gold"}}
+                """);
+        assertThat(CliRun.of("load", "--config", config.toString(), "--entity", "load_declared", "--input", jsonl.toString()).out())
+                .isEqualTo(counts(2, 2, 0, 0));
+        String versions = "SELECT customer_id, email, city, segment, valid_from, valid_to, encode(record_hash, 'hex') FROM load_declared "
+                + "ORDER BY customer_id, valid_from";
+        List<String> before = rows(versions);
+
+        // the user declares the column the load added, in the middle of the config's tracked columns
+        Files.writeString(config, Files.readString(config)
+                .replaceFirst("tracked: \\[email, city\\]", "tracked: [email, segment, city]")
+                .replaceFirst("columns: \\{customer_id: text, email: text, city: text\\}",
+                        "columns: {customer_id: text, email: text, segment: text, city: text}"));
+        Path again = dir.resolve("again.jsonl");
+        Files.writeString(again, """
+                {"op":"upsert","event_time":"2025-08-05T00:00:00Z","data":{"customer_id":"C1","email":"a@x","city":"Oslo","segment":null}}
+                {"op":"upsert","event_time":"2025-08-05T00:00:00Z","data":{"customer_id":"C2","email":"c@x","city":"Rome","segment":"gold"}}
+                {"op":"upsert","event_time":"2025-08-06T00:00:00Z","data":{"customer_id":"C2","email":"c@x","city":"Rome","segment":"silver"}}
+                """);
+        CliRun second = CliRun.of("load", "--config", config.toString(), "--entity", "load_declared", "--input", again.toString());
+        assertThat(second.err()).isEmpty();
+        assertThat(second.out()).isEqualTo(COUNTS.formatted("applied", 3) + COUNTS.formatted("new", 0) + COUNTS.formatted("changed", 1)
+                + COUNTS.formatted("deleted", 0) + COUNTS.formatted("unchanged", 2) + COUNTS.formatted("late", 0)
+                + COUNTS.formatted("duplicates", 0) + COUNTS.formatted("quarantined", 0) + COUNTS.formatted("rejected", 0));
+
+        // the versions before keep their rows and hashes; only C2's segment change made one
+        List<String> after = rows(versions);
+        assertThat(after).hasSize(3);
+        assertThat(after.subList(0, 2)).containsExactly(before.get(0), before.get(1).replace("|null|", "|2025-08-06 00:00:00+00|"));
+        assertThat(after.get(2).substring(0, after.get(2).lastIndexOf('|'))).isEqualTo(
+                "C2|c@x|Rome|silver|2025-08-06 00:00:00+00|null");
+    }
+
+    @Test
     void anUndeclaredFieldIsDroppedWithTheLineLandingOrRefusesTheLineWhenTheEntityRejectsThem() throws Exception {
         Path config = config("load_undeclared");
         Path jsonl = dir.resolve("wide.jsonl");

@@ -326,6 +326,34 @@ public record EntitySpec(
     }
 
     /**
+     * This entity with a column the config declares taken as one added while running: moved to the
+     * end of its role's columns, with its type and role, and into {@link #evolved}. For a column the
+     * catalog records as added while running that the config declares since: its place in
+     * {@code record_hash} stays the one it had before the config named it ({@code EvolvedColumns.merge}).
+     *
+     * @throws IllegalArgumentException when the column is neither tracked nor type-1
+     */
+    public EntitySpec withColumnAsEvolved(String column) {
+        if (evolved.contains(column)) {
+            return this;
+        }
+        boolean isTracked = tracked.contains(column);
+        if (!isTracked && !type1.contains(column)) {
+            throw new IllegalArgumentException("column '" + column + "' of entity '" + name + "' is neither tracked nor type1");
+        }
+        List<String> t = new ArrayList<>(tracked);
+        List<String> t1 = new ArrayList<>(type1);
+        List<String> role = isTracked ? t : t1;
+        role.remove(column);
+        role.add(column);
+        Map<String, ColumnType> cols = new LinkedHashMap<>(columns);
+        cols.put(column, cols.remove(column));
+        Set<String> ev = new java.util.LinkedHashSet<>(evolved);
+        ev.add(column);
+        return toBuilder().tracked(t).type1(t1).columns(cols).evolved(ev).build();
+    }
+
+    /**
      * This entity with a column's type changed (a widening applied while running,
      * {@link TypeWidening}): same columns, same roles, same order. A new object, so the writer's SQL
      * cache builds its statements (and their casts) again.

@@ -157,9 +157,10 @@ public final class EvolvedColumns {
 
     /**
      * The spec with the catalog's columns it does not have yet, appended in catalog order. A column
-     * the config now declares itself is the config's (its place in the hash is then the config's:
-     * declaring an evolved column in {@code columns:} changes the hash of the versions holding a
-     * value in it, which docs/formats.md says).
+     * added while running that the config declares since keeps its place among the columns added
+     * while running, in catalog order, with the config's type and role: its place in
+     * {@code record_hash} is where it was before the config named it, so declaring it makes no
+     * version (docs/semantics.md). A column the config declares in its key stays the config's.
      */
     public static EntitySpec merge(EntitySpec spec, List<Column> catalog) {
         EntitySpec out = spec;
@@ -169,6 +170,8 @@ public final class EvolvedColumns {
                     continue; // widened once, no longer in the config: the config's word on what it names
                 }
                 out = out.withEvolvedColumn(col.column(), col.type(), col.tracked());
+            } else if (col.origin() == Origin.EVOLUTION && !out.key().contains(col.column())) {
+                out = out.withColumnAsEvolved(col.column());
             }
             TypeWidening.ColumnDef now = TypeWidening.ColumnDef.of(out, col.column());
             boolean configDeclares = spec.columns().containsKey(col.column()) && !spec.evolved().contains(col.column());

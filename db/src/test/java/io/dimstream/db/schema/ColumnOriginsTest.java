@@ -112,11 +112,11 @@ class ColumnOriginsTest {
     }
 
     @Test
-    void anAlreadyMergedSpecGivesTheSameRowsAndAColumnTheConfigNowDeclaresIsTheConfigs() {
+    void anAlreadyMergedSpecGivesTheSameRowsAndAColumnTheConfigNowDeclaresStaysAddedWhileRunning() {
         EntitySpec merged = EvolvedColumns.merge(config(), CATALOG);
         assertThat(ColumnOrigins.of(merged, CATALOG)).isEqualTo(ColumnOrigins.of(config(), CATALOG));
 
-        // the config declares the catalog's vip itself now: its place and origin are the config's
+        // the config declares the catalog's vip itself now: its place (in the hash too) and its origin stay the catalog's
         EntitySpec declared = config().withEvolvedColumn("vip", ColumnType.BOOLEAN, false);
         EntitySpec asConfig = EntitySpec.builder()
                 .name(declared.name())
@@ -132,6 +132,6 @@ class ColumnOriginsTest {
         assertThat(ColumnOrigins.of(asConfig, CATALOG).subList(3, 6)).isEqualTo(List.of(
                 new Column("nickname", "text", Role.TRACKED, new AddedWhileRunning(T2, null)),
                 new Column("city", "text", Role.TYPE1, new Config()),
-                new Column("vip", "boolean", Role.TYPE1, new Config())));
+                new Column("vip", "boolean", Role.TYPE1, new AddedWhileRunning(T1, "crm.people-1@7"))));
     }
 }

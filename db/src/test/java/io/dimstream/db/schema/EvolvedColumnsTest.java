@@ -75,23 +75,39 @@ class EvolvedColumnsTest {
     }
 
     @Test
-    void aColumnTheConfigNowDeclaresStaysTheConfigs() throws SQLException {
+    void aColumnAddedWhileRunningThatTheConfigDeclaresSinceKeepsItsPlaceInTheHash() throws SQLException {
         EntitySpec config = fresh();
-        Transactions.inTransaction(ds, c -> EvolvedColumns.add(c, config,
-                List.of(new EvolvedColumns.NewColumn("nickname", ColumnType.TEXT, true, "t-0@1"))));
-        Map<String, ColumnType> cols = new LinkedHashMap<>(config.columns());
+        EntitySpec evolved = Transactions.inTransaction(ds, c -> EvolvedColumns.add(c, config, List.of(
+                new EvolvedColumns.NewColumn("nickname", ColumnType.TEXT, true, "t-0@1"),
+                new EvolvedColumns.NewColumn("score", ColumnType.BIGINT, false, "t-0@2"))));
+        // the config declares nickname in the middle of its tracked columns, and score among its type-1 ones first
+        Map<String, ColumnType> cols = new LinkedHashMap<>();
+        cols.put("id", ColumnType.TEXT);
+        cols.put("score", ColumnType.BIGINT);
         cols.put("nickname", ColumnType.TEXT);
+        cols.put("name", ColumnType.TEXT);
+        cols.put("city", ColumnType.TEXT);
         EntitySpec declared = EntitySpec.builder()
                 .name(config.name())
                 .table(config.table())
                 .key(config.key())
-                .tracked(List.of("name", "nickname"))
-                .type1(config.type1())
+                .tracked(List.of("nickname", "name"))
+                .type1(List.of("score", "city"))
                 .columns(cols)
                 .latenessHorizon(Optional.empty())
                 .build();
 
-        assertThat(EvolvedColumns.withCatalog(ds, declared)).isEqualTo(declared);
+        EntitySpec merged = EvolvedColumns.withCatalog(ds, declared);
+        assertThat(merged).isEqualTo(evolved);
+        assertThat(merged.configTracked()).isEqualTo(List.of("name"));
+        assertThat(merged.evolvedTracked()).isEqualTo(List.of("nickname"));
+        // so an event hashes as it did before the config named the column, NULL or not
+        List<ColumnType> types = List.of(ColumnType.TEXT, ColumnType.TEXT);
+        for (String nickname : java.util.Arrays.asList("Bo", null)) {
+            List<Object> values = java.util.Arrays.asList("Bob", nickname);
+            assertThat(io.dimstream.db.event.RecordHash.ofValues(types, values, merged.evolvedTracked()))
+                    .isEqualTo(io.dimstream.db.event.RecordHash.ofValues(types, values, evolved.evolvedTracked()));
+        }
     }
 
     @Test
