@@ -13,6 +13,7 @@ import io.dimstream.app.sink.SinkMetrics;
 import io.dimstream.app.testing.FeedFixtures;
 import io.dimstream.app.testing.PgClusters;
 import io.dimstream.app.testing.PgClusters.Replication;
+import io.dimstream.app.testing.ServiceHarness;
 import io.dimstream.config.DimstreamConfig;
 import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.write.EntityTableReader;
@@ -23,7 +24,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -75,12 +75,6 @@ class PrimaryFailoverIT {
             } else {
                 pg.freezePrimary();
             }
-        }
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 
@@ -148,7 +142,8 @@ class PrimaryFailoverIT {
         String why = PgClusters.unavailable();
         assumeTrue(why == null, () -> "two PostgreSQL clusters cannot be made here: " + why);
         long began = System.nanoTime();
-        try (PgClusters pg = PgClusters.start(freePort(), freePort(), replication);
+        int[] ports = ServiceHarness.freePorts(2);
+        try (PgClusters pg = PgClusters.start(ports[0], ports[1], replication);
              EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"));
              StderrTee log = StderrTee.start()) {
             kafka.createTopics(List.of(new NewTopic("crm.customers", 3, (short) 1)));

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.dimstream.app.demo.CustomerFeed;
 import io.dimstream.app.testing.FeedFixtures;
+import io.dimstream.app.testing.ServiceHarness;
 import io.dimstream.app.service.DimstreamService;
 import io.dimstream.app.service.ServiceOptions;
 import io.dimstream.config.DimstreamConfig;
@@ -22,8 +23,6 @@ import io.dimstream.db.write.ExpectedRow;
 import io.dimstream.db.write.ReferenceModel;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -152,8 +151,9 @@ class KafkaSecurityIT {
      * {@link EmbeddedKafka} looks for the ports of a log directory it ran before.
      */
     static EmbeddedKafka startWithSasl(Path logDir, int saslPort) throws Exception {
-        int broker = freePort();
-        int controller = freePort();
+        int[] picked = ServiceHarness.freePorts(2, saslPort);
+        int broker = picked[0];
+        int controller = picked[1];
         Files.createDirectories(logDir);
         Properties ports = new Properties();
         ports.setProperty("broker", Integer.toString(broker));
@@ -172,8 +172,6 @@ class KafkaSecurityIT {
     }
 
     static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
+        return ServiceHarness.freePort();
     }
 }

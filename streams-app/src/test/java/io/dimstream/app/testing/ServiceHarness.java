@@ -177,8 +177,30 @@ public final class ServiceHarness implements AutoCloseable {
 
     /** A port nobody listens on now. */
     public static int freePort() throws IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            return s.getLocalPort();
+        return freePorts(1)[0];
+    }
+
+    /**
+     * {@code n} distinct ports nobody listens on now, none of {@code taken}: their sockets are held
+     * open together while picked, since two picks one after the other can return the same port.
+     */
+    public static int[] freePorts(int n, int... taken) throws IOException {
+        java.util.List<java.net.ServerSocket> open = new java.util.ArrayList<>();
+        try {
+            int[] out = new int[n];
+            for (int i = 0; i < n; ) {
+                java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"));
+                open.add(s);
+                int port = s.getLocalPort();
+                if (java.util.Arrays.stream(taken).noneMatch(t -> t == port)) {
+                    out[i++] = port;
+                }
+            }
+            return out;
+        } finally {
+            for (java.net.ServerSocket s : open) {
+                s.close();
+            }
         }
     }
 
