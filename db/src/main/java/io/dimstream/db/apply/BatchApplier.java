@@ -109,7 +109,9 @@ public final class BatchApplier {
             }
             return new Outcome.Done<>(applied);
         });
-        if (out instanceof Outcome.Done<P, S> done && !done.applied().shape().columns().equals(before.columns())) {
+        if (out instanceof Outcome.Done<P, S> done && !(done.applied().shape().columns().equals(before.columns())
+                && done.applied().shape().modifiers().equals(before.modifiers()))) {
+            // a column added, or widened (a type, or only its length or precision: varchar(10) to varchar(40))
             shapes.committed(done.applied().shape().withTable(before.table()).withLatenessHorizon(before.latenessHorizon()));
         }
         return out;

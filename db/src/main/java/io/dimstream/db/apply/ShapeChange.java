@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
  *                 none), in arrival order: a column no event of a key that is not erased holds a value
  *                 of is not added, and the catalog names the first such event
  *                 ({@link #withoutErasedCarriers}). A column absent from the map is added as it is.
+ * @param widenedBy per widening, the event that asks for it; a widening absent from the map is made as it is
  */
-public record ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumns.Widening> widen, Map<String, List<Carrier>> carriers) {
+public record ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumns.Widening> widen, Map<String, List<Carrier>> carriers,
+                          Map<EvolvedColumns.Widening, Carrier> widenedBy) {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShapeChange.class);
 
@@ -49,11 +51,17 @@ public record ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumn
         add = List.copyOf(add);
         widen = List.copyOf(widen);
         carriers = Map.copyOf(carriers);
+        widenedBy = Map.copyOf(widenedBy);
     }
 
     /** Columns and widenings whose carriers are not told (a test's, a tool's). */
     public ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumns.Widening> widen) {
-        this(add, widen, Map.of());
+        this(add, widen, Map.of(), Map.of());
+    }
+
+    /** New columns with their carriers, and widenings whose events are not told ({@code load}'s, which types no source schema). */
+    public ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumns.Widening> widen, Map<String, List<Carrier>> carriers) {
+        this(add, widen, carriers, Map.of());
     }
 
     public boolean isEmpty() {
@@ -62,17 +70,20 @@ public record ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumn
 
     /**
      * This change without the new columns of which, while the entity has tombstones, no event of a
-     * key that is not erased holds a value (read in {@code c}'s transaction): the writer drops erased
-     * keys' events, and a column, its catalog row and its first source must not come from them
-     * either. A column such an event holds names it as its first source. The events that only carry
-     * a dropped column's value on pass the validator without it ({@code EventValidator}).
+     * key that is not erased holds a value, and without the widenings only erased keys' events ask
+     * for (read in {@code c}'s transaction): the writer drops erased keys' events, and a column, a
+     * wider type, their catalog rows and first sources must not come from them either. A column such
+     * an event holds names it as its first source. The events that only carry a dropped column's
+     * value on pass the validator without it ({@code EventValidator}); an erased key's event whose
+     * value the column is too narrow for is counted erased, not refused ({@code ErasedKeys.notErased}).
      */
     ShapeChange withoutErasedCarriers(Connection c, String entity) throws SQLException {
-        if (add.isEmpty() || carriers.isEmpty() || !ErasedKeys.any(c, entity)) {
+        boolean told = !add.isEmpty() && !carriers.isEmpty() || !widenedBy.isEmpty();
+        if (!told || !ErasedKeys.any(c, entity)) {
             return this;
         }
-        Collection<List<String>> keys = carriers.values().stream().flatMap(List::stream).map(Carrier::key)
-                .collect(Collectors.toCollection(LinkedHashSet::new));
+        Collection<List<String>> keys = java.util.stream.Stream.concat(carriers.values().stream().flatMap(List::stream),
+                        widenedBy.values().stream()).map(Carrier::key).collect(Collectors.toCollection(LinkedHashSet::new));
         Set<List<String>> erased = ErasedKeys.erasedAmong(c, entity, keys);
         List<EvolvedColumns.NewColumn> kept = new ArrayList<>();
         for (EvolvedColumns.NewColumn n : add) {
@@ -85,6 +96,15 @@ public record ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumn
                     first -> kept.add(new EvolvedColumns.NewColumn(n.column(), n.type(), n.tracked(), first.source())),
                     () -> LOG.info("{}: column {} not added: only events of erased keys hold a value of it", entity, n.column()));
         }
-        return new ShapeChange(kept, widen, carriers);
+        List<EvolvedColumns.Widening> keptWidenings = new ArrayList<>();
+        for (EvolvedColumns.Widening w : widen) {
+            Carrier by = widenedBy.get(w);
+            if (by == null || !erased.contains(by.key())) {
+                keptWidenings.add(w);
+            } else {
+                LOG.info("{}: column {} not widened to {} for {}: an event of an erased key", entity, w.column(), w.to().sql(), w.firstSource());
+            }
+        }
+        return new ShapeChange(kept, keptWidenings, carriers, widenedBy);
     }
 }

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dimstream.db.entity.ColumnType;
 import io.dimstream.db.entity.EntitySpec;
+import io.dimstream.db.entity.TypeModifier;
+import io.dimstream.db.entity.TypeWidening;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Rejection;
 import io.dimstream.db.event.Source;
 import io.dimstream.db.jobs.JobsFixtures;
 import io.dimstream.db.jobs.ShadowTables;
 import io.dimstream.db.schema.EntityShapes;
+import io.dimstream.db.schema.EntityTables;
 import io.dimstream.db.schema.EvolvedColumns;
 import io.dimstream.db.sink.PartitionRef;
 import io.dimstream.db.sink.SinkReject;
@@ -214,6 +217,48 @@ class BatchApplierTest {
         assertThat(EvolvedColumns.list(ds, spec.name())).extracting(EvolvedColumns.Column::column, EvolvedColumns.Column::firstSource)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("tier", "crm-0@3"));
         assertThat(EntityTableReader.rows(ds, withTier)).isEqualTo(new ReferenceModel(withTier).rows(List.of(keptTier)));
+    }
+
+    @Test
+    void aWideningOnlyAnErasedKeysEventAsksForIsNotMadeAndOneAnotherKeyAsksForTooNamesItsEvent() throws SQLException {
+        EntitySpec config = JobsFixtures.customer("applier_erased_widening", Optional.empty());
+        EntitySpec spec = config.withColumnType("city", TypeWidening.ColumnDef.of(new TypeModifier.Length(10)));
+        EntityTables.ensure(ds, spec);
+        try (Connection c = ds.getConnection()) {
+            ErasedKeys.remember(c, spec.name(), List.of(List.of("C9")));
+        }
+        EntityShapes shapes = EntityShapes.of(ds, spec);
+        BatchApplier applier = new BatchApplier(ds, writer, shapes);
+        TypeWidening.ColumnDef wide = TypeWidening.ColumnDef.of(new TypeModifier.Length(40));
+        EvolvedColumns.Widening byErased = new EvolvedColumns.Widening("city", wide, "crm-0@1");
+        Event erasedLong = up("C9", 0, "z@x", "Reykjavik-Hofudborgarsvaedid", 1, 1);
+        Event kept = up("C1", 0, "a@x", "Oslo", 1, 2);
+
+        Outcome<Steps, String> first = applier.apply(new Batch<>(spec.name(), null,
+                new ShapeChange(List.of(), List.of(byErased), Map.of(), Map.of(byErased, new ShapeChange.Carrier(List.of("C9"), "crm-0@1"))),
+                WriterLock.Mode.STREAMING, shape -> new Steps(List.of(new Step.Events(List.of(erasedLong, kept))), spec.name()), "a batch"),
+                new Recorded(null, null));
+
+        ApplyResult result = ((Outcome.Done<Steps, String>) first).applied().result();
+        assertThat(result.rejected()).isEmpty();
+        assertThat(List.of(result.received(), result.erased(), result.newKeys())).containsExactly(2, 1, 1);
+        assertThat(shapes.current(spec.name())).isEqualTo(spec);
+        assertThat(EvolvedColumns.list(ds, spec.name())).isEmpty();
+        assertThat(EntityTableReader.rows(ds, spec)).isEqualTo(new ReferenceModel(spec).rows(List.of(kept)));
+
+        // the same widening asked for by the erased key and by C1: made, the catalog naming C1's event
+        EvolvedColumns.Widening byKept = new EvolvedColumns.Widening("city", wide, "crm-0@4");
+        Event keptLong = up("C1", 1, "a@x", "Kristiansand-Sentrum", 1, 4);
+        applier.apply(new Batch<>(spec.name(), null, new ShapeChange(List.of(), List.of(byErased, byKept), Map.of(), Map.of(
+                        byErased, new ShapeChange.Carrier(List.of("C9"), "crm-0@1"), byKept, new ShapeChange.Carrier(List.of("C1"), "crm-0@4"))),
+                WriterLock.Mode.STREAMING, shape -> new Steps(List.of(new Step.Events(List.of(erasedLong, keptLong))), spec.name()),
+                "a batch"), new Recorded(null, null));
+
+        EntitySpec widened = spec.withColumnType("city", wide);
+        assertThat(shapes.current(spec.name())).isEqualTo(widened);
+        assertThat(EvolvedColumns.list(ds, spec.name())).extracting(EvolvedColumns.Column::column, EvolvedColumns.Column::firstSource)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("city", "crm-0@4"));
+        assertThat(EntityTableReader.rows(ds, widened)).isEqualTo(new ReferenceModel(widened).rows(List.of(kept, keptLong)));
     }
 
     private static Event withField(Event e, String field, String value) {

@@ -30,7 +30,7 @@ public final class JobsFixtures {
     private JobsFixtures() {
     }
 
-    static EntitySpec customer(String prefix, Optional<Duration> horizon) {
+    public static EntitySpec customer(String prefix, Optional<Duration> horizon) {
         int n = N.incrementAndGet();
         Map<String, ColumnType> cols = new LinkedHashMap<>();
         cols.put("customer_id", ColumnType.TEXT);

@@ -77,6 +77,7 @@ final class SinkSteps {
         Map<String, EvolvedColumns.NewColumn> add = new LinkedHashMap<>();
         List<EvolvedColumns.Widening> widen = new ArrayList<>();
         Map<String, List<ShapeChange.Carrier>> carriers = new LinkedHashMap<>();
+        Map<EvolvedColumns.Widening, ShapeChange.Carrier> widenedBy = new HashMap<>();
         for (SinkTransaction.PartitionBatch b : ordered) {
             for (ConsumerRecord<byte[], byte[]> r : b.records()) {
                 if (r.value() == null || SliceMarker.isControl(r.headers()) || !ChangeCodec.mayHaveNewColumns(r.value())) {
@@ -89,14 +90,20 @@ final class SinkSteps {
                     continue;
                 }
                 String first = change.sourceTopic() + "-" + change.sourcePartition() + "@" + change.sourceOffset();
+                ShapeChange.Carrier carrier = change.newColumns().isEmpty() && change.widened().isEmpty() ? null
+                        : ShapeChange.Carrier.of(entity, change.data(), first);
                 for (Map.Entry<String, String> w : change.widened().entrySet()) {
                     try {
-                        widen.add(new EvolvedColumns.Widening(w.getKey(), TypeWidening.ColumnDef.parse(w.getValue()), first));
+                        EvolvedColumns.Widening widening = new EvolvedColumns.Widening(w.getKey(), TypeWidening.ColumnDef.parse(w.getValue()),
+                                first);
+                        widen.add(widening);
+                        if (carrier != null) {
+                            widenedBy.put(widening, carrier);
+                        }
                     } catch (IllegalArgumentException unknown) {
                         // a type this sink does not know: the validator refuses the value, naming the column
                     }
                 }
-                ShapeChange.Carrier carrier = change.newColumns().isEmpty() ? null : ShapeChange.Carrier.of(entity, change.data(), first);
                 for (Map.Entry<String, String> n : change.newColumns().entrySet()) {
                     List<ShapeChange.Carrier> by = carriers.computeIfAbsent(n.getKey(), c -> new ArrayList<>());
                     if (carrier != null && change.data().get(n.getKey()) != Unchanged.VALUE) {
@@ -109,7 +116,7 @@ final class SinkSteps {
                 }
             }
         }
-        return new ShapeChange(List.copyOf(add.values()), widen, carriers);
+        return new ShapeChange(List.copyOf(add.values()), widen, carriers, widenedBy);
     }
 
 

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The columns a group of change records names, with the records that hold a value of each (their
- * typed key and their source; one carrying the value on holds none), so that the apply pipeline adds
- * no column only erased keys hold and names the first holder that is not erased (BatchApplierTest
- * has that part).
+ * typed key and their source; one carrying the value on holds none), and the widenings with the
+ * record asking for each, so that the apply pipeline adds or widens no column for erased keys only
+ * and names the first holder that is not erased (BatchApplierTest has that part).
  */
 class SinkShapeChangeTest {
 
@@ -51,6 +51,22 @@ class SinkShapeChangeTest {
                 "nickname", List.of(new ShapeChange.Carrier(List.of("eu", "7"), "crm.people-0@10"),
                         new ShapeChange.Carrier(List.of("eu", "8"), "crm.people-0@12")),
                 "tier", List.of(new ShapeChange.Carrier(List.of("eu", "8"), "crm.people-0@12"))));
+    }
+
+    @Test
+    void eachWideningComesWithTheKeyAndSourceOfTheRecordThatAsksForIt() {
+        TopicPartition tp = new TopicPartition("app.people.changes", 0);
+        ChangeRecord plain = change("eu", 7L, 20, Map.of());
+        ChangeRecord wide = new ChangeRecord(plain.entity(), plain.changeClass(), plain.op(), plain.eventTime(), plain.data(),
+                plain.sourceTopic(), plain.sourcePartition(), plain.sourceOffset(), Map.of(), Map.of("email", "character varying(40)"));
+
+        ShapeChange change = SinkSteps.shapeChange(SPEC, List.of(new SinkTransaction.PartitionBatch(tp, OptionalLong.empty(),
+                List.of(record(tp, 0, wide)), 1, 0L, 1)), true);
+
+        EvolvedColumns.Widening widening = new EvolvedColumns.Widening("email",
+                io.dimstream.db.entity.TypeWidening.ColumnDef.parse("character varying(40)"), "crm.people-0@20");
+        assertThat(change.widen()).containsExactly(widening);
+        assertThat(change.widenedBy()).isEqualTo(Map.of(widening, new ShapeChange.Carrier(List.of("eu", "7"), "crm.people-0@20")));
     }
 
     private static ChangeRecord change(String region, long id, long sourceOffset, Map<String, String> newColumns) {
