@@ -79,12 +79,15 @@ public record ShapeChange(List<EvolvedColumns.NewColumn> add, List<EvolvedColumn
      */
     ShapeChange withoutErasedCarriers(Connection c, String entity) throws SQLException {
         boolean told = !add.isEmpty() && !carriers.isEmpty() || !widenedBy.isEmpty();
-        if (!told || !ErasedKeys.any(c, entity)) {
+        if (!told) {
             return this;
         }
         Collection<List<String>> keys = java.util.stream.Stream.concat(carriers.values().stream().flatMap(List::stream),
                         widenedBy.values().stream()).map(Carrier::key).collect(Collectors.toCollection(LinkedHashSet::new));
-        Set<List<String>> erased = ErasedKeys.erasedAmong(c, entity, keys);
+        Set<List<String>> erased = ErasedKeys.erasedAmong(c, entity, keys); // one probe while the entity has no tombstone
+        if (erased.isEmpty()) {
+            return this;
+        }
         List<EvolvedColumns.NewColumn> kept = new ArrayList<>();
         for (EvolvedColumns.NewColumn n : add) {
             List<Carrier> by = carriers.get(n.column());
