@@ -8,6 +8,9 @@ import io.dimstream.db.jobs.ReplayJob;
 import io.dimstream.db.jobs.ReplayJobs;
 import io.dimstream.db.jobs.ReplaySource;
 import io.dimstream.db.jobs.ReplayTarget;
+import io.dimstream.db.jobs.ShadowPreviews;
+import io.dimstream.db.read.ShadowDiff;
+import io.dimstream.db.read.VersionRow;
 import io.dimstream.db.testing.TestPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -277,6 +280,35 @@ class ReplayCommandTest {
         CliRun again = CliRun.of("replay", "--config", config.toString(), "--swap", Long.toString(id));
         assertThat(List.of(again.exitCode(), again.err())).isEqualTo(List.of(2, "dimstream replay: replay job " + id + " is SUCCEEDED, "
                 + "not READY: only a shadow replay submitted with --no-swap that has reached its end offsets waits for a swap or discard\n"));
+    }
+
+    @Test
+    void aVersionAddedAndOneRemovedThatPrintAlikeShowTheirRecordHashes() {
+        java.time.Instant from = java.time.Instant.parse("2025-08-02T00:00:00Z");
+        java.util.function.BiFunction<java.time.Instant, String, VersionRow> version = (validFrom, hash) -> new VersionRow(
+                Map.of("customer_id", "A"), Map.of("email", "a1"), 1L, validFrom, null, true, false, hash, "crm", 0, 1L, from);
+        VersionRow live = version.apply(from, "aa".repeat(32));
+        VersionRow replayed = version.apply(from, "bb".repeat(32));
+        VersionRow other = version.apply(from.plusSeconds(86_400), "cc".repeat(32));
+        ShadowDiff diff = new ShadowDiff(0, 0, 1, 2, 1, List.of(new ShadowDiff.KeyDiff(Map.of("customer_id", "A"), ShadowDiff.Kind.CHANGED,
+                List.of(replayed, other), List.of(live))), false);
+        ReplayJob job = new ReplayJob(7, "customer", "crm", null, ReplayTarget.SHADOW, JobState.READY, false, 3L, 3, 0, 3, "ops", from,
+                from, null, null, null, null, null, true);
+        java.io.StringWriter text = new java.io.StringWriter();
+        java.io.PrintWriter out = new java.io.PrintWriter(text);
+
+        ReplayCommand.printPreview(out, new ShadowPreviews.Preview(job, "customer", "customer_shadow_7", 0, diff));
+        out.flush();
+
+        assertThat(text.toString()).isEqualTo("replay job 7 READY: swapping customer_shadow_7 in for customer would change\n"
+                + "  keys: 0 added, 0 removed, 1 changed; versions: 2 added, 1 removed\n"
+                + "  computed as the swap would do it now: 0 events of the live memory the shadow lacks (written after the job's end "
+                + "offsets, loaded, applied from quarantine) merged into it first\n"
+                + "keys:\n"
+                + "  changed customer_id=A\n"
+                + "    + [2025-08-02T00:00:00Z, open) email=a1 record_hash=bbbbbbbbbbbbbbbb...\n"
+                + "    + [2025-08-03T00:00:00Z, open) email=a1\n"
+                + "    - [2025-08-02T00:00:00Z, open) email=a1 record_hash=aaaaaaaaaaaaaaaa...\n");
     }
 
     @Test
