@@ -313,13 +313,9 @@ final class ReplayCommand implements Callable<Integer> {
         out.printf("%s:%n", d.truncated() ? "first " + d.keys().size() + " of " + all + " keys (--limit)" : "keys");
         for (ShadowDiff.KeyDiff k : d.keys()) {
             out.printf("  %s %s%n", k.kind().label(), keyText(k.key()));
-            // a version added and one removed that print alike differ in record_hash only (the tracked columns the
-            // config names, or a column's place in the hash, changed since the live table was written): say so
-            java.util.Set<String> added = new java.util.HashSet<>(k.versionsAdded().stream().map(ReplayCommand::versionText).toList());
-            java.util.Set<String> alike = k.versionsRemoved().stream().map(ReplayCommand::versionText).filter(added::contains)
-                    .collect(java.util.stream.Collectors.toSet());
-            k.versionsAdded().forEach(v -> out.println("    + " + versionText(v) + hashNote(v, alike)));
-            k.versionsRemoved().forEach(v -> out.println("    - " + versionText(v) + hashNote(v, alike)));
+            List<List<String>> lines = k.lines(ReplayCommand::versionText); // alike lines get their record_hash
+            lines.get(0).forEach(v -> out.println("    + " + v));
+            lines.get(1).forEach(v -> out.println("    - " + v));
         }
     }
 
@@ -340,12 +336,6 @@ final class ReplayCommand implements Callable<Integer> {
             b.append(' ').append(String.join(", ", attrs));
         }
         return b.toString();
-    }
-
-    /** The version's record_hash (its first 8 bytes) when its text is among {@code alike}: what tells the two lines apart. */
-    private static String hashNote(VersionRow v, java.util.Set<String> alike) {
-        String hash = v.recordHash();
-        return alike.contains(versionText(v)) && hash != null ? " record_hash=" + hash.substring(0, Math.min(16, hash.length())) + "..." : "";
     }
 
     static String progress(ReplayJob j) {

@@ -82,6 +82,31 @@ public record ShadowDiff(long keysAdded, long keysRemoved, long keysChanged, lon
         public List<Object> keyValues() {
             return new ArrayList<>(key.values());
         }
+
+        /**
+         * {@code text} of each version, followed by the first 8 bytes of its {@code record_hash} when a
+         * version on the other side prints alike: the two differ in the hash only (the tracked columns
+         * the config names changed since the live table was written), and the hash tells them apart.
+         *
+         * @return the versions added, then the versions removed, as lines
+         */
+        public List<List<String>> lines(java.util.function.Function<VersionRow, String> text) {
+            List<String> added = versionsAdded.stream().map(text).toList();
+            List<String> removed = versionsRemoved.stream().map(text).toList();
+            java.util.Set<String> alike = new java.util.HashSet<>(added);
+            alike.retainAll(removed);
+            return List.of(withHash(versionsAdded, added, alike), withHash(versionsRemoved, removed, alike));
+        }
+
+        private static List<String> withHash(List<VersionRow> versions, List<String> texts, java.util.Set<String> alike) {
+            List<String> out = new ArrayList<>(texts.size());
+            for (int i = 0; i < texts.size(); i++) {
+                String hash = versions.get(i).recordHash();
+                out.add(alike.contains(texts.get(i)) && hash != null
+                        ? texts.get(i) + " record_hash=" + hash.substring(0, Math.min(16, hash.length())) + "..." : texts.get(i));
+            }
+            return out;
+        }
     }
 
     /**
