@@ -141,6 +141,55 @@ class LoadWhatUsersHaveTest {
         assertThat(EntityTableReader.rows(DS, spec)).containsExactlyElementsOf(new ReferenceModel(spec).rows(model()));
     }
 
+    @Test
+    void booleansAsPostgresExportsThemAndAsItReadsThemLandAndAnyOtherTextIsRefusedNamingIt() throws Exception {
+        Path config = dir.resolve("dimstream-flags.yml");
+        Files.writeString(config, """
+                postgres:
+                  url: "%s"
+                entities:
+                  - name: flags
+                    topic: shop.flags
+                    table: users_flags
+                    key: [id]
+                    tracked: [active]
+                    lateness-horizon: unlimited
+                    columns: {id: text, active: boolean}
+                """.formatted(TestPostgres.jdbcUrl()));
+        Path exported = dir.resolve("flags.csv");
+        try (Connection c = DS.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS users_flags, users_flags_events, users_flags_superseded CASCADE");
+            StringWriter out = new StringWriter();
+            c.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY (VALUES ('A', true), ('B', false), ('C', NULL::boolean)) TO STDOUT "
+                    + "WITH (FORMAT csv, HEADER)", out);
+            Files.writeString(exported, out.toString().replace("column1,column2", "id,active"));
+        }
+        assertThat(Files.readString(exported)).isEqualTo("id,active\nA,t\nB,f\nC,\n");
+        Path spelled = dir.resolve("spelled.csv");
+        Files.writeString(spelled, "id,active\nA,FALSE\nB, Yes \nC,off\nD,1\nE,maybe\n");
+
+        CliRun first = CliRun.of("load", "--config", config.toString(), "--entity", "flags", "--input", exported.toString(),
+                "--event-time", "2025-06-01T00:00:00Z");
+        CliRun second = CliRun.of("load", "--config", config.toString(), "--entity", "flags", "--input", spelled.toString(),
+                "--event-time", "2025-07-01T00:00:00Z");
+
+        assertThat(first).isEqualTo(new CliRun(0, counts(3, 3, 0, 0, 0, 0), ""));
+        assertThat(second).isEqualTo(new CliRun(0, counts(4, 1, 3, 0, 0, 1)
+                + "row 5: column 'active': expected boolean, got string \"maybe\"\n", ""));
+        List<String> rows = new java.util.ArrayList<>();
+        try (Connection c = DS.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id, active, valid_from::date, valid_to::date FROM users_flags ORDER BY id, valid_from")) {
+            while (rs.next()) {
+                rows.add(rs.getString(1) + "|" + rs.getString(2) + "|" + rs.getString(3) + "|" + rs.getString(4));
+            }
+        }
+        assertThat(rows).containsExactly(
+                "A|t|2025-06-01|2025-07-01", "A|f|2025-07-01|null",
+                "B|f|2025-06-01|2025-07-01", "B|t|2025-07-01|null",
+                "C|null|2025-06-01|2025-07-01", "C|f|2025-07-01|null",
+                "D|t|2025-07-01|null");
+    }
+
     private static final String NO_OFFSET = " has no UTC offset: give --time-zone ZONE, the zone the file's times are in "
             + "(e.g. --time-zone UTC or --time-zone Europe/Berlin), or write the times with an offset (2025-08-20 09:00:00+00)";
 

@@ -160,6 +160,9 @@ public final class TabularSource implements RowSource {
             for (int i = 0; i < dataColumns.length; i++) {
                 if (dataColumns[i] != null) {
                     Object raw = rows.value(i);
+                    if (types[i] == ColumnType.BOOLEAN && raw instanceof String text) {
+                        raw = booleanText(text);
+                    }
                     try {
                         data.put(dataColumns[i], times.value(types[i], raw));
                     } catch (IllegalArgumentException e) {
@@ -193,6 +196,21 @@ public final class TabularSource implements RowSource {
         } catch (IllegalArgumentException e) {
             throw new IOException(e.getMessage(), e); // a column type no row of this source can have
         }
+    }
+
+    /**
+     * A boolean column's text as PostgreSQL's boolean input reads it: {@code t}/{@code f} (what its
+     * own CSV export writes), {@code true}/{@code false}, {@code yes}/{@code no}, {@code on}/{@code off},
+     * {@code 1}/{@code 0}, in any case, blanks around ignored; any other text as it is, for the
+     * validator to refuse naming it. (PostgreSQL also takes unique prefixes such as {@code tr}; a
+     * file is not a prompt, so those are refused.)
+     */
+    static Object booleanText(String text) {
+        return switch (text.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "t", "true", "yes", "on", "1" -> Boolean.TRUE;
+            case "f", "false", "no", "off", "0" -> Boolean.FALSE;
+            default -> text;
+        };
     }
 
     /**
