@@ -165,14 +165,15 @@ final class CommandSupport {
     /**
      * As above, from a file's bytes (each line decoded strictly, one that is not UTF-8 refused on its
      * own), each batch applied on {@code parallelism} connections at once (disjoint keys), texts
-     * without a UTC offset read in the zone of {@code times} ({@code --time-zone}).
+     * without a UTC offset read in the zone of {@code times} ({@code --time-zone}), the seqs counted
+     * from what {@code start} says once dimstream's schema is there ({@link LoadArrival}).
      */
     static LoadReport prepareAndLoad(PrintWriter out, DataSource ds, EntitySpec entity, LoadFields fields, int batchSize, int parallelism,
-                                     InputStream in, String inputName, TimeTexts times) {
+                                     InputStream in, String inputName, TimeTexts times, java.util.function.Supplier<Instant> start) {
         EventFileLoader loader = new EventFileLoader(ds, entity, batchSize, parallelism, fields);
         prepare(loader, entity);
         try {
-            return loader.load(in, inputName, Instant.now(), times);
+            return loader.load(in, inputName, start.get(), times);
         } catch (LoadException e) {
             out.println("stopped; the batches committed before the failure did:");
             LoadReportPrinter.print(out, e.soFar());

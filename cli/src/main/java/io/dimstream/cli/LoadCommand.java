@@ -204,7 +204,7 @@ final class LoadCommand implements Callable<Integer> {
             try (InputStream in = LoadInput.bytes(input, System.in);
                  Databases.Handle db = CommandSupport.openDatabase(t.cfg().postgres())) {
                 LoadReport report = CommandSupport.prepareAndLoad(out, db.dataSource(), t.entity(), t.fields(), t.batchSize(), t.parallel(),
-                        in, name, t.times());
+                        in, name, t.times(), () -> arrival(t, db.dataSource(), input, kind, null));
                 LoadReportPrinter.print(out, tally.add(report));
             } catch (IOException ex) {
                 throw new CliFailure(CliFailure.FAILED, "cannot close " + name + ": " + ex.getMessage(), ex);
@@ -219,7 +219,8 @@ final class LoadCommand implements Callable<Integer> {
             LoadTally tally = new LoadTally("row");
             try (Databases.Handle db = CommandSupport.openDatabase(t.cfg().postgres())) {
                 CommandSupport.prepare(t.loader(db.dataSource()), t.entity());
-                LoadReport report = loadRows(out, db.dataSource(), t, open(kind, file), "file:" + name, kind, mapping, Instant.now());
+                Instant start = stdin ? Instant.now() : arrival(t, db.dataSource(), file, kind, mapping);
+                LoadReport report = loadRows(out, db.dataSource(), t, open(kind, file), "file:" + name, kind, mapping, start);
                 LoadReportPrinter.print(out, tally.add(report), "row");
             }
             return tally;
@@ -319,15 +320,15 @@ final class LoadCommand implements Callable<Integer> {
                 throw usage("input " + f.file() + ": a slice is a CSV or Parquet file, not native events");
             }
         }
-        Instant start = Instant.now();
         LoadTally tally = new LoadTally("row");
         try (Databases.Handle db = CommandSupport.openDatabase(t.cfg().postgres())) {
             CommandSupport.prepare(t.loader(db.dataSource()), t.entity());
             for (SliceFileNames.SliceFile f : files) {
                 out.println("slice " + f.slice() + " from " + f.file().getFileName() + ":");
                 Kind kind = Kind.of(f.file(), format);
+                TabularSource.Mapping mapping = TabularSource.Mapping.slice(f.slice());
                 LoadReport report = loadRows(out, db.dataSource(), t, open(kind, f.file()), "file:" + f.file().getFileName(), kind,
-                        TabularSource.Mapping.slice(f.slice()), start);
+                        mapping, arrival(t, db.dataSource(), f.file(), kind, mapping));
                 LoadReportPrinter.print(out, tally.add(report), "row");
             }
         }
@@ -377,6 +378,19 @@ final class LoadCommand implements Callable<Integer> {
             }
             throw usage(ex.getMessage() + (kind == Kind.CSV ? LoadInput.delimiterHint(rows.columns(), delimiter()) : ""));
         }
+    }
+
+    /**
+     * The start {@code file}'s seqs count from: its first load's, when it is read as before
+     * ({@link LoadArrival}; the reading is the options that shape its events and the entity's config).
+     */
+    private Instant arrival(Target t, DataSource ds, Path file, Kind kind, TabularSource.Mapping mapping) {
+        if (LoadInput.isStdin(file)) {
+            return Instant.now();
+        }
+        String reading = String.join("\n", "kind=" + kind, "mapping=" + mapping, "time-zone=" + timeZone,
+                "csv-delimiter=" + (kind == Kind.CSV ? delimiter() : ""), "entity=" + t.cfg().entity(entity));
+        return LoadArrival.ofFile(ds, entity, file, reading, Instant.now());
     }
 
     /** --csv-delimiter as one character ({@code \t} spelled out for a tab). */

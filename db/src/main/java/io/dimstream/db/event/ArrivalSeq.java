@@ -20,9 +20,10 @@ import java.time.Instant;
  *   <li>{@link #ofLoad(Instant, long)} ({@code dimstream load}): {@code (s << 32) | line}, where
  *       {@code s} is the whole seconds from 2020-01-01T00:00:00Z to the run's start
  *       ({@code 0 <= s < 2^31}, runs from 2020 to 2088-01-19) and {@code line} the line number
- *       ({@code 1 .. 2^32 - 1}), so {@code > 0}. Within a run a later line wins; a run started in a
- *       later second wins over every earlier run (a corrected file loaded again overrides the
- *       first); the same file loaded twice in one second gives the same seqs (a no-op).</li>
+ *       ({@code 1 .. 2^32 - 1}), so {@code > 0}. A file's "run start" is the start of its first
+ *       load ({@link LoadInputs}): the same file read the same way gets the same seqs on every
+ *       load (a no-op), another file or the same one changed is a later arrival and wins its ties.
+ *       Within a run a later line wins.</li>
  * </ul>
  *
  * <p>A fourth seq, {@link #LOADED_ABSENCE} ({@code Long.MIN_VALUE}, below all three), is the
