@@ -4,6 +4,7 @@ import io.dimstream.config.model.CdcOptions;
 import io.dimstream.config.ConfigException;
 import io.dimstream.config.model.EntityConfig;
 import io.dimstream.config.model.SeedJsonOptions;
+import io.dimstream.db.entity.EntitySpec;
 import io.dimstream.db.event.Event;
 import io.dimstream.db.event.Op;
 import io.dimstream.db.event.Unchanged;
@@ -63,7 +64,8 @@ public final class Decoders {
             rules = then(rules, undeclaredFieldsDropped(entity.columns().keySet()));
         }
         if (cdc.unavailableValue().isPresent() || cdc.ignoreNullUpdates().any() || cdc.schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT) {
-            rules = then(rules, unchangedValues(cdc, entity.toEntitySpec().attributes(), entity.name()));
+            EntitySpec spec = entity.toEntitySpec();
+            rules = then(rules, unchangedValues(cdc, spec.attributes(), spec.key(), entity.name()));
         }
         return rules;
     }
@@ -105,10 +107,12 @@ public final class Decoders {
      * text (that form in JSON); and, for the {@code ignore-null-updates} columns, NULL or a missing
      * field; with {@code schema-evolution: lenient}, any attribute whose field is missing (the source
      * dropped the column: its value is carried on, no version is made for it; logged once per
-     * column). Deletes and key columns are left alone (a key part that is the placeholder is refused
-     * by the validator).
+     * column). The placeholder is unchanged in any field but a key part, also one the config does not
+     * declare: a column added while running, or a field about to become one ({@link NewFields}).
+     * Deletes and key columns are left alone (a key part that is the placeholder is refused by the
+     * validator).
      */
-    static UnaryOperator<Decoded> unchangedValues(CdcOptions cdc, List<String> attributes, String entity) {
+    static UnaryOperator<Decoded> unchangedValues(CdcOptions cdc, List<String> attributes, List<String> key, String entity) {
         boolean lenient = cdc.schemaEvolution() == CdcOptions.SchemaEvolution.LENIENT;
         String placeholder = cdc.unavailableValue().orElse(null);
         byte[] placeholderBytes = placeholder == null ? null : placeholder.getBytes(StandardCharsets.UTF_8);
@@ -129,9 +133,7 @@ public final class Decoders {
                 }
                 boolean unchanged = v == null
                         ? missing || nullUpdates.applies(a)
-                        : placeholder != null && (placeholder.equals(v) || placeholderBase64.equals(v)
-                                || v instanceof byte[] b && Arrays.equals(b, placeholderBytes)
-                                || v instanceof ByteBuffer bb && bb.equals(ByteBuffer.wrap(placeholderBytes)));
+                        : placeholder != null && isPlaceholder(v, placeholder, placeholderBytes, placeholderBase64);
                 if (unchanged) {
                     if (data == null) {
                         data = new LinkedHashMap<>(e.data());
@@ -139,8 +141,25 @@ public final class Decoders {
                     data.put(a, Unchanged.VALUE);
                 }
             }
+            if (placeholder != null) {
+                for (Map.Entry<String, Object> f : e.data().entrySet()) {
+                    if (!attributes.contains(f.getKey()) && !key.contains(f.getKey()) && f.getValue() != null
+                            && isPlaceholder(f.getValue(), placeholder, placeholderBytes, placeholderBase64)) {
+                        if (data == null) {
+                            data = new LinkedHashMap<>(e.data());
+                        }
+                        data.put(f.getKey(), Unchanged.VALUE);
+                    }
+                }
+            }
             return data == null ? d : ok.with(new Event(e.op(), e.eventTime(), data, e.seq(), e.source(), e.badTimeReason()));
         };
+    }
+
+    /** Whether {@code v} is the placeholder: as text, as the bytes of its UTF-8 text, or as their base64 text. */
+    private static boolean isPlaceholder(Object v, String placeholder, byte[] placeholderBytes, String placeholderBase64) {
+        return placeholder.equals(v) || placeholderBase64.equals(v) || v instanceof byte[] b && Arrays.equals(b, placeholderBytes)
+                || v instanceof ByteBuffer bb && bb.equals(ByteBuffer.wrap(placeholderBytes));
     }
 
     /**
