@@ -58,7 +58,8 @@ final class DbtSourcesCommand implements Callable<Integer> {
     @Option(names = "--no-freshness", description = "leave out the freshness config (tables that change rarely)")
     boolean noFreshness;
 
-    @Option(names = "--offline", description = "connect to nothing: list the config's columns only, without those added while running")
+    @Option(names = "--offline", description = "connect to nothing: list the config's columns only, without those added while running "
+            + "and without the tables a connector found")
     boolean offline;
 
     @Override
@@ -68,6 +69,11 @@ final class DbtSourcesCommand implements Callable<Integer> {
             // --offline reads no database: the tables a connector found (kept there) are left out too
             DimstreamConfig cfg = offline ? CommandSupport.loadConfig(config)
                     : CommandSupport.loadResolvedConfig(config, spec.commandLine().getErr());
+            if (offline && !cfg.connectors().isEmpty()) {
+                warn("--offline: the tables connector" + (cfg.connectors().size() == 1 ? " " : "s ")
+                        + String.join(", ", cfg.connectors().stream().map(k -> k.name()).toList()) + " found are kept in the database "
+                        + "(dimstream.connector_tables) and not listed; only the entities declared by hand are");
+            }
             String yaml = offline ? DbtSources.yaml(cfg, DbtSources.Catalog.configOnly("Columns: the config's only (--offline): columns "
                     + "added while running are not listed."), options) : fromDatabase(cfg, options);
             PrintWriter out = spec.commandLine().getOut();

@@ -228,6 +228,11 @@ class DbtSourcesDatabaseTest {
         // nothing migrated, nothing made: the same file as without the connector, and one line more
         assertThat(run).isEqualTo(new CliRun(0, declared.out(), "dimstream has not run on this database yet (no "
                 + "dimstream.connector_tables); only the entities declared by hand are known\n" + declared.err()));
+        // offline, the same entities and a line saying what is left out
+        CliRun offline = CliRun.of("dbt-sources", "--config", withConnector.toString(), "--offline");
+        assertThat(offline).isEqualTo(new CliRun(0, CliRun.of("dbt-sources", "--config", byHand.toString(), "--offline").out(),
+                "dimstream dbt-sources: --offline: the tables connector shop found are kept in the database "
+                        + "(dimstream.connector_tables) and not listed; only the entities declared by hand are\n"));
         try (Connection c = dataSource(url).getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_namespace WHERE nspname = 'dimstream'")) {
             rs.next();
