@@ -9,7 +9,9 @@
  * the surrogate key. Bad input becomes a {@link io.dimstream.db.event.Rejection} naming the reason
  * and the source position; a reason never carries a NUL, so it can be stored and sent as a header.
  * An event's arrival order ({@code seq}) is made by {@link io.dimstream.db.event.ArrivalSeq}, which
- * states how the sink's, a replay's and a load's seqs order against each other. The date and time
+ * states how the sink's, a replay's and a load's seqs order against each other; a loaded file keeps
+ * the seqs of its first load ({@link io.dimstream.db.event.LoadInputs}), so loading it again is the
+ * same arrival. The date and time
  * texts of loaded files (PostgreSQL's, Spark's, pandas' spellings; a zone for texts without an
  * offset) are read by {@link io.dimstream.db.event.TimeTexts}, for {@code load} only, before
  * validation; a Kafka record's texts keep {@link io.dimstream.db.entity.ColumnType#coerce}'s stricter
