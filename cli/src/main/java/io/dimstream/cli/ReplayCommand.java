@@ -313,9 +313,9 @@ final class ReplayCommand implements Callable<Integer> {
         out.printf("%s:%n", d.truncated() ? "first " + d.keys().size() + " of " + all + " keys (--limit)" : "keys");
         for (ShadowDiff.KeyDiff k : d.keys()) {
             out.printf("  %s %s%n", k.kind().label(), keyText(k.key()));
-            List<List<String>> lines = k.lines(ReplayCommand::versionText); // alike lines get their record_hash
-            lines.get(0).forEach(v -> out.println("    + " + v));
-            lines.get(1).forEach(v -> out.println("    - " + v));
+            ShadowDiff.KeyDiff.Lines lines = k.lines(ReplayCommand::versionText); // alike lines get their record_hash
+            lines.added().forEach(v -> out.println("    + " + v));
+            lines.removed().forEach(v -> out.println("    - " + v));
         }
     }
 

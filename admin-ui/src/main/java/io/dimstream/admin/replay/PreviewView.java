@@ -39,8 +39,8 @@ public record PreviewView(JobView job, String liveTable, String shadowTable, int
                 q.append(q.indexOf("?") < 0 ? "?" : "&").append("k=").append(enc(part));
             }
             String live = q.toString();
-            List<List<String>> lines = k.lines(PreviewView::versionText);
-            return new KeyRow(String.join(" / ", parts), k.kind().label(), lines.get(0), lines.get(1),
+            ShadowDiff.KeyDiff.Lines lines = k.lines(PreviewView::versionText);
+            return new KeyRow(String.join(" / ", parts), k.kind().label(), lines.added(), lines.removed(),
                     k.kind() == ShadowDiff.Kind.ADDED ? null : live, k.kind() == ShadowDiff.Kind.REMOVED ? null : live + "&job=" + id);
         }).toList();
         return new PreviewView(JobView.of(p.job()), p.liveTable(), p.shadowTable(), p.mergedEvents(), d.keysAdded(), d.keysRemoved(),

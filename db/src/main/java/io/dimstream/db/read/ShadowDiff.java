@@ -88,14 +88,17 @@ public record ShadowDiff(long keysAdded, long keysRemoved, long keysChanged, lon
          * version on the other side prints alike: the two differ in the hash only (the tracked columns
          * the config names changed since the live table was written), and the hash tells them apart.
          *
-         * @return the versions added, then the versions removed, as lines
          */
-        public List<List<String>> lines(java.util.function.Function<VersionRow, String> text) {
+        public Lines lines(java.util.function.Function<VersionRow, String> text) {
             List<String> added = versionsAdded.stream().map(text).toList();
             List<String> removed = versionsRemoved.stream().map(text).toList();
             java.util.Set<String> alike = new java.util.HashSet<>(added);
             alike.retainAll(removed);
-            return List.of(withHash(versionsAdded, added, alike), withHash(versionsRemoved, removed, alike));
+            return new Lines(withHash(versionsAdded, added, alike), withHash(versionsRemoved, removed, alike));
+        }
+
+        /** The versions added and removed as lines ({@link #lines}). */
+        public record Lines(List<String> added, List<String> removed) {
         }
 
         private static List<String> withHash(List<VersionRow> versions, List<String> texts, java.util.Set<String> alike) {

@@ -118,6 +118,8 @@ public final class Decoders {
         byte[] placeholderBytes = placeholder == null ? null : placeholder.getBytes(StandardCharsets.UTF_8);
         String placeholderBase64 = placeholder == null ? null : Base64.getEncoder().encodeToString(placeholderBytes);
         CdcOptions.NullUpdates nullUpdates = cdc.ignoreNullUpdates();
+        Set<String> keyOrAttribute = new java.util.HashSet<>(attributes);
+        keyOrAttribute.addAll(key);
         return d -> {
             if (!(d instanceof Decoded.Ok ok) || ok.event().op() != Op.UPSERT) {
                 return d;
@@ -143,7 +145,7 @@ public final class Decoders {
             }
             if (placeholder != null) {
                 for (Map.Entry<String, Object> f : e.data().entrySet()) {
-                    if (!attributes.contains(f.getKey()) && !key.contains(f.getKey()) && f.getValue() != null
+                    if (f.getValue() != null && !keyOrAttribute.contains(f.getKey())
                             && isPlaceholder(f.getValue(), placeholder, placeholderBytes, placeholderBase64)) {
                         if (data == null) {
                             data = new LinkedHashMap<>(e.data());
