@@ -20,7 +20,7 @@ import javax.sql.DataSource;
 record BenchWriter(DataSource ds, Scd2Writer writer) {
 
     ApplyResult apply(EntitySpec spec, List<Event> batch, int parallel) throws SQLException {
-        return new ParallelLoad(ds, new BatchApplier(ds, writer, EntityShapes.of(ds, spec)), spec.name(), parallel, LoadFields.NONE)
+        return new ParallelLoad(ds, new BatchApplier(ds, writer, EntityShapes.of(ds, spec)), spec.name(), parallel, LoadFields.NONE, false)
                 .apply(batch, "a bench batch");
     }
 }

@@ -54,6 +54,25 @@ public final class SnapshotSlices {
                 + "AND partition >= ? AND slice_time >= ? ORDER BY slice_time");
     }
 
+    /**
+     * The slices loaded complete ({@link #LOADED}) after {@code after}, ascending: a change loaded at
+     * {@code after} can make a key live at their instants, which they did not carry. Records nothing.
+     */
+    public static List<Instant> loadedAfter(Connection c, String entity, Instant after) throws SQLException {
+        List<Instant> out = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement("SELECT slice_time FROM dimstream.snapshot_slices WHERE entity = ? AND partition = "
+                + LOADED + " AND slice_time > ? ORDER BY slice_time")) {
+            p.setString(1, entity);
+            p.setObject(2, after.atOffset(ZoneOffset.UTC));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getObject(1, OffsetDateTime.class).toInstant());
+                }
+            }
+        }
+        return out;
+    }
+
     private static List<Instant> record(Connection c, String entity, int partition, Instant slice, String laterSql) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.snapshot_slices (entity, partition, slice_time) "
                 + "VALUES (?, ?, ?) ON CONFLICT (entity, partition, slice_time) DO UPDATE SET last_completed_at = now()")) {

@@ -52,11 +52,16 @@ public final class EventFileLoader {
      * @param fields      what the entity's config says about each event's fields ({@link LoadFields#of})
      */
     public EventFileLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism, LoadFields fields) {
-        this(ds, entity, batchSize, parallelism, Runtime.getRuntime().maxMemory() / 6, fields);
+        this(ds, entity, batchSize, parallelism, Runtime.getRuntime().maxMemory() / 6, fields, true);
     }
 
-    /** @param batchHeap the estimated heap ({@link EventHeap}) at which a batch ends before its event count */
-    EventFileLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism, long batchHeap, LoadFields fields) {
+    /**
+     * @param batchHeap          the estimated heap ({@link EventHeap}) at which a batch ends before its event count
+     * @param judgesLoadedSlices whether each batch judges the slices loaded after its events for their keys
+     *                           ({@link LoadedSlicesAfter}); false for a slice's own rows ({@link SliceLoader})
+     */
+    EventFileLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism, long batchHeap, LoadFields fields,
+                    boolean judgesLoadedSlices) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size must be at least 1, got " + batchSize);
         }
@@ -64,7 +69,7 @@ public final class EventFileLoader {
         this.entity = entity;
         this.batchSize = batchSize;
         this.batchHeap = batchHeap;
-        this.apply = new ParallelLoad(ds, entity, parallelism, fields);
+        this.apply = new ParallelLoad(ds, entity, parallelism, fields, judgesLoadedSlices);
     }
 
     /** Brings dimstream's own schema up to date and creates (or validates) the entity's tables. */

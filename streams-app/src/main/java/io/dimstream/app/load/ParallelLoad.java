@@ -50,17 +50,26 @@ public final class ParallelLoad {
     private final String entity;
     private final int parallelism;
     private final LoadFields fields;
+    private final boolean judgesLoadedSlices;
 
     /**
      * A load of {@code entity} (as the config declares it; its catalog's columns are loaded too) on
-     * {@code parallelism} connections, each event's fields as {@code fields} says.
+     * {@code parallelism} connections, each event's fields as {@code fields} says (and the slices
+     * loaded after its events judged again when {@code judgesLoadedSlices}, as below).
      */
-    public ParallelLoad(DataSource ds, EntitySpec entity, int parallelism, LoadFields fields) {
-        this(ds, new BatchApplier(ds, new Scd2Writer(ds), EntityShapes.of(ds, entity)), entity.name(), parallelism, fields);
+    public ParallelLoad(DataSource ds, EntitySpec entity, int parallelism, LoadFields fields, boolean judgesLoadedSlices) {
+        this(ds, new BatchApplier(ds, new Scd2Writer(ds), EntityShapes.of(ds, entity)), entity.name(), parallelism, fields,
+                judgesLoadedSlices);
     }
 
-    /** A load of {@code entity} through {@code applier} (its writer and shapes) on {@code parallelism} connections. */
-    public ParallelLoad(DataSource ds, BatchApplier applier, String entity, int parallelism, LoadFields fields) {
+    /**
+     * A load of {@code entity} through {@code applier} (its writer and shapes) on {@code parallelism} connections.
+     *
+     * @param judgesLoadedSlices whether each transaction judges the slices loaded after its events for their
+     *                           keys ({@link LoadedSlicesAfter}); not for a slice's own rows, whose completion
+     *                           judges every later slice for every key
+     */
+    public ParallelLoad(DataSource ds, BatchApplier applier, String entity, int parallelism, LoadFields fields, boolean judgesLoadedSlices) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
         }
@@ -69,6 +78,7 @@ public final class ParallelLoad {
         this.entity = entity;
         this.parallelism = parallelism;
         this.fields = fields;
+        this.judgesLoadedSlices = judgesLoadedSlices;
     }
 
     /** Applies {@code events} (see the class comment); what was refused comes back in the result's rejections. */
@@ -228,7 +238,8 @@ public final class ParallelLoad {
 
     /** One step in a transaction of its own, the shape changed first, with no position (a load needs none). */
     private ApplyResult applyOne(Step step, ShapeChange change, WriterLock.Mode lock, String what) throws SQLException {
-        Prepared steps = Prepared.of(List.of(step));
+        Step.DeleteLiveAt judged = judgesLoadedSlices ? LoadedSlicesAfter.of(applier.shapes().current(entity), step, what) : null;
+        Prepared steps = Prepared.of(judged == null ? List.of(step) : List.of(step, judged));
         Outcome<Prepared, Void> out = applier.apply(new Batch<>(entity, null, change, lock, shape -> steps, what), Position.NONE);
         return ((Outcome.Done<Prepared, Void>) out).applied().result();
     }

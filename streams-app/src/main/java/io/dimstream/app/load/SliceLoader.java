@@ -54,7 +54,7 @@ public final class SliceLoader {
     public SliceLoader(DataSource ds, EntitySpec entity, int batchSize, int parallelism, LoadFields fields) {
         this.ds = ds;
         this.entity = entity;
-        this.rows = new EventFileLoader(ds, entity, batchSize, parallelism, fields);
+        this.rows = new EventFileLoader(ds, entity, batchSize, parallelism, Runtime.getRuntime().maxMemory() / 6, fields, false);
         this.applier = new BatchApplier(ds, new Scd2Writer(ds), EntityShapes.of(ds, entity));
     }
 

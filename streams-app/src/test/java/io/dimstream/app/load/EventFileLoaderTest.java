@@ -76,7 +76,7 @@ class EventFileLoaderTest {
             lines.add(upsert(i + 100)); // ids k101..k135, names n101..n135: every event of the same estimate
         }
         long each = EventHeap.estimate(NativeEventJson.parse(lines.get(0), 1, Source.line("f.jsonl", 1)).event());
-        LoadReport report = new EventFileLoader(DS, e, 1000, 1, 10 * each, LoadFields.NONE).load(reader(lines), "f.jsonl", LOAD_START);
+        LoadReport report = new EventFileLoader(DS, e, 1000, 1, 10 * each, LoadFields.NONE, true).load(reader(lines), "f.jsonl", LOAD_START);
 
         assertThat(report.batches()).isEqualTo(4); // 35 events: 10, 10, 10, 5, not one batch of 35
         assertThat(report.result().newKeys()).isEqualTo(35);

@@ -65,7 +65,7 @@ class LoadArrivalPropertyTest {
                 case ONE_LINE_EACH -> new EventFileLoader(DS, spec, 1, 1);
                 // a heap bound of one to six events' estimate (EventHeap) cuts where the count may not
                 case RANDOM -> new EventFileLoader(DS, spec, 1 + random.nextInt(8), 1 + random.nextInt(2),
-                        (1 + random.nextInt(6)) * EventHeap.estimate(events.get(0)), LoadFields.NONE);
+                        (1 + random.nextInt(6)) * EventHeap.estimate(events.get(0)), LoadFields.NONE, true);
             };
             LoadReport report = loader.load(new BufferedReader(new StringReader(String.join("\n", lines))), FILE, LOAD_START);
 
