@@ -73,6 +73,44 @@ public final class SnapshotSlices {
         return out;
     }
 
+    /**
+     * Those of {@code instants} that are slices complete on {@code partition} (or loaded, complete on
+     * every partition), ascending: rows at them that arrive now came after their slice's judgement.
+     */
+    public static List<Instant> completeAmong(Connection c, String entity, int partition, java.util.Collection<Instant> instants)
+            throws SQLException {
+        List<Instant> out = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement("SELECT DISTINCT slice_time FROM dimstream.snapshot_slices WHERE entity = ? "
+                + "AND partition IN (?, " + LOADED + ") AND slice_time = ANY (?) ORDER BY slice_time")) {
+            p.setString(1, entity);
+            p.setInt(2, partition);
+            p.setArray(3, c.createArrayOf("timestamptz", instants.stream().map(Instant::toString).toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getObject(1, OffsetDateTime.class).toInstant());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The slices complete on {@code partition} (or loaded) after {@code after}, ascending, each once. Records nothing. */
+    public static List<Instant> completeAfter(Connection c, String entity, int partition, Instant after) throws SQLException {
+        List<Instant> out = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement("SELECT DISTINCT slice_time FROM dimstream.snapshot_slices WHERE entity = ? "
+                + "AND partition IN (?, " + LOADED + ") AND slice_time > ? ORDER BY slice_time")) {
+            p.setString(1, entity);
+            p.setInt(2, partition);
+            p.setObject(3, after.atOffset(ZoneOffset.UTC));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getObject(1, OffsetDateTime.class).toInstant());
+                }
+            }
+        }
+        return out;
+    }
+
     private static List<Instant> record(Connection c, String entity, int partition, Instant slice, String laterSql) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO dimstream.snapshot_slices (entity, partition, slice_time) "
                 + "VALUES (?, ?, ?) ON CONFLICT (entity, partition, slice_time) DO UPDATE SET last_completed_at = now()")) {

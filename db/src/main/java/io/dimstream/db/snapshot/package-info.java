@@ -20,11 +20,14 @@
  *       only). So completing slice {@code t} judges {@code t} and then every complete slice after it,
  *       in order; each judgement sees the deletes of the one before. The result equals loading the
  *       slices in time order.</li>
- *   <li><b>A change loaded before loaded slices</b> ({@code load} of change events into a snapshot
- *       entity): its transaction judges every slice loaded after its earliest event for its keys
+ *   <li><b>Late rows and changes.</b> A slice's row reaching the sink after the slice completed on
+ *       its partition makes the sink judge the complete slices after it for the row's key
+ *       ({@link io.dimstream.db.snapshot.SnapshotSlices#completeAmong},
+ *       {@link io.dimstream.db.snapshot.SnapshotSlices#completeAfter}, {@code LateSliceRows}); a
+ *       change {@code load}ed into a snapshot entity is judged by the slices loaded after it
  *       ({@link io.dimstream.db.snapshot.SnapshotSlices#loadedAfter}, {@code LoadedSlicesAfter}).
- *       A late row of a feed, or a change before slices a feed completed, is not judged until a
- *       slice is judged again (docs/formats.md says so).</li>
+ *       A loaded change before slices a feed completed is not judged until a slice is judged again
+ *       ({@code load} cannot tell a key's partition; docs/formats.md says so).</li>
  *   <li><b>Which partition a key belongs to</b> is not stored: the caller (the sink) computes it
  *       with the changes topic's partitioner for the candidate keys this class returns.</li>
  *   <li><b>Slices loaded without Kafka</b> ({@code dimstream load --slice-at}) are recorded under

@@ -141,13 +141,22 @@ final class SinkSteps {
             Step.DeleteLiveAt marker = TruncateMarker.is(r.headers()) ? truncate(b, shape, r, made.rejects())
                     : endOfSlice(b, shape, r, made.rejects());
             if (marker != null) {
-                made.steps().add(new Step.TypedEvents(segment));
+                addSegment(made, shape, b, segment);
                 segment = new ArrayList<>();
                 made.steps().add(marker);
             }
         }
-        made.steps().add(new Step.TypedEvents(segment));
+        addSegment(made, shape, b, segment);
         return made;
+    }
+
+    /** A lone partition's events up to a marker, then the later slices judged again for its late slice rows ({@link LateSliceRows}). */
+    private static void addSegment(Made made, EntitySpec shape, SinkTransaction.PartitionBatch b, List<TypedEvent> segment) {
+        made.steps().add(new Step.TypedEvents(segment));
+        Step.DeleteLiveAt late = LateSliceRows.after(shape, b.tp(), segment);
+        if (late != null) {
+            made.steps().add(late);
+        }
     }
 
     /** Reads records into typed events for one group, noting what it refused, validated again and classed. */

@@ -62,5 +62,8 @@
  * transaction and it and every complete slice after it are judged
  * ({@link io.dimstream.db.snapshot.SnapshotSlices}); a truncate is judged once, when it arrives (a
  * re-delivery finds its deletes remembered). A marker for another entity or partition is a reject.
+ * Each run of events is followed by the judgement of the complete slices after its late slice rows,
+ * for their keys ({@link io.dimstream.app.sink.LateSliceRows}: rows of a slice already complete on
+ * the partition; one query when there are none).
  */
 package io.dimstream.app.sink;

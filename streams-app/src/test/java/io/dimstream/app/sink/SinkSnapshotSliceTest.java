@@ -229,6 +229,29 @@ class SinkSnapshotSliceTest {
     }
 
     @Test
+    void aRowOfAJudgedSliceArrivingAfterItsMarkerIsJudgedByTheLaterSlices() throws Exception {
+        // C8 (partition 0) of slice 2 reaches the sink after slice 2's markers and after slice 3: it must
+        // live from T2 and be deleted at T3, which slice 3 (complete, without C8) says, as in time order
+        List<SliceRow> slice2 = new java.util.ArrayList<>(SLICE_2);
+        Sink sink = new Sink("snap_late_row");
+        sink.slice(T1, SLICE_1);
+        sink.slice(T2, SLICE_2);
+        sink.slice(T3, SLICE_3);
+        SliceRow c8 = row("C8", "h@x.io", "Riga");
+        sink.apply(SnapshotSliceFeed.partitionOf("C8"), sink.feed.records(SnapshotSliceFeed.partitionOf("C8"), T2, List.of(c8), false));
+
+        slice2.add(c8);
+        TreeMap<Instant, List<SliceRow>> inTimeOrder = new TreeMap<>(Map.of(T1, SLICE_1, T2, slice2, T3, SLICE_3));
+        assertThat(EntityTableReader.rows(DS, sink.entity))
+                .containsExactlyElementsOf(new ReferenceModel(sink.entity).rows(SnapshotSliceFeed.chronological(inTimeOrder)));
+        List<Row> expected = new java.util.ArrayList<>(AFTER_THREE_SLICES);
+        expected.add(live("C8", "h@x.io", "Riga", S2, S3));
+        expected.add(gone("C8", "h@x.io", "Riga", S3, null));
+        expected.sort(java.util.Comparator.comparing(Row::id).thenComparing(Row::validFrom));
+        assertThat(withoutLineage(sink.rows())).containsExactlyElementsOf(expected);
+    }
+
+    @Test
     void randomSlicesDeliveredInAnyOrderEqualTheChronologicalReference() throws Exception {
         java.util.Random rnd = new java.util.Random(5);
         for (int round = 0; round < 4; round++) {
