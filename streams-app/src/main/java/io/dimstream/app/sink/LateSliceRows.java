@@ -34,14 +34,18 @@ final class LateSliceRows {
         if (segment.isEmpty()) {
             return null;
         }
-        Set<Instant> instants = new TreeSet<>();
-        segment.forEach(e -> instants.add(e.eventTime()));
-        Instant earliest = instants.iterator().next();
+        Instant earliest = segment.get(0).eventTime();
+        for (TypedEvent e : segment) {
+            earliest = e.eventTime().isBefore(earliest) ? e.eventTime() : earliest;
+        }
+        Instant from = earliest;
         Set<List<String>> lateKeys = new HashSet<>();
         Step.LiveAt when = c -> {
-            if (SnapshotSlices.completeAfter(c, shape.name(), tp.partition(), earliest).isEmpty()) {
+            if (SnapshotSlices.completeAfter(c, shape.name(), tp.partition(), from).isEmpty()) {
                 return List.of();
             }
+            Set<Instant> instants = new TreeSet<>();
+            segment.forEach(e -> instants.add(e.eventTime()));
             List<Instant> late = SnapshotSlices.completeAmong(c, shape.name(), tp.partition(), instants);
             if (late.isEmpty()) {
                 return List.of();
