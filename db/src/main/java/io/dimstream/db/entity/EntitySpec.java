@@ -381,6 +381,18 @@ public record EntitySpec(
         return tracked.stream().filter(evolved::contains).toList();
     }
 
+    /**
+     * A key's values (the first {@code key().size()} of {@code values}, in key order, as an event or
+     * a table row holds them) as an event's data: key column to value.
+     */
+    public Map<String, Object> keyData(List<Object> values) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < key.size(); i++) {
+            m.put(key.get(i), values.get(i));
+        }
+        return m;
+    }
+
     /** Tracked then type-1 columns: the attributes a version row carries. */
     public List<String> attributes() {
         List<String> all = new ArrayList<>(tracked);

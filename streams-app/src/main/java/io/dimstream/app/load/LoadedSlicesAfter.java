@@ -10,9 +10,7 @@ import io.dimstream.db.snapshot.SnapshotSlices;
 import io.dimstream.db.write.ErasedKeys;
 import java.time.Instant;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -52,7 +50,7 @@ final class LoadedSlicesAfter {
         Instant from = earliest;
         Set<List<String>> keys = new HashSet<>();
         return new Step.DeleteLiveAt(c -> SnapshotSlices.loadedAfter(c, shape.name(), from), ArrivalSeq.LOADED_ABSENCE,
-                new Source(what, null, 0L), (s, key) -> keysOf(s, step, keys).contains(ErasedKeys.canonicalKey(s, data(s, key))),
+                new Source(what, null, 0L), (s, key) -> keysOf(s, step, keys).contains(ErasedKeys.canonicalKey(s, s.keyData(key))),
                 "the loaded slices after " + what);
     }
 
@@ -62,19 +60,10 @@ final class LoadedSlicesAfter {
             if (step instanceof Step.Events ev) {
                 ev.events().forEach(e -> keys.add(ErasedKeys.canonicalKey(shape, e.data())));
             } else if (step instanceof Step.TypedEvents te) {
-                te.events().forEach(e -> keys.add(ErasedKeys.canonicalKey(shape, data(shape, e.values()))));
+                te.events().forEach(e -> keys.add(ErasedKeys.canonicalKey(shape, shape.keyData(e.values()))));
             }
             keys.remove(null); // a key part that does not type: the writer refused its event
         }
         return keys;
-    }
-
-    /** The key's values (its first values, in key order) as an event's data. */
-    private static Map<String, Object> data(EntitySpec shape, List<Object> values) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < shape.key().size(); i++) {
-            m.put(shape.key().get(i), values.get(i));
-        }
-        return m;
     }
 }

@@ -103,7 +103,7 @@ final class ReplayPoll implements Prepared {
                 // applied in read order: after the events read before it, before those read after it
                 steps.add(new Step.Events(events));
                 events = new ArrayList<>();
-                Step.KeyFilter only = keys == null ? Step.KeyFilter.ALL : (shape, key) -> keys.matches(shape, keyData(shape, key));
+                Step.KeyFilter only = keys == null ? Step.KeyFilter.ALL : (shape, key) -> keys.matches(shape, shape.keyData(key));
                 steps.add(new Step.DeleteLiveAt(Step.LiveAt.at(t.time()), ArrivalSeq.ofReplay(r.offset()).value(), t.source(), only,
                         "replay of truncate " + t.source() + " at " + t.time()));
             } else if (d instanceof Decoded.Failed f) {
@@ -132,14 +132,6 @@ final class ReplayPoll implements Prepared {
         } catch (RuntimeException e) {
             return Decoded.error("decoder failed: " + e);
         }
-    }
-
-    private static Map<String, Object> keyData(EntitySpec shape, List<Object> key) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        for (int i = 0; i < key.size(); i++) {
-            data.put(shape.key().get(i), key.get(i));
-        }
-        return data;
     }
 
     /** Whether the poll writes the table: events, a truncate, or a slice to judge. */

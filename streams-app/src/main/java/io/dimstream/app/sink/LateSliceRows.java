@@ -8,9 +8,7 @@ import io.dimstream.db.snapshot.SnapshotSlices;
 import io.dimstream.db.write.ErasedKeys;
 import java.time.Instant;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.kafka.common.TopicPartition;
@@ -53,22 +51,13 @@ final class LateSliceRows {
             Set<Instant> lateSet = new HashSet<>(late);
             for (TypedEvent e : segment) {
                 if (lateSet.contains(e.eventTime())) {
-                    lateKeys.add(ErasedKeys.canonicalKey(shape, data(shape, e.values())));
+                    lateKeys.add(ErasedKeys.canonicalKey(shape, shape.keyData(e.values())));
                 }
             }
             return SnapshotSlices.completeAfter(c, shape.name(), tp.partition(), late.get(0));
         };
         // lineage of the deletes: the segment's last row, the latest of the rows that made them
         return new Step.DeleteLiveAt(when, ArrivalSeq.LOADED_ABSENCE, segment.get(segment.size() - 1).source(),
-                (s, key) -> lateKeys.contains(ErasedKeys.canonicalKey(s, data(s, key))), "the slices after late slice rows on " + tp);
-    }
-
-    /** The key's values (the first values, in key order) as an event's data, for {@link ErasedKeys#canonicalKey}. */
-    private static Map<String, Object> data(EntitySpec shape, List<Object> values) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < shape.key().size(); i++) {
-            m.put(shape.key().get(i), values.get(i));
-        }
-        return m;
+                (s, key) -> lateKeys.contains(ErasedKeys.canonicalKey(s, s.keyData(key))), "the slices after late slice rows on " + tp);
     }
 }
