@@ -59,18 +59,12 @@ public final class SnapshotSlices {
      * {@code after} can make a key live at their instants, which they did not carry. Records nothing.
      */
     public static List<Instant> loadedAfter(Connection c, String entity, Instant after) throws SQLException {
-        List<Instant> out = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement("SELECT slice_time FROM dimstream.snapshot_slices WHERE entity = ? AND partition = "
                 + LOADED + " AND slice_time > ? ORDER BY slice_time")) {
             p.setString(1, entity);
             p.setObject(2, after.atOffset(ZoneOffset.UTC));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getObject(1, OffsetDateTime.class).toInstant());
-                }
-            }
+            return instants(p);
         }
-        return out;
     }
 
     /**
@@ -79,36 +73,24 @@ public final class SnapshotSlices {
      */
     public static List<Instant> completeAmong(Connection c, String entity, int partition, java.util.Collection<Instant> instants)
             throws SQLException {
-        List<Instant> out = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement("SELECT DISTINCT slice_time FROM dimstream.snapshot_slices WHERE entity = ? "
                 + "AND partition IN (?, " + LOADED + ") AND slice_time = ANY (?) ORDER BY slice_time")) {
             p.setString(1, entity);
             p.setInt(2, partition);
             p.setArray(3, c.createArrayOf("timestamptz", instants.stream().map(Instant::toString).toArray()));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getObject(1, OffsetDateTime.class).toInstant());
-                }
-            }
+            return instants(p);
         }
-        return out;
     }
 
     /** The slices complete on {@code partition} (or loaded) after {@code after}, ascending, each once. Records nothing. */
     public static List<Instant> completeAfter(Connection c, String entity, int partition, Instant after) throws SQLException {
-        List<Instant> out = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement("SELECT DISTINCT slice_time FROM dimstream.snapshot_slices WHERE entity = ? "
                 + "AND partition IN (?, " + LOADED + ") AND slice_time > ? ORDER BY slice_time")) {
             p.setString(1, entity);
             p.setInt(2, partition);
             p.setObject(3, after.atOffset(ZoneOffset.UTC));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getObject(1, OffsetDateTime.class).toInstant());
-                }
-            }
+            return instants(p);
         }
-        return out;
     }
 
     private static List<Instant> record(Connection c, String entity, int partition, Instant slice, String laterSql) throws SQLException {
@@ -119,15 +101,20 @@ public final class SnapshotSlices {
             p.setObject(3, slice.atOffset(ZoneOffset.UTC));
             p.executeUpdate();
         }
-        List<Instant> out = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement(laterSql)) {
             p.setString(1, entity);
             p.setInt(2, partition);
             p.setObject(3, slice.atOffset(ZoneOffset.UTC));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getObject(1, OffsetDateTime.class).toInstant());
-                }
+            return instants(p);
+        }
+    }
+
+    /** The instants the query's first column holds, in its order. */
+    private static List<Instant> instants(PreparedStatement p) throws SQLException {
+        List<Instant> out = new ArrayList<>();
+        try (ResultSet rs = p.executeQuery()) {
+            while (rs.next()) {
+                out.add(rs.getObject(1, OffsetDateTime.class).toInstant());
             }
         }
         return out;
